@@ -1,0 +1,137 @@
+/* xpbd/kernels.h: the per-ISA kernel tables.
+ *
+ * A host that runs its own job system fetches the table of one path and calls
+ * the kernels on ranges: particle ranges [begin, end) and, inside one colour,
+ * batch ranges [batch_begin, batch_end) (a batch is XPBD_BATCH slots). Ranges
+ * of one colour may run on different threads at once; colours must run one
+ * after the other. Kernels never allocate, print, call back or keep state.
+ *
+ * Per-element maths, in this order in every path (h = the substep length):
+ *
+ *   predict          w > 0: v += g*h;   always: p = x;  x += v*h
+ *   update_velocity  v = ((x - p) / h) * keep            (keep = 1 - damping)
+ *   distance_xpbd    d = x1 - x0;  len = sqrt((dx*dx + dy*dy) + dz*dz)
+ *                    C = len - rest;  at = compliance / (h*h)
+ *                    den = (w0 + w1) + at;   skip if len == 0 or den == 0
+ *                    dl = (-C - at*lambda) / den;  n = d / len
+ *                    x0 -= (w0*dl)*n;  x1 += (w1*dl)*n;  lambda += dl
+ *   distance_pbd     same geometry, den = w0 + w1, dl = -(k*C) / den, no lambda
+ *   spring_forces    s = (len - rest) / compliance
+ *                        + damping * ((v1 - v0) . n)      (skip len == 0)
+ *                    f0 += s*n;  f1 -= s*n
+ *   spring_integrate w > 0: v += (f*w + g)*h;  p = x;  x += v*h;  then f = 0
+ *   residual         r = C + at*lambda (0 where skipped or padding), returns max |r|
+ *   kinetic_energy   sum over w > 0 of ((vx*vx + vy*vy) + vz*vz) / w, times 0.5
+ *   momentum         sum over w > 0 of v / w
+ *
+ * Sums use a canonical order so every path agrees bit for bit: element
+ * begin + i goes to accumulator i % 16 (16 accumulators starting at +0), then
+ * acc[j] += acc[j + 8] for j < 8, acc[j] += acc[j + 4] for j < 4, then
+ * +2, +1; the result is acc[0].
+ *
+ * Constraint kernels return the number of real constraints they skipped
+ * (both endpoints static with zero compliance, or coincident endpoints).
+ */
+#ifndef XPBD_KERNELS_H
+#define XPBD_KERNELS_H
+
+#include "xpbd/soa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct xpbd_kernels_f32 {
+    xpbd_isa isa;
+    unsigned lanes;
+    void (*predict)(const xpbd_particles_f32 *p, size_t begin, size_t end, float h, float gx,
+                    float gy, float gz);
+    void (*update_velocity)(const xpbd_particles_f32 *p, size_t begin, size_t end, float h,
+                            float keep);
+    void (*spring_integrate)(const xpbd_particles_f32 *p, float *fx, float *fy, float *fz,
+                             size_t begin, size_t end, float h, float gx, float gy, float gz);
+    uint32_t (*distance_pbd)(const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c,
+                             uint32_t colour, uint32_t batch_begin, uint32_t batch_end,
+                             float stiffness);
+    uint32_t (*distance_xpbd)(const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c,
+                              uint32_t colour, uint32_t batch_begin, uint32_t batch_end, float h);
+    uint32_t (*spring_forces)(const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c,
+                              float *fx, float *fy, float *fz, uint32_t colour,
+                              uint32_t batch_begin, uint32_t batch_end, float damping);
+    /* out (may be NULL) is indexed by slot: out[s] = r for every slot s of
+     * the range, 0 for padding */
+    float (*residual)(const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c,
+                      uint32_t colour, uint32_t batch_begin, uint32_t batch_end, float h,
+                      float *out);
+    float (*kinetic_energy)(const xpbd_particles_f32 *p, size_t begin, size_t end);
+    void (*momentum)(const xpbd_particles_f32 *p, size_t begin, size_t end, float out[3]);
+} xpbd_kernels_f32;
+
+typedef struct xpbd_kernels_f64 {
+    xpbd_isa isa;
+    unsigned lanes;
+    void (*predict)(const xpbd_particles_f64 *p, size_t begin, size_t end, double h, double gx,
+                    double gy, double gz);
+    void (*update_velocity)(const xpbd_particles_f64 *p, size_t begin, size_t end, double h,
+                            double keep);
+    void (*spring_integrate)(const xpbd_particles_f64 *p, double *fx, double *fy, double *fz,
+                             size_t begin, size_t end, double h, double gx, double gy,
+                             double gz);
+    uint32_t (*distance_pbd)(const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c,
+                             uint32_t colour, uint32_t batch_begin, uint32_t batch_end,
+                             double stiffness);
+    uint32_t (*distance_xpbd)(const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c,
+                              uint32_t colour, uint32_t batch_begin, uint32_t batch_end, double h);
+    uint32_t (*spring_forces)(const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c,
+                              double *fx, double *fy, double *fz, uint32_t colour,
+                              uint32_t batch_begin, uint32_t batch_end, double damping);
+    double (*residual)(const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c,
+                       uint32_t colour, uint32_t batch_begin, uint32_t batch_end, double h,
+                       double *out);
+    double (*kinetic_energy)(const xpbd_particles_f64 *p, size_t begin, size_t end);
+    void (*momentum)(const xpbd_particles_f64 *p, size_t begin, size_t end, double out[3]);
+} xpbd_kernels_f64;
+
+/* The table of a path, or NULL if it is not compiled in or not supported by
+ * this CPU. XPBD_ISA_AUTO resolves as xpbd_isa_resolve does (NULL on error). */
+XPBD_API const xpbd_kernels_f32 *xpbd_kernels_f32_get(xpbd_isa isa);
+XPBD_API const xpbd_kernels_f64 *xpbd_kernels_f64_get(xpbd_isa isa);
+
+/* Serial reference over a slot range [slot_begin, slot_end) of a set, one
+ * constraint at a time in slot order, padding slots ignored: what the step
+ * driver runs on the overflow range, and what the scalar table runs per
+ * colour. Same return values as the table kernels. */
+XPBD_API uint32_t xpbd_serial_distance_xpbd_f32(const xpbd_particles_f32 *p,
+                                                const xpbd_distance_set_f32 *c,
+                                                uint32_t slot_begin, uint32_t slot_end, float h);
+XPBD_API uint32_t xpbd_serial_distance_xpbd_f64(const xpbd_particles_f64 *p,
+                                                const xpbd_distance_set_f64 *c,
+                                                uint32_t slot_begin, uint32_t slot_end, double h);
+XPBD_API uint32_t xpbd_serial_distance_pbd_f32(const xpbd_particles_f32 *p,
+                                               const xpbd_distance_set_f32 *c,
+                                               uint32_t slot_begin, uint32_t slot_end,
+                                               float stiffness);
+XPBD_API uint32_t xpbd_serial_distance_pbd_f64(const xpbd_particles_f64 *p,
+                                               const xpbd_distance_set_f64 *c,
+                                               uint32_t slot_begin, uint32_t slot_end,
+                                               double stiffness);
+XPBD_API uint32_t xpbd_serial_spring_forces_f32(const xpbd_particles_f32 *p,
+                                                const xpbd_distance_set_f32 *c, float *fx,
+                                                float *fy, float *fz, uint32_t slot_begin,
+                                                uint32_t slot_end, float damping);
+XPBD_API uint32_t xpbd_serial_spring_forces_f64(const xpbd_particles_f64 *p,
+                                                const xpbd_distance_set_f64 *c, double *fx,
+                                                double *fy, double *fz, uint32_t slot_begin,
+                                                uint32_t slot_end, double damping);
+XPBD_API float xpbd_serial_residual_f32(const xpbd_particles_f32 *p,
+                                        const xpbd_distance_set_f32 *c, uint32_t slot_begin,
+                                        uint32_t slot_end, float h, float *out);
+XPBD_API double xpbd_serial_residual_f64(const xpbd_particles_f64 *p,
+                                         const xpbd_distance_set_f64 *c, uint32_t slot_begin,
+                                         uint32_t slot_end, double h, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XPBD_KERNELS_H */

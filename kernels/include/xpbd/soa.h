@@ -1,0 +1,152 @@
+/* xpbd/soa.h: caller-owned structure-of-arrays particle sets and the
+ * coloured, batched distance-constraint sets the kernels walk.
+ *
+ * Particles: the host owns every array; xpbd reads and writes them in place.
+ *
+ *     x[0..n)  y[0..n)  z[0..n)      position                      (m)
+ *     px py pz                       position at substep start     (m)
+ *     vx vy vz                       velocity                      (m/s)
+ *     w                              inverse mass, 0 = static      (1/kg)
+ *
+ * Distance constraints are handed to a builder as plain arrays (i0, i1,
+ * rest, compliance). The builder colours them (no two constraints of a colour
+ * share a particle), lays every colour out as whole batches of XPBD_BATCH
+ * slots and puts what fits in no colour into a serial overflow range:
+ *
+ *   slot:  0 ........ 16 ........ 32 ....... 48 ..... overflow_begin ... slots
+ *          | colour 0 (real real .. pad pad) | colour 1 ... | overflow (serial)|
+ *
+ * A padding slot repeats a valid particle index, has rest 1, compliance 0 and
+ * lambda 0; kernels never write through it. Because no two slots of a colour
+ * share a particle, solving a colour's slots in any order, or as SIMD lanes,
+ * gives the same result as a sequential pass: that is what makes every ISA
+ * path bit-identical to the scalar reference.
+ */
+#ifndef XPBD_SOA_H
+#define XPBD_SOA_H
+
+#include "xpbd/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every colour is padded to a multiple of this many slots: the widest SIMD
+ * path (16 floats) so that one layout serves every ISA. */
+#define XPBD_BATCH 16u
+/* source[] value of a padding slot. */
+#define XPBD_PAD UINT32_MAX
+/* Most colours a builder may use (one bit per colour per particle). */
+#define XPBD_MAX_COLOURS 64u
+
+typedef struct xpbd_particles_f32 {
+    size_t count;
+    float *x, *y, *z;
+    float *px, *py, *pz;
+    float *vx, *vy, *vz;
+    float *w;
+} xpbd_particles_f32;
+
+typedef struct xpbd_particles_f64 {
+    size_t count;
+    double *x, *y, *z;
+    double *px, *py, *pz;
+    double *vx, *vy, *vz;
+    double *w;
+} xpbd_particles_f64;
+
+/* A coloured, batched set of distance constraints (built by
+ * xpbd_distance_set_*_build, released by xpbd_distance_set_*_free).
+ * The per-slot arrays may be edited in place between steps (rest and
+ * compliance are artist knobs; lambda is the solver's accumulator), the
+ * layout fields may not. */
+typedef struct xpbd_distance_set_f32 {
+    uint32_t count;          /* real constraints */
+    uint32_t slots;          /* total slots: padded colours + overflow */
+    uint32_t colours;        /* number of colours */
+    uint32_t *colour_begin;  /* [colours + 1] slot offsets, multiples of XPBD_BATCH */
+    uint32_t *colour_size;   /* [colours] real constraints in each colour (the rest is padding) */
+    uint32_t overflow_begin; /* == colour_begin[colours]; overflow is [overflow_begin, slots) */
+    uint32_t *i0, *i1;       /* [slots] particle indices */
+    float *rest;             /* [slots] rest length (m) */
+    float *compliance;       /* [slots] compliance alpha = 1/k (m/N) */
+    float *lambda;           /* [slots] accumulated multiplier */
+    uint32_t *source;        /* [slots] index in the builder's input, XPBD_PAD for padding */
+    void *block_;            /* owned allocation */
+} xpbd_distance_set_f32;
+
+typedef struct xpbd_distance_set_f64 {
+    uint32_t count;
+    uint32_t slots;
+    uint32_t colours;
+    uint32_t *colour_begin;
+    uint32_t *colour_size;
+    uint32_t overflow_begin;
+    uint32_t *i0, *i1;
+    double *rest;
+    double *compliance;
+    double *lambda;
+    uint32_t *source;
+    void *block_;
+} xpbd_distance_set_f64;
+
+/* Builder options. A zeroed struct means the defaults. */
+typedef struct xpbd_colouring_options {
+    /* Colours to try before a constraint goes to the serial overflow range:
+     * 0 means 32; at most XPBD_MAX_COLOURS. */
+    uint32_t max_colours;
+} xpbd_colouring_options;
+
+/* Builds a coloured set from count constraints between particles
+ * [0, particle_count). rest and compliance are copied; lambda starts at 0.
+ * options may be NULL. On error nothing is allocated, *out is zeroed and
+ * *bad_index (if not NULL) names the offending constraint:
+ *   XPBD_ERR_ARGUMENT    out or an input array is NULL (when count > 0), or
+ *                        count/particle_count do not fit in 32 bits
+ *   XPBD_ERR_INDEX       i0 or i1 >= particle_count, or i0 == i1
+ *   XPBD_ERR_REST        rest <= 0 or not finite
+ *   XPBD_ERR_COMPLIANCE  compliance < 0 or not finite
+ *   XPBD_ERR_CONFIG      options->max_colours > XPBD_MAX_COLOURS
+ *   XPBD_ERR_NOMEM       allocation failed */
+XPBD_API xpbd_status xpbd_distance_set_f32_build(xpbd_distance_set_f32 *out, size_t particle_count,
+                                                 size_t count, const uint32_t *i0,
+                                                 const uint32_t *i1, const float *rest,
+                                                 const float *compliance,
+                                                 const xpbd_colouring_options *options,
+                                                 size_t *bad_index);
+XPBD_API xpbd_status xpbd_distance_set_f64_build(xpbd_distance_set_f64 *out, size_t particle_count,
+                                                 size_t count, const uint32_t *i0,
+                                                 const uint32_t *i1, const double *rest,
+                                                 const double *compliance,
+                                                 const xpbd_colouring_options *options,
+                                                 size_t *bad_index);
+/* Releases a built set and zeroes it. NULL and zeroed sets are fine. */
+XPBD_API void xpbd_distance_set_f32_free(xpbd_distance_set_f32 *set);
+XPBD_API void xpbd_distance_set_f64_free(xpbd_distance_set_f64 *set);
+
+/* Number of XPBD_BATCH-slot batches in colour c. */
+static inline uint32_t xpbd_colour_batches(const uint32_t *colour_begin, uint32_t c)
+{
+    return (colour_begin[c + 1] - colour_begin[c]) / XPBD_BATCH;
+}
+
+/* Checks a particle set: every position and velocity finite, every inverse
+ * mass finite and >= 0, no NULL array when count > 0. On error *bad_index
+ * names the particle. */
+XPBD_API xpbd_status xpbd_particles_f32_validate(const xpbd_particles_f32 *p, size_t *bad_index);
+XPBD_API xpbd_status xpbd_particles_f64_validate(const xpbd_particles_f64 *p, size_t *bad_index);
+
+/* Checks a distance set against a particle count: indices in range and
+ * distinct, rest > 0 finite, compliance >= 0 finite, lambda finite, layout
+ * consistent. *bad_index names the slot. Run by the step driver every step,
+ * so a host may edit rest/compliance between steps safely. */
+XPBD_API xpbd_status xpbd_distance_set_f32_validate(const xpbd_distance_set_f32 *c,
+                                                    size_t particle_count, size_t *bad_index);
+XPBD_API xpbd_status xpbd_distance_set_f64_validate(const xpbd_distance_set_f64 *c,
+                                                    size_t particle_count, size_t *bad_index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XPBD_SOA_H */

@@ -1,0 +1,110 @@
+/* xpbd/step.h: the step driver.
+ *
+ * One call advances a particle set and its distance constraints by a frame
+ * of length h, as substeps of length h_s = h / substeps:
+ *
+ *     for each substep:
+ *         predict                    (v += g*h_s for w > 0; p = x; x += v*h_s)
+ *         lambda = 0                 (XPBD_LAMBDA_PER_SUBSTEP, the correct rule)
+ *         repeat iterations times:
+ *             for each colour: solve its batches (SIMD)
+ *             solve the overflow range serially
+ *         update velocity            (v = (x - p)/h_s * (1 - damping))
+ *
+ * or, for XPBD_SOLVER_SPRINGS, accumulate spring forces over the colours and
+ * integrate semi-implicit Euler (SPEC S1 4.1 baseline; iterations unused).
+ *
+ * The step is transactional: the inputs are validated first, the state at
+ * step start is copied to the caller's scratch buffer, and if the step
+ * produces a non-finite position, velocity or lambda the copy is put back
+ * and XPBD_ERR_DIVERGED is returned. On any error the particle arrays and
+ * lambda are bit-identical to what they were before the call.
+ */
+#ifndef XPBD_STEP_H
+#define XPBD_STEP_H
+
+#include "xpbd/kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum xpbd_solver {
+    XPBD_SOLVER_XPBD = 0,    /* XPBD distance with accumulated lambda */
+    XPBD_SOLVER_PBD = 1,     /* classic PBD distance with stiffness k_s */
+    XPBD_SOLVER_SPRINGS = 2  /* explicit springs, k = 1/compliance, semi-implicit Euler */
+} xpbd_solver;
+
+typedef enum xpbd_lambda_reset {
+    XPBD_LAMBDA_PER_SUBSTEP = 0,  /* correct: lambda lives for a whole substep */
+    XPBD_LAMBDA_PER_ITERATION = 1 /* the classic bug, kept for the S0 lesson */
+} xpbd_lambda_reset;
+
+/* Step configuration: versioned defaults (protocol XPBD_PROTOCOL_VERSION).
+ * Start from xpbd_step_config_default() and change fields. */
+typedef struct xpbd_step_config {
+    uint32_t version;               /* must equal XPBD_PROTOCOL_VERSION */
+    uint32_t substeps;              /* >= 1; default 1 */
+    uint32_t iterations;            /* >= 1 per substep; default 10 */
+    double gravity[3];              /* m/s^2; default (0, -9.81, 0) */
+    double damping;                 /* velocity fraction removed per substep, [0, 1); default 0 */
+    double pbd_stiffness;           /* k_s in (0, 1] for XPBD_SOLVER_PBD; default 1 */
+    double spring_damping;          /* N*s/m along each spring, >= 0; default 0 */
+    xpbd_solver solver;             /* default XPBD_SOLVER_XPBD */
+    xpbd_lambda_reset lambda_reset; /* default XPBD_LAMBDA_PER_SUBSTEP */
+    xpbd_isa isa;                   /* default XPBD_ISA_AUTO */
+    int measure_residual;           /* 1: max |C + at*lambda| at step end; default 1 */
+} xpbd_step_config;
+
+/* The defaults of protocol XPBD_PROTOCOL_VERSION. */
+XPBD_API xpbd_step_config xpbd_step_config_default(void);
+
+/* Counters, snapshotted at step end (also on error). */
+typedef struct xpbd_step_counters {
+    uint32_t protocol;        /* XPBD_PROTOCOL_VERSION */
+    xpbd_isa isa;             /* the path that ran */
+    uint32_t substeps;        /* substeps completed */
+    uint32_t iterations;      /* constraint iterations run, over all substeps */
+    uint32_t colours;         /* colours of the constraint set */
+    uint32_t overflow;        /* constraints in the serial overflow range */
+    uint64_t solves;          /* constraint projections (or spring evaluations) */
+    uint64_t skipped;         /* of which skipped: static pair or coincident endpoints */
+    double max_residual;      /* max |C + at*lambda| at step end (measure_residual), else 0 */
+    xpbd_status status;       /* what the step returned */
+    size_t bad_index;         /* offending particle or slot on error, else SIZE_MAX */
+} xpbd_step_counters;
+
+/* Bytes of scratch the step needs for n particles and a set with `slots`
+ * slots (the state snapshot, plus spring forces). */
+XPBD_API size_t xpbd_step_scratch_bytes_f32(size_t particles, size_t slots);
+XPBD_API size_t xpbd_step_scratch_bytes_f64(size_t particles, size_t slots);
+
+/* Advances by one frame of length h (s). constraints may be NULL (free
+ * particles). counters may be NULL. Returns:
+ *   XPBD_OK
+ *   XPBD_ERR_ARGUMENT     cfg or p is NULL
+ *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION
+ *   XPBD_ERR_CONFIG       substeps or iterations 0, damping outside [0,1),
+ *                         k_s outside (0,1], gravity or spring_damping bad,
+ *                         unknown solver or lambda mode
+ *   XPBD_ERR_TIMESTEP     h <= 0 or not finite
+ *   XPBD_ERR_ISA          cfg->isa unknown or unsupported, or XPBD_ISA invalid
+ *   XPBD_ERR_CAPACITY     scratch NULL or smaller than xpbd_step_scratch_bytes
+ *   XPBD_ERR_POSITION, _VELOCITY, _INVERSE_MASS   (bad_index = particle)
+ *   XPBD_ERR_INDEX, _REST, _COMPLIANCE, _LAMBDA   (bad_index = slot)
+ *                         springs also need compliance > 0 (XPBD_ERR_COMPLIANCE)
+ *   XPBD_ERR_DIVERGED     non-finite result; state restored (bad_index = particle
+ *                         or, past particle_count, particle_count + slot)
+ * On every error the particles and lambda are exactly as before the call. */
+XPBD_API xpbd_status xpbd_step_f32(const xpbd_step_config *cfg, double h, xpbd_particles_f32 *p,
+                                   xpbd_distance_set_f32 *constraints, void *scratch,
+                                   size_t scratch_bytes, xpbd_step_counters *counters);
+XPBD_API xpbd_status xpbd_step_f64(const xpbd_step_config *cfg, double h, xpbd_particles_f64 *p,
+                                   xpbd_distance_set_f64 *constraints, void *scratch,
+                                   size_t scratch_bytes, xpbd_step_counters *counters);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XPBD_STEP_H */

@@ -1,0 +1,17 @@
+/* xpbd.h: umbrella header of xpbd, fixed-function kernels for position-based
+ * physics (PBD, XPBD with accumulated lambda, explicit springs) with scalar
+ * references that every SIMD path matches bit for bit.
+ *
+ *   xpbd/base.h     status codes, versions, ISA selection, the S0 lab kernel
+ *   xpbd/soa.h      particle sets, coloured distance-constraint sets
+ *   xpbd/kernels.h  per-ISA kernel tables, serial references
+ *   xpbd/step.h     the step driver */
+#ifndef XPBD_XPBD_H
+#define XPBD_XPBD_H
+
+#include "xpbd/base.h"
+#include "xpbd/soa.h"
+#include "xpbd/kernels.h"
+#include "xpbd/step.h"
+
+#endif /* XPBD_XPBD_H */

@@ -1,0 +1,7 @@
+/* Scalar reference kernels in float and double. */
+#include "internal.h"
+
+#define XPBD_REAL_F32
+#include "scalar/reference_tmpl.h"
+#define XPBD_REAL_F64
+#include "scalar/reference_tmpl.h"

@@ -1,0 +1,352 @@
+/* SIMD kernels, written once against wide.h and instantiated for float (wf)
+ * and double (wd). Each performs the operations of the scalar reference
+ * (elem_tmpl.h) in the same order, lane-wise; lanes that the reference would
+ * skip keep their old values through select. Whole vectors of padding are
+ * not visited; within a vector, lanes past the colour's real end are never
+ * stored (scatter of the first n lanes). */
+#include "real_begin.h"
+#include "elem_tmpl.h"
+
+#if defined(XPBD_REAL_F32)
+#  define V wf
+#  define M wfm
+#  define L WF_LANES
+#  define O(n) wf_##n
+#else
+#  define V wd
+#  define M wdm
+#  define L WD_LANES
+#  define O(n) wd_##n
+#endif
+#define SIMD(n) SFX(XPBD_SIMD_CAT(n))
+
+static void SIMD(predict)(const P *p, size_t begin, size_t end, R h, R gx, R gy, R gz)
+{
+    const R gxh = gx * h, gyh = gy * h, gzh = gz * h;
+    const V vh = O(set1)(h), vgx = O(set1)(gxh), vgy = O(set1)(gyh), vgz = O(set1)(gzh);
+    const V zero = O(zero)();
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        const M dyn = O(gt)(O(load)(p->w + i), zero);
+        const V vx = O(select)(dyn, O(add)(O(load)(p->vx + i), vgx), O(load)(p->vx + i));
+        const V vy = O(select)(dyn, O(add)(O(load)(p->vy + i), vgy), O(load)(p->vy + i));
+        const V vz = O(select)(dyn, O(add)(O(load)(p->vz + i), vgz), O(load)(p->vz + i));
+        const V x = O(load)(p->x + i), y = O(load)(p->y + i), z = O(load)(p->z + i);
+        O(store)(p->vx + i, vx);
+        O(store)(p->vy + i, vy);
+        O(store)(p->vz + i, vz);
+        O(store)(p->px + i, x);
+        O(store)(p->py + i, y);
+        O(store)(p->pz + i, z);
+        O(store)(p->x + i, O(add)(x, O(mul)(vx, vh)));
+        O(store)(p->y + i, O(add)(y, O(mul)(vy, vh)));
+        O(store)(p->z + i, O(add)(z, O(mul)(vz, vh)));
+    }
+    for (; i < end; ++i)
+        SFX(elem_predict)(p, i, h, gxh, gyh, gzh);
+}
+
+static void SIMD(velocity)(const P *p, size_t begin, size_t end, R h, R keep)
+{
+    const V vh = O(set1)(h), vk = O(set1)(keep);
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        O(store)(p->vx + i, O(mul)(O(div)(O(sub)(O(load)(p->x + i), O(load)(p->px + i)), vh), vk));
+        O(store)(p->vy + i, O(mul)(O(div)(O(sub)(O(load)(p->y + i), O(load)(p->py + i)), vh), vk));
+        O(store)(p->vz + i, O(mul)(O(div)(O(sub)(O(load)(p->z + i), O(load)(p->pz + i)), vh), vk));
+    }
+    for (; i < end; ++i)
+        SFX(elem_velocity)(p, i, h, keep);
+}
+
+static void SIMD(spring_integrate)(const P *p, R *fx, R *fy, R *fz, size_t begin, size_t end,
+                                   R h, R gx, R gy, R gz)
+{
+    const V vh = O(set1)(h), vgx = O(set1)(gx), vgy = O(set1)(gy), vgz = O(set1)(gz);
+    const V zero = O(zero)();
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        const V w = O(load)(p->w + i);
+        const M dyn = O(gt)(w, zero);
+        V vx = O(load)(p->vx + i), vy = O(load)(p->vy + i), vz = O(load)(p->vz + i);
+        vx = O(select)(dyn, O(add)(vx, O(mul)(O(add)(O(mul)(O(load)(fx + i), w), vgx), vh)), vx);
+        vy = O(select)(dyn, O(add)(vy, O(mul)(O(add)(O(mul)(O(load)(fy + i), w), vgy), vh)), vy);
+        vz = O(select)(dyn, O(add)(vz, O(mul)(O(add)(O(mul)(O(load)(fz + i), w), vgz), vh)), vz);
+        const V x = O(load)(p->x + i), y = O(load)(p->y + i), z = O(load)(p->z + i);
+        O(store)(p->vx + i, vx);
+        O(store)(p->vy + i, vy);
+        O(store)(p->vz + i, vz);
+        O(store)(p->px + i, x);
+        O(store)(p->py + i, y);
+        O(store)(p->pz + i, z);
+        O(store)(p->x + i, O(add)(x, O(mul)(vx, vh)));
+        O(store)(p->y + i, O(add)(y, O(mul)(vy, vh)));
+        O(store)(p->z + i, O(add)(z, O(mul)(vz, vh)));
+        O(store)(fx + i, zero);
+        O(store)(fy + i, zero);
+        O(store)(fz + i, zero);
+    }
+    for (; i < end; ++i)
+        SFX(elem_spring_integrate)(p, fx, fy, fz, i, h, gx, gy, gz);
+}
+
+/* Lanes [0, n) of a vector are real constraints. */
+static inline uint32_t SIMD(count_skipped)(M ok, unsigned n)
+{
+    const unsigned live = O(bits)(ok) & ((1u << n) - 1u);
+    return n - (uint32_t)__builtin_popcount(live);
+}
+
+/* Geometry shared by the distance kernels: gathers both endpoints of L
+ * slots, returns d, |d| and the inverse masses. */
+typedef struct SIMD(pair) {
+    V xa, ya, za, xb, yb, zb, dx, dy, dz, len, w0, w1;
+} SIMD(pair);
+
+static inline __attribute__((always_inline)) void SIMD(load_pair)(SIMD(pair) *q, const P *p,
+                                                                  const uint32_t *ia,
+                                                                  const uint32_t *ib)
+{
+    q->xa = O(gather)(p->x, ia);
+    q->ya = O(gather)(p->y, ia);
+    q->za = O(gather)(p->z, ia);
+    q->xb = O(gather)(p->x, ib);
+    q->yb = O(gather)(p->y, ib);
+    q->zb = O(gather)(p->z, ib);
+    q->dx = O(sub)(q->xb, q->xa);
+    q->dy = O(sub)(q->yb, q->ya);
+    q->dz = O(sub)(q->zb, q->za);
+    q->len = O(sqrt)(O(add)(O(add)(O(mul)(q->dx, q->dx), O(mul)(q->dy, q->dy)),
+                            O(mul)(q->dz, q->dz)));
+    q->w0 = O(gather)(p->w, ia);
+    q->w1 = O(gather)(p->w, ib);
+}
+
+/* x0 -= (w0*dl)*n; x1 += (w1*dl)*n on the lanes in ok; scatter n lanes. */
+static inline __attribute__((always_inline)) void SIMD(apply_pair)(const SIMD(pair) *q,
+                                                                   const P *p, const uint32_t *ia,
+                                                                   const uint32_t *ib, M ok, V dl,
+                                                                   unsigned n)
+{
+    const V nx = O(div)(q->dx, q->len), ny = O(div)(q->dy, q->len), nz = O(div)(q->dz, q->len);
+    const V c0 = O(mul)(q->w0, dl), c1 = O(mul)(q->w1, dl);
+    O(scatter)(p->x, ia, O(select)(ok, O(sub)(q->xa, O(mul)(c0, nx)), q->xa), n);
+    O(scatter)(p->y, ia, O(select)(ok, O(sub)(q->ya, O(mul)(c0, ny)), q->ya), n);
+    O(scatter)(p->z, ia, O(select)(ok, O(sub)(q->za, O(mul)(c0, nz)), q->za), n);
+    O(scatter)(p->x, ib, O(select)(ok, O(add)(q->xb, O(mul)(c1, nx)), q->xb), n);
+    O(scatter)(p->y, ib, O(select)(ok, O(add)(q->yb, O(mul)(c1, ny)), q->yb), n);
+    O(scatter)(p->z, ib, O(select)(ok, O(add)(q->zb, O(mul)(c1, nz)), q->zb), n);
+}
+
+#define SIMD_FOR_SLOTS(c, colour, b0, b1)                                                   \
+    const uint32_t base_ = (c)->colour_begin[colour];                                       \
+    const uint32_t real_end_ = base_ + (c)->colour_size[colour];                            \
+    const uint32_t stop_ = base_ + (b1) * XPBD_BATCH < real_end_ ? base_ + (b1) * XPBD_BATCH \
+                                                                 : real_end_;               \
+    for (uint32_t s = base_ + (b0) * XPBD_BATCH; s < stop_; s += L)
+
+#define SIMD_LIVE_LANES (real_end_ - s >= (uint32_t)L ? (unsigned)L : (unsigned)(real_end_ - s))
+
+static uint32_t SIMD(distance_xpbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
+                                    uint32_t b1, R h)
+{
+    const R h2 = h * h;
+    const V vh2 = O(set1)(h2), zero = O(zero)();
+    uint32_t skipped = 0;
+    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    {
+        const unsigned n = SIMD_LIVE_LANES;
+        const uint32_t *ia = c->i0 + s, *ib = c->i1 + s;
+        SIMD(pair) q;
+        SIMD(load_pair)(&q, p, ia, ib);
+        const V wsum = O(add)(q.w0, q.w1);
+        const M ok = O(mand)(O(gt)(q.len, zero), O(gt)(wsum, zero));
+        const V C = O(sub)(q.len, O(load)(c->rest + s));
+        const V at = O(div)(O(load)(c->compliance + s), vh2);
+        const V den = O(add)(wsum, at);
+        const V lam = O(load)(c->lambda + s);
+        const V dl = O(div)(O(sub)(O(neg)(C), O(mul)(at, lam)), den);
+        SIMD(apply_pair)(&q, p, ia, ib, ok, dl, n);
+        O(store)(c->lambda + s, O(select)(ok, O(add)(lam, dl), lam));
+        skipped += SIMD(count_skipped)(ok, n);
+    }
+    return skipped;
+}
+
+static uint32_t SIMD(distance_pbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
+                                   uint32_t b1, R k)
+{
+    const V vk = O(set1)(k), zero = O(zero)();
+    uint32_t skipped = 0;
+    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    {
+        const unsigned n = SIMD_LIVE_LANES;
+        const uint32_t *ia = c->i0 + s, *ib = c->i1 + s;
+        SIMD(pair) q;
+        SIMD(load_pair)(&q, p, ia, ib);
+        const V wsum = O(add)(q.w0, q.w1);
+        const M ok = O(mand)(O(gt)(q.len, zero), O(gt)(wsum, zero));
+        const V C = O(sub)(q.len, O(load)(c->rest + s));
+        const V dl = O(div)(O(neg)(O(mul)(vk, C)), wsum);
+        SIMD(apply_pair)(&q, p, ia, ib, ok, dl, n);
+        skipped += SIMD(count_skipped)(ok, n);
+    }
+    return skipped;
+}
+
+static uint32_t SIMD(spring_forces)(const P *p, const DS *c, R *fx, R *fy, R *fz,
+                                    uint32_t colour, uint32_t b0, uint32_t b1, R damping)
+{
+    const V vd = O(set1)(damping), zero = O(zero)();
+    uint32_t skipped = 0;
+    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    {
+        const unsigned n = SIMD_LIVE_LANES;
+        const uint32_t *ia = c->i0 + s, *ib = c->i1 + s;
+        const V dx = O(sub)(O(gather)(p->x, ib), O(gather)(p->x, ia));
+        const V dy = O(sub)(O(gather)(p->y, ib), O(gather)(p->y, ia));
+        const V dz = O(sub)(O(gather)(p->z, ib), O(gather)(p->z, ia));
+        const V len = O(sqrt)(O(add)(O(add)(O(mul)(dx, dx), O(mul)(dy, dy)), O(mul)(dz, dz)));
+        const M ok = O(gt)(len, zero);
+        const V nx = O(div)(dx, len), ny = O(div)(dy, len), nz = O(div)(dz, len);
+        const V rvx = O(sub)(O(gather)(p->vx, ib), O(gather)(p->vx, ia));
+        const V rvy = O(sub)(O(gather)(p->vy, ib), O(gather)(p->vy, ia));
+        const V rvz = O(sub)(O(gather)(p->vz, ib), O(gather)(p->vz, ia));
+        const V rv = O(add)(O(add)(O(mul)(rvx, nx), O(mul)(rvy, ny)), O(mul)(rvz, nz));
+        const V sf = O(add)(O(div)(O(sub)(len, O(load)(c->rest + s)), O(load)(c->compliance + s)),
+                            O(mul)(vd, rv));
+        const V sx = O(mul)(sf, nx), sy = O(mul)(sf, ny), sz = O(mul)(sf, nz);
+        const V fxa = O(gather)(fx, ia), fya = O(gather)(fy, ia), fza = O(gather)(fz, ia);
+        const V fxb = O(gather)(fx, ib), fyb = O(gather)(fy, ib), fzb = O(gather)(fz, ib);
+        O(scatter)(fx, ia, O(select)(ok, O(add)(fxa, sx), fxa), n);
+        O(scatter)(fy, ia, O(select)(ok, O(add)(fya, sy), fya), n);
+        O(scatter)(fz, ia, O(select)(ok, O(add)(fza, sz), fza), n);
+        O(scatter)(fx, ib, O(select)(ok, O(sub)(fxb, sx), fxb), n);
+        O(scatter)(fy, ib, O(select)(ok, O(sub)(fyb, sy), fyb), n);
+        O(scatter)(fz, ib, O(select)(ok, O(sub)(fzb, sz), fzb), n);
+        skipped += SIMD(count_skipped)(ok, n);
+    }
+    return skipped;
+}
+
+static R SIMD(residual)(const P *p, const DS *c, uint32_t colour, uint32_t b0, uint32_t b1, R h,
+                        R *out)
+{
+    const R h2 = h * h;
+    const V vh2 = O(set1)(h2), zero = O(zero)();
+    V vmax = zero;
+    if (out) /* padding slots report 0, like the reference */
+        for (uint32_t s = c->colour_begin[colour] + b0 * XPBD_BATCH;
+             s < c->colour_begin[colour] + b1 * XPBD_BATCH; ++s)
+            out[s] = 0;
+    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    {
+        const unsigned n = SIMD_LIVE_LANES;
+        const uint32_t *ia = c->i0 + s, *ib = c->i1 + s;
+        const V dx = O(sub)(O(gather)(p->x, ib), O(gather)(p->x, ia));
+        const V dy = O(sub)(O(gather)(p->y, ib), O(gather)(p->y, ia));
+        const V dz = O(sub)(O(gather)(p->z, ib), O(gather)(p->z, ia));
+        const V len = O(sqrt)(O(add)(O(add)(O(mul)(dx, dx), O(mul)(dy, dy)), O(mul)(dz, dz)));
+        const V wsum = O(add)(O(gather)(p->w, ia), O(gather)(p->w, ib));
+        const M ok = O(mand)(O(gt)(len, zero), O(gt)(wsum, zero));
+        const V at = O(div)(O(load)(c->compliance + s), vh2);
+        const V r = O(select)(ok, O(add)(O(sub)(len, O(load)(c->rest + s)),
+                                         O(mul)(at, O(load)(c->lambda + s))), zero);
+        if (out) {
+            R t[L];
+            O(store)(t, r);
+            for (unsigned l = 0; l < n; ++l) out[s + l] = t[l];
+        }
+        const V a = O(abs)(r);
+        /* lanes past n are padding: |r| = 0 there (len == 0) */
+        vmax = O(select)(O(gt)(a, vmax), a, vmax);
+    }
+    R t[L];
+    O(store)(t, vmax);
+    R m = 0;
+    for (int l = 0; l < L; ++l)
+        if (t[l] > m)
+            m = t[l];
+    return m;
+}
+
+static R SIMD(kinetic_energy)(const P *p, size_t begin, size_t end)
+{
+    V acc[16 / L];
+    for (int k = 0; k < 16 / L; ++k) acc[k] = O(zero)();
+    const V zero = O(zero)();
+    size_t i = begin;
+    for (; i + 16 <= end; i += 16)
+        for (int k = 0; k < 16 / L; ++k) {
+            const size_t j = i + (size_t)k * L;
+            const V w = O(load)(p->w + j);
+            const V vx = O(load)(p->vx + j), vy = O(load)(p->vy + j), vz = O(load)(p->vz + j);
+            const V e = O(div)(O(add)(O(add)(O(mul)(vx, vx), O(mul)(vy, vy)), O(mul)(vz, vz)), w);
+            acc[k] = O(add)(acc[k], O(select)(O(gt)(w, zero), e, zero));
+        }
+    R a[16];
+    for (int k = 0; k < 16 / L; ++k) O(store)(a + k * L, acc[k]);
+    for (; i < end; ++i) {
+        const size_t j = (i - begin) % 16;
+        a[j] = a[j] + SFX(elem_kinetic)(p, i);
+    }
+    return SFX(elem_tree16)(a) * (R)0.5;
+}
+
+static void SIMD(momentum)(const P *p, size_t begin, size_t end, R out[3])
+{
+    V ax[16 / L], ay[16 / L], az[16 / L];
+    for (int k = 0; k < 16 / L; ++k) ax[k] = ay[k] = az[k] = O(zero)();
+    const V zero = O(zero)();
+    size_t i = begin;
+    for (; i + 16 <= end; i += 16)
+        for (int k = 0; k < 16 / L; ++k) {
+            const size_t j = i + (size_t)k * L;
+            const V w = O(load)(p->w + j);
+            const M dyn = O(gt)(w, zero);
+            ax[k] = O(add)(ax[k], O(select)(dyn, O(div)(O(load)(p->vx + j), w), zero));
+            ay[k] = O(add)(ay[k], O(select)(dyn, O(div)(O(load)(p->vy + j), w), zero));
+            az[k] = O(add)(az[k], O(select)(dyn, O(div)(O(load)(p->vz + j), w), zero));
+        }
+    R sx[16], sy[16], sz[16];
+    for (int k = 0; k < 16 / L; ++k) {
+        O(store)(sx + k * L, ax[k]);
+        O(store)(sy + k * L, ay[k]);
+        O(store)(sz + k * L, az[k]);
+    }
+    for (; i < end; ++i) {
+        const size_t j = (i - begin) % 16;
+        const R w = p->w[i];
+        if (w > 0) {
+            sx[j] = sx[j] + p->vx[i] / w;
+            sy[j] = sy[j] + p->vy[i] / w;
+            sz[j] = sz[j] + p->vz[i] / w;
+        }
+    }
+    out[0] = SFX(elem_tree16)(sx);
+    out[1] = SFX(elem_tree16)(sy);
+    out[2] = SFX(elem_tree16)(sz);
+}
+
+const SFX(xpbd_kernels) SIMD(table) = {
+    XPBD_SIMD_ISA,
+    L,
+    SIMD(predict),
+    SIMD(velocity),
+    SIMD(spring_integrate),
+    SIMD(distance_pbd),
+    SIMD(distance_xpbd),
+    SIMD(spring_forces),
+    SIMD(residual),
+    SIMD(kinetic_energy),
+    SIMD(momentum),
+};
+
+#undef SIMD_FOR_SLOTS
+#undef SIMD_LIVE_LANES
+#undef SIMD
+#undef V
+#undef M
+#undef L
+#undef O
+#include "real_end.h"

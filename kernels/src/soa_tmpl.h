@@ -1,0 +1,220 @@
+/* Builders and validators of particle and distance sets, template over R. */
+#include "real_begin.h"
+
+xpbd_status SFXM(xpbd_particles, validate)(const P *p, size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!p)
+        return XPBD_ERR_ARGUMENT;
+    if (p->count == 0)
+        return XPBD_OK;
+    if (!p->x || !p->y || !p->z || !p->px || !p->py || !p->pz || !p->vx || !p->vy || !p->vz ||
+        !p->w)
+        return XPBD_ERR_ARGUMENT;
+    if (p->count > (size_t)INT32_MAX)
+        return XPBD_ERR_ARGUMENT;
+    for (size_t i = 0; i < p->count; ++i) {
+        xpbd_status st = XPBD_OK;
+        if (!isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]))
+            st = XPBD_ERR_POSITION;
+        else if (!isfinite(p->vx[i]) || !isfinite(p->vy[i]) || !isfinite(p->vz[i]))
+            st = XPBD_ERR_VELOCITY;
+        else if (!isfinite(p->w[i]) || p->w[i] < 0)
+            st = XPBD_ERR_INVERSE_MASS;
+        if (st != XPBD_OK) {
+            if (bad_index)
+                *bad_index = i;
+            return st;
+        }
+    }
+    return XPBD_OK;
+}
+
+static xpbd_status SFX(check_constraint)(size_t n, uint32_t a, uint32_t b, R rest, R compliance)
+{
+    if (a >= n || b >= n || a == b)
+        return XPBD_ERR_INDEX;
+    if (!isfinite(rest) || !(rest > 0))
+        return XPBD_ERR_REST;
+    if (!isfinite(compliance) || compliance < 0)
+        return XPBD_ERR_COMPLIANCE;
+    return XPBD_OK;
+}
+
+xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!c)
+        return XPBD_ERR_ARGUMENT;
+    if (c->slots == 0)
+        return c->count == 0 ? XPBD_OK : XPBD_ERR_ARGUMENT;
+    if (!c->colour_begin || (c->colours && !c->colour_size) || !c->i0 || !c->i1 || !c->rest ||
+        !c->compliance || !c->lambda || !c->source || c->colour_begin[0] != 0 ||
+        c->overflow_begin != c->colour_begin[c->colours] || c->overflow_begin > c->slots)
+        return XPBD_ERR_ARGUMENT;
+    uint32_t real = c->slots - c->overflow_begin;
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b0 = c->colour_begin[k], b1 = c->colour_begin[k + 1];
+        if (b1 < b0 || (b1 - b0) % XPBD_BATCH != 0 || c->colour_size[k] > b1 - b0 ||
+            b1 - b0 - c->colour_size[k] >= XPBD_BATCH)
+            return XPBD_ERR_ARGUMENT;
+        real += c->colour_size[k];
+    }
+    if (real != c->count)
+        return XPBD_ERR_ARGUMENT;
+    for (uint32_t k = 0, s = 0; s < c->slots; ++s) {
+        while (k < c->colours && s >= c->colour_begin[k + 1])
+            ++k;
+        const int pad = k < c->colours && s >= c->colour_begin[k] + c->colour_size[k];
+        xpbd_status st = XPBD_OK;
+        if (pad) {
+            /* a padding slot must stay a no-op: same valid particle twice */
+            if (c->source[s] != XPBD_PAD || c->i0[s] != c->i1[s] || c->i0[s] >= n ||
+                c->lambda[s] != 0)
+                st = XPBD_ERR_INDEX;
+        } else if (c->source[s] == XPBD_PAD) {
+            st = XPBD_ERR_INDEX;
+        } else {
+            st = SFX(check_constraint)(n, c->i0[s], c->i1[s], c->rest[s], c->compliance[s]);
+            if (st == XPBD_OK && !isfinite(c->lambda[s]))
+                st = XPBD_ERR_LAMBDA;
+        }
+        if (st != XPBD_OK) {
+            if (bad_index)
+                *bad_index = s;
+            return st;
+        }
+    }
+    return XPBD_OK;
+}
+
+void SFXM(xpbd_distance_set, free)(DS *set)
+{
+    if (!set)
+        return;
+    free(set->block_);
+    memset(set, 0, sizeof *set);
+}
+
+xpbd_status SFXM(xpbd_distance_set, build)(DS *out, size_t n, size_t count, const uint32_t *i0,
+                                         const uint32_t *i1, const R *rest, const R *compliance,
+                                         const xpbd_colouring_options *options, size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!out)
+        return XPBD_ERR_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (count > 0 && (!i0 || !i1 || !rest || !compliance))
+        return XPBD_ERR_ARGUMENT;
+    /* indices travel as signed 32-bit gather offsets */
+    if (n > (size_t)INT32_MAX || count > (size_t)INT32_MAX / 2)
+        return XPBD_ERR_ARGUMENT;
+    uint32_t max_colours = options && options->max_colours ? options->max_colours : 32u;
+    if (max_colours > XPBD_MAX_COLOURS)
+        return XPBD_ERR_CONFIG;
+    for (size_t k = 0; k < count; ++k) {
+        const xpbd_status st = SFX(check_constraint)(n, i0[k], i1[k], rest[k], compliance[k]);
+        if (st != XPBD_OK) {
+            if (bad_index)
+                *bad_index = k;
+            return st;
+        }
+    }
+
+    /* Greedy first-fit colouring: one bit per colour per particle; a
+     * constraint takes the lowest colour free at both endpoints, or goes to
+     * the overflow range (colour = max_colours). */
+    uint64_t *used = calloc(n ? n : 1, sizeof *used);
+    uint8_t *colour_of = malloc(count ? count : 1);
+    if (!used || !colour_of) {
+        free(used);
+        free(colour_of);
+        return XPBD_ERR_NOMEM;
+    }
+    const uint64_t allowed = max_colours == 64 ? ~0ull : ((1ull << max_colours) - 1ull);
+    uint32_t size[XPBD_MAX_COLOURS + 1] = {0};
+    uint32_t colours = 0;
+    for (size_t k = 0; k < count; ++k) {
+        const uint64_t free_bits = ~(used[i0[k]] | used[i1[k]]) & allowed;
+        uint32_t col = max_colours;
+        if (free_bits) {
+            col = (uint32_t)__builtin_ctzll(free_bits);
+            used[i0[k]] |= 1ull << col;
+            used[i1[k]] |= 1ull << col;
+            if (col + 1 > colours)
+                colours = col + 1;
+        }
+        colour_of[k] = (uint8_t)col;
+        size[col]++;
+    }
+    free(used);
+
+    uint32_t begin[XPBD_MAX_COLOURS + 1];
+    uint32_t slots = 0;
+    for (uint32_t k = 0; k < colours; ++k) {
+        begin[k] = slots;
+        slots += (size[k] + XPBD_BATCH - 1) / XPBD_BATCH * XPBD_BATCH;
+    }
+    begin[colours] = slots;
+    const uint32_t overflow = size[max_colours];
+    slots += overflow;
+
+    /* one block: reals first (64-byte aligned), then the index arrays */
+    const size_t nreal = 3 * (size_t)slots;
+    const size_t nu32 = 3 * (size_t)slots + 2 * (size_t)colours + 1;
+    char *block = aligned_alloc(64, (nreal * sizeof(R) + nu32 * sizeof(uint32_t) + 63) / 64 * 64);
+    if (!block) {
+        free(colour_of);
+        return XPBD_ERR_NOMEM;
+    }
+    R *reals = (R *)(void *)block;
+    uint32_t *u32 = (uint32_t *)(void *)(block + nreal * sizeof(R));
+    out->rest = reals;
+    out->compliance = reals + slots;
+    out->lambda = reals + 2 * (size_t)slots;
+    out->i0 = u32;
+    out->i1 = u32 + slots;
+    out->source = u32 + 2 * (size_t)slots;
+    out->colour_begin = u32 + 3 * (size_t)slots;
+    out->colour_size = out->colour_begin + colours + 1;
+    out->block_ = block;
+    out->count = (uint32_t)count;
+    out->slots = slots;
+    out->colours = colours;
+    out->overflow_begin = begin[colours];
+    for (uint32_t k = 0; k <= colours; ++k)
+        out->colour_begin[k] = begin[k];
+    for (uint32_t k = 0; k < colours; ++k)
+        out->colour_size[k] = size[k];
+
+    /* stable fill: input order within each colour */
+    uint32_t fill[XPBD_MAX_COLOURS + 1];
+    for (uint32_t k = 0; k < colours; ++k)
+        fill[k] = begin[k];
+    fill[max_colours] = begin[colours];
+    for (size_t k = 0; k < count; ++k) {
+        const uint32_t s = fill[colour_of[k]]++;
+        out->i0[s] = i0[k];
+        out->i1[s] = i1[k];
+        out->rest[s] = rest[k];
+        out->compliance[s] = compliance[k];
+        out->lambda[s] = 0;
+        out->source[s] = (uint32_t)k;
+    }
+    free(colour_of);
+    /* padding: the colour's first particle twice, a no-op for every kernel */
+    for (uint32_t k = 0; k < colours; ++k)
+        for (uint32_t s = begin[k] + size[k]; s < begin[k + 1]; ++s) {
+            out->i0[s] = out->i1[s] = out->i0[begin[k]];
+            out->rest[s] = 1;
+            out->compliance[s] = 0;
+            out->lambda[s] = 0;
+            out->source[s] = XPBD_PAD;
+        }
+    return XPBD_OK;
+}
+
+#include "real_end.h"

@@ -134,7 +134,9 @@ xpbd_status SFXM(xpbd_distance_set, build)(DS *out, size_t n, size_t count, cons
         free(colour_of);
         return XPBD_ERR_NOMEM;
     }
-    const uint64_t allowed = max_colours == 64 ? ~0ull : ((1ull << max_colours) - 1ull);
+    if (options && options->serial)
+        max_colours = 0;
+    const uint64_t allowed = max_colours == 0 ? 0 : max_colours == 64 ? ~0ull : ((1ull << max_colours) - 1ull);
     uint32_t size[XPBD_MAX_COLOURS + 1] = {0};
     uint32_t colours = 0;
     for (size_t k = 0; k < count; ++k) {

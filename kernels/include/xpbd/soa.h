@@ -95,6 +95,10 @@ typedef struct xpbd_colouring_options {
     /* Colours to try before a constraint goes to the serial overflow range:
      * 0 means 32; at most XPBD_MAX_COLOURS. */
     uint32_t max_colours;
+    /* 1: no colours at all, every constraint in the serial overflow range in
+     * input order (a plain Gauss-Seidel sweep; the reference order for
+     * order-dependence studies). */
+    int serial;
 } xpbd_colouring_options;
 
 /* Builds a coloured set from count constraints between particles

@@ -79,6 +79,47 @@ CMakeFiles/xpbd.dir/kernels/src/lab1d.c.o: /work/main/kernels/src/lab1d.c \
   /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
   /usr/include/x86_64-linux-gnu/bits/mathcalls.h
 
+CMakeFiles/xpbd.dir/kernels/src/scalar/reference.c.o: /work/main/kernels/src/scalar/reference.c \
+  /usr/include/stdc-predef.h \
+  /work/main/kernels/src/internal.h \
+  /work/main/kernels/include/xpbd/xpbd.h \
+  /work/main/kernels/include/xpbd/base.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stdint.h \
+  /usr/include/stdint.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wchar.h \
+  /usr/include/x86_64-linux-gnu/bits/stdint-intn.h \
+  /usr/include/x86_64-linux-gnu/bits/stdint-uintn.h \
+  /work/main/kernels/include/xpbd/soa.h \
+  /work/main/kernels/include/xpbd/kernels.h \
+  /work/main/kernels/include/xpbd/step.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /work/main/kernels/src/scalar/reference_tmpl.h \
+  /work/main/kernels/src/real_begin.h \
+  /work/main/kernels/src/elem_tmpl.h \
+  /work/main/kernels/src/real_end.h
+
 CMakeFiles/xpbd.dir/kernels/src/soa.c.o: /work/main/kernels/src/soa.c \
   /usr/include/stdc-predef.h \
   /work/main/kernels/src/internal.h \
@@ -210,6 +251,8 @@ CMakeFiles/xpbd.dir/kernels/src/step.c.o: /work/main/kernels/src/step.c \
 
 /work/main/kernels/src/soa.c:
 
+/work/main/kernels/src/scalar/reference_tmpl.h:
+
 /work/main/kernels/src/lab1d.c:
 
 /usr/include/x86_64-linux-gnu/bits/stdlib-float.h:
@@ -223,6 +266,8 @@ CMakeFiles/xpbd.dir/kernels/src/step.c.o: /work/main/kernels/src/step.c \
 /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h:
 
 /usr/include/x86_64-linux-gnu/bits/floatn-common.h:
+
+/work/main/kernels/src/scalar/reference.c:
 
 /usr/include/x86_64-linux-gnu/bits/mathcalls.h:
 
@@ -287,6 +332,8 @@ CMakeFiles/xpbd.dir/kernels/src/step.c.o: /work/main/kernels/src/step.c \
 /usr/include/x86_64-linux-gnu/bits/stdint-intn.h:
 
 /work/main/kernels/include/xpbd/step.h:
+
+/work/main/kernels/src/elem_tmpl.h:
 
 /work/main/kernels/include/xpbd/kernels.h:
 

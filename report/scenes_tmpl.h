@@ -1,0 +1,152 @@
+/* Scene builders, template over R (XS_R, XS_SFX). */
+
+xpbd_status XS_M(xs_world, init)(XS_W *w, size_t n, const XS_R *xyz, size_t m,
+                                  const uint32_t *i0, const uint32_t *i1, const XS_R *rest,
+                                  const XS_R *compliance)
+{
+    memset(w, 0, sizeof *w);
+    if (!rest && !xyz)
+        return XPBD_ERR_ARGUMENT;
+    w->block_ = calloc(10 * (n ? n : 1), sizeof(XS_R));
+    if (!w->block_)
+        return XPBD_ERR_NOMEM;
+    XS_R *b = w->block_;
+    w->p.count = n;
+    w->p.x = b;
+    w->p.y = b + n;
+    w->p.z = b + 2 * n;
+    w->p.px = b + 3 * n;
+    w->p.py = b + 4 * n;
+    w->p.pz = b + 5 * n;
+    w->p.vx = b + 6 * n;
+    w->p.vy = b + 7 * n;
+    w->p.vz = b + 8 * n;
+    w->p.w = b + 9 * n;
+    for (size_t i = 0; i < n; ++i) {
+        w->p.w[i] = 1;
+        if (xyz) {
+            w->p.x[i] = xyz[3 * i];
+            w->p.y[i] = xyz[3 * i + 1];
+            w->p.z[i] = xyz[3 * i + 2];
+        }
+    }
+    XS_R *own_rest = NULL;
+    if (!rest) {
+        own_rest = malloc((m ? m : 1) * sizeof(XS_R));
+        if (!own_rest) {
+            XS_M(xs_world, free)(w);
+            return XPBD_ERR_NOMEM;
+        }
+        for (size_t k = 0; k < m; ++k) {
+            const XS_R dx = xyz[3 * i1[k]] - xyz[3 * i0[k]];
+            const XS_R dy = xyz[3 * i1[k] + 1] - xyz[3 * i0[k] + 1];
+            const XS_R dz = xyz[3 * i1[k] + 2] - xyz[3 * i0[k] + 2];
+            own_rest[k] = XS_SQRT(dx * dx + dy * dy + dz * dz);
+        }
+        rest = own_rest;
+    }
+    xpbd_status st = XS_BUILD(&w->set, n, m, i0, i1, rest, compliance, NULL, NULL);
+    free(own_rest);
+    if (st != XPBD_OK) {
+        XS_M(xs_world, free)(w);
+        return st;
+    }
+    w->scratch_bytes = XS_SCRATCH(n, w->set.slots);
+    w->scratch = malloc(w->scratch_bytes ? w->scratch_bytes : 1);
+    if (!w->scratch) {
+        XS_M(xs_world, free)(w);
+        return XPBD_ERR_NOMEM;
+    }
+    return XPBD_OK;
+}
+
+void XS_M(xs_world, free)(XS_W *w)
+{
+    if (!w)
+        return;
+    XS_FREESET(&w->set);
+    free(w->scratch);
+    free(w->block_);
+    memset(w, 0, sizeof *w);
+}
+
+xpbd_status XS_SFX(xs_chain)(XS_W *w, int n, XS_R L0, XS_R alpha)
+{
+    if (n < 2)
+        return XPBD_ERR_ARGUMENT;
+    uint32_t *i0 = malloc((size_t)n * sizeof *i0), *i1 = malloc((size_t)n * sizeof *i1);
+    XS_R *rest = malloc((size_t)n * sizeof *rest), *comp = malloc((size_t)n * sizeof *comp);
+    xpbd_status st = XPBD_ERR_NOMEM;
+    if (i0 && i1 && rest && comp) {
+        for (int k = 0; k < n - 1; ++k) {
+            i0[k] = (uint32_t)k;
+            i1[k] = (uint32_t)k + 1;
+            rest[k] = L0;
+            comp[k] = alpha;
+        }
+        st = XS_M(xs_world, init)(w, (size_t)n, NULL, (size_t)n - 1, i0, i1, rest, comp);
+        if (st == XPBD_OK) {
+            for (int i = 0; i < n; ++i)
+                w->p.y[i] = -(XS_R)i * L0;
+            w->p.w[0] = 0;
+        }
+    }
+    free(i0);
+    free(i1);
+    free(rest);
+    free(comp);
+    return st;
+}
+
+double XS_SFX(xs_chain_stretch)(const XS_W *w, XS_R L0)
+{
+    double s = 0;
+    for (size_t i = 0; i + 1 < w->p.count; ++i) {
+        const double dx = (double)w->p.x[i + 1] - w->p.x[i];
+        const double dy = (double)w->p.y[i + 1] - w->p.y[i];
+        const double dz = (double)w->p.z[i + 1] - w->p.z[i];
+        s += sqrt(dx * dx + dy * dy + dz * dz) - (double)L0;
+    }
+    return s;
+}
+
+xpbd_status XS_SFX(xs_cloth)(XS_W *w, int nx, int ny, XS_R d, XS_R alpha, int shear, int flat)
+{
+    if (nx < 2 || ny < 2)
+        return XPBD_ERR_ARGUMENT;
+    const size_t n = (size_t)nx * (size_t)ny;
+    const size_t cap = 4 * n;
+    uint32_t *i0 = malloc(cap * sizeof *i0), *i1 = malloc(cap * sizeof *i1);
+    XS_R *comp = malloc(cap * sizeof *comp), *xyz = malloc(3 * n * sizeof *xyz);
+    xpbd_status st = XPBD_ERR_NOMEM;
+    if (i0 && i1 && comp && xyz) {
+        size_t m = 0;
+#define XS_ID(i, j) ((uint32_t)((size_t)(j) * (size_t)nx + (size_t)(i)))
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                const size_t id = XS_ID(i, j);
+                xyz[3 * id] = (XS_R)i * d;
+                xyz[3 * id + 1] = flat ? 0 : -(XS_R)j * d;
+                xyz[3 * id + 2] = flat ? (XS_R)j * d : 0;
+                if (i + 1 < nx) { i0[m] = XS_ID(i, j); i1[m] = XS_ID(i + 1, j); m++; }
+                if (j + 1 < ny) { i0[m] = XS_ID(i, j); i1[m] = XS_ID(i, j + 1); m++; }
+                if (shear && i + 1 < nx && j + 1 < ny) {
+                    i0[m] = XS_ID(i, j); i1[m] = XS_ID(i + 1, j + 1); m++;
+                    i0[m] = XS_ID(i + 1, j); i1[m] = XS_ID(i, j + 1); m++;
+                }
+            }
+#undef XS_ID
+        for (size_t k = 0; k < m; ++k)
+            comp[k] = alpha;
+        st = XS_M(xs_world, init)(w, n, xyz, m, i0, i1, NULL, comp);
+        if (st == XPBD_OK) {
+            w->p.w[0] = 0;
+            w->p.w[nx - 1] = 0;
+        }
+    }
+    free(i0);
+    free(i1);
+    free(comp);
+    free(xyz);
+    return st;
+}

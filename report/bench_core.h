@@ -1,5 +1,19 @@
 /* bench_core.h: the measurements xpbd-bench makes, shared with the report's
- * simd_speed section so both print the same numbers. */
+ * simd_speed section so both print the same numbers.
+ *
+ * Method (bench_core.c): every kernel runs on caller-style SoA arrays; one
+ * "pass" is one call over all n particles, or one sweep over every colour of
+ * a constraint set (plus its serial overflow range, empty for the meshes
+ * used here). A measurement times a loop of passes long enough to be well
+ * above the clock's resolution (>= 20 ms, >= 2 ms under quick) with
+ * clock_gettime(CLOCK_MONOTONIC); the reported time is the best (minimum)
+ * of several measurements, divided by passes x items.
+ *
+ * Constraint kernels run on a cloth-like mesh, not a random graph: an N x N
+ * grid with structural and both shear diagonals (xs_cloth, about 4 N^2
+ * edges, particle degree <= 8), coloured by the library's builder. That is
+ * the locality a real host has: endpoints of neighbouring slots are close
+ * in memory, so gathers mostly hit lines already in cache. */
 #ifndef XPBD_BENCH_CORE_H
 #define XPBD_BENCH_CORE_H
 
@@ -18,14 +32,77 @@ typedef struct xb_row {
 typedef struct xb_options {
     int quick;              /* small sizes and few repetitions */
     const char *kernels;    /* comma-separated subset, NULL = all */
-    int max_log2_n;         /* largest size 2^k (0 = default) */
+    int max_log2_n;         /* largest size 2^k (0 = default: 23, quick 20) */
+    /* Fields below may be left zero. */
+    const char *isas;       /* comma-separated ISA names to report, NULL = every
+                             * supported one; scalar is measured regardless,
+                             * for the ratio */
+    const char *precisions; /* "f32", "f64" or "f32,f64"; NULL = both */
+    int progress;           /* 1: one progress line per measurement on stderr */
 } xb_options;
 
 /* Runs every kernel x supported ISA x precision x size. *rows receives a
- * malloc'd array (free() it); returns the row count, 0 on failure. */
+ * malloc'd array (free() it); returns the row count, 0 on failure (unknown
+ * kernel, ISA or precision name, allocation failure). Sizes: 2^10, 2^12, ...
+ * up to 2^max_log2_n (the largest always included); quick: 2^12 and 2^20.
+ * For constraint kernels n is the edge count of the cloth mesh closest to
+ * the size (e.g. 2^12 -> 32 x 32 grid, 3906 edges). */
 size_t xb_run(const xb_options *opt, xb_row **rows);
-/* Plain streaming copy/triad bandwidth of this machine, bytes per second,
- * measured now (for the out-of-cache comparison). */
+/* Plain streaming triad a[i] = b[i] + s*c[i] over doubles, the three arrays
+ * totalling `bytes` (0 = 384 MiB, beyond any cache of this class of
+ * machine): bytes per second of the best of several passes, counted the
+ * STREAM way (2 loads + 1 store of 8 bytes per element; the write-allocate
+ * read of a[] is not counted). */
 double xb_stream_bandwidth(size_t bytes);
+
+/* Copy and triad together (same conventions), measured now; quick = fewer
+ * repetitions. */
+typedef struct xb_stream {
+    double copy;            /* a[i] = b[i], 16 bytes per element */
+    double triad;           /* a[i] = b[i] + s*c[i], 24 bytes per element */
+    size_t bytes;           /* working set of the three arrays */
+} xb_stream;
+xb_stream xb_stream_measure(size_t bytes, int quick);
+
+/* The kernel names xb_run knows, in run order; NULL past the end. */
+const char *xb_kernel_name(size_t i);
+/* 1 for constraint kernels (items = constraints), 0 for particle kernels
+ * (items = particles), -1 for an unknown name. */
+int xb_kernel_is_constraint(const char *kernel);
+/* Bytes a particle kernel moves per item, counted like STREAM (every array
+ * element read once plus every element written once; no write-allocate
+ * traffic), for precision "f32" or "f64"; 0 for constraint kernels and
+ * unknown names. predict: 7 read + 9 written arrays; update_velocity: 6 + 3;
+ * spring_integrate: 10 + 12; kinetic_energy and momentum: 4 + 0. */
+double xb_bytes_per_item(const char *kernel, const char *precision);
+/* Bytes a particle kernel's arrays occupy per item (its working set),
+ * e.g. predict touches 10 arrays; 0 for constraint kernels. */
+double xb_footprint_per_item(const char *kernel, const char *precision);
+
+/* The cloth scene of xpbd-bench: an N x N grid lying flat in the horizontal
+ * plane, spacing 0.25 m, w = 1 except two pinned corners of one side,
+ * compliance 1e-5, gravity -9.81, 1/60 s frames, one thread, f32 through
+ * xpbd_step_f32 with measure_residual = 0. Variants: "structural" (rows and
+ * columns) and "shear" (plus both diagonals of every quad). Modes:
+ * "iter10" (1 substep x 10 iterations) and "sub10" (10 substeps x 1
+ * iteration). Grids 32, 64, 128, 256 and 300 frames (quick: 32, 64 and 60
+ * frames). */
+typedef struct xb_cloth_row {
+    const char *variant;      /* "structural" or "shear" */
+    int n;                    /* grid side N */
+    size_t edges;             /* constraints */
+    xpbd_isa isa;
+    const char *mode;         /* "iter10" or "sub10" */
+    int frames;
+    double seconds;           /* best wall time for all frames */
+    double edge_solves_per_s; /* edges x iterations per frame x frames / seconds */
+    double ratio_vs_scalar;   /* this row's rate / scalar's rate (same run) */
+    int bitwise_equal;        /* final positions identical to the scalar run's */
+} xb_cloth_row;
+
+/* Runs the cloth scene for every variant x N x mode x ISA (opt->isas filters
+ * the ISAs reported; opt->quick). *rows receives a malloc'd array; returns
+ * the row count, 0 on failure. */
+size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows);
 
 #endif

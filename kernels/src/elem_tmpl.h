@@ -45,8 +45,10 @@ static inline void SFX(elem_spring_integrate)(const P *p, R *fx, R *fy, R *fz, s
     fz[i] = 0;
 }
 
-/* XPBD distance on slot s; h2 = h*h. Returns 1 if skipped. */
-static inline uint32_t SFX(elem_xpbd)(const P *p, const DS *c, uint32_t s, R h2)
+/* XPBD distance on slot s; ih2 = 1/(h*h). Returns 1 if skipped.
+ * One division per constraint: the step along d is s = dl/len, computed as
+ * num/(den*len), so x0 -= (w0*s)*d and x1 += (w1*s)*d need no normal. */
+static inline uint32_t SFX(elem_xpbd)(const P *p, const DS *c, uint32_t s, R ih2)
 {
     const uint32_t a = c->i0[s], b = c->i1[s];
     const R dx = p->x[b] - p->x[a];
@@ -58,18 +60,17 @@ static inline uint32_t SFX(elem_xpbd)(const P *p, const DS *c, uint32_t s, R h2)
     if (!(len > 0) || !(wsum > 0))
         return 1;
     const R C = len - c->rest[s];
-    const R at = c->compliance[s] / h2;
+    const R at = c->compliance[s] * ih2;
     const R den = wsum + at;
-    const R dl = (-C - at * c->lambda[s]) / den;
-    const R nx = dx / len, ny = dy / len, nz = dz / len;
-    const R c0 = w0 * dl, c1 = w1 * dl;
-    p->x[a] = p->x[a] - c0 * nx;
-    p->y[a] = p->y[a] - c0 * ny;
-    p->z[a] = p->z[a] - c0 * nz;
-    p->x[b] = p->x[b] + c1 * nx;
-    p->y[b] = p->y[b] + c1 * ny;
-    p->z[b] = p->z[b] + c1 * nz;
-    c->lambda[s] = c->lambda[s] + dl;
+    const R st = (-C - at * c->lambda[s]) / (den * len);
+    const R c0 = w0 * st, c1 = w1 * st;
+    p->x[a] = p->x[a] - c0 * dx;
+    p->y[a] = p->y[a] - c0 * dy;
+    p->z[a] = p->z[a] - c0 * dz;
+    p->x[b] = p->x[b] + c1 * dx;
+    p->y[b] = p->y[b] + c1 * dy;
+    p->z[b] = p->z[b] + c1 * dz;
+    c->lambda[s] = c->lambda[s] + st * len;
     return 0;
 }
 
@@ -86,15 +87,14 @@ static inline uint32_t SFX(elem_pbd)(const P *p, const DS *c, uint32_t s, R k)
     if (!(len > 0) || !(wsum > 0))
         return 1;
     const R C = len - c->rest[s];
-    const R dl = -(k * C) / wsum;
-    const R nx = dx / len, ny = dy / len, nz = dz / len;
-    const R c0 = w0 * dl, c1 = w1 * dl;
-    p->x[a] = p->x[a] - c0 * nx;
-    p->y[a] = p->y[a] - c0 * ny;
-    p->z[a] = p->z[a] - c0 * nz;
-    p->x[b] = p->x[b] + c1 * nx;
-    p->y[b] = p->y[b] + c1 * ny;
-    p->z[b] = p->z[b] + c1 * nz;
+    const R st = -(k * C) / (wsum * len);
+    const R c0 = w0 * st, c1 = w1 * st;
+    p->x[a] = p->x[a] - c0 * dx;
+    p->y[a] = p->y[a] - c0 * dy;
+    p->z[a] = p->z[a] - c0 * dz;
+    p->x[b] = p->x[b] + c1 * dx;
+    p->y[b] = p->y[b] + c1 * dy;
+    p->z[b] = p->z[b] + c1 * dz;
     return 0;
 }
 
@@ -124,7 +124,7 @@ static inline uint32_t SFX(elem_spring)(const P *p, const DS *c, R *fx, R *fy, R
 }
 
 /* C + at*lambda on slot s, 0 where the constraint is skipped. */
-static inline R SFX(elem_residual)(const P *p, const DS *c, uint32_t s, R h2)
+static inline R SFX(elem_residual)(const P *p, const DS *c, uint32_t s, R ih2)
 {
     const uint32_t a = c->i0[s], b = c->i1[s];
     const R dx = p->x[b] - p->x[a];
@@ -134,7 +134,7 @@ static inline R SFX(elem_residual)(const P *p, const DS *c, uint32_t s, R h2)
     const R wsum = p->w[a] + p->w[b];
     if (!(len > 0) || !(wsum > 0))
         return 0;
-    const R at = c->compliance[s] / h2;
+    const R at = c->compliance[s] * ih2;
     return (len - c->rest[s]) + at * c->lambda[s];
 }
 

@@ -63,7 +63,7 @@ static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p
          cfg->lambda_reset != XPBD_LAMBDA_PER_ITERATION))
         return XPBD_ERR_CONFIG;
     const R hs = (R)(h / cfg->substeps);
-    if (!isfinite(h) || !(h > 0) || !isfinite(hs) || !(hs > 0))
+    if (!isfinite(h) || !(h > 0) || !isfinite(hs) || !(hs > 0) || !isfinite(1 / (hs * hs)))
         return XPBD_ERR_TIMESTEP;
     xpbd_isa isa;
     if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)

@@ -11,16 +11,18 @@
  *   predict          w > 0: v += g*h;   always: p = x;  x += v*h
  *   update_velocity  v = ((x - p) / h) * keep            (keep = 1 - damping)
  *   distance_xpbd    d = x1 - x0;  len = sqrt((dx*dx + dy*dy) + dz*dz)
- *                    C = len - rest;  at = compliance / (h*h)
- *                    den = (w0 + w1) + at;   skip if len == 0 or den == 0
- *                    dl = (-C - at*lambda) / den;  n = d / len
- *                    x0 -= (w0*dl)*n;  x1 += (w1*dl)*n;  lambda += dl
- *   distance_pbd     same geometry, den = w0 + w1, dl = -(k*C) / den, no lambda
+ *                    skip if len == 0 or w0 + w1 == 0
+ *                    C = len - rest;  at = compliance * (1 / (h*h))
+ *                    den = (w0 + w1) + at
+ *                    s = (-C - at*lambda) / (den*len)      (= dl/len: one division)
+ *                    x0 -= (w0*s)*d;  x1 += (w1*s)*d;  lambda += s*len
+ *   distance_pbd     same geometry, s = -(k*C) / ((w0 + w1)*len), no lambda
  *   spring_forces    s = (len - rest) / compliance
  *                        + damping * ((v1 - v0) . n)      (skip len == 0)
  *                    f0 += s*n;  f1 -= s*n
  *   spring_integrate w > 0: v += (f*w + g)*h;  p = x;  x += v*h;  then f = 0
- *   residual         r = C + at*lambda (0 where skipped or padding), returns max |r|
+ *   residual         r = C + at*lambda, at as above (0 where skipped or padding);
+ *                    returns max |r|
  *   kinetic_energy   sum over w > 0 of ((vx*vx + vy*vy) + vz*vz) / w, times 0.5
  *   momentum         sum over w > 0 of v / w
  *

@@ -27,11 +27,11 @@ static void SFX(ref_spring_integrate)(const P *p, R *fx, R *fy, R *fz, size_t be
 uint32_t SFX(xpbd_serial_distance_xpbd)(const P *p, const DS *c, uint32_t slot_begin,
                                         uint32_t slot_end, R h)
 {
-    const R h2 = h * h;
+    const R ih2 = 1 / (h * h);
     uint32_t skipped = 0;
     for (uint32_t s = slot_begin; s < slot_end; ++s)
         if (c->source[s] != XPBD_PAD)
-            skipped += SFX(elem_xpbd)(p, c, s, h2);
+            skipped += SFX(elem_xpbd)(p, c, s, ih2);
     return skipped;
 }
 
@@ -58,12 +58,12 @@ uint32_t SFX(xpbd_serial_spring_forces)(const P *p, const DS *c, R *fx, R *fy, R
 R SFX(xpbd_serial_residual)(const P *p, const DS *c, uint32_t slot_begin, uint32_t slot_end, R h,
                             R *out)
 {
-    const R h2 = h * h;
+    const R ih2 = 1 / (h * h);
     R max = 0;
     for (uint32_t s = slot_begin; s < slot_end; ++s) {
         R r = 0;
         if (c->source[s] != XPBD_PAD)
-            r = SFX(elem_residual)(p, c, s, h2);
+            r = SFX(elem_residual)(p, c, s, ih2);
         if (out)
             out[s] = r;
         const R a = FABS(r);

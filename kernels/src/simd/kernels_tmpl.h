@@ -122,20 +122,19 @@ static inline __attribute__((always_inline)) void SIMD(load_pair)(SIMD(pair) *q,
     q->w1 = O(gather)(p->w, ib);
 }
 
-/* x0 -= (w0*dl)*n; x1 += (w1*dl)*n on the lanes in ok; scatter n lanes. */
+/* x0 -= (w0*st)*d; x1 += (w1*st)*d on the lanes in ok; scatter n lanes. */
 static inline __attribute__((always_inline)) void SIMD(apply_pair)(const SIMD(pair) *q,
                                                                    const P *p, const uint32_t *ia,
-                                                                   const uint32_t *ib, M ok, V dl,
+                                                                   const uint32_t *ib, M ok, V st,
                                                                    unsigned n)
 {
-    const V nx = O(div)(q->dx, q->len), ny = O(div)(q->dy, q->len), nz = O(div)(q->dz, q->len);
-    const V c0 = O(mul)(q->w0, dl), c1 = O(mul)(q->w1, dl);
-    O(scatter)(p->x, ia, O(select)(ok, O(sub)(q->xa, O(mul)(c0, nx)), q->xa), n);
-    O(scatter)(p->y, ia, O(select)(ok, O(sub)(q->ya, O(mul)(c0, ny)), q->ya), n);
-    O(scatter)(p->z, ia, O(select)(ok, O(sub)(q->za, O(mul)(c0, nz)), q->za), n);
-    O(scatter)(p->x, ib, O(select)(ok, O(add)(q->xb, O(mul)(c1, nx)), q->xb), n);
-    O(scatter)(p->y, ib, O(select)(ok, O(add)(q->yb, O(mul)(c1, ny)), q->yb), n);
-    O(scatter)(p->z, ib, O(select)(ok, O(add)(q->zb, O(mul)(c1, nz)), q->zb), n);
+    const V c0 = O(mul)(q->w0, st), c1 = O(mul)(q->w1, st);
+    O(scatter3)(p->x, p->y, p->z, ia, O(select)(ok, O(sub)(q->xa, O(mul)(c0, q->dx)), q->xa),
+                O(select)(ok, O(sub)(q->ya, O(mul)(c0, q->dy)), q->ya),
+                O(select)(ok, O(sub)(q->za, O(mul)(c0, q->dz)), q->za), n);
+    O(scatter3)(p->x, p->y, p->z, ib, O(select)(ok, O(add)(q->xb, O(mul)(c1, q->dx)), q->xb),
+                O(select)(ok, O(add)(q->yb, O(mul)(c1, q->dy)), q->yb),
+                O(select)(ok, O(add)(q->zb, O(mul)(c1, q->dz)), q->zb), n);
 }
 
 #define SIMD_FOR_SLOTS(c, colour, b0, b1)                                                   \
@@ -150,8 +149,8 @@ static inline __attribute__((always_inline)) void SIMD(apply_pair)(const SIMD(pa
 static uint32_t SIMD(distance_xpbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
                                     uint32_t b1, R h)
 {
-    const R h2 = h * h;
-    const V vh2 = O(set1)(h2), zero = O(zero)();
+    const R ih2 = 1 / (h * h);
+    const V vih2 = O(set1)(ih2), zero = O(zero)();
     uint32_t skipped = 0;
     SIMD_FOR_SLOTS(c, colour, b0, b1)
     {
@@ -162,12 +161,12 @@ static uint32_t SIMD(distance_xpbd)(const P *p, const DS *c, uint32_t colour, ui
         const V wsum = O(add)(q.w0, q.w1);
         const M ok = O(mand)(O(gt)(q.len, zero), O(gt)(wsum, zero));
         const V C = O(sub)(q.len, O(load)(c->rest + s));
-        const V at = O(div)(O(load)(c->compliance + s), vh2);
+        const V at = O(mul)(O(load)(c->compliance + s), vih2);
         const V den = O(add)(wsum, at);
         const V lam = O(load)(c->lambda + s);
-        const V dl = O(div)(O(sub)(O(neg)(C), O(mul)(at, lam)), den);
-        SIMD(apply_pair)(&q, p, ia, ib, ok, dl, n);
-        O(store)(c->lambda + s, O(select)(ok, O(add)(lam, dl), lam));
+        const V st = O(div)(O(sub)(O(neg)(C), O(mul)(at, lam)), O(mul)(den, q.len));
+        SIMD(apply_pair)(&q, p, ia, ib, ok, st, n);
+        O(store)(c->lambda + s, O(select)(ok, O(add)(lam, O(mul)(st, q.len)), lam));
         skipped += SIMD(count_skipped)(ok, n);
     }
     return skipped;
@@ -187,8 +186,8 @@ static uint32_t SIMD(distance_pbd)(const P *p, const DS *c, uint32_t colour, uin
         const V wsum = O(add)(q.w0, q.w1);
         const M ok = O(mand)(O(gt)(q.len, zero), O(gt)(wsum, zero));
         const V C = O(sub)(q.len, O(load)(c->rest + s));
-        const V dl = O(div)(O(neg)(O(mul)(vk, C)), wsum);
-        SIMD(apply_pair)(&q, p, ia, ib, ok, dl, n);
+        const V st = O(div)(O(neg)(O(mul)(vk, C)), O(mul)(wsum, q.len));
+        SIMD(apply_pair)(&q, p, ia, ib, ok, st, n);
         skipped += SIMD(count_skipped)(ok, n);
     }
     return skipped;
@@ -232,8 +231,8 @@ static uint32_t SIMD(spring_forces)(const P *p, const DS *c, R *fx, R *fy, R *fz
 static R SIMD(residual)(const P *p, const DS *c, uint32_t colour, uint32_t b0, uint32_t b1, R h,
                         R *out)
 {
-    const R h2 = h * h;
-    const V vh2 = O(set1)(h2), zero = O(zero)();
+    const R ih2 = 1 / (h * h);
+    const V vih2 = O(set1)(ih2), zero = O(zero)();
     V vmax = zero;
     if (out) /* padding slots report 0, like the reference */
         for (uint32_t s = c->colour_begin[colour] + b0 * XPBD_BATCH;
@@ -249,7 +248,7 @@ static R SIMD(residual)(const P *p, const DS *c, uint32_t colour, uint32_t b0, u
         const V len = O(sqrt)(O(add)(O(add)(O(mul)(dx, dx), O(mul)(dy, dy)), O(mul)(dz, dz)));
         const V wsum = O(add)(O(gather)(p->w, ia), O(gather)(p->w, ib));
         const M ok = O(mand)(O(gt)(len, zero), O(gt)(wsum, zero));
-        const V at = O(div)(O(load)(c->compliance + s), vh2);
+        const V at = O(mul)(O(load)(c->compliance + s), vih2);
         const V r = O(select)(ok, O(add)(O(sub)(len, O(load)(c->rest + s)),
                                          O(mul)(at, O(load)(c->lambda + s))), zero);
         if (out) {

@@ -213,20 +213,98 @@ WIDE_INLINE wd wd_gather(const double *base, const uint32_t *idx)
 }
 #endif
 
-/* Scatter of the first n lanes; lanes of one colour never share an index. */
+/* Scatter of the first n lanes; lanes of one colour never share an index.
+ * The vector goes to memory once and each lane is reloaded as a scalar: a
+ * per-lane extract would put one shuffle per element on a single port, and
+ * that, not arithmetic, bounds a distance kernel. The empty asm keeps the
+ * compiler from turning the round trip back into extracts. A full vector
+ * takes a constant-count loop (straight-line stores, no per-lane branch). */
 #if !defined(XPBD_HAVE_SCATTER)
 WIDE_INLINE void wf_scatter(float *base, const uint32_t *idx, wf v, unsigned n)
 {
     float t[WF_LANES];
     wf_store(t, v);
-    for (unsigned l = 0; l < n; ++l) base[idx[l]] = t[l];
+    __asm__ volatile("" : : "r"(t) : "memory");
+    if (n == WF_LANES) {
+        for (unsigned l = 0; l < WF_LANES; ++l) base[idx[l]] = t[l];
+    } else {
+        for (unsigned l = 0; l < n; ++l) base[idx[l]] = t[l];
+    }
 }
 WIDE_INLINE void wd_scatter(double *base, const uint32_t *idx, wd v, unsigned n)
 {
     double t[WD_LANES];
     wd_store(t, v);
-    for (unsigned l = 0; l < n; ++l) base[idx[l]] = t[l];
+    __asm__ volatile("" : : "r"(t) : "memory");
+    if (n == WD_LANES) {
+        for (unsigned l = 0; l < WD_LANES; ++l) base[idx[l]] = t[l];
+    } else {
+        for (unsigned l = 0; l < n; ++l) base[idx[l]] = t[l];
+    }
 }
 #endif
+
+/* Scatter of the first n lanes of three vectors (x, y, z of the same
+ * particles): one index load per lane serves all three arrays. */
+WIDE_INLINE void wf_scatter3(float *bx, float *by, float *bz, const uint32_t *idx, wf vx, wf vy,
+                             wf vz, unsigned n)
+{
+#if defined(XPBD_HAVE_SCATTER) && !defined(XPBD_SCATTER_VIA_MEMORY)
+    wf_scatter(bx, idx, vx, n);
+    wf_scatter(by, idx, vy, n);
+    wf_scatter(bz, idx, vz, n);
+#else
+    float tx[WF_LANES], ty[WF_LANES], tz[WF_LANES];
+    wf_store(tx, vx);
+    wf_store(ty, vy);
+    wf_store(tz, vz);
+    __asm__ volatile("" : : "r"(tx), "r"(ty), "r"(tz) : "memory");
+    if (n == WF_LANES) {
+        for (unsigned l = 0; l < WF_LANES; ++l) {
+            const uint32_t i = idx[l];
+            bx[i] = tx[l];
+            by[i] = ty[l];
+            bz[i] = tz[l];
+        }
+    } else {
+        for (unsigned l = 0; l < n; ++l) {
+            const uint32_t i = idx[l];
+            bx[i] = tx[l];
+            by[i] = ty[l];
+            bz[i] = tz[l];
+        }
+    }
+#endif
+}
+WIDE_INLINE void wd_scatter3(double *bx, double *by, double *bz, const uint32_t *idx, wd vx, wd vy,
+                             wd vz, unsigned n)
+{
+#if defined(XPBD_HAVE_SCATTER) && !defined(XPBD_SCATTER_VIA_MEMORY)
+    wd_scatter(bx, idx, vx, n);
+    wd_scatter(by, idx, vy, n);
+    wd_scatter(bz, idx, vz, n);
+#else
+    double tx[WD_LANES], ty[WD_LANES], tz[WD_LANES];
+    wd_store(tx, vx);
+    wd_store(ty, vy);
+    wd_store(tz, vz);
+    __asm__ volatile("" : : "r"(tx), "r"(ty), "r"(tz) : "memory");
+    if (n == WD_LANES) {
+        for (unsigned l = 0; l < WD_LANES; ++l) {
+            const uint32_t i = idx[l];
+            bx[i] = tx[l];
+            by[i] = ty[l];
+            bz[i] = tz[l];
+        }
+    } else {
+        for (unsigned l = 0; l < n; ++l) {
+            const uint32_t i = idx[l];
+            bx[i] = tx[l];
+            by[i] = ty[l];
+            bz[i] = tz[l];
+        }
+    }
+#endif
+}
 
 #endif /* XPBD_WIDE_H */

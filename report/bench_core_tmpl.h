@@ -1,0 +1,276 @@
+/* Per-precision half of bench_core.c, template over XB_R (see the macro
+ * block before each #include there). Defines XB_SFX(xb_particles_init),
+ * XB_SFX(xb_cloth_init) and XB_SFX(xb_measure_size). */
+
+/* Particle arrays for the particle kernels: x y z px py pz vx vy vz w fx fy
+ * fz, each 64-byte aligned inside one block and offset from the previous one
+ * by three extra cache lines. Without the skew, arrays of 2^k elements sit
+ * at the same address modulo 4 KiB, and the kernels' loads and stores to
+ * different arrays at the same index would collide in L1 sets and in the
+ * store-to-load alias check, a cost a host with different sizes would not
+ * pay. */
+typedef struct XB_SFX(xb_parts) {
+    XB_P p;
+    XB_R *fx, *fy, *fz;
+    void *block;
+} XB_SFX(xb_parts);
+
+static void XB_SFX(xb_particles_fill)(XB_SFX(xb_parts) *s)
+{
+    const size_t n = s->p.count;
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < n; ++i) {
+        s->p.x[i] = (XB_R)(xb_unit(&rng) * 10.0);
+        s->p.y[i] = (XB_R)(xb_unit(&rng) * 10.0);
+        s->p.z[i] = (XB_R)(xb_unit(&rng) * 10.0);
+        s->p.px[i] = s->p.x[i];
+        s->p.py[i] = s->p.y[i];
+        s->p.pz[i] = s->p.z[i];
+        s->p.vx[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        s->p.vy[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        s->p.vz[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        /* about 1 in 64 static, so the w > 0 selects do real work */
+        s->p.w[i] = (i % 64 == 7) ? 0 : (XB_R)(0.5 + xb_unit(&rng));
+        s->fx[i] = s->fy[i] = s->fz[i] = 0;
+    }
+}
+
+static int XB_SFX(xb_particles_init)(XB_SFX(xb_parts) *s, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    const size_t stride = (n * sizeof(XB_R) + 63) / 64 * 64 + 3 * 64;
+    s->block = aligned_alloc(64, 13 * stride);
+    if (!s->block)
+        return -1;
+    XB_R *a[13];
+    for (int k = 0; k < 13; ++k)
+        a[k] = (XB_R *)(void *)((char *)s->block + (size_t)k * stride);
+    s->p.count = n;
+    s->p.x = a[0];
+    s->p.y = a[1];
+    s->p.z = a[2];
+    s->p.px = a[3];
+    s->p.py = a[4];
+    s->p.pz = a[5];
+    s->p.vx = a[6];
+    s->p.vy = a[7];
+    s->p.vz = a[8];
+    s->p.w = a[9];
+    s->fx = a[10];
+    s->fy = a[11];
+    s->fz = a[12];
+    XB_SFX(xb_particles_fill)(s);
+    return 0;
+}
+
+/* The constraint mesh: a flat side x side cloth with shear diagonals, its
+ * particles jittered by up to +-2 cm so every edge is a little off its rest
+ * length (the kernels do their full work, nothing converges to exact
+ * zeros), random small velocities for the spring damping term, and force
+ * accumulators. */
+typedef struct XB_SFX(xb_mesh) {
+    XB_W w;
+    XB_R *fx, *fy, *fz;
+} XB_SFX(xb_mesh);
+
+static void XB_SFX(xb_mesh_fill)(XB_SFX(xb_mesh) *m, int side)
+{
+    uint64_t rng = 0x2545f4914f6cdd1dull;
+    const size_t n = m->w.p.count;
+    for (size_t i = 0; i < n; ++i) {
+        const size_t gi = i % (size_t)side, gj = i / (size_t)side;
+        m->w.p.x[i] = (XB_R)((double)gi * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.y[i] = (XB_R)((xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.z[i] = (XB_R)((double)gj * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.vx[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        m->w.p.vy[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        m->w.p.vz[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        m->fx[i] = m->fy[i] = m->fz[i] = 0;
+    }
+    memset(m->w.set.lambda, 0, m->w.set.slots * sizeof(XB_R));
+}
+
+static int XB_SFX(xb_mesh_init)(XB_SFX(xb_mesh) *m, int side)
+{
+    memset(m, 0, sizeof *m);
+    if (XB_CLOTH(&m->w, side, side, (XB_R)0.25, (XB_R)1e-5, 1, 1) != XPBD_OK)
+        return -1;
+    const size_t n = m->w.p.count;
+    m->fx = malloc(3 * n * sizeof(XB_R));
+    if (!m->fx) {
+        XB_WFREE(&m->w);
+        return -1;
+    }
+    m->fy = m->fx + n;
+    m->fz = m->fy + n;
+    XB_SFX(xb_mesh_fill)(m, side);
+    return 0;
+}
+
+static void XB_SFX(xb_mesh_free)(XB_SFX(xb_mesh) *m)
+{
+    free(m->fx);
+    XB_WFREE(&m->w);
+    memset(m, 0, sizeof *m);
+}
+
+/* One pass of one kernel on one table. */
+typedef struct XB_SFX(xb_pass) {
+    int kernel;
+    const XB_K *k;
+    const XB_P *p;
+    const XB_DS *set;
+    XB_R *fx, *fy, *fz;
+    volatile XB_R sink;
+} XB_SFX(xb_pass);
+
+static void XB_SFX(xb_pass_run)(void *arg)
+{
+    XB_SFX(xb_pass) *c = arg;
+    const XB_K *k = c->k;
+    const XB_P *p = c->p;
+    const size_t n = p->count;
+    const XB_R h = (XB_R)(1.0 / 60.0), g = (XB_R)-9.81;
+    const XB_DS *s = c->set;
+    switch (c->kernel) {
+    case XB_PREDICT:
+        k->predict(p, 0, n, h, 0, g, 0);
+        break;
+    case XB_VELOCITY:
+        k->update_velocity(p, 0, n, h, 1);
+        break;
+    case XB_SPRING_INTEGRATE:
+        k->spring_integrate(p, c->fx, c->fy, c->fz, 0, n, h, 0, g, 0);
+        break;
+    case XB_DISTANCE_XPBD:
+        for (uint32_t col = 0; col < s->colours; ++col)
+            k->distance_xpbd(p, s, col, 0, xpbd_colour_batches(s->colour_begin, col), h);
+        XB_SER_XPBD(p, s, s->overflow_begin, s->slots, h);
+        break;
+    case XB_DISTANCE_PBD:
+        for (uint32_t col = 0; col < s->colours; ++col)
+            k->distance_pbd(p, s, col, 0, xpbd_colour_batches(s->colour_begin, col), (XB_R)0.5);
+        XB_SER_PBD(p, s, s->overflow_begin, s->slots, (XB_R)0.5);
+        break;
+    case XB_SPRING_FORCES:
+        for (uint32_t col = 0; col < s->colours; ++col)
+            k->spring_forces(p, s, c->fx, c->fy, c->fz, col, 0,
+                             xpbd_colour_batches(s->colour_begin, col), (XB_R)0.1);
+        XB_SER_SPRING(p, s, c->fx, c->fy, c->fz, s->overflow_begin, s->slots, (XB_R)0.1);
+        break;
+    case XB_RESIDUAL: {
+        XB_R m = 0;
+        for (uint32_t col = 0; col < s->colours; ++col) {
+            const XB_R r = k->residual(p, s, col, 0, xpbd_colour_batches(s->colour_begin, col), h,
+                                       NULL);
+            if (r > m)
+                m = r;
+        }
+        const XB_R r = XB_SER_RESIDUAL(p, s, s->overflow_begin, s->slots, h, NULL);
+        c->sink = r > m ? r : m;
+        break;
+    }
+    case XB_KINETIC:
+        c->sink = k->kinetic_energy(p, 0, n);
+        break;
+    case XB_MOMENTUM: {
+        XB_R out[3];
+        k->momentum(p, 0, n, out);
+        c->sink = out[0] + out[1] + out[2];
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Measures the selected kernels at one size for every ISA in isas[] (scalar
+ * first), appending rows. Returns the new row count, or (size_t)-1 on
+ * allocation failure. */
+static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *rows, size_t nrows)
+{
+    const size_t want = (size_t)1 << log2n;
+    XB_SFX(xb_parts) parts;
+    XB_SFX(xb_mesh) mesh;
+    int have_parts = 0, have_mesh = 0;
+    size_t out = nrows;
+    for (int kern = 0; kern < XB_KERNELS; ++kern) {
+        if (!plan->kernel_on[kern])
+            continue;
+        const int constraint = xb_kernel_table[kern].constraint;
+        /* hold one of the two data sets at a time, so the largest size
+         * never needs both */
+        if (!constraint && !have_parts) {
+            if (have_mesh) {
+                XB_SFX(xb_mesh_free)(&mesh);
+                have_mesh = 0;
+            }
+            if (XB_SFX(xb_particles_init)(&parts, want) != 0)
+                goto fail;
+            have_parts = 1;
+        }
+        if (constraint && !have_mesh) {
+            if (have_parts) {
+                free(parts.block);
+                have_parts = 0;
+            }
+            if (XB_SFX(xb_mesh_init)(&mesh, xb_mesh_side(want)) != 0)
+                goto fail;
+            have_mesh = 1;
+        }
+        const size_t items = constraint ? mesh.w.set.count : want;
+        double scalar_ns = 0;
+        for (size_t t = 0; t < plan->isa_count; ++t) {
+            const xpbd_isa isa = plan->isa[t];
+            XB_SFX(xb_pass) pass;
+            memset(&pass, 0, sizeof pass);
+            pass.kernel = kern;
+            pass.k = XB_GET(isa);
+            if (!pass.k)
+                continue;
+            /* every ISA starts from the same state */
+            if (constraint) {
+                XB_SFX(xb_mesh_fill)(&mesh, xb_mesh_side(want));
+                pass.p = &mesh.w.p;
+                pass.set = &mesh.w.set;
+                pass.fx = mesh.fx;
+                pass.fy = mesh.fy;
+                pass.fz = mesh.fz;
+            } else {
+                XB_SFX(xb_particles_fill)(&parts);
+                pass.p = &parts.p;
+                pass.fx = parts.fx;
+                pass.fy = parts.fy;
+                pass.fz = parts.fz;
+            }
+            if (plan->progress)
+                fprintf(stderr, "xpbd-bench: %s %s %s n=%zu\n", xb_kernel_table[kern].name,
+                        XB_PREC, xpbd_isa_name(isa), items);
+            const double s = xb_measure(XB_SFX(xb_pass_run), &pass, plan->min_seconds,
+                                        plan->repeats);
+            const double ns = s * 1e9 / (double)items;
+            if (isa == XPBD_ISA_SCALAR)
+                scalar_ns = ns;
+            if (!plan->isa_on[isa])
+                continue;
+            xb_row *r = &rows[out++];
+            r->kernel = xb_kernel_table[kern].name;
+            r->precision = XB_PREC;
+            r->isa = isa;
+            r->n = items;
+            r->ns_per_item = ns;
+            r->ratio_vs_scalar = scalar_ns > 0 && ns > 0 ? scalar_ns / ns : 0;
+        }
+    }
+    if (have_parts)
+        free(parts.block);
+    if (have_mesh)
+        XB_SFX(xb_mesh_free)(&mesh);
+    return out;
+fail:
+    if (have_parts)
+        free(parts.block);
+    if (have_mesh)
+        XB_SFX(xb_mesh_free)(&mesh);
+    return (size_t)-1;
+}

@@ -45,57 +45,115 @@ static inline void SFX(elem_spring_integrate)(const P *p, R *fx, R *fy, R *fz, s
     fz[i] = 0;
 }
 
-/* XPBD distance on slot s; ih2 = 1/(h*h). Returns 1 if skipped.
+/* The distance projections work on two endpoints given by pointers to
+ * their coordinates, so the same maths serves the caller's SoA arrays and
+ * the packed (x, y, z, w) copy the step driver solves on. */
+typedef struct SFX(elem_end) {
+    R *x, *y, *z;
+    R w;
+} SFX(elem_end);
+
+static inline SFX(elem_end) SFX(elem_end_soa)(const P *p, uint32_t i)
+{
+    SFX(elem_end) e = {p->x + i, p->y + i, p->z + i, p->w[i]};
+    return e;
+}
+
+static inline SFX(elem_end) SFX(elem_end_packed)(R *q, uint32_t i)
+{
+    R *b = q + 4 * (size_t)i;
+    SFX(elem_end) e = {b, b + 1, b + 2, b[3]};
+    return e;
+}
+
+/* XPBD distance; ih2 = 1/(h*h). Returns 1 if skipped.
  * One division per constraint: the step along d is s = dl/len, computed as
  * num/(den*len), so x0 -= (w0*s)*d and x1 += (w1*s)*d need no normal. */
-static inline uint32_t SFX(elem_xpbd)(const P *p, const DS *c, uint32_t s, R ih2)
+static inline uint32_t SFX(elem_xpbd_core)(SFX(elem_end) a, SFX(elem_end) b, R rest, R compliance,
+                                           R *lambda, R ih2)
 {
-    const uint32_t a = c->i0[s], b = c->i1[s];
-    const R dx = p->x[b] - p->x[a];
-    const R dy = p->y[b] - p->y[a];
-    const R dz = p->z[b] - p->z[a];
+    const R dx = *b.x - *a.x;
+    const R dy = *b.y - *a.y;
+    const R dz = *b.z - *a.z;
     const R len = SQRT((dx * dx + dy * dy) + dz * dz);
-    const R w0 = p->w[a], w1 = p->w[b];
-    const R wsum = w0 + w1;
+    const R wsum = a.w + b.w;
     if (!(len > 0) || !(wsum > 0))
         return 1;
-    const R C = len - c->rest[s];
-    const R at = c->compliance[s] * ih2;
+    const R C = len - rest;
+    const R at = compliance * ih2;
     const R den = wsum + at;
-    const R st = (-C - at * c->lambda[s]) / (den * len);
-    const R c0 = w0 * st, c1 = w1 * st;
-    p->x[a] = p->x[a] - c0 * dx;
-    p->y[a] = p->y[a] - c0 * dy;
-    p->z[a] = p->z[a] - c0 * dz;
-    p->x[b] = p->x[b] + c1 * dx;
-    p->y[b] = p->y[b] + c1 * dy;
-    p->z[b] = p->z[b] + c1 * dz;
-    c->lambda[s] = c->lambda[s] + st * len;
+    const R st = (-C - at * *lambda) / (den * len);
+    const R c0 = a.w * st, c1 = b.w * st;
+    *a.x = *a.x - c0 * dx;
+    *a.y = *a.y - c0 * dy;
+    *a.z = *a.z - c0 * dz;
+    *b.x = *b.x + c1 * dx;
+    *b.y = *b.y + c1 * dy;
+    *b.z = *b.z + c1 * dz;
+    *lambda = *lambda + st * len;
     return 0;
 }
 
 /* Classic PBD distance with stiffness k. Returns 1 if skipped. */
-static inline uint32_t SFX(elem_pbd)(const P *p, const DS *c, uint32_t s, R k)
+static inline uint32_t SFX(elem_pbd_core)(SFX(elem_end) a, SFX(elem_end) b, R rest, R k)
 {
-    const uint32_t a = c->i0[s], b = c->i1[s];
-    const R dx = p->x[b] - p->x[a];
-    const R dy = p->y[b] - p->y[a];
-    const R dz = p->z[b] - p->z[a];
+    const R dx = *b.x - *a.x;
+    const R dy = *b.y - *a.y;
+    const R dz = *b.z - *a.z;
     const R len = SQRT((dx * dx + dy * dy) + dz * dz);
-    const R w0 = p->w[a], w1 = p->w[b];
-    const R wsum = w0 + w1;
+    const R wsum = a.w + b.w;
     if (!(len > 0) || !(wsum > 0))
         return 1;
-    const R C = len - c->rest[s];
+    const R C = len - rest;
     const R st = -(k * C) / (wsum * len);
-    const R c0 = w0 * st, c1 = w1 * st;
-    p->x[a] = p->x[a] - c0 * dx;
-    p->y[a] = p->y[a] - c0 * dy;
-    p->z[a] = p->z[a] - c0 * dz;
-    p->x[b] = p->x[b] + c1 * dx;
-    p->y[b] = p->y[b] + c1 * dy;
-    p->z[b] = p->z[b] + c1 * dz;
+    const R c0 = a.w * st, c1 = b.w * st;
+    *a.x = *a.x - c0 * dx;
+    *a.y = *a.y - c0 * dy;
+    *a.z = *a.z - c0 * dz;
+    *b.x = *b.x + c1 * dx;
+    *b.y = *b.y + c1 * dy;
+    *b.z = *b.z + c1 * dz;
     return 0;
+}
+
+static inline uint32_t SFX(elem_xpbd)(const P *p, const DS *c, uint32_t s, R ih2)
+{
+    return SFX(elem_xpbd_core)(SFX(elem_end_soa)(p, c->i0[s]), SFX(elem_end_soa)(p, c->i1[s]),
+                               c->rest[s], c->compliance[s], c->lambda + s, ih2);
+}
+
+static inline uint32_t SFX(elem_xpbd_packed)(R *q, const DS *c, uint32_t s, R ih2)
+{
+    return SFX(elem_xpbd_core)(SFX(elem_end_packed)(q, c->i0[s]),
+                               SFX(elem_end_packed)(q, c->i1[s]), c->rest[s], c->compliance[s],
+                               c->lambda + s, ih2);
+}
+
+static inline uint32_t SFX(elem_pbd)(const P *p, const DS *c, uint32_t s, R k)
+{
+    return SFX(elem_pbd_core)(SFX(elem_end_soa)(p, c->i0[s]), SFX(elem_end_soa)(p, c->i1[s]),
+                              c->rest[s], k);
+}
+
+static inline uint32_t SFX(elem_pbd_packed)(R *q, const DS *c, uint32_t s, R k)
+{
+    return SFX(elem_pbd_core)(SFX(elem_end_packed)(q, c->i0[s]),
+                              SFX(elem_end_packed)(q, c->i1[s]), c->rest[s], k);
+}
+
+static inline void SFX(elem_pack)(const P *p, R *q, size_t i)
+{
+    q[4 * i] = p->x[i];
+    q[4 * i + 1] = p->y[i];
+    q[4 * i + 2] = p->z[i];
+    q[4 * i + 3] = p->w[i];
+}
+
+static inline void SFX(elem_unpack)(const R *q, const P *p, size_t i)
+{
+    p->x[i] = q[4 * i];
+    p->y[i] = q[4 * i + 1];
+    p->z[i] = q[4 * i + 2];
 }
 
 /* Explicit spring force, k = 1/compliance, damping along the spring. */

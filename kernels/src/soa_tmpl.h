@@ -1,5 +1,37 @@
 /* Builders and validators of particle and distance sets, template over R. */
 #include "real_begin.h"
+#include "screen_tmpl.h"
+
+static int SFX(screen_particles)(const P *p)
+{
+    const size_t n = p->count;
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; ++i)
+        bad |= !(p->w[i] >= 0) | !(p->w[i] - p->w[i] == 0);
+    return bad == 0 && SFX(screen_finite)(p->x, n) && SFX(screen_finite)(p->y, n) &&
+           SFX(screen_finite)(p->z, n) && SFX(screen_finite)(p->vx, n) &&
+           SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n);
+}
+
+/* Everything the slow loop of the set validator checks, slot by slot. */
+static int SFX(screen_set)(const DS *c, size_t n)
+{
+    unsigned bad = 0;
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b = c->colour_begin[k], r = b + c->colour_size[k], e = c->colour_begin[k + 1];
+        for (uint32_t s = b; s < r; ++s)
+            bad |= (c->source[s] == XPBD_PAD) | (c->i0[s] == c->i1[s]);
+        for (uint32_t s = r; s < e; ++s)
+            bad |= (c->source[s] != XPBD_PAD) | (c->i0[s] != c->i1[s]) | !(c->lambda[s] == 0);
+    }
+    for (uint32_t s = c->overflow_begin; s < c->slots; ++s)
+        bad |= (c->source[s] == XPBD_PAD) | (c->i0[s] == c->i1[s]);
+    for (uint32_t s = 0; s < c->slots; ++s)
+        bad |= (c->i0[s] >= n) | (c->i1[s] >= n) | !(c->rest[s] > 0) |
+               !(c->rest[s] - c->rest[s] == 0) | !(c->compliance[s] >= 0) |
+               !(c->compliance[s] - c->compliance[s] == 0) | !(c->lambda[s] - c->lambda[s] == 0);
+    return bad == 0;
+}
 
 xpbd_status SFXM(xpbd_particles, validate)(const P *p, size_t *bad_index)
 {
@@ -14,6 +46,8 @@ xpbd_status SFXM(xpbd_particles, validate)(const P *p, size_t *bad_index)
         return XPBD_ERR_ARGUMENT;
     if (p->count > (size_t)INT32_MAX)
         return XPBD_ERR_ARGUMENT;
+    if (SFX(screen_particles)(p))
+        return XPBD_OK;
     for (size_t i = 0; i < p->count; ++i) {
         xpbd_status st = XPBD_OK;
         if (!isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]))
@@ -64,6 +98,8 @@ xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, size_t *bad
     }
     if (real != c->count)
         return XPBD_ERR_ARGUMENT;
+    if (SFX(screen_set)(c, n))
+        return XPBD_OK;
     for (uint32_t k = 0, s = 0; s < c->slots; ++s) {
         while (k < c->colours && s >= c->colour_begin[k + 1])
             ++k;

@@ -1,13 +1,15 @@
 /* The step driver, template over R. */
 #include "real_begin.h"
+#include "screen_tmpl.h"
 
 /* Scratch layout (in R units): snapshot x y z px py pz vx vy vz [9n],
- * lambda [slots], spring forces fx fy fz [3n]. */
+ * lambda [slots], then either spring forces fx fy fz [3n] or the packed
+ * positions q [4n] (aligned to 64 bytes, hence the slack). */
 size_t SFX(xpbd_step_scratch_bytes)(size_t n, size_t slots)
 {
-    if (n > SIZE_MAX / (16 * sizeof(R)) || slots > SIZE_MAX / (4 * sizeof(R)))
+    if (n > SIZE_MAX / (32 * sizeof(R)) || slots > SIZE_MAX / (4 * sizeof(R)))
         return SIZE_MAX;
-    return (12 * n + slots) * sizeof(R);
+    return (13 * n + slots) * sizeof(R) + 64;
 }
 
 static void SFX(snapshot)(const P *p, const DS *c, R *save, int restore)
@@ -33,6 +35,12 @@ static void SFX(snapshot)(const P *p, const DS *c, R *save, int restore)
 /* First non-finite element after a step: particle i, or n + slot. */
 static size_t SFX(first_nonfinite)(const P *p, const DS *c)
 {
+    const size_t n = p->count;
+    if (SFX(screen_finite)(p->x, n) && SFX(screen_finite)(p->y, n) &&
+        SFX(screen_finite)(p->z, n) && SFX(screen_finite)(p->vx, n) &&
+        SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n) &&
+        (!c || SFX(screen_finite)(c->lambda, c->slots)))
+        return SIZE_MAX;
     for (size_t i = 0; i < p->count; ++i)
         if (!isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]) ||
             !isfinite(p->vx[i]) || !isfinite(p->vy[i]) || !isfinite(p->vz[i]))
@@ -99,6 +107,7 @@ static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p
     R *save = scratch;
     SFX(snapshot)(p, c, save, 0);
     R *fx = save + 9 * n + slots, *fy = fx + n, *fz = fy + n;
+    R *q = (R *)(void *)(((uintptr_t)fx + 63) & ~(uintptr_t)63);
 
     const R gx = (R)cfg->gravity[0], gy = (R)cfg->gravity[1], gz = (R)cfg->gravity[2];
     const R keep = (R)(1.0 - cfg->damping);
@@ -122,21 +131,27 @@ static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p
             kt->spring_integrate(p, fx, fy, fz, 0, n, hs, gx, gy, gz);
         } else {
             kt->predict(p, 0, n, hs, gx, gy, gz);
+            if (c && cfg->iterations)
+                kt->pack(p, q, 0, n);
             for (uint32_t it = 0; c && it < cfg->iterations; ++it) {
                 if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION && slots)
                     memset(c->lambda, 0, slots * sizeof(R));
                 for (uint32_t col = 0; col < c->colours; ++col) {
                     const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
                     k->skipped += cfg->solver == XPBD_SOLVER_XPBD
-                                      ? kt->distance_xpbd(p, c, col, 0, nb, hs)
-                                      : kt->distance_pbd(p, c, col, 0, nb, ks);
+                                      ? kt->distance_xpbd_packed(q, c, col, 0, nb, hs)
+                                      : kt->distance_pbd_packed(q, c, col, 0, nb, ks);
                 }
                 k->skipped += cfg->solver == XPBD_SOLVER_XPBD
-                                  ? SFX(xpbd_serial_distance_xpbd)(p, c, c->overflow_begin, slots, hs)
-                                  : SFX(xpbd_serial_distance_pbd)(p, c, c->overflow_begin, slots, ks);
+                                  ? SFXM(xpbd_serial_distance_xpbd, packed)(q, c, c->overflow_begin,
+                                                                            slots, hs)
+                                  : SFXM(xpbd_serial_distance_pbd, packed)(q, c, c->overflow_begin,
+                                                                           slots, ks);
                 k->solves += real;
                 k->iterations++;
             }
+            if (c && cfg->iterations)
+                kt->unpack(q, p, 0, n);
             kt->update_velocity(p, 0, n, hs, keep);
         }
         k->substeps++;

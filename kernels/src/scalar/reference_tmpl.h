@@ -35,6 +35,27 @@ uint32_t SFX(xpbd_serial_distance_xpbd)(const P *p, const DS *c, uint32_t slot_b
     return skipped;
 }
 
+uint32_t SFXM(xpbd_serial_distance_xpbd, packed)(R *q, const DS *c, uint32_t slot_begin,
+                                                uint32_t slot_end, R h)
+{
+    const R ih2 = 1 / (h * h);
+    uint32_t skipped = 0;
+    for (uint32_t s = slot_begin; s < slot_end; ++s)
+        if (c->source[s] != XPBD_PAD)
+            skipped += SFX(elem_xpbd_packed)(q, c, s, ih2);
+    return skipped;
+}
+
+uint32_t SFXM(xpbd_serial_distance_pbd, packed)(R *q, const DS *c, uint32_t slot_begin,
+                                               uint32_t slot_end, R k)
+{
+    uint32_t skipped = 0;
+    for (uint32_t s = slot_begin; s < slot_end; ++s)
+        if (c->source[s] != XPBD_PAD)
+            skipped += SFX(elem_pbd_packed)(q, c, s, k);
+    return skipped;
+}
+
 uint32_t SFX(xpbd_serial_distance_pbd)(const P *p, const DS *c, uint32_t slot_begin,
                                        uint32_t slot_end, R k)
 {
@@ -102,6 +123,34 @@ static R SFX(ref_residual)(const P *p, const DS *c, uint32_t colour, uint32_t b0
     return SFX(xpbd_serial_residual)(p, c, base + b0 * XPBD_BATCH, base + b1 * XPBD_BATCH, h, out);
 }
 
+static uint32_t SFX(ref_distance_xpbd_packed)(R *q, const DS *c, uint32_t colour, uint32_t b0,
+                                              uint32_t b1, R h)
+{
+    const uint32_t base = c->colour_begin[colour];
+    return SFXM(xpbd_serial_distance_xpbd, packed)(q, c, base + b0 * XPBD_BATCH,
+                                                   base + b1 * XPBD_BATCH, h);
+}
+
+static uint32_t SFX(ref_distance_pbd_packed)(R *q, const DS *c, uint32_t colour, uint32_t b0,
+                                             uint32_t b1, R k)
+{
+    const uint32_t base = c->colour_begin[colour];
+    return SFXM(xpbd_serial_distance_pbd, packed)(q, c, base + b0 * XPBD_BATCH,
+                                                  base + b1 * XPBD_BATCH, k);
+}
+
+static void SFX(ref_pack)(const P *p, R *q, size_t begin, size_t end)
+{
+    for (size_t i = begin; i < end; ++i)
+        SFX(elem_pack)(p, q, i);
+}
+
+static void SFX(ref_unpack)(const R *q, const P *p, size_t begin, size_t end)
+{
+    for (size_t i = begin; i < end; ++i)
+        SFX(elem_unpack)(q, p, i);
+}
+
 static R SFX(ref_kinetic_energy)(const P *p, size_t begin, size_t end)
 {
     R acc[16] = {0};
@@ -141,6 +190,10 @@ const SFX(xpbd_kernels) SFX(xpbd__scalar) = {
     SFX(ref_residual),
     SFX(ref_kinetic_energy),
     SFX(ref_momentum),
+    SFX(ref_pack),
+    SFX(ref_unpack),
+    SFX(ref_distance_pbd_packed),
+    SFX(ref_distance_xpbd_packed),
 };
 
 #include "real_end.h"

@@ -97,15 +97,25 @@ static inline uint32_t SIMD(count_skipped)(M ok, unsigned n)
     return n - (uint32_t)__builtin_popcount(live);
 }
 
-/* Geometry shared by the distance kernels: gathers both endpoints of L
- * slots, returns d, |d| and the inverse masses. */
+/* Both endpoints of L slots: positions, inverse masses, then d and |d|.
+ * Loaded either by gathers from the caller's SoA arrays or by transposed
+ * loads from the packed copy; the maths below is the same for both. */
 typedef struct SIMD(pair) {
-    V xa, ya, za, xb, yb, zb, dx, dy, dz, len, w0, w1;
+    V xa, ya, za, wa, xb, yb, zb, wb, dx, dy, dz, len;
 } SIMD(pair);
 
-static inline __attribute__((always_inline)) void SIMD(load_pair)(SIMD(pair) *q, const P *p,
-                                                                  const uint32_t *ia,
-                                                                  const uint32_t *ib)
+static inline __attribute__((always_inline)) void SIMD(geometry)(SIMD(pair) *q)
+{
+    q->dx = O(sub)(q->xb, q->xa);
+    q->dy = O(sub)(q->yb, q->ya);
+    q->dz = O(sub)(q->zb, q->za);
+    q->len = O(sqrt)(O(add)(O(add)(O(mul)(q->dx, q->dx), O(mul)(q->dy, q->dy)),
+                            O(mul)(q->dz, q->dz)));
+}
+
+static inline __attribute__((always_inline)) void SIMD(gather_pair)(SIMD(pair) *q, const P *p,
+                                                                    const uint32_t *ia,
+                                                                    const uint32_t *ib)
 {
     q->xa = O(gather)(p->x, ia);
     q->ya = O(gather)(p->y, ia);
@@ -113,28 +123,82 @@ static inline __attribute__((always_inline)) void SIMD(load_pair)(SIMD(pair) *q,
     q->xb = O(gather)(p->x, ib);
     q->yb = O(gather)(p->y, ib);
     q->zb = O(gather)(p->z, ib);
-    q->dx = O(sub)(q->xb, q->xa);
-    q->dy = O(sub)(q->yb, q->ya);
-    q->dz = O(sub)(q->zb, q->za);
-    q->len = O(sqrt)(O(add)(O(add)(O(mul)(q->dx, q->dx), O(mul)(q->dy, q->dy)),
-                            O(mul)(q->dz, q->dz)));
-    q->w0 = O(gather)(p->w, ia);
-    q->w1 = O(gather)(p->w, ib);
+    q->wa = O(gather)(p->w, ia);
+    q->wb = O(gather)(p->w, ib);
+    SIMD(geometry)(q);
 }
 
-/* x0 -= (w0*st)*d; x1 += (w1*st)*d on the lanes in ok; scatter n lanes. */
-static inline __attribute__((always_inline)) void SIMD(apply_pair)(const SIMD(pair) *q,
-                                                                   const P *p, const uint32_t *ia,
-                                                                   const uint32_t *ib, M ok, V st,
-                                                                   unsigned n)
+static inline __attribute__((always_inline)) void SIMD(load_packed_pair)(SIMD(pair) *q,
+                                                                         const R *pk,
+                                                                         const uint32_t *ia,
+                                                                         const uint32_t *ib)
 {
-    const V c0 = O(mul)(q->w0, st), c1 = O(mul)(q->w1, st);
-    O(scatter3)(p->x, p->y, p->z, ia, O(select)(ok, O(sub)(q->xa, O(mul)(c0, q->dx)), q->xa),
-                O(select)(ok, O(sub)(q->ya, O(mul)(c0, q->dy)), q->ya),
-                O(select)(ok, O(sub)(q->za, O(mul)(c0, q->dz)), q->za), n);
-    O(scatter3)(p->x, p->y, p->z, ib, O(select)(ok, O(add)(q->xb, O(mul)(c1, q->dx)), q->xb),
-                O(select)(ok, O(add)(q->yb, O(mul)(c1, q->dy)), q->yb),
-                O(select)(ok, O(add)(q->zb, O(mul)(c1, q->dz)), q->zb), n);
+    O(load4t)(pk, ia, &q->xa, &q->ya, &q->za, &q->wa);
+    O(load4t)(pk, ib, &q->xb, &q->yb, &q->zb, &q->wb);
+    SIMD(geometry)(q);
+}
+
+/* x0 -= (w0*st)*d; x1 += (w1*st)*d on the lanes in ok (in place). */
+static inline __attribute__((always_inline)) void SIMD(move_pair)(SIMD(pair) *q, M ok, V st)
+{
+    const V c0 = O(mul)(q->wa, st), c1 = O(mul)(q->wb, st);
+    q->xa = O(select)(ok, O(sub)(q->xa, O(mul)(c0, q->dx)), q->xa);
+    q->ya = O(select)(ok, O(sub)(q->ya, O(mul)(c0, q->dy)), q->ya);
+    q->za = O(select)(ok, O(sub)(q->za, O(mul)(c0, q->dz)), q->za);
+    q->xb = O(select)(ok, O(add)(q->xb, O(mul)(c1, q->dx)), q->xb);
+    q->yb = O(select)(ok, O(add)(q->yb, O(mul)(c1, q->dy)), q->yb);
+    q->zb = O(select)(ok, O(add)(q->zb, O(mul)(c1, q->dz)), q->zb);
+}
+
+/* XPBD step of elem_xpbd_core on L slots starting at s; returns the mask of
+ * lanes that were solved. */
+static inline __attribute__((always_inline)) M SIMD(xpbd_lanes)(SIMD(pair) *q, const DS *c,
+                                                                uint32_t s, V vih2)
+{
+    const V zero = O(zero)();
+    const V wsum = O(add)(q->wa, q->wb);
+    const M ok = O(mand)(O(gt)(q->len, zero), O(gt)(wsum, zero));
+    const V C = O(sub)(q->len, O(load)(c->rest + s));
+    const V at = O(mul)(O(load)(c->compliance + s), vih2);
+    const V den = O(add)(wsum, at);
+    const V lam = O(load)(c->lambda + s);
+    const V st = O(div)(O(sub)(O(neg)(C), O(mul)(at, lam)), O(mul)(den, q->len));
+    SIMD(move_pair)(q, ok, st);
+    O(store)(c->lambda + s, O(select)(ok, O(add)(lam, O(mul)(st, q->len)), lam));
+    return ok;
+}
+
+/* PBD step of elem_pbd_core on L slots starting at s. */
+static inline __attribute__((always_inline)) M SIMD(pbd_lanes)(SIMD(pair) *q, const DS *c,
+                                                               uint32_t s, V vk)
+{
+    const V zero = O(zero)();
+    const V wsum = O(add)(q->wa, q->wb);
+    const M ok = O(mand)(O(gt)(q->len, zero), O(gt)(wsum, zero));
+    const V C = O(sub)(q->len, O(load)(c->rest + s));
+    const V st = O(div)(O(neg)(O(mul)(vk, C)), O(mul)(wsum, q->len));
+    SIMD(move_pair)(q, ok, st);
+    return ok;
+}
+
+static inline __attribute__((always_inline)) void SIMD(scatter_pair)(const SIMD(pair) *q,
+                                                                     const P *p,
+                                                                     const uint32_t *ia,
+                                                                     const uint32_t *ib,
+                                                                     unsigned n)
+{
+    O(scatter3)(p->x, p->y, p->z, ia, q->xa, q->ya, q->za, n);
+    O(scatter3)(p->x, p->y, p->z, ib, q->xb, q->yb, q->zb, n);
+}
+
+static inline __attribute__((always_inline)) void SIMD(store_packed_pair)(const SIMD(pair) *q,
+                                                                          R *pk,
+                                                                          const uint32_t *ia,
+                                                                          const uint32_t *ib,
+                                                                          unsigned n)
+{
+    O(store4t)(pk, ia, q->xa, q->ya, q->za, q->wa, n);
+    O(store4t)(pk, ib, q->xb, q->yb, q->zb, q->wb, n);
 }
 
 #define SIMD_FOR_SLOTS(c, colour, b0, b1)                                                   \
@@ -149,24 +213,32 @@ static inline __attribute__((always_inline)) void SIMD(apply_pair)(const SIMD(pa
 static uint32_t SIMD(distance_xpbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
                                     uint32_t b1, R h)
 {
-    const R ih2 = 1 / (h * h);
-    const V vih2 = O(set1)(ih2), zero = O(zero)();
+    const V vih2 = O(set1)(1 / (h * h));
     uint32_t skipped = 0;
     SIMD_FOR_SLOTS(c, colour, b0, b1)
     {
         const unsigned n = SIMD_LIVE_LANES;
-        const uint32_t *ia = c->i0 + s, *ib = c->i1 + s;
         SIMD(pair) q;
-        SIMD(load_pair)(&q, p, ia, ib);
-        const V wsum = O(add)(q.w0, q.w1);
-        const M ok = O(mand)(O(gt)(q.len, zero), O(gt)(wsum, zero));
-        const V C = O(sub)(q.len, O(load)(c->rest + s));
-        const V at = O(mul)(O(load)(c->compliance + s), vih2);
-        const V den = O(add)(wsum, at);
-        const V lam = O(load)(c->lambda + s);
-        const V st = O(div)(O(sub)(O(neg)(C), O(mul)(at, lam)), O(mul)(den, q.len));
-        SIMD(apply_pair)(&q, p, ia, ib, ok, st, n);
-        O(store)(c->lambda + s, O(select)(ok, O(add)(lam, O(mul)(st, q.len)), lam));
+        SIMD(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
+        const M ok = SIMD(xpbd_lanes)(&q, c, s, vih2);
+        SIMD(scatter_pair)(&q, p, c->i0 + s, c->i1 + s, n);
+        skipped += SIMD(count_skipped)(ok, n);
+    }
+    return skipped;
+}
+
+static uint32_t SIMD(distance_xpbd_packed)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
+                                           uint32_t b1, R h)
+{
+    const V vih2 = O(set1)(1 / (h * h));
+    uint32_t skipped = 0;
+    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    {
+        const unsigned n = SIMD_LIVE_LANES;
+        SIMD(pair) q;
+        SIMD(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
+        const M ok = SIMD(xpbd_lanes)(&q, c, s, vih2);
+        SIMD(store_packed_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
         skipped += SIMD(count_skipped)(ok, n);
     }
     return skipped;
@@ -175,22 +247,66 @@ static uint32_t SIMD(distance_xpbd)(const P *p, const DS *c, uint32_t colour, ui
 static uint32_t SIMD(distance_pbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
                                    uint32_t b1, R k)
 {
-    const V vk = O(set1)(k), zero = O(zero)();
+    const V vk = O(set1)(k);
     uint32_t skipped = 0;
     SIMD_FOR_SLOTS(c, colour, b0, b1)
     {
         const unsigned n = SIMD_LIVE_LANES;
-        const uint32_t *ia = c->i0 + s, *ib = c->i1 + s;
         SIMD(pair) q;
-        SIMD(load_pair)(&q, p, ia, ib);
-        const V wsum = O(add)(q.w0, q.w1);
-        const M ok = O(mand)(O(gt)(q.len, zero), O(gt)(wsum, zero));
-        const V C = O(sub)(q.len, O(load)(c->rest + s));
-        const V st = O(div)(O(neg)(O(mul)(vk, C)), O(mul)(wsum, q.len));
-        SIMD(apply_pair)(&q, p, ia, ib, ok, st, n);
+        SIMD(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
+        const M ok = SIMD(pbd_lanes)(&q, c, s, vk);
+        SIMD(scatter_pair)(&q, p, c->i0 + s, c->i1 + s, n);
         skipped += SIMD(count_skipped)(ok, n);
     }
     return skipped;
+}
+
+static uint32_t SIMD(distance_pbd_packed)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
+                                          uint32_t b1, R k)
+{
+    const V vk = O(set1)(k);
+    uint32_t skipped = 0;
+    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    {
+        const unsigned n = SIMD_LIVE_LANES;
+        SIMD(pair) q;
+        SIMD(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
+        const M ok = SIMD(pbd_lanes)(&q, c, s, vk);
+        SIMD(store_packed_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
+        skipped += SIMD(count_skipped)(ok, n);
+    }
+    return skipped;
+}
+
+/* SoA -> packed and back: transposes through the same load4t/store4t on
+ * consecutive indices. */
+static void SIMD(pack)(const P *p, R *pk, size_t begin, size_t end)
+{
+    uint32_t idx[L];
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        for (int l = 0; l < L; ++l) idx[l] = (uint32_t)(i + (size_t)l);
+        O(store4t)(pk, idx, O(load)(p->x + i), O(load)(p->y + i), O(load)(p->z + i),
+                   O(load)(p->w + i), L);
+    }
+    for (; i < end; ++i)
+        SFX(elem_pack)(p, pk, i);
+}
+
+static void SIMD(unpack)(const R *pk, const P *p, size_t begin, size_t end)
+{
+    uint32_t idx[L];
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        for (int l = 0; l < L; ++l) idx[l] = (uint32_t)(i + (size_t)l);
+        V x, y, z, w;
+        O(load4t)(pk, idx, &x, &y, &z, &w);
+        O(store)(p->x + i, x);
+        O(store)(p->y + i, y);
+        O(store)(p->z + i, z);
+    }
+    for (; i < end; ++i)
+        SFX(elem_unpack)(pk, p, i);
 }
 
 static uint32_t SIMD(spring_forces)(const P *p, const DS *c, R *fx, R *fy, R *fz,
@@ -339,6 +455,10 @@ const SFX(xpbd_kernels) SIMD(table) = {
     SIMD(residual),
     SIMD(kinetic_energy),
     SIMD(momentum),
+    SIMD(pack),
+    SIMD(unpack),
+    SIMD(distance_pbd_packed),
+    SIMD(distance_xpbd_packed),
 };
 
 #undef SIMD_FOR_SLOTS

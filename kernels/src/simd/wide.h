@@ -307,4 +307,185 @@ WIDE_INLINE void wd_scatter3(double *bx, double *by, double *bz, const uint32_t 
 #endif
 }
 
+/* ------------------------------------------------- packed (x, y, z, w) --- */
+/* The step driver solves on a packed copy of the particles: x, y, z, w of
+ * particle i at q[4*i .. 4*i + 3]. One 16-byte (float) or 32-byte (double)
+ * load per endpoint and a 4x4 transpose replace four gathers, and one store
+ * per endpoint replaces three scattered scalar stores: stores to distinct
+ * cache lines commit at about one per cycle, so they bound the SoA kernel.
+ *
+ *   wX_load4t   lanes l of x, y, z, w  <-  q + 4*idx[l]
+ *   wX_store4t  q + 4*idx[l]  <-  x, y, z, w of lane l, for l < n
+ *
+ * Lanes of one colour never share an index, so the stores never overlap. */
+
+#if XPBD_WIDE_BITS == 128
+WIDE_INLINE void wf_t4(wf *a, wf *b, wf *c, wf *d)
+{
+    const wf t0 = simde_mm_unpacklo_ps(*a, *b), t1 = simde_mm_unpackhi_ps(*a, *b);
+    const wf t2 = simde_mm_unpacklo_ps(*c, *d), t3 = simde_mm_unpackhi_ps(*c, *d);
+    *a = simde_mm_movelh_ps(t0, t2);
+    *b = simde_mm_movehl_ps(t2, t0);
+    *c = simde_mm_movelh_ps(t1, t3);
+    *d = simde_mm_movehl_ps(t3, t1);
+}
+WIDE_INLINE void wf_load4t(const float *q, const uint32_t *idx, wf *x, wf *y, wf *z, wf *w)
+{
+    *x = simde_mm_loadu_ps(q + 4 * (size_t)idx[0]);
+    *y = simde_mm_loadu_ps(q + 4 * (size_t)idx[1]);
+    *z = simde_mm_loadu_ps(q + 4 * (size_t)idx[2]);
+    *w = simde_mm_loadu_ps(q + 4 * (size_t)idx[3]);
+    wf_t4(x, y, z, w);
+}
+WIDE_INLINE void wf_store4t(float *q, const uint32_t *idx, wf x, wf y, wf z, wf w, unsigned n)
+{
+    wf_t4(&x, &y, &z, &w);
+    const wf r[4] = {x, y, z, w};
+    for (unsigned l = 0; l < n; ++l) simde_mm_storeu_ps(q + 4 * (size_t)idx[l], r[l]);
+}
+WIDE_INLINE void wd_load4t(const double *q, const uint32_t *idx, wd *x, wd *y, wd *z, wd *w)
+{
+    const double *a = q + 4 * (size_t)idx[0], *b = q + 4 * (size_t)idx[1];
+    const wd a01 = simde_mm_loadu_pd(a), a23 = simde_mm_loadu_pd(a + 2);
+    const wd b01 = simde_mm_loadu_pd(b), b23 = simde_mm_loadu_pd(b + 2);
+    *x = simde_mm_unpacklo_pd(a01, b01);
+    *y = simde_mm_unpackhi_pd(a01, b01);
+    *z = simde_mm_unpacklo_pd(a23, b23);
+    *w = simde_mm_unpackhi_pd(a23, b23);
+}
+WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd w, unsigned n)
+{
+    double *a = q + 4 * (size_t)idx[0];
+    simde_mm_storeu_pd(a, simde_mm_unpacklo_pd(x, y));
+    simde_mm_storeu_pd(a + 2, simde_mm_unpacklo_pd(z, w));
+    if (n > 1) {
+        double *b = q + 4 * (size_t)idx[1];
+        simde_mm_storeu_pd(b, simde_mm_unpackhi_pd(x, y));
+        simde_mm_storeu_pd(b + 2, simde_mm_unpackhi_pd(z, w));
+    }
+}
+
+#elif XPBD_WIDE_BITS == 256
+/* rows k hold particle k in the low half and particle k + 4 in the high half;
+ * the in-lane 4x4 transpose then yields lanes in order 0..7 */
+WIDE_INLINE void wf_t4(wf *a, wf *b, wf *c, wf *d)
+{
+    const wf t0 = simde_mm256_unpacklo_ps(*a, *b), t1 = simde_mm256_unpackhi_ps(*a, *b);
+    const wf t2 = simde_mm256_unpacklo_ps(*c, *d), t3 = simde_mm256_unpackhi_ps(*c, *d);
+    *a = simde_mm256_shuffle_ps(t0, t2, 0x44);
+    *b = simde_mm256_shuffle_ps(t0, t2, 0xEE);
+    *c = simde_mm256_shuffle_ps(t1, t3, 0x44);
+    *d = simde_mm256_shuffle_ps(t1, t3, 0xEE);
+}
+WIDE_INLINE void wf_load4t(const float *q, const uint32_t *idx, wf *x, wf *y, wf *z, wf *w)
+{
+    *x = simde_mm256_loadu2_m128(q + 4 * (size_t)idx[4], q + 4 * (size_t)idx[0]);
+    *y = simde_mm256_loadu2_m128(q + 4 * (size_t)idx[5], q + 4 * (size_t)idx[1]);
+    *z = simde_mm256_loadu2_m128(q + 4 * (size_t)idx[6], q + 4 * (size_t)idx[2]);
+    *w = simde_mm256_loadu2_m128(q + 4 * (size_t)idx[7], q + 4 * (size_t)idx[3]);
+    wf_t4(x, y, z, w);
+}
+WIDE_INLINE void wf_store4t(float *q, const uint32_t *idx, wf x, wf y, wf z, wf w, unsigned n)
+{
+    wf_t4(&x, &y, &z, &w);
+    const wf r[4] = {x, y, z, w};
+    if (n == 8) {
+        for (unsigned k = 0; k < 4; ++k) {
+            simde_mm_storeu_ps(q + 4 * (size_t)idx[k], simde_mm256_castps256_ps128(r[k]));
+            simde_mm_storeu_ps(q + 4 * (size_t)idx[k + 4], simde_mm256_extractf128_ps(r[k], 1));
+        }
+        return;
+    }
+    for (unsigned k = 0; k < 4 && k < n; ++k)
+        simde_mm_storeu_ps(q + 4 * (size_t)idx[k], simde_mm256_castps256_ps128(r[k]));
+    for (unsigned k = 4; k < n; ++k)
+        simde_mm_storeu_ps(q + 4 * (size_t)idx[k], simde_mm256_extractf128_ps(r[k - 4], 1));
+}
+WIDE_INLINE void wd_load4t(const double *q, const uint32_t *idx, wd *x, wd *y, wd *z, wd *w)
+{
+    const wd r0 = simde_mm256_loadu_pd(q + 4 * (size_t)idx[0]);
+    const wd r1 = simde_mm256_loadu_pd(q + 4 * (size_t)idx[1]);
+    const wd r2 = simde_mm256_loadu_pd(q + 4 * (size_t)idx[2]);
+    const wd r3 = simde_mm256_loadu_pd(q + 4 * (size_t)idx[3]);
+    const wd t0 = simde_mm256_unpacklo_pd(r0, r1), t1 = simde_mm256_unpackhi_pd(r0, r1);
+    const wd t2 = simde_mm256_unpacklo_pd(r2, r3), t3 = simde_mm256_unpackhi_pd(r2, r3);
+    *x = simde_mm256_permute2f128_pd(t0, t2, 0x20);
+    *z = simde_mm256_permute2f128_pd(t0, t2, 0x31);
+    *y = simde_mm256_permute2f128_pd(t1, t3, 0x20);
+    *w = simde_mm256_permute2f128_pd(t1, t3, 0x31);
+}
+WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd w, unsigned n)
+{
+    const wd t0 = simde_mm256_permute2f128_pd(x, z, 0x20), t2 = simde_mm256_permute2f128_pd(x, z, 0x31);
+    const wd t1 = simde_mm256_permute2f128_pd(y, w, 0x20), t3 = simde_mm256_permute2f128_pd(y, w, 0x31);
+    const wd r[4] = {simde_mm256_unpacklo_pd(t0, t1), simde_mm256_unpackhi_pd(t0, t1),
+                     simde_mm256_unpacklo_pd(t2, t3), simde_mm256_unpackhi_pd(t2, t3)};
+    for (unsigned l = 0; l < n; ++l) simde_mm256_storeu_pd(q + 4 * (size_t)idx[l], r[l]);
+}
+
+#elif XPBD_WIDE_BITS == 512
+/* rows k hold particles k, k + 4, k + 8, k + 12 in their four 128-bit lanes */
+WIDE_INLINE void wf_t4(wf *a, wf *b, wf *c, wf *d)
+{
+    const wf t0 = simde_mm512_unpacklo_ps(*a, *b), t1 = simde_mm512_unpackhi_ps(*a, *b);
+    const wf t2 = simde_mm512_unpacklo_ps(*c, *d), t3 = simde_mm512_unpackhi_ps(*c, *d);
+    *a = simde_mm512_shuffle_ps(t0, t2, 0x44);
+    *b = simde_mm512_shuffle_ps(t0, t2, 0xEE);
+    *c = simde_mm512_shuffle_ps(t1, t3, 0x44);
+    *d = simde_mm512_shuffle_ps(t1, t3, 0xEE);
+}
+WIDE_INLINE wf wf_row4(const float *q, const uint32_t *idx, unsigned k)
+{
+    wf r = simde_mm512_castps128_ps512(simde_mm_loadu_ps(q + 4 * (size_t)idx[k]));
+    r = simde_mm512_insertf32x4(r, simde_mm_loadu_ps(q + 4 * (size_t)idx[k + 4]), 1);
+    r = simde_mm512_insertf32x4(r, simde_mm_loadu_ps(q + 4 * (size_t)idx[k + 8]), 2);
+    r = simde_mm512_insertf32x4(r, simde_mm_loadu_ps(q + 4 * (size_t)idx[k + 12]), 3);
+    return r;
+}
+WIDE_INLINE void wf_load4t(const float *q, const uint32_t *idx, wf *x, wf *y, wf *z, wf *w)
+{
+    *x = wf_row4(q, idx, 0);
+    *y = wf_row4(q, idx, 1);
+    *z = wf_row4(q, idx, 2);
+    *w = wf_row4(q, idx, 3);
+    wf_t4(x, y, z, w);
+}
+WIDE_INLINE void wf_store_row4(float *q, const uint32_t *idx, wf row, unsigned k, unsigned n)
+{
+    /* lane j of row k is particle k + 4j */
+    if (k < n) simde_mm_storeu_ps(q + 4 * (size_t)idx[k], simde_mm512_extractf32x4_ps(row, 0));
+    if (k + 4 < n) simde_mm_storeu_ps(q + 4 * (size_t)idx[k + 4], simde_mm512_extractf32x4_ps(row, 1));
+    if (k + 8 < n) simde_mm_storeu_ps(q + 4 * (size_t)idx[k + 8], simde_mm512_extractf32x4_ps(row, 2));
+    if (k + 12 < n) simde_mm_storeu_ps(q + 4 * (size_t)idx[k + 12], simde_mm512_extractf32x4_ps(row, 3));
+}
+WIDE_INLINE void wf_store4t(float *q, const uint32_t *idx, wf x, wf y, wf z, wf w, unsigned n)
+{
+    wf_t4(&x, &y, &z, &w);
+    wf_store_row4(q, idx, x, 0, n);
+    wf_store_row4(q, idx, y, 1, n);
+    wf_store_row4(q, idx, z, 2, n);
+    wf_store_row4(q, idx, w, 3, n);
+}
+WIDE_INLINE void wd_load4t(const double *q, const uint32_t *idx, wd *x, wd *y, wd *z, wd *w)
+{
+    double t[4][WD_LANES];
+    for (int l = 0; l < WD_LANES; ++l)
+        for (int k = 0; k < 4; ++k) t[k][l] = q[4 * (size_t)idx[l] + (size_t)k];
+    *x = wd_load(t[0]);
+    *y = wd_load(t[1]);
+    *z = wd_load(t[2]);
+    *w = wd_load(t[3]);
+}
+WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd w, unsigned n)
+{
+    double t[4][WD_LANES];
+    wd_store(t[0], x);
+    wd_store(t[1], y);
+    wd_store(t[2], z);
+    wd_store(t[3], w);
+    for (unsigned l = 0; l < n; ++l)
+        for (int k = 0; k < 4; ++k) q[4 * (size_t)idx[l] + (size_t)k] = t[k][l];
+}
+#endif
+
 #endif /* XPBD_WIDE_H */

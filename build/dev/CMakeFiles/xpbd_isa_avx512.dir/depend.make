@@ -1,2 +1,0 @@
-# Empty dependencies file for xpbd_isa_avx512.
-# This may be replaced when dependencies are built.

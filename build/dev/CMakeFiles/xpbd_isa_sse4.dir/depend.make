@@ -1,2 +1,0 @@
-# Empty dependencies file for xpbd_isa_sse4.
-# This may be replaced when dependencies are built.

@@ -181,3 +181,41 @@ const xpbd_kernels_f64 *xpbd_kernels_f64_get(xpbd_isa isa)
     default: return NULL;
     }
 }
+
+/* The contact tables follow the same rule. */
+#define XPBD_CONTACT_GET(T)                                                   \
+    const xpbd_contact_kernels_##T *xpbd_contact_kernels_##T##_get(xpbd_isa isa) \
+    {                                                                         \
+        if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)                           \
+            return NULL;                                                      \
+        switch (isa) {                                                        \
+        XPBD_CONTACT_CASE_SSE4(T)                                             \
+        XPBD_CONTACT_CASE_AVX2(T)                                             \
+        XPBD_CONTACT_CASE_AVX512(T)                                           \
+        XPBD_CONTACT_CASE_NEON(T)                                             \
+        case XPBD_ISA_SCALAR: return &xpbd__scalar_contact_##T;               \
+        default: return NULL;                                                 \
+        }                                                                     \
+    }
+#ifdef XPBD_HAVE_SSE4
+#  define XPBD_CONTACT_CASE_SSE4(T) case XPBD_ISA_SSE4: return &xpbd__sse4_contact_table_##T;
+#else
+#  define XPBD_CONTACT_CASE_SSE4(T)
+#endif
+#ifdef XPBD_HAVE_AVX2
+#  define XPBD_CONTACT_CASE_AVX2(T) case XPBD_ISA_AVX2: return &xpbd__avx2_contact_table_##T;
+#else
+#  define XPBD_CONTACT_CASE_AVX2(T)
+#endif
+#ifdef XPBD_HAVE_AVX512
+#  define XPBD_CONTACT_CASE_AVX512(T) case XPBD_ISA_AVX512: return &xpbd__avx512_contact_table_##T;
+#else
+#  define XPBD_CONTACT_CASE_AVX512(T)
+#endif
+#ifdef XPBD_HAVE_NEON
+#  define XPBD_CONTACT_CASE_NEON(T) case XPBD_ISA_NEON: return &xpbd__neon_contact_table_##T;
+#else
+#  define XPBD_CONTACT_CASE_NEON(T)
+#endif
+XPBD_CONTACT_GET(f32)
+XPBD_CONTACT_GET(f64)

@@ -29,6 +29,13 @@ const char *xpbd_status_str(xpbd_status status)
     case XPBD_ERR_DIVERGED: return "step produced a non-finite state; state restored";
     case XPBD_ERR_NOMEM: return "out of memory";
     case XPBD_ERR_LAMBDA: return "accumulated lambda is NaN or infinite";
+    case XPBD_OVERFLOW: return "capacity exceeded: excess dropped and counted (degraded result)";
+    case XPBD_ERR_RADIUS: return "particle radius is negative or not finite";
+    case XPBD_ERR_RESTITUTION: return "restitution is outside [0, 1] or not finite";
+    case XPBD_ERR_BETA: return "position correction beta is outside (0, 1]";
+    case XPBD_ERR_SLOP: return "contact slop is negative or not finite";
+    case XPBD_ERR_FRICTION: return "friction coefficient is negative, not finite, or mu_k > mu_s";
+    case XPBD_ERR_PLANE: return "plane normal is not unit length or offset is not finite";
     }
     return "unknown status";
 }

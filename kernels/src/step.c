@@ -20,6 +20,15 @@ xpbd_step_config xpbd_step_config_default(void)
     c.lambda_reset = XPBD_LAMBDA_PER_SUBSTEP;
     c.isa = XPBD_ISA_AUTO;
     c.measure_residual = 1;
+    c.contact_beta = 1;
+    c.restitution = 0;
+    c.contact_slop = 0.005;
+    c.friction_static = 0;
+    c.friction_dynamic = 0;
+    c.contact_skin = 0.05;
+    c.contact_weighted = 1;
+    c.contact_velocity_pass = 1;
+    c.contact_order = XPBD_CONTACTS_SUBSTEP;
     return c;
 }
 

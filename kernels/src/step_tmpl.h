@@ -1,24 +1,41 @@
-/* The step driver, template over R. */
+/* The step driver, template over R: a world of particles, distance
+ * constraints and contacts (see xpbd/step.h). */
 #include "real_begin.h"
 #include "screen_tmpl.h"
 
-/* Scratch layout (in R units): snapshot x y z px py pz vx vy vz [9n],
- * lambda [slots], then either spring forces fx fy fz [3n] or the packed
- * positions q [4n] (aligned to 64 bytes, hence the slack). */
-size_t SFX(xpbd_step_scratch_bytes)(size_t n, size_t slots)
+/* Scratch layout: the snapshot x y z px py pz vx vy vz [9n] and lambda
+ * [slots] (R units), then a 64-byte aligned region holding either the
+ * spring forces fx fy fz [3n] or the packed positions q [4n], then the
+ * broad-phase workspace (8-byte aligned). */
+static size_t SFX(world_state_bytes)(size_t n, size_t slots)
+{
+    return (13 * n + slots) * sizeof(R) + 64;
+}
+
+size_t SFX(xpbd_world_scratch_bytes)(size_t n, size_t slots, size_t max_contacts)
 {
     if (n > SIZE_MAX / (32 * sizeof(R)) || slots > SIZE_MAX / (4 * sizeof(R)))
         return SIZE_MAX;
-    return (13 * n + slots) * sizeof(R) + 64;
+    size_t bytes = SFX(world_state_bytes)(n, slots);
+    if (max_contacts) {
+        const size_t wb = xpbd_contacts_work_bytes(n, max_contacts);
+        if (wb == SIZE_MAX)
+            return SIZE_MAX;
+        bytes += 8 + wb;
+    }
+    return bytes;
+}
+
+size_t SFX(xpbd_step_scratch_bytes)(size_t n, size_t slots)
+{
+    return SFX(xpbd_world_scratch_bytes)(n, slots, 0);
 }
 
 static void SFX(snapshot)(const P *p, const DS *c, R *save, int restore)
 {
     R *const arrays[9] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz};
     const size_t n = p->count;
-    for (int k = 0; k < 9; ++k) {
-        if (n == 0)
-            break;
+    for (int k = 0; n && k < 9; ++k) {
         if (restore)
             memcpy(arrays[k], save + (size_t)k * n, n * sizeof(R));
         else
@@ -41,23 +58,19 @@ static size_t SFX(first_nonfinite)(const P *p, const DS *c)
         SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n) &&
         (!c || SFX(screen_finite)(c->lambda, c->slots)))
         return SIZE_MAX;
-    for (size_t i = 0; i < p->count; ++i)
+    for (size_t i = 0; i < n; ++i)
         if (!isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]) ||
             !isfinite(p->vx[i]) || !isfinite(p->vy[i]) || !isfinite(p->vz[i]))
             return i;
     if (c)
         for (uint32_t s = 0; s < c->slots; ++s)
             if (!isfinite(c->lambda[s]))
-                return p->count + s;
+                return n + s;
     return SIZE_MAX;
 }
 
-static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p, DS *c,
-                                     void *scratch, size_t scratch_bytes,
-                                     xpbd_step_counters *k)
+static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
 {
-    if (!cfg || !p)
-        return XPBD_ERR_ARGUMENT;
     if (cfg->version != XPBD_PROTOCOL_VERSION)
         return XPBD_ERR_VERSION;
     if (cfg->substeps == 0 || cfg->iterations == 0 || !isfinite(cfg->damping) ||
@@ -68,26 +81,146 @@ static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p
         (cfg->solver != XPBD_SOLVER_XPBD && cfg->solver != XPBD_SOLVER_PBD &&
          cfg->solver != XPBD_SOLVER_SPRINGS) ||
         (cfg->lambda_reset != XPBD_LAMBDA_PER_SUBSTEP &&
-         cfg->lambda_reset != XPBD_LAMBDA_PER_ITERATION))
+         cfg->lambda_reset != XPBD_LAMBDA_PER_ITERATION) ||
+        (cfg->contact_order != XPBD_CONTACTS_SUBSTEP &&
+         cfg->contact_order != XPBD_CONTACTS_LESSON))
         return XPBD_ERR_CONFIG;
+    if (!isfinite(cfg->contact_beta) || !(cfg->contact_beta > 0) || cfg->contact_beta > 1)
+        return XPBD_ERR_BETA;
+    if (!isfinite(cfg->restitution) || cfg->restitution < 0 || cfg->restitution > 1)
+        return XPBD_ERR_RESTITUTION;
+    if (!isfinite(cfg->contact_slop) || cfg->contact_slop < 0)
+        return XPBD_ERR_SLOP;
+    if (!isfinite(cfg->friction_static) || !isfinite(cfg->friction_dynamic) ||
+        cfg->friction_static < 0 || cfg->friction_dynamic < 0 ||
+        cfg->friction_dynamic > cfg->friction_static)
+        return XPBD_ERR_FRICTION;
+    if (!isfinite(cfg->contact_skin) || cfg->contact_skin < 0)
+        return XPBD_ERR_CONFIG;
+    return XPBD_OK;
+}
+
+typedef struct SFX(contact_run) {
+    const SFX(xpbd_contact_kernels) *kt;
+    const R *radius;
+    const xpbd_contact_set *cs;
+    R planes[8][4];
+    uint32_t planes_n;
+    R beta, mu_s, mu_k, e, slop;
+    int weighted;
+} SFX(contact_run);
+
+static uint64_t SFX(contacts_position)(const SFX(contact_run) *r, R *q, const P *p)
+{
+    uint64_t hits = 0;
+    const xpbd_contact_set *cs = r->cs;
+    if (cs) {
+        for (uint32_t col = 0; col < cs->colours; ++col)
+            hits += r->kt->position(q, p, r->radius, cs, col, 0,
+                                    xpbd_colour_batches(cs->colour_begin, col), r->beta,
+                                    r->weighted, r->mu_s, r->mu_k);
+        hits += SFX(xpbd_serial_contact_position)(q, p, r->radius, cs, cs->overflow_begin,
+                                                  cs->slots, r->beta, r->weighted, r->mu_s,
+                                                  r->mu_k);
+    }
+    for (uint32_t k = 0; k < r->planes_n; ++k)
+        hits += r->kt->plane_position(q, p, r->radius, 0, p->count, r->planes[k], r->beta,
+                                      r->mu_s, r->mu_k);
+    return hits;
+}
+
+static uint64_t SFX(contacts_velocity)(const SFX(contact_run) *r, const P *p, R *impulse)
+{
+    uint64_t hits = 0;
+    const xpbd_contact_set *cs = r->cs;
+    if (cs) {
+        for (uint32_t col = 0; col < cs->colours; ++col)
+            hits += r->kt->velocity(p, r->radius, cs, col, 0,
+                                    xpbd_colour_batches(cs->colour_begin, col), r->e, r->slop);
+        hits += SFX(xpbd_serial_contact_velocity)(p, r->radius, cs, cs->overflow_begin, cs->slots,
+                                                  r->e, r->slop);
+    }
+    for (uint32_t k = 0; k < r->planes_n; ++k)
+        hits += r->kt->plane_velocity(p, r->radius, 0, p->count, r->planes[k], r->e, r->slop,
+                                      impulse);
+    return hits;
+}
+
+static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, size_t *bad)
+{
+    if (w->plane_count > 8)
+        return XPBD_ERR_ARGUMENT;
+    if (w->plane_count && !w->planes)
+        return XPBD_ERR_ARGUMENT;
+    if ((w->plane_count || w->contacts) && !w->radius)
+        return XPBD_ERR_ARGUMENT;
+    for (uint32_t k = 0; k < w->plane_count; ++k) {
+        const double *nn = w->planes[k].n;
+        const double len2 = nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2];
+        if (!isfinite(len2) || fabs(len2 - 1) > 2e-6 || !isfinite(w->planes[k].d)) {
+            *bad = k;
+            return XPBD_ERR_PLANE;
+        }
+    }
+    if (w->radius)
+        for (size_t i = 0; i < n; ++i)
+            if (!isfinite(w->radius[i]) || w->radius[i] < 0) {
+                *bad = i;
+                return XPBD_ERR_RADIUS;
+            }
+    const xpbd_contact_set *cs = w->contacts;
+    if (cs) {
+        if (!cs->i0 || !cs->i1 || cs->slots > cs->capacity || cs->colours > XPBD_MAX_COLOURS)
+            return XPBD_ERR_ARGUMENT;
+        if (w->contacts_fixed) {
+            if (cs->overflow_begin != cs->colour_begin[cs->colours] ||
+                cs->overflow_begin > cs->slots)
+                return XPBD_ERR_ARGUMENT;
+            for (uint32_t s = 0; s < cs->slots; ++s)
+                if (cs->i0[s] >= n || cs->i1[s] >= n) {
+                    *bad = s;
+                    return XPBD_ERR_INDEX;
+                }
+        }
+    }
+    return XPBD_OK;
+}
+
+static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
+                                      void *scratch, size_t scratch_bytes,
+                                      xpbd_step_counters *k)
+{
+    if (!cfg || !w || !w->particles)
+        return XPBD_ERR_ARGUMENT;
+    P *p = w->particles;
+    DS *c = w->constraints;
+    xpbd_status st = SFX(check_config)(cfg);
+    if (st != XPBD_OK)
+        return st;
     const R hs = (R)(h / cfg->substeps);
     if (!isfinite(h) || !(h > 0) || !isfinite(hs) || !(hs > 0) || !isfinite(1 / (hs * hs)))
         return XPBD_ERR_TIMESTEP;
+    const int lesson = cfg->contact_order == XPBD_CONTACTS_LESSON;
+    if (lesson && (c || cfg->solver != XPBD_SOLVER_XPBD))
+        return XPBD_ERR_CONFIG;
     xpbd_isa isa;
     if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)
         return XPBD_ERR_ISA;
     k->isa = isa;
     const SFX(xpbd_kernels) *kt = SFXM(xpbd_kernels, get)(isa);
-    if (!kt)
+    const SFX(xpbd_contact_kernels) *ckt = SFXM(xpbd_contact_kernels, get)(isa);
+    if (!kt || !ckt)
         return XPBD_ERR_ISA;
     const size_t n = p->count;
     const uint32_t slots = c ? c->slots : 0;
-    const size_t need = SFX(xpbd_step_scratch_bytes)(n, slots);
-    if (!scratch || scratch_bytes < need)
+    const int find = w->radius && w->contacts && !w->contacts_fixed;
+    const size_t max_contacts = find ? w->contacts->max_contacts : 0;
+    const size_t need = SFX(xpbd_world_scratch_bytes)(n, slots, max_contacts);
+    if (!scratch || need == SIZE_MAX || scratch_bytes < need)
         return XPBD_ERR_CAPACITY;
     if ((uintptr_t)scratch % _Alignof(R) != 0)
         return XPBD_ERR_ARGUMENT;
-    xpbd_status st = SFXM(xpbd_particles, validate)(p, &k->bad_index);
+    st = SFXM(xpbd_particles, validate)(p, &k->bad_index);
     if (st != XPBD_OK)
         return st;
     if (c) {
@@ -103,23 +236,75 @@ static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p
         k->colours = c->colours;
         k->overflow = c->slots - c->overflow_begin;
     }
+    st = SFX(check_contacts)(w, n, &k->bad_index);
+    if (st != XPBD_OK)
+        return st;
 
     R *save = scratch;
-    SFX(snapshot)(p, c, save, 0);
     R *fx = save + 9 * n + slots, *fy = fx + n, *fz = fy + n;
     R *q = (R *)(void *)(((uintptr_t)fx + 63) & ~(uintptr_t)63);
+    char *bp_work = (char *)scratch + SFX(world_state_bytes)(n, slots);
+    bp_work = (char *)(((uintptr_t)bp_work + 7) & ~(uintptr_t)7);
 
+    /* contacts at step start: found from the positions now (world space) */
+    xpbd_status result = XPBD_OK;
+    if (find) {
+        const xpbd_broadphase bp = {0, cfg->contact_skin, 0};
+        st = SFX(xpbd_contacts_find)(p, w->radius, &bp, bp_work,
+                                     xpbd_contacts_work_bytes(n, max_contacts), w->contacts,
+                                     &k->bad_index);
+        if (st < 0)
+            return st;
+        result = st;
+        k->contacts_dropped = w->contacts->dropped;
+    }
+    SFX(contact_run) cr;
+    memset(&cr, 0, sizeof cr);
+    cr.kt = ckt;
+    cr.radius = w->radius;
+    cr.cs = w->radius ? w->contacts : NULL;
+    cr.planes_n = w->radius ? w->plane_count : 0;
+    for (uint32_t i = 0; i < cr.planes_n; ++i) {
+        for (int j = 0; j < 3; ++j)
+            cr.planes[i][j] = (R)w->planes[i].n[j];
+        cr.planes[i][3] = (R)w->planes[i].d;
+    }
+    cr.beta = (R)cfg->contact_beta;
+    cr.mu_s = (R)cfg->friction_static;
+    cr.mu_k = (R)cfg->friction_dynamic;
+    cr.e = (R)cfg->restitution;
+    cr.slop = (R)cfg->contact_slop;
+    cr.weighted = cfg->contact_weighted != 0;
+    const int contacts = cr.cs || cr.planes_n;
+    k->contacts = cr.cs ? cr.cs->count : 0;
+    R *impulse = w->plane_impulse;
+    if (impulse && n)
+        memset(impulse, 0, n * sizeof(R));
+
+    SFX(snapshot)(p, c, save, 0);
     const R gx = (R)cfg->gravity[0], gy = (R)cfg->gravity[1], gz = (R)cfg->gravity[2];
     const R keep = (R)(1.0 - cfg->damping);
     const R ks = (R)cfg->pbd_stiffness, sd = (R)cfg->spring_damping;
     const uint32_t real = c ? c->count : 0;
+    const int solve = c || contacts;
     for (uint32_t sub = 0; sub < cfg->substeps; ++sub) {
         if (c && slots)
             memset(c->lambda, 0, slots * sizeof(R));
-        if (cfg->solver == XPBD_SOLVER_SPRINGS) {
-            if (sub == 0 && n) {
-                memset(fx, 0, 3 * n * sizeof(R));
+        if (lesson) {
+            /* SPEC S2 stepWorld */
+            ckt->gravity(p, 0, n, gx * hs, gy * hs, gz * hs);
+            for (uint32_t it = 0; cfg->contact_velocity_pass && it < cfg->iterations; ++it)
+                k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse);
+            ckt->integrate(p, 0, n, hs);
+            kt->pack(p, q, 0, n);
+            for (uint32_t it = 0; it < cfg->iterations; ++it) {
+                k->contact_hits += SFX(contacts_position)(&cr, q, p);
+                k->iterations++;
             }
+            kt->unpack(q, p, 0, n);
+        } else if (cfg->solver == XPBD_SOLVER_SPRINGS) {
+            if (sub == 0 && n)
+                memset(fx, 0, 3 * n * sizeof(R));
             if (c) {
                 for (uint32_t col = 0; col < c->colours; ++col)
                     k->skipped += kt->spring_forces(p, c, fx, fy, fz, col, 0,
@@ -129,30 +314,45 @@ static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p
                 k->solves += real;
             }
             kt->spring_integrate(p, fx, fy, fz, 0, n, hs, gx, gy, gz);
+            if (contacts) {
+                kt->pack(p, q, 0, n);
+                k->contact_hits += SFX(contacts_position)(&cr, q, p);
+                kt->unpack(q, p, 0, n);
+                kt->update_velocity(p, 0, n, hs, 1);
+                if (cfg->contact_velocity_pass)
+                    k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse);
+            }
         } else {
             kt->predict(p, 0, n, hs, gx, gy, gz);
-            if (c && cfg->iterations)
+            if (solve)
                 kt->pack(p, q, 0, n);
-            for (uint32_t it = 0; c && it < cfg->iterations; ++it) {
-                if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION && slots)
-                    memset(c->lambda, 0, slots * sizeof(R));
-                for (uint32_t col = 0; col < c->colours; ++col) {
-                    const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
-                    k->skipped += cfg->solver == XPBD_SOLVER_XPBD
-                                      ? kt->distance_xpbd_packed(q, c, col, 0, nb, hs)
-                                      : kt->distance_pbd_packed(q, c, col, 0, nb, ks);
+            for (uint32_t it = 0; solve && it < cfg->iterations; ++it) {
+                if (c) {
+                    if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION && slots)
+                        memset(c->lambda, 0, slots * sizeof(R));
+                    for (uint32_t col = 0; col < c->colours; ++col) {
+                        const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
+                        k->skipped += cfg->solver == XPBD_SOLVER_XPBD
+                                          ? kt->distance_xpbd_packed(q, c, col, 0, nb, hs)
+                                          : kt->distance_pbd_packed(q, c, col, 0, nb, ks);
+                    }
+                    k->skipped +=
+                        cfg->solver == XPBD_SOLVER_XPBD
+                            ? SFXM(xpbd_serial_distance_xpbd, packed)(q, c, c->overflow_begin,
+                                                                      slots, hs)
+                            : SFXM(xpbd_serial_distance_pbd, packed)(q, c, c->overflow_begin,
+                                                                     slots, ks);
+                    k->solves += real;
                 }
-                k->skipped += cfg->solver == XPBD_SOLVER_XPBD
-                                  ? SFXM(xpbd_serial_distance_xpbd, packed)(q, c, c->overflow_begin,
-                                                                            slots, hs)
-                                  : SFXM(xpbd_serial_distance_pbd, packed)(q, c, c->overflow_begin,
-                                                                           slots, ks);
-                k->solves += real;
+                if (contacts)
+                    k->contact_hits += SFX(contacts_position)(&cr, q, p);
                 k->iterations++;
             }
-            if (c && cfg->iterations)
+            if (solve)
                 kt->unpack(q, p, 0, n);
             kt->update_velocity(p, 0, n, hs, keep);
+            if (contacts && cfg->contact_velocity_pass)
+                k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse);
         }
         k->substeps++;
     }
@@ -160,6 +360,8 @@ static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p
     const size_t bad = SFX(first_nonfinite)(p, c);
     if (bad != SIZE_MAX) {
         SFX(snapshot)(p, c, save, 1);
+        if (impulse && n)
+            memset(impulse, 0, n * sizeof(R));
         k->bad_index = bad;
         return XPBD_ERR_DIVERGED;
     }
@@ -174,26 +376,43 @@ static xpbd_status SFX(step_checked)(const xpbd_step_config *cfg, double h, P *p
         const R r = SFX(xpbd_serial_residual)(p, c, c->overflow_begin, slots, hs, NULL);
         k->max_residual = r > m ? r : m;
     }
-    return XPBD_OK;
+    return result;
 }
 
-xpbd_status SFX(xpbd_step)(const xpbd_step_config *cfg, double h, P *p, DS *c, void *scratch,
-                           size_t scratch_bytes, xpbd_step_counters *counters)
+static int SFX(names_element)(xpbd_status st)
+{
+    return st == XPBD_ERR_DIVERGED || st == XPBD_ERR_POSITION || st == XPBD_ERR_VELOCITY ||
+           st == XPBD_ERR_INVERSE_MASS || st == XPBD_ERR_INDEX || st == XPBD_ERR_REST ||
+           st == XPBD_ERR_COMPLIANCE || st == XPBD_ERR_LAMBDA || st == XPBD_ERR_RADIUS ||
+           st == XPBD_ERR_PLANE;
+}
+
+xpbd_status SFX(xpbd_world_step)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
+                                 void *scratch, size_t scratch_bytes,
+                                 xpbd_step_counters *counters)
 {
     xpbd_step_counters k;
     memset(&k, 0, sizeof k);
     k.protocol = XPBD_PROTOCOL_VERSION;
     k.isa = XPBD_ISA_AUTO;
     k.bad_index = SIZE_MAX;
-    const xpbd_status st = SFX(step_checked)(cfg, h, p, c, scratch, scratch_bytes, &k);
-    if (st != XPBD_OK && st != XPBD_ERR_DIVERGED && st != XPBD_ERR_POSITION &&
-        st != XPBD_ERR_VELOCITY && st != XPBD_ERR_INVERSE_MASS && st != XPBD_ERR_INDEX &&
-        st != XPBD_ERR_REST && st != XPBD_ERR_COMPLIANCE && st != XPBD_ERR_LAMBDA)
+    const xpbd_status st = SFX(world_checked)(cfg, h, w, scratch, scratch_bytes, &k);
+    if (st < 0 && !SFX(names_element)(st))
         k.bad_index = SIZE_MAX;
     k.status = st;
     if (counters)
         *counters = k;
     return st;
+}
+
+xpbd_status SFX(xpbd_step)(const xpbd_step_config *cfg, double h, P *p, DS *c, void *scratch,
+                           size_t scratch_bytes, xpbd_step_counters *counters)
+{
+    SFX(xpbd_world) w;
+    memset(&w, 0, sizeof w);
+    w.particles = p;
+    w.constraints = c;
+    return SFX(xpbd_world_step)(cfg, h, &w, scratch, scratch_bytes, counters);
 }
 
 #include "real_end.h"

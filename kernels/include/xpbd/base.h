@@ -40,6 +40,8 @@ XPBD_API unsigned xpbd_version(void);
 typedef enum xpbd_status {
     XPBD_OK = 0,
     XPBD_SKIPPED = 1,                   /* nothing to do (e.g. both endpoints static) */
+    XPBD_OVERFLOW = 2,                  /* done, degraded: a capacity was exceeded, the
+                                           excess dropped and counted */
     XPBD_ERR_ARGUMENT = -1,             /* NULL pointer or inconsistent sizes */
     XPBD_ERR_POSITION = -2,             /* a position is NaN or infinite */
     XPBD_ERR_VELOCITY = -3,             /* a velocity is NaN or infinite */
@@ -57,7 +59,13 @@ typedef enum xpbd_status {
     XPBD_ERR_CONFIG = -15,              /* a step configuration field is out of range */
     XPBD_ERR_DIVERGED = -16,            /* the step produced a non-finite state (restored) */
     XPBD_ERR_NOMEM = -17,               /* a builder could not allocate */
-    XPBD_ERR_LAMBDA = -18               /* an accumulated lambda is not finite */
+    XPBD_ERR_LAMBDA = -18,              /* an accumulated lambda is not finite */
+    XPBD_ERR_RADIUS = -19,              /* a particle radius is negative or not finite */
+    XPBD_ERR_RESTITUTION = -20,         /* restitution outside [0, 1] or not finite */
+    XPBD_ERR_BETA = -21,                /* position correction beta outside (0, 1] */
+    XPBD_ERR_SLOP = -22,                /* contact slop negative or not finite */
+    XPBD_ERR_FRICTION = -23,            /* friction negative, not finite, or mu_k > mu_s */
+    XPBD_ERR_PLANE = -24                /* a plane normal is not unit length or d not finite */
 } xpbd_status;
 
 /* Human-readable name of a status, e.g. "rest length <= 0 or not finite".

@@ -23,7 +23,7 @@
 #ifndef XPBD_STEP_H
 #define XPBD_STEP_H
 
-#include "xpbd/kernels.h"
+#include "xpbd/contacts.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +40,16 @@ typedef enum xpbd_lambda_reset {
     XPBD_LAMBDA_PER_ITERATION = 1 /* the classic bug, kept for the S0 lesson */
 } xpbd_lambda_reset;
 
+typedef enum xpbd_contact_order {
+    /* contacts projected with the constraints inside each iteration, the
+     * velocity pass after the velocity update (the usual XPBD substep) */
+    XPBD_CONTACTS_SUBSTEP = 0,
+    /* SPEC S2 stepWorld, per substep: v += g*h; velocity pass (iterations
+     * times); x += v*h; position pass (iterations times); no velocity update
+     * from positions, no distance constraints */
+    XPBD_CONTACTS_LESSON = 1
+} xpbd_contact_order;
+
 /* Step configuration: versioned defaults (protocol XPBD_PROTOCOL_VERSION).
  * Start from xpbd_step_config_default() and change fields. */
 typedef struct xpbd_step_config {
@@ -54,6 +64,16 @@ typedef struct xpbd_step_config {
     xpbd_lambda_reset lambda_reset; /* default XPBD_LAMBDA_PER_SUBSTEP */
     xpbd_isa isa;                   /* default XPBD_ISA_AUTO */
     int measure_residual;           /* 1: max |C + at*lambda| at step end; default 1 */
+    /* contacts (used when a world has radii or planes; see xpbd/contacts.h) */
+    double contact_beta;            /* position correction fraction, (0, 1]; default 1 */
+    double restitution;             /* e in [0, 1]; default 0 */
+    double contact_slop;            /* velocity pass reaches pen >= -slop (m), >= 0; default 0.005 */
+    double friction_static;         /* mu_s >= 0; default 0 */
+    double friction_dynamic;        /* mu_k in [0, mu_s]; default 0 */
+    double contact_skin;            /* broad-phase margin (m), >= 0; default 0.05 */
+    int contact_weighted;           /* 1: split by inverse mass; 0: all to i1; default 1 */
+    int contact_velocity_pass;      /* 1: restitution pass; default 1 */
+    xpbd_contact_order contact_order; /* default XPBD_CONTACTS_SUBSTEP */
 } xpbd_step_config;
 
 /* The defaults of protocol XPBD_PROTOCOL_VERSION. */
@@ -72,6 +92,9 @@ typedef struct xpbd_step_counters {
     double max_residual;      /* max |C + at*lambda| at step end (measure_residual), else 0 */
     xpbd_status status;       /* what the step returned */
     size_t bad_index;         /* offending particle or slot on error, else SIZE_MAX */
+    uint32_t contacts;        /* contacts in the set this step */
+    uint32_t contacts_dropped;/* pairs beyond the contact set's capacity (XPBD_OVERFLOW) */
+    uint64_t contact_hits;    /* contact projections and impulses that acted */
 } xpbd_step_counters;
 
 /* Bytes of scratch the step needs for n particles and a set with `slots`
@@ -102,6 +125,60 @@ XPBD_API xpbd_status xpbd_step_f32(const xpbd_step_config *cfg, double h, xpbd_p
 XPBD_API xpbd_status xpbd_step_f64(const xpbd_step_config *cfg, double h, xpbd_particles_f64 *p,
                                    xpbd_distance_set_f64 *constraints, void *scratch,
                                    size_t scratch_bytes, xpbd_step_counters *counters);
+
+/* A world: particles, optional distance constraints, optional contacts.
+ * With radius set, the broad phase fills `contacts` at step start from the
+ * positions then (pairs closer than r0 + r1 + contact_skin), unless
+ * contacts_fixed = 1, in which case `contacts` is used as given (e.g. built
+ * with xpbd_contact_set_assign). Planes act on every particle with a
+ * radius. plane_impulse (optional, [n]) receives the impulse each particle
+ * gave the planes during the step (N*s); it is zeroed at step start and is
+ * meaningful only when the step succeeds. */
+typedef struct xpbd_world_f32 {
+    xpbd_particles_f32 *particles;
+    xpbd_distance_set_f32 *constraints;
+    const float *radius;
+    xpbd_contact_set *contacts;
+    int contacts_fixed;
+    const xpbd_plane *planes;
+    uint32_t plane_count;
+    float *plane_impulse;
+} xpbd_world_f32;
+
+typedef struct xpbd_world_f64 {
+    xpbd_particles_f64 *particles;
+    xpbd_distance_set_f64 *constraints;
+    const double *radius;
+    xpbd_contact_set *contacts;
+    int contacts_fixed;
+    const xpbd_plane *planes;
+    uint32_t plane_count;
+    double *plane_impulse;
+} xpbd_world_f64;
+
+/* Scratch bytes for a world of n particles, a set of `slots` slots and a
+ * contact set of max_contacts contacts (0 without contacts). */
+XPBD_API size_t xpbd_world_scratch_bytes_f32(size_t particles, size_t slots, size_t max_contacts);
+XPBD_API size_t xpbd_world_scratch_bytes_f64(size_t particles, size_t slots, size_t max_contacts);
+
+/* Advances a world by one frame; xpbd_step_* is this with particles and
+ * constraints only. Returns what xpbd_step_* returns, and also:
+ *   XPBD_OVERFLOW         step done, but the broad phase found more pairs
+ *                         than the contact set holds (counters.contacts_dropped)
+ *   XPBD_ERR_RADIUS       a radius negative or not finite (bad_index = particle)
+ *   XPBD_ERR_BETA, XPBD_ERR_RESTITUTION, XPBD_ERR_SLOP, XPBD_ERR_FRICTION
+ *                         contact configuration out of range
+ *   XPBD_ERR_PLANE        a plane normal not unit length (1e-6) or d not finite
+ *   XPBD_ERR_INDEX        a fixed contact set names a particle out of range
+ *   XPBD_ERR_CONFIG       XPBD_CONTACTS_LESSON with distance constraints, or
+ *                         an unknown contact order
+ * On every error the particles and lambda are exactly as before the call. */
+XPBD_API xpbd_status xpbd_world_step_f32(const xpbd_step_config *cfg, double h, xpbd_world_f32 *w,
+                                         void *scratch, size_t scratch_bytes,
+                                         xpbd_step_counters *counters);
+XPBD_API xpbd_status xpbd_world_step_f64(const xpbd_step_config *cfg, double h, xpbd_world_f64 *w,
+                                         void *scratch, size_t scratch_bytes,
+                                         xpbd_step_counters *counters);
 
 #ifdef __cplusplus
 }

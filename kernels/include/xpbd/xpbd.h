@@ -5,7 +5,8 @@
  *   xpbd/base.h     status codes, versions, ISA selection, the S0 lab kernel
  *   xpbd/soa.h      particle sets, coloured distance-constraint sets
  *   xpbd/kernels.h  per-ISA kernel tables, serial references
- *   xpbd/step.h     the step driver */
+ *   xpbd/step.h     the step driver
+ *   xpbd/contacts.h particle contacts, planes, broad phase (SPEC S2) */
 #ifndef XPBD_XPBD_H
 #define XPBD_XPBD_H
 
@@ -13,5 +14,6 @@
 #include "xpbd/soa.h"
 #include "xpbd/kernels.h"
 #include "xpbd/step.h"
+#include "xpbd/contacts.h"
 
 #endif /* XPBD_XPBD_H */

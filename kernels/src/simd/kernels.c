@@ -22,3 +22,8 @@
 #include "simd/kernels_tmpl.h"
 #define XPBD_REAL_F64
 #include "simd/kernels_tmpl.h"
+
+#define XPBD_REAL_F32
+#include "simd/contact_tmpl.h"
+#define XPBD_REAL_F64
+#include "simd/contact_tmpl.h"

@@ -46,6 +46,7 @@ WIDE_INLINE wf wf_sqrt(wf a) { return simde_mm_sqrt_ps(a); }
 WIDE_INLINE wf wf_neg(wf a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
 WIDE_INLINE wf wf_abs(wf a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
 WIDE_INLINE wfm wf_gt(wf a, wf b) { return simde_mm_cmpgt_ps(a, b); }
+WIDE_INLINE wfm wf_ge(wf a, wf b) { return simde_mm_cmpge_ps(a, b); }
 WIDE_INLINE wfm wf_mand(wfm a, wfm b) { return simde_mm_and_ps(a, b); }
 WIDE_INLINE wf wf_select(wfm m, wf t, wf f) { return simde_mm_blendv_ps(f, t, m); }
 WIDE_INLINE unsigned wf_bits(wfm m) { return (unsigned)simde_mm_movemask_ps(m); }
@@ -62,6 +63,7 @@ WIDE_INLINE wd wd_sqrt(wd a) { return simde_mm_sqrt_pd(a); }
 WIDE_INLINE wd wd_neg(wd a) { return simde_mm_xor_pd(a, simde_mm_set1_pd(-0.0)); }
 WIDE_INLINE wd wd_abs(wd a) { return simde_mm_andnot_pd(simde_mm_set1_pd(-0.0), a); }
 WIDE_INLINE wdm wd_gt(wd a, wd b) { return simde_mm_cmpgt_pd(a, b); }
+WIDE_INLINE wdm wd_ge(wd a, wd b) { return simde_mm_cmpge_pd(a, b); }
 WIDE_INLINE wdm wd_mand(wdm a, wdm b) { return simde_mm_and_pd(a, b); }
 WIDE_INLINE wd wd_select(wdm m, wd t, wd f) { return simde_mm_blendv_pd(f, t, m); }
 WIDE_INLINE unsigned wd_bits(wdm m) { return (unsigned)simde_mm_movemask_pd(m); }
@@ -91,6 +93,7 @@ WIDE_INLINE wf wf_sqrt(wf a) { return simde_mm256_sqrt_ps(a); }
 WIDE_INLINE wf wf_neg(wf a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
 WIDE_INLINE wf wf_abs(wf a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
 WIDE_INLINE wfm wf_gt(wf a, wf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
+WIDE_INLINE wfm wf_ge(wf a, wf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }
 WIDE_INLINE wfm wf_mand(wfm a, wfm b) { return simde_mm256_and_ps(a, b); }
 WIDE_INLINE wf wf_select(wfm m, wf t, wf f) { return simde_mm256_blendv_ps(f, t, m); }
 WIDE_INLINE unsigned wf_bits(wfm m) { return (unsigned)simde_mm256_movemask_ps(m); }
@@ -112,6 +115,7 @@ WIDE_INLINE wd wd_sqrt(wd a) { return simde_mm256_sqrt_pd(a); }
 WIDE_INLINE wd wd_neg(wd a) { return simde_mm256_xor_pd(a, simde_mm256_set1_pd(-0.0)); }
 WIDE_INLINE wd wd_abs(wd a) { return simde_mm256_andnot_pd(simde_mm256_set1_pd(-0.0), a); }
 WIDE_INLINE wdm wd_gt(wd a, wd b) { return simde_mm256_cmp_pd(a, b, SIMDE_CMP_GT_OQ); }
+WIDE_INLINE wdm wd_ge(wd a, wd b) { return simde_mm256_cmp_pd(a, b, SIMDE_CMP_GE_OQ); }
 WIDE_INLINE wdm wd_mand(wdm a, wdm b) { return simde_mm256_and_pd(a, b); }
 WIDE_INLINE wd wd_select(wdm m, wd t, wd f) { return simde_mm256_blendv_pd(f, t, m); }
 WIDE_INLINE unsigned wd_bits(wdm m) { return (unsigned)simde_mm256_movemask_pd(m); }
@@ -147,6 +151,7 @@ WIDE_INLINE wf wf_sqrt(wf a) { return simde_mm512_sqrt_ps(a); }
 WIDE_INLINE wf wf_neg(wf a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
 WIDE_INLINE wf wf_abs(wf a) { return simde_mm512_andnot_ps(simde_mm512_set1_ps(-0.0f), a); }
 WIDE_INLINE wfm wf_gt(wf a, wf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
+WIDE_INLINE wfm wf_ge(wf a, wf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
 WIDE_INLINE wfm wf_mand(wfm a, wfm b) { return (wfm)(a & b); }
 WIDE_INLINE wf wf_select(wfm m, wf t, wf f) { return simde_mm512_mask_blend_ps(m, f, t); }
 WIDE_INLINE unsigned wf_bits(wfm m) { return (unsigned)m; }
@@ -163,6 +168,7 @@ WIDE_INLINE wd wd_sqrt(wd a) { return simde_mm512_sqrt_pd(a); }
 WIDE_INLINE wd wd_neg(wd a) { return simde_mm512_xor_pd(a, simde_mm512_set1_pd(-0.0)); }
 WIDE_INLINE wd wd_abs(wd a) { return simde_mm512_andnot_pd(simde_mm512_set1_pd(-0.0), a); }
 WIDE_INLINE wdm wd_gt(wd a, wd b) { return simde_mm512_cmp_pd_mask(a, b, SIMDE_CMP_GT_OQ); }
+WIDE_INLINE wdm wd_ge(wd a, wd b) { return simde_mm512_cmp_pd_mask(a, b, SIMDE_CMP_GE_OQ); }
 WIDE_INLINE wdm wd_mand(wdm a, wdm b) { return (wdm)(a & b); }
 WIDE_INLINE wd wd_select(wdm m, wd t, wd f) { return simde_mm512_mask_blend_pd(m, f, t); }
 WIDE_INLINE unsigned wd_bits(wdm m) { return (unsigned)m; }

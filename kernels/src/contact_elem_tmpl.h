@@ -1,0 +1,159 @@
+/* Per-element contact maths (xpbd/contacts.h), shared by the scalar
+ * reference and the SIMD tails; template over R. The SIMD kernels in
+ * simd/contact_tmpl.h perform the same operations in the same order. */
+
+/* Position-level friction against a relative displacement (ex, ey, ez)
+ * since substep start: returns the fraction f of its tangential part t to
+ * remove (0 when there is none) and writes t. */
+static inline R SFX(elem_friction)(R ex, R ey, R ez, R nx, R ny, R nz, R corr, R mu_s, R mu_k,
+                                   R *tx, R *ty, R *tz)
+{
+    const R en = (ex * nx + ey * ny) + ez * nz;
+    *tx = ex - en * nx;
+    *ty = ey - en * ny;
+    *tz = ez - en * nz;
+    const R tl = SQRT((*tx * *tx + *ty * *ty) + *tz * *tz);
+    if (!(tl > 0))
+        return 0;
+    if (mu_s * corr > tl)
+        return 1; /* static: stick */
+    R f = (mu_k * corr) / tl;
+    if (f > 1)
+        f = 1;
+    return f;
+}
+
+/* Particle-particle contact at position level on the packed copy q. */
+static inline uint32_t SFX(elem_contact_position)(R *q, const P *p, const R *radius, uint32_t a,
+                                                  uint32_t b, R beta, int weighted, R mu_s,
+                                                  R mu_k)
+{
+    R *qa = q + 4 * (size_t)a, *qb = q + 4 * (size_t)b;
+    const R dx = qb[0] - qa[0], dy = qb[1] - qa[1], dz = qb[2] - qa[2];
+    const R dist = SQRT((dx * dx + dy * dy) + dz * dz);
+    const R pen = (radius[a] + radius[b]) - dist;
+    const R w0 = qa[3], w1 = qb[3];
+    const R wsum = w0 + w1;
+    if (!(pen > 0) || !(dist > 0) || !(wsum > 0))
+        return 0;
+    R s0 = 0, s1 = w1 > 0 ? (R)1 : (R)0;
+    if (weighted) {
+        s0 = w0 / wsum;
+        s1 = w1 / wsum;
+    }
+    const R corr = beta * pen;
+    const R nx = dx / dist, ny = dy / dist, nz = dz / dist;
+    const R k0 = corr * s0, k1 = corr * s1;
+    qa[0] = qa[0] - k0 * nx;
+    qa[1] = qa[1] - k0 * ny;
+    qa[2] = qa[2] - k0 * nz;
+    qb[0] = qb[0] + k1 * nx;
+    qb[1] = qb[1] + k1 * ny;
+    qb[2] = qb[2] + k1 * nz;
+    if (mu_s > 0 || mu_k > 0) {
+        R tx, ty, tz;
+        const R f = SFX(elem_friction)((qb[0] - p->px[b]) - (qa[0] - p->px[a]),
+                                       (qb[1] - p->py[b]) - (qa[1] - p->py[a]),
+                                       (qb[2] - p->pz[b]) - (qa[2] - p->pz[a]), nx, ny, nz, corr,
+                                       mu_s, mu_k, &tx, &ty, &tz);
+        const R f0 = f * s0, f1 = f * s1;
+        qa[0] = qa[0] + f0 * tx;
+        qa[1] = qa[1] + f0 * ty;
+        qa[2] = qa[2] + f0 * tz;
+        qb[0] = qb[0] - f1 * tx;
+        qb[1] = qb[1] - f1 * ty;
+        qb[2] = qb[2] - f1 * tz;
+    }
+    return 1;
+}
+
+/* Particle-particle contact at velocity level (SoA); ope = 1 + e. */
+static inline uint32_t SFX(elem_contact_velocity)(const P *p, const R *radius, uint32_t a,
+                                                  uint32_t b, R ope, R neg_slop)
+{
+    const R dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
+    const R dist = SQRT((dx * dx + dy * dy) + dz * dz);
+    const R pen = (radius[a] + radius[b]) - dist;
+    const R w0 = p->w[a], w1 = p->w[b];
+    const R wsum = w0 + w1;
+    if (!(pen >= neg_slop) || !(dist > 0) || !(wsum > 0))
+        return 0;
+    const R nx = dx / dist, ny = dy / dist, nz = dz / dist;
+    const R rel = ((p->vx[b] - p->vx[a]) * nx + (p->vy[b] - p->vy[a]) * ny) +
+                  (p->vz[b] - p->vz[a]) * nz;
+    if (!(rel < 0))
+        return 0;
+    const R j = -(ope * rel) / wsum;
+    const R ja = j * w0, jb = j * w1;
+    p->vx[a] = p->vx[a] - ja * nx;
+    p->vy[a] = p->vy[a] - ja * ny;
+    p->vz[a] = p->vz[a] - ja * nz;
+    p->vx[b] = p->vx[b] + jb * nx;
+    p->vy[b] = p->vy[b] + jb * ny;
+    p->vz[b] = p->vz[b] + jb * nz;
+    return 1;
+}
+
+/* Particle against plane {x : n.x >= d} at position level, packed q. */
+static inline uint32_t SFX(elem_plane_position)(R *q, const P *p, const R *radius, size_t i,
+                                                const R pl[4], R beta, R mu_s, R mu_k)
+{
+    R *qi = q + 4 * i;
+    const R dist = ((pl[0] * qi[0] + pl[1] * qi[1]) + pl[2] * qi[2]) - pl[3];
+    const R pen = radius[i] - dist;
+    if (!(qi[3] > 0) || !(pen > 0))
+        return 0;
+    const R corr = beta * pen;
+    qi[0] = qi[0] + corr * pl[0];
+    qi[1] = qi[1] + corr * pl[1];
+    qi[2] = qi[2] + corr * pl[2];
+    if (mu_s > 0 || mu_k > 0) {
+        R tx, ty, tz;
+        const R f = SFX(elem_friction)(qi[0] - p->px[i], qi[1] - p->py[i], qi[2] - p->pz[i], pl[0],
+                                       pl[1], pl[2], corr, mu_s, mu_k, &tx, &ty, &tz);
+        qi[0] = qi[0] - f * tx;
+        qi[1] = qi[1] - f * ty;
+        qi[2] = qi[2] - f * tz;
+    }
+    return 1;
+}
+
+/* Particle against plane at velocity level (SoA); ope = 1 + e. */
+static inline uint32_t SFX(elem_plane_velocity)(const P *p, const R *radius, size_t i,
+                                                const R pl[4], R ope, R neg_slop, R *impulse)
+{
+    const R w = p->w[i];
+    const R dist = ((pl[0] * p->x[i] + pl[1] * p->y[i]) + pl[2] * p->z[i]) - pl[3];
+    const R pen = radius[i] - dist;
+    if (!(w > 0) || !(pen >= neg_slop))
+        return 0;
+    const R vn = (pl[0] * p->vx[i] + pl[1] * p->vy[i]) + pl[2] * p->vz[i];
+    if (!(vn < 0))
+        return 0;
+    const R dv = ope * vn;
+    p->vx[i] = p->vx[i] - dv * pl[0];
+    p->vy[i] = p->vy[i] - dv * pl[1];
+    p->vz[i] = p->vz[i] - dv * pl[2];
+    if (impulse)
+        impulse[i] = impulse[i] + -dv / w;
+    return 1;
+}
+
+static inline void SFX(elem_gravity)(const P *p, size_t i, R gxh, R gyh, R gzh)
+{
+    if (p->w[i] > 0) {
+        p->vx[i] = p->vx[i] + gxh;
+        p->vy[i] = p->vy[i] + gyh;
+        p->vz[i] = p->vz[i] + gzh;
+    }
+}
+
+static inline void SFX(elem_integrate)(const P *p, size_t i, R h)
+{
+    p->px[i] = p->x[i];
+    p->py[i] = p->y[i];
+    p->pz[i] = p->z[i];
+    p->x[i] = p->x[i] + p->vx[i] * h;
+    p->y[i] = p->y[i] + p->vy[i] * h;
+    p->z[i] = p->z[i] + p->vz[i] * h;
+}

@@ -1,0 +1,174 @@
+/* Contact sets: colouring without allocation, and the uniform-grid broad
+ * phase (xpbd/contacts.h). */
+#include "internal.h"
+
+#include <string.h>
+
+size_t xpbd_contact_slots(size_t max_contacts)
+{
+    /* every colour may end in a partial batch */
+    return max_contacts + (size_t)XPBD_MAX_COLOURS * (XPBD_BATCH - 1);
+}
+
+xpbd_status xpbd_contact_set_init(xpbd_contact_set *cs, uint32_t *i0, uint32_t *i1, size_t slots,
+                                  size_t max_contacts)
+{
+    if (!cs || !i0 || !i1 || max_contacts > (size_t)INT32_MAX / 2 ||
+        slots < xpbd_contact_slots(max_contacts) || slots > UINT32_MAX)
+        return XPBD_ERR_ARGUMENT;
+    memset(cs, 0, sizeof *cs);
+    cs->capacity = (uint32_t)slots;
+    cs->max_contacts = (uint32_t)max_contacts;
+    cs->i0 = i0;
+    cs->i1 = i1;
+    return XPBD_OK;
+}
+
+/* Table size for the spatial hash: a power of two >= 2n. */
+static size_t hash_table_size(size_t n)
+{
+    size_t t = 16;
+    while (t < 2 * n)
+        t *= 2;
+    return t;
+}
+
+typedef struct work_layout {
+    uint64_t *used;     /* [n] colour bits per particle */
+    uint32_t *start;    /* [T + 1] bucket starts */
+    uint32_t *sorted;   /* [n] particles by bucket */
+    uint32_t *key;      /* [n] bucket of each particle */
+    uint32_t *pi0;      /* [max_contacts] pairs before colouring */
+    uint32_t *pi1;
+    uint8_t *colour_of; /* [max_contacts] */
+    size_t table;
+    size_t bytes;
+} work_layout;
+
+static work_layout layout(void *work, size_t n, size_t max_contacts)
+{
+    work_layout w;
+    char *b = work;
+    w.table = hash_table_size(n);
+    size_t off = 0;
+    w.used = (uint64_t *)(void *)(b + off);
+    off += n * sizeof(uint64_t);
+    w.start = (uint32_t *)(void *)(b + off);
+    off += (w.table + 1) * sizeof(uint32_t);
+    w.sorted = (uint32_t *)(void *)(b + off);
+    off += n * sizeof(uint32_t);
+    w.key = (uint32_t *)(void *)(b + off);
+    off += n * sizeof(uint32_t);
+    w.pi0 = (uint32_t *)(void *)(b + off);
+    off += max_contacts * sizeof(uint32_t);
+    w.pi1 = (uint32_t *)(void *)(b + off);
+    off += max_contacts * sizeof(uint32_t);
+    w.colour_of = (uint8_t *)(b + off);
+    off += max_contacts;
+    w.bytes = off;
+    return w;
+}
+
+size_t xpbd_contacts_work_bytes(size_t n, size_t max_contacts)
+{
+    if (n > (size_t)INT32_MAX || max_contacts > (size_t)INT32_MAX)
+        return SIZE_MAX;
+    work_layout w = layout(NULL, n, max_contacts);
+    return w.bytes + 8;
+}
+
+/* Greedy first-fit colouring of the pairs pi0/pi1 into cs (the same rule as
+ * the distance-set builder), padding every colour to whole batches. */
+static void colour_pairs(xpbd_contact_set *cs, size_t n, uint32_t count, const uint32_t *pi0,
+                         const uint32_t *pi1, uint32_t max_colours, uint64_t *used,
+                         uint8_t *colour_of)
+{
+    memset(used, 0, n * sizeof *used);
+    const uint64_t allowed = max_colours == 0    ? 0
+                             : max_colours == 64 ? ~0ull
+                                                 : ((1ull << max_colours) - 1ull);
+    uint32_t size[XPBD_MAX_COLOURS + 1] = {0};
+    uint32_t colours = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint64_t free_bits = ~(used[pi0[k]] | used[pi1[k]]) & allowed;
+        uint32_t col = max_colours;
+        if (free_bits) {
+            col = (uint32_t)__builtin_ctzll(free_bits);
+            used[pi0[k]] |= 1ull << col;
+            used[pi1[k]] |= 1ull << col;
+            if (col + 1 > colours)
+                colours = col + 1;
+        }
+        colour_of[k] = (uint8_t)col;
+        size[col]++;
+    }
+    uint32_t slots = 0, fill[XPBD_MAX_COLOURS + 1];
+    for (uint32_t k = 0; k < colours; ++k) {
+        cs->colour_begin[k] = slots;
+        cs->colour_size[k] = size[k];
+        fill[k] = slots;
+        slots += (size[k] + XPBD_BATCH - 1) / XPBD_BATCH * XPBD_BATCH;
+    }
+    cs->colour_begin[colours] = slots;
+    cs->overflow_begin = slots;
+    fill[max_colours] = slots;
+    slots += size[max_colours];
+    cs->colours = colours;
+    cs->slots = slots;
+    cs->count = count;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t s = fill[colour_of[k]]++;
+        cs->i0[s] = pi0[k];
+        cs->i1[s] = pi1[k];
+    }
+    for (uint32_t k = 0; k < colours; ++k)
+        for (uint32_t s = cs->colour_begin[k] + size[k]; s < cs->colour_begin[k + 1]; ++s)
+            cs->i0[s] = cs->i1[s] = cs->i0[cs->colour_begin[k]];
+}
+
+static void empty(xpbd_contact_set *cs)
+{
+    cs->count = cs->dropped = cs->slots = cs->colours = cs->overflow_begin = 0;
+    cs->colour_begin[0] = 0;
+}
+
+static int set_usable(const xpbd_contact_set *cs)
+{
+    return cs && cs->i0 && cs->i1 && cs->capacity >= xpbd_contact_slots(cs->max_contacts);
+}
+
+xpbd_status xpbd_contact_set_assign(xpbd_contact_set *cs, size_t n, size_t count,
+                                    const uint32_t *i0, const uint32_t *i1, uint32_t max_colours,
+                                    int serial, void *work, size_t work_bytes, size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!set_usable(cs) || (count && (!i0 || !i1)) || !work || (uintptr_t)work % 8 ||
+        n > (size_t)INT32_MAX)
+        return XPBD_ERR_ARGUMENT;
+    empty(cs);
+    if (max_colours > XPBD_MAX_COLOURS)
+        return XPBD_ERR_CONFIG;
+    if (max_colours == 0)
+        max_colours = 32;
+    if (serial)
+        max_colours = 0;
+    const size_t kept = count < cs->max_contacts ? count : cs->max_contacts;
+    if (work_bytes < xpbd_contacts_work_bytes(n, cs->max_contacts))
+        return XPBD_ERR_ARGUMENT;
+    for (size_t k = 0; k < count; ++k)
+        if (i0[k] >= n || i1[k] >= n || i0[k] == i1[k]) {
+            if (bad_index)
+                *bad_index = k;
+            return XPBD_ERR_INDEX;
+        }
+    work_layout w = layout(work, n, cs->max_contacts);
+    colour_pairs(cs, n, (uint32_t)kept, i0, i1, max_colours, w.used, w.colour_of);
+    cs->dropped = (uint32_t)(count - kept);
+    return cs->dropped ? XPBD_OVERFLOW : XPBD_OK;
+}
+
+#define XPBD_REAL_F32
+#include "contacts_tmpl.h"
+#define XPBD_REAL_F64
+#include "contacts_tmpl.h"

@@ -1,0 +1,260 @@
+/* SIMD contact kernels (xpbd/contacts.h), written against wide.h; the same
+ * operations in the same order as contact_elem_tmpl.h. Included by
+ * kernels.c after kernels_tmpl.h's helpers for the same precision. */
+#include "real_begin.h"
+#include "contact_elem_tmpl.h"
+
+#if defined(XPBD_REAL_F32)
+#  define V wf
+#  define M wfm
+#  define L WF_LANES
+#  define O(n) wf_##n
+#else
+#  define V wd
+#  define M wdm
+#  define L WD_LANES
+#  define O(n) wd_##n
+#endif
+#define SIMD(n) SFX(XPBD_SIMD_CAT(n))
+
+#define CONTACT_FOR_SLOTS(c, colour, b0, b1)                                                \
+    const uint32_t base_ = (c)->colour_begin[colour];                                       \
+    const uint32_t real_end_ = base_ + (c)->colour_size[colour];                            \
+    const uint32_t stop_ = base_ + (b1) * XPBD_BATCH < real_end_ ? base_ + (b1) * XPBD_BATCH \
+                                                                 : real_end_;               \
+    for (uint32_t s = base_ + (b0) * XPBD_BATCH; s < stop_; s += L)
+#define CONTACT_LIVE_LANES \
+    (real_end_ - s >= (uint32_t)L ? (unsigned)L : (unsigned)(real_end_ - s))
+
+static inline uint32_t SIMD(count_hits)(M ok, unsigned n)
+{
+    return (uint32_t)__builtin_popcount(O(bits)(ok) & ((1u << n) - 1u));
+}
+
+/* elem_friction on L lanes: the fraction f (0 where |t| == 0) and t. */
+static inline __attribute__((always_inline)) V SIMD(friction)(V ex, V ey, V ez, V nx, V ny, V nz,
+                                                              V corr, V vms, V vmk, V *tx, V *ty,
+                                                              V *tz)
+{
+    const V zero = O(zero)(), one = O(set1)(1);
+    const V en = O(add)(O(add)(O(mul)(ex, nx), O(mul)(ey, ny)), O(mul)(ez, nz));
+    *tx = O(sub)(ex, O(mul)(en, nx));
+    *ty = O(sub)(ey, O(mul)(en, ny));
+    *tz = O(sub)(ez, O(mul)(en, nz));
+    const V tl = O(sqrt)(O(add)(O(add)(O(mul)(*tx, *tx), O(mul)(*ty, *ty)), O(mul)(*tz, *tz)));
+    V fk = O(div)(O(mul)(vmk, corr), tl);
+    fk = O(select)(O(gt)(fk, one), one, fk);
+    const V f = O(select)(O(gt)(O(mul)(vms, corr), tl), one, fk);
+    return O(select)(O(gt)(tl, zero), f, zero);
+}
+
+static uint32_t SIMD(contact_position)(R *pk, const P *p, const R *radius,
+                                       const xpbd_contact_set *cs, uint32_t colour, uint32_t b0,
+                                       uint32_t b1, R beta, int weighted, R mu_s, R mu_k)
+{
+    const V zero = O(zero)(), one = O(set1)(1), vbeta = O(set1)(beta);
+    const V vms = O(set1)(mu_s), vmk = O(set1)(mu_k);
+    const int fric = mu_s > 0 || mu_k > 0;
+    uint32_t hits = 0;
+    CONTACT_FOR_SLOTS(cs, colour, b0, b1)
+    {
+        const unsigned n = CONTACT_LIVE_LANES;
+        const uint32_t *ia = cs->i0 + s, *ib = cs->i1 + s;
+        SIMD(pair) q;
+        SIMD(load_packed_pair)(&q, pk, ia, ib);
+        const V pen = O(sub)(O(add)(O(gather)(radius, ia), O(gather)(radius, ib)), q.len);
+        const V wsum = O(add)(q.wa, q.wb);
+        const M ok = O(mand)(O(mand)(O(gt)(pen, zero), O(gt)(q.len, zero)), O(gt)(wsum, zero));
+        V s0 = zero, s1 = O(select)(O(gt)(q.wb, zero), one, zero);
+        if (weighted) {
+            s0 = O(div)(q.wa, wsum);
+            s1 = O(div)(q.wb, wsum);
+        }
+        const V corr = O(mul)(vbeta, pen);
+        const V nx = O(div)(q.dx, q.len), ny = O(div)(q.dy, q.len), nz = O(div)(q.dz, q.len);
+        const V k0 = O(mul)(corr, s0), k1 = O(mul)(corr, s1);
+        V xa = O(sub)(q.xa, O(mul)(k0, nx)), ya = O(sub)(q.ya, O(mul)(k0, ny));
+        V za = O(sub)(q.za, O(mul)(k0, nz));
+        V xb = O(add)(q.xb, O(mul)(k1, nx)), yb = O(add)(q.yb, O(mul)(k1, ny));
+        V zb = O(add)(q.zb, O(mul)(k1, nz));
+        if (fric) {
+            V tx, ty, tz;
+            const V f = SIMD(friction)(
+                O(sub)(O(sub)(xb, O(gather)(p->px, ib)), O(sub)(xa, O(gather)(p->px, ia))),
+                O(sub)(O(sub)(yb, O(gather)(p->py, ib)), O(sub)(ya, O(gather)(p->py, ia))),
+                O(sub)(O(sub)(zb, O(gather)(p->pz, ib)), O(sub)(za, O(gather)(p->pz, ia))), nx, ny,
+                nz, corr, vms, vmk, &tx, &ty, &tz);
+            const V f0 = O(mul)(f, s0), f1 = O(mul)(f, s1);
+            xa = O(add)(xa, O(mul)(f0, tx));
+            ya = O(add)(ya, O(mul)(f0, ty));
+            za = O(add)(za, O(mul)(f0, tz));
+            xb = O(sub)(xb, O(mul)(f1, tx));
+            yb = O(sub)(yb, O(mul)(f1, ty));
+            zb = O(sub)(zb, O(mul)(f1, tz));
+        }
+        q.xa = O(select)(ok, xa, q.xa);
+        q.ya = O(select)(ok, ya, q.ya);
+        q.za = O(select)(ok, za, q.za);
+        q.xb = O(select)(ok, xb, q.xb);
+        q.yb = O(select)(ok, yb, q.yb);
+        q.zb = O(select)(ok, zb, q.zb);
+        SIMD(store_packed_pair)(&q, pk, ia, ib, n);
+        hits += SIMD(count_hits)(ok, n);
+    }
+    return hits;
+}
+
+static uint32_t SIMD(contact_velocity)(const P *p, const R *radius, const xpbd_contact_set *cs,
+                                       uint32_t colour, uint32_t b0, uint32_t b1, R e, R slop)
+{
+    const R ope_s = 1 + e, neg_slop_s = -slop;
+    const V zero = O(zero)(), ope = O(set1)(ope_s), neg_slop = O(set1)(neg_slop_s);
+    uint32_t hits = 0;
+    CONTACT_FOR_SLOTS(cs, colour, b0, b1)
+    {
+        const unsigned n = CONTACT_LIVE_LANES;
+        const uint32_t *ia = cs->i0 + s, *ib = cs->i1 + s;
+        SIMD(pair) q;
+        SIMD(gather_pair)(&q, p, ia, ib);
+        const V pen = O(sub)(O(add)(O(gather)(radius, ia), O(gather)(radius, ib)), q.len);
+        const V wsum = O(add)(q.wa, q.wb);
+        M ok = O(mand)(O(mand)(O(ge)(pen, neg_slop), O(gt)(q.len, zero)), O(gt)(wsum, zero));
+        const V nx = O(div)(q.dx, q.len), ny = O(div)(q.dy, q.len), nz = O(div)(q.dz, q.len);
+        const V vxa = O(gather)(p->vx, ia), vya = O(gather)(p->vy, ia), vza = O(gather)(p->vz, ia);
+        const V vxb = O(gather)(p->vx, ib), vyb = O(gather)(p->vy, ib), vzb = O(gather)(p->vz, ib);
+        const V rel = O(add)(O(add)(O(mul)(O(sub)(vxb, vxa), nx), O(mul)(O(sub)(vyb, vya), ny)),
+                             O(mul)(O(sub)(vzb, vza), nz));
+        ok = O(mand)(ok, O(gt)(zero, rel));
+        const V j = O(div)(O(neg)(O(mul)(ope, rel)), wsum);
+        const V ja = O(mul)(j, q.wa), jb = O(mul)(j, q.wb);
+        O(scatter3)(p->vx, p->vy, p->vz, ia, O(select)(ok, O(sub)(vxa, O(mul)(ja, nx)), vxa),
+                    O(select)(ok, O(sub)(vya, O(mul)(ja, ny)), vya),
+                    O(select)(ok, O(sub)(vza, O(mul)(ja, nz)), vza), n);
+        O(scatter3)(p->vx, p->vy, p->vz, ib, O(select)(ok, O(add)(vxb, O(mul)(jb, nx)), vxb),
+                    O(select)(ok, O(add)(vyb, O(mul)(jb, ny)), vyb),
+                    O(select)(ok, O(add)(vzb, O(mul)(jb, nz)), vzb), n);
+        hits += SIMD(count_hits)(ok, n);
+    }
+    return hits;
+}
+
+static uint32_t SIMD(plane_position)(R *pk, const P *p, const R *radius, size_t begin,
+                                     size_t end, const R pl[4], R beta, R mu_s, R mu_k)
+{
+    const V zero = O(zero)(), vbeta = O(set1)(beta), vms = O(set1)(mu_s), vmk = O(set1)(mu_k);
+    const V n0 = O(set1)(pl[0]), n1 = O(set1)(pl[1]), n2 = O(set1)(pl[2]), d = O(set1)(pl[3]);
+    const int fric = mu_s > 0 || mu_k > 0;
+    uint32_t hits = 0, idx[L];
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        for (int l = 0; l < L; ++l) idx[l] = (uint32_t)(i + (size_t)l);
+        V x0, y0, z0, w;
+        O(load4t)(pk, idx, &x0, &y0, &z0, &w);
+        const V dist = O(sub)(O(add)(O(add)(O(mul)(n0, x0), O(mul)(n1, y0)), O(mul)(n2, z0)), d);
+        const V pen = O(sub)(O(load)(radius + i), dist);
+        const M ok = O(mand)(O(gt)(w, zero), O(gt)(pen, zero));
+        const V corr = O(mul)(vbeta, pen);
+        V x = O(add)(x0, O(mul)(corr, n0)), y = O(add)(y0, O(mul)(corr, n1));
+        V z = O(add)(z0, O(mul)(corr, n2));
+        if (fric) {
+            V tx, ty, tz;
+            const V f = SIMD(friction)(O(sub)(x, O(load)(p->px + i)), O(sub)(y, O(load)(p->py + i)),
+                                       O(sub)(z, O(load)(p->pz + i)), n0, n1, n2, corr, vms, vmk,
+                                       &tx, &ty, &tz);
+            x = O(sub)(x, O(mul)(f, tx));
+            y = O(sub)(y, O(mul)(f, ty));
+            z = O(sub)(z, O(mul)(f, tz));
+        }
+        O(store4t)(pk, idx, O(select)(ok, x, x0), O(select)(ok, y, y0), O(select)(ok, z, z0), w,
+                   L);
+        hits += SIMD(count_hits)(ok, L);
+    }
+    for (; i < end; ++i)
+        hits += SFX(elem_plane_position)(pk, p, radius, i, pl, beta, mu_s, mu_k);
+    return hits;
+}
+
+static uint32_t SIMD(plane_velocity)(const P *p, const R *radius, size_t begin, size_t end,
+                                     const R pl[4], R e, R slop, R *impulse)
+{
+    const R ope_s = 1 + e, neg_slop_s = -slop;
+    const V zero = O(zero)(), ope = O(set1)(ope_s), neg_slop = O(set1)(neg_slop_s);
+    const V n0 = O(set1)(pl[0]), n1 = O(set1)(pl[1]), n2 = O(set1)(pl[2]), d = O(set1)(pl[3]);
+    uint32_t hits = 0;
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        const V w = O(load)(p->w + i);
+        const V dist = O(sub)(O(add)(O(add)(O(mul)(n0, O(load)(p->x + i)),
+                                            O(mul)(n1, O(load)(p->y + i))),
+                                     O(mul)(n2, O(load)(p->z + i))),
+                              d);
+        const V pen = O(sub)(O(load)(radius + i), dist);
+        const V vx = O(load)(p->vx + i), vy = O(load)(p->vy + i), vz = O(load)(p->vz + i);
+        const V vn = O(add)(O(add)(O(mul)(n0, vx), O(mul)(n1, vy)), O(mul)(n2, vz));
+        const M ok = O(mand)(O(mand)(O(gt)(w, zero), O(ge)(pen, neg_slop)), O(gt)(zero, vn));
+        const V dv = O(mul)(ope, vn);
+        O(store)(p->vx + i, O(select)(ok, O(sub)(vx, O(mul)(dv, n0)), vx));
+        O(store)(p->vy + i, O(select)(ok, O(sub)(vy, O(mul)(dv, n1)), vy));
+        O(store)(p->vz + i, O(select)(ok, O(sub)(vz, O(mul)(dv, n2)), vz));
+        if (impulse) {
+            const V imp = O(load)(impulse + i);
+            O(store)(impulse + i, O(select)(ok, O(add)(imp, O(div)(O(neg)(dv), w)), imp));
+        }
+        hits += SIMD(count_hits)(ok, L);
+    }
+    for (; i < end; ++i)
+        hits += SFX(elem_plane_velocity)(p, radius, i, pl, ope_s, neg_slop_s, impulse);
+    return hits;
+}
+
+static void SIMD(gravity)(const P *p, size_t begin, size_t end, R gxh, R gyh, R gzh)
+{
+    const V vgx = O(set1)(gxh), vgy = O(set1)(gyh), vgz = O(set1)(gzh), zero = O(zero)();
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        const M dyn = O(gt)(O(load)(p->w + i), zero);
+        const V vx = O(load)(p->vx + i), vy = O(load)(p->vy + i), vz = O(load)(p->vz + i);
+        O(store)(p->vx + i, O(select)(dyn, O(add)(vx, vgx), vx));
+        O(store)(p->vy + i, O(select)(dyn, O(add)(vy, vgy), vy));
+        O(store)(p->vz + i, O(select)(dyn, O(add)(vz, vgz), vz));
+    }
+    for (; i < end; ++i)
+        SFX(elem_gravity)(p, i, gxh, gyh, gzh);
+}
+
+static void SIMD(integrate)(const P *p, size_t begin, size_t end, R h)
+{
+    const V vh = O(set1)(h);
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        const V x = O(load)(p->x + i), y = O(load)(p->y + i), z = O(load)(p->z + i);
+        O(store)(p->px + i, x);
+        O(store)(p->py + i, y);
+        O(store)(p->pz + i, z);
+        O(store)(p->x + i, O(add)(x, O(mul)(O(load)(p->vx + i), vh)));
+        O(store)(p->y + i, O(add)(y, O(mul)(O(load)(p->vy + i), vh)));
+        O(store)(p->z + i, O(add)(z, O(mul)(O(load)(p->vz + i), vh)));
+    }
+    for (; i < end; ++i)
+        SFX(elem_integrate)(p, i, h);
+}
+
+const SFX(xpbd_contact_kernels) SIMD(contact_table) = {
+    XPBD_SIMD_ISA,
+    L,
+    SIMD(contact_position),
+    SIMD(contact_velocity),
+    SIMD(plane_position),
+    SIMD(plane_velocity),
+    SIMD(gravity),
+    SIMD(integrate),
+};
+
+#undef CONTACT_FOR_SLOTS
+#undef CONTACT_LIVE_LANES
+#undef SIMD
+#undef V
+#undef M
+#undef L
+#undef O
+#include "real_end.h"

@@ -77,53 +77,32 @@ size_t xpbd_contacts_work_bytes(size_t n, size_t max_contacts)
     return w.bytes + 8;
 }
 
-/* Greedy first-fit colouring of the pairs pi0/pi1 into cs (the same rule as
- * the distance-set builder), padding every colour to whole batches. */
+/* Colours the pairs pi0/pi1 into cs (colour.c), padding every colour to
+ * whole batches with a no-op pair (one particle twice). */
 static void colour_pairs(xpbd_contact_set *cs, size_t n, uint32_t count, const uint32_t *pi0,
                          const uint32_t *pi1, uint32_t max_colours, uint64_t *used,
                          uint8_t *colour_of)
 {
-    memset(used, 0, n * sizeof *used);
-    const uint64_t allowed = max_colours == 0    ? 0
-                             : max_colours == 64 ? ~0ull
-                                                 : ((1ull << max_colours) - 1ull);
-    uint32_t size[XPBD_MAX_COLOURS + 1] = {0};
-    uint32_t colours = 0;
-    for (uint32_t k = 0; k < count; ++k) {
-        const uint64_t free_bits = ~(used[pi0[k]] | used[pi1[k]]) & allowed;
-        uint32_t col = max_colours;
-        if (free_bits) {
-            col = (uint32_t)__builtin_ctzll(free_bits);
-            used[pi0[k]] |= 1ull << col;
-            used[pi1[k]] |= 1ull << col;
-            if (col + 1 > colours)
-                colours = col + 1;
-        }
-        colour_of[k] = (uint8_t)col;
-        size[col]++;
+    xpbd__layout lay;
+    const uint32_t *const idx[4] = {pi0, pi1, pi0, pi1};
+    xpbd__colour(n, count, 2, idx, 1, max_colours, used, colour_of, &lay);
+    for (uint32_t k = 0; k < lay.colours; ++k) {
+        cs->colour_begin[k] = lay.begin[k];
+        cs->colour_size[k] = lay.size[k];
     }
-    uint32_t slots = 0, fill[XPBD_MAX_COLOURS + 1];
-    for (uint32_t k = 0; k < colours; ++k) {
-        cs->colour_begin[k] = slots;
-        cs->colour_size[k] = size[k];
-        fill[k] = slots;
-        slots += (size[k] + XPBD_BATCH - 1) / XPBD_BATCH * XPBD_BATCH;
-    }
-    cs->colour_begin[colours] = slots;
-    cs->overflow_begin = slots;
-    fill[max_colours] = slots;
-    slots += size[max_colours];
-    cs->colours = colours;
-    cs->slots = slots;
+    cs->colour_begin[lay.colours] = lay.overflow_begin;
+    cs->overflow_begin = lay.overflow_begin;
+    cs->colours = lay.colours;
+    cs->slots = lay.slots;
     cs->count = count;
     for (uint32_t k = 0; k < count; ++k) {
-        const uint32_t s = fill[colour_of[k]]++;
+        const uint32_t s = lay.fill[colour_of[k]]++;
         cs->i0[s] = pi0[k];
         cs->i1[s] = pi1[k];
     }
-    for (uint32_t k = 0; k < colours; ++k)
-        for (uint32_t s = cs->colour_begin[k] + size[k]; s < cs->colour_begin[k + 1]; ++s)
-            cs->i0[s] = cs->i1[s] = cs->i0[cs->colour_begin[k]];
+    for (uint32_t k = 0; k < lay.colours; ++k)
+        for (uint32_t s = lay.begin[k] + lay.size[k]; s < lay.begin[k + 1]; ++s)
+            cs->i0[s] = cs->i1[s] = cs->i0[lay.begin[k]];
 }
 
 static void empty(xpbd_contact_set *cs)

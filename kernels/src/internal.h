@@ -4,6 +4,7 @@
 
 #include "xpbd/xpbd.h"
 #include "xpbd/contacts.h"
+#include "xpbd/softbody.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -32,5 +33,29 @@ extern const xpbd_contact_kernels_f32 xpbd__avx512_contact_table_f32;
 extern const xpbd_contact_kernels_f64 xpbd__avx512_contact_table_f64;
 extern const xpbd_contact_kernels_f32 xpbd__neon_contact_table_f32;
 extern const xpbd_contact_kernels_f64 xpbd__neon_contact_table_f64;
+
+extern const xpbd_softbody_kernels_f32 xpbd__scalar_softbody_f32;
+extern const xpbd_softbody_kernels_f64 xpbd__scalar_softbody_f64;
+extern const xpbd_softbody_kernels_f32 xpbd__sse4_softbody_table_f32;
+extern const xpbd_softbody_kernels_f64 xpbd__sse4_softbody_table_f64;
+extern const xpbd_softbody_kernels_f32 xpbd__avx2_softbody_table_f32;
+extern const xpbd_softbody_kernels_f64 xpbd__avx2_softbody_table_f64;
+extern const xpbd_softbody_kernels_f32 xpbd__avx512_softbody_table_f32;
+extern const xpbd_softbody_kernels_f64 xpbd__avx512_softbody_table_f64;
+extern const xpbd_softbody_kernels_f32 xpbd__neon_softbody_table_f32;
+extern const xpbd_softbody_kernels_f64 xpbd__neon_softbody_table_f64;
+
+/* Colouring layout (colour.c): colours, real sizes, padded slot offsets,
+ * and fill cursors indexed by the colour_of values (max_colours = overflow). */
+typedef struct xpbd__layout {
+    uint32_t colours;
+    uint32_t size[XPBD_MAX_COLOURS + 1];
+    uint32_t begin[XPBD_MAX_COLOURS + 1];
+    uint32_t fill[XPBD_MAX_COLOURS + 1];
+    uint32_t overflow_begin, overflow, slots;
+} xpbd__layout;
+
+void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
+                  uint32_t max_colours, uint64_t *used, uint8_t *colour_of, xpbd__layout *out);
 
 #endif

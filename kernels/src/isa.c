@@ -219,3 +219,41 @@ const xpbd_kernels_f64 *xpbd_kernels_f64_get(xpbd_isa isa)
 #endif
 XPBD_CONTACT_GET(f32)
 XPBD_CONTACT_GET(f64)
+
+#define XPBD_FAMILY_CASE(ISA, NAME, FAM, T) case ISA: return &xpbd__##NAME##_##FAM##_table_##T;
+#ifdef XPBD_HAVE_SSE4
+#  define XPBD_SOFT_SSE4(T) XPBD_FAMILY_CASE(XPBD_ISA_SSE4, sse4, softbody, T)
+#else
+#  define XPBD_SOFT_SSE4(T)
+#endif
+#ifdef XPBD_HAVE_AVX2
+#  define XPBD_SOFT_AVX2(T) XPBD_FAMILY_CASE(XPBD_ISA_AVX2, avx2, softbody, T)
+#else
+#  define XPBD_SOFT_AVX2(T)
+#endif
+#ifdef XPBD_HAVE_AVX512
+#  define XPBD_SOFT_AVX512(T) XPBD_FAMILY_CASE(XPBD_ISA_AVX512, avx512, softbody, T)
+#else
+#  define XPBD_SOFT_AVX512(T)
+#endif
+#ifdef XPBD_HAVE_NEON
+#  define XPBD_SOFT_NEON(T) XPBD_FAMILY_CASE(XPBD_ISA_NEON, neon, softbody, T)
+#else
+#  define XPBD_SOFT_NEON(T)
+#endif
+#define XPBD_SOFTBODY_GET(T)                                                      \
+    const xpbd_softbody_kernels_##T *xpbd_softbody_kernels_##T##_get(xpbd_isa isa) \
+    {                                                                             \
+        if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)                               \
+            return NULL;                                                          \
+        switch (isa) {                                                            \
+        XPBD_SOFT_SSE4(T)                                                         \
+        XPBD_SOFT_AVX2(T)                                                         \
+        XPBD_SOFT_AVX512(T)                                                       \
+        XPBD_SOFT_NEON(T)                                                         \
+        case XPBD_ISA_SCALAR: return &xpbd__scalar_softbody_##T;                  \
+        default: return NULL;                                                     \
+        }                                                                         \
+    }
+XPBD_SOFTBODY_GET(f32)
+XPBD_SOFTBODY_GET(f64)

@@ -21,3 +21,4 @@
 #define SFXM(a, b) SFXM_(a, b)
 #define P SFX(xpbd_particles)
 #define DS SFX(xpbd_distance_set)
+#define QS SFX(xpbd_quad_set)

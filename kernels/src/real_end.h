@@ -8,5 +8,6 @@
 #undef FABS
 #undef P
 #undef DS
+#undef QS
 #undef XPBD_REAL_F32
 #undef XPBD_REAL_F64

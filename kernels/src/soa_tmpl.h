@@ -160,10 +160,7 @@ xpbd_status SFXM(xpbd_distance_set, build)(DS *out, size_t n, size_t count, cons
         }
     }
 
-    /* Greedy first-fit colouring: one bit per colour per particle; a
-     * constraint takes the lowest colour free at both endpoints, or goes to
-     * the overflow range (colour = max_colours). */
-    uint64_t *used = calloc(n ? n : 1, sizeof *used);
+    uint64_t *used = malloc((n ? n : 1) * sizeof *used);
     uint8_t *colour_of = malloc(count ? count : 1);
     if (!used || !colour_of) {
         free(used);
@@ -172,33 +169,12 @@ xpbd_status SFXM(xpbd_distance_set, build)(DS *out, size_t n, size_t count, cons
     }
     if (options && options->serial)
         max_colours = 0;
-    const uint64_t allowed = max_colours == 0 ? 0 : max_colours == 64 ? ~0ull : ((1ull << max_colours) - 1ull);
-    uint32_t size[XPBD_MAX_COLOURS + 1] = {0};
-    uint32_t colours = 0;
-    for (size_t k = 0; k < count; ++k) {
-        const uint64_t free_bits = ~(used[i0[k]] | used[i1[k]]) & allowed;
-        uint32_t col = max_colours;
-        if (free_bits) {
-            col = (uint32_t)__builtin_ctzll(free_bits);
-            used[i0[k]] |= 1ull << col;
-            used[i1[k]] |= 1ull << col;
-            if (col + 1 > colours)
-                colours = col + 1;
-        }
-        colour_of[k] = (uint8_t)col;
-        size[col]++;
-    }
+    xpbd__layout lay;
+    const uint32_t *const idx[4] = {i0, i1, i0, i1};
+    xpbd__colour(n, count, 2, idx, 1, max_colours, used, colour_of, &lay);
     free(used);
-
-    uint32_t begin[XPBD_MAX_COLOURS + 1];
-    uint32_t slots = 0;
-    for (uint32_t k = 0; k < colours; ++k) {
-        begin[k] = slots;
-        slots += (size[k] + XPBD_BATCH - 1) / XPBD_BATCH * XPBD_BATCH;
-    }
-    begin[colours] = slots;
-    const uint32_t overflow = size[max_colours];
-    slots += overflow;
+    const uint32_t colours = lay.colours, slots = lay.slots;
+    const uint32_t *begin = lay.begin, *size = lay.size;
 
     /* one block: reals first (64-byte aligned), then the index arrays */
     const size_t nreal = 3 * (size_t)slots;
@@ -229,12 +205,8 @@ xpbd_status SFXM(xpbd_distance_set, build)(DS *out, size_t n, size_t count, cons
         out->colour_size[k] = size[k];
 
     /* stable fill: input order within each colour */
-    uint32_t fill[XPBD_MAX_COLOURS + 1];
-    for (uint32_t k = 0; k < colours; ++k)
-        fill[k] = begin[k];
-    fill[max_colours] = begin[colours];
     for (size_t k = 0; k < count; ++k) {
-        const uint32_t s = fill[colour_of[k]]++;
+        const uint32_t s = lay.fill[colour_of[k]]++;
         out->i0[s] = i0[k];
         out->i1[s] = i1[k];
         out->rest[s] = rest[k];

@@ -35,6 +35,7 @@ const char *xpbd_status_str(xpbd_status status)
     case XPBD_ERR_BETA: return "position correction beta is outside (0, 1]";
     case XPBD_ERR_SLOP: return "contact slop is negative or not finite";
     case XPBD_ERR_FRICTION: return "friction coefficient is negative, not finite, or mu_k > mu_s";
+    case XPBD_ERR_DEGENERATE: return "degenerate element: zero rest volume or area";
     case XPBD_ERR_PLANE: return "plane normal is not unit length or offset is not finite";
     }
     return "unknown status";

@@ -110,7 +110,29 @@ typedef struct SFX(contact_run) {
     int weighted;
 } SFX(contact_run);
 
-static uint64_t SFX(contacts_position)(const SFX(contact_run) *r, R *q, const P *p)
+/* The normal impulse a plane's position correction gives particle i,
+ * (beta*pen)/(w*h): the step's velocity update turns a correction dx into
+ * dv = dx/h, so in the orders that derive velocity from positions a resting
+ * particle is held up here, not by the velocity pass. Evaluated on q just
+ * before the kernel with the kernel's own predicate and arithmetic, so it
+ * records exactly the corrections the kernel then applies. */
+static void SFX(plane_position_impulse)(const R *q, const R *radius, size_t n, const R pl[4],
+                                        R beta, R h, R *impulse)
+{
+    for (size_t i = 0; i < n; ++i) {
+        const R *qi = q + 4 * i;
+        const R dist = ((pl[0] * qi[0] + pl[1] * qi[1]) + pl[2] * qi[2]) - pl[3];
+        const R pen = radius[i] - dist;
+        if (qi[3] > 0 && pen > 0)
+            impulse[i] = impulse[i] + (beta * pen) / (qi[3] * h);
+    }
+}
+
+/* impulse (may be NULL) receives the planes' position-level impulses over
+ * substep length h: NULL in the lesson order, whose position pass moves
+ * particles without touching their velocity. */
+static uint64_t SFX(contacts_position)(const SFX(contact_run) *r, R *q, const P *p, R *impulse,
+                                       R h)
 {
     uint64_t hits = 0;
     const xpbd_contact_set *cs = r->cs;
@@ -123,9 +145,13 @@ static uint64_t SFX(contacts_position)(const SFX(contact_run) *r, R *q, const P 
                                                   cs->slots, r->beta, r->weighted, r->mu_s,
                                                   r->mu_k);
     }
-    for (uint32_t k = 0; k < r->planes_n; ++k)
+    for (uint32_t k = 0; k < r->planes_n; ++k) {
+        if (impulse)
+            SFX(plane_position_impulse)(q, r->radius, p->count, r->planes[k], r->beta, h,
+                                        impulse);
         hits += r->kt->plane_position(q, p, r->radius, 0, p->count, r->planes[k], r->beta,
                                       r->mu_s, r->mu_k);
+    }
     return hits;
 }
 
@@ -298,7 +324,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
             ckt->integrate(p, 0, n, hs);
             kt->pack(p, q, 0, n);
             for (uint32_t it = 0; it < cfg->iterations; ++it) {
-                k->contact_hits += SFX(contacts_position)(&cr, q, p);
+                k->contact_hits += SFX(contacts_position)(&cr, q, p, NULL, hs);
                 k->iterations++;
             }
             kt->unpack(q, p, 0, n);
@@ -316,7 +342,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
             kt->spring_integrate(p, fx, fy, fz, 0, n, hs, gx, gy, gz);
             if (contacts) {
                 kt->pack(p, q, 0, n);
-                k->contact_hits += SFX(contacts_position)(&cr, q, p);
+                k->contact_hits += SFX(contacts_position)(&cr, q, p, impulse, hs);
                 kt->unpack(q, p, 0, n);
                 kt->update_velocity(p, 0, n, hs, 1);
                 if (cfg->contact_velocity_pass)
@@ -345,7 +371,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                     k->solves += real;
                 }
                 if (contacts)
-                    k->contact_hits += SFX(contacts_position)(&cr, q, p);
+                    k->contact_hits += SFX(contacts_position)(&cr, q, p, impulse, hs);
                 k->iterations++;
             }
             if (solve)

@@ -65,7 +65,8 @@ typedef enum xpbd_status {
     XPBD_ERR_BETA = -21,                /* position correction beta outside (0, 1] */
     XPBD_ERR_SLOP = -22,                /* contact slop negative or not finite */
     XPBD_ERR_FRICTION = -23,            /* friction negative, not finite, or mu_k > mu_s */
-    XPBD_ERR_PLANE = -24                /* a plane normal is not unit length or d not finite */
+    XPBD_ERR_PLANE = -24,               /* a plane normal is not unit length or d not finite */
+    XPBD_ERR_DEGENERATE = -25           /* zero rest volume or area at build time */
 } xpbd_status;
 
 /* Human-readable name of a status, e.g. "rest length <= 0 or not finite".

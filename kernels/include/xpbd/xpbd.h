@@ -6,7 +6,8 @@
  *   xpbd/soa.h      particle sets, coloured distance-constraint sets
  *   xpbd/kernels.h  per-ISA kernel tables, serial references
  *   xpbd/step.h     the step driver
- *   xpbd/contacts.h particle contacts, planes, broad phase (SPEC S2) */
+ *   xpbd/contacts.h particle contacts, planes, broad phase (SPEC S2)
+ *   xpbd/softbody.h tetrahedral volume, bending, tethers, damping, rigid coupling (S3) */
 #ifndef XPBD_XPBD_H
 #define XPBD_XPBD_H
 
@@ -15,5 +16,6 @@
 #include "xpbd/kernels.h"
 #include "xpbd/step.h"
 #include "xpbd/contacts.h"
+#include "xpbd/softbody.h"
 
 #endif /* XPBD_XPBD_H */

@@ -10,3 +10,8 @@
 #include "scalar/contact_ref_tmpl.h"
 #define XPBD_REAL_F64
 #include "scalar/contact_ref_tmpl.h"
+
+#define XPBD_REAL_F32
+#include "scalar/softbody_ref_tmpl.h"
+#define XPBD_REAL_F64
+#include "scalar/softbody_ref_tmpl.h"

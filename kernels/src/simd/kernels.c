@@ -27,3 +27,8 @@
 #include "simd/contact_tmpl.h"
 #define XPBD_REAL_F64
 #include "simd/contact_tmpl.h"
+
+#define XPBD_REAL_F32
+#include "simd/softbody_tmpl.h"
+#define XPBD_REAL_F64
+#include "simd/softbody_tmpl.h"

@@ -1,0 +1,47 @@
+/* Greedy first-fit colouring shared by every constraint set (distance,
+ * four-particle, contact): one bit per colour per particle; a constraint
+ * takes the lowest colour free at all its particles, or the serial overflow
+ * range when none of max_colours is (Box2D v3's graph colouring, with a
+ * 64-bit word per particle instead of a bitset per colour). */
+#include "internal.h"
+
+#include <string.h>
+
+void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
+                  uint32_t max_colours, uint64_t *used, uint8_t *colour_of, xpbd__layout *out)
+{
+    memset(used, 0, (n ? n : 1) * sizeof *used);
+    memset(out, 0, sizeof *out);
+    const uint64_t allowed = max_colours == 0    ? 0
+                             : max_colours >= 64 ? ~0ull
+                                                 : ((1ull << max_colours) - 1ull);
+    for (size_t c = 0; c < m; ++c) {
+        uint64_t busy = 0;
+        for (unsigned j = 0; j < k; ++j)
+            busy |= used[idx[j][c * stride]];
+        const uint64_t free_bits = ~busy & allowed;
+        uint32_t col = max_colours;
+        if (free_bits) {
+            col = (uint32_t)__builtin_ctzll(free_bits);
+            for (unsigned j = 0; j < k; ++j)
+                used[idx[j][c * stride]] |= 1ull << col;
+            if (col + 1 > out->colours)
+                out->colours = col + 1;
+        }
+        colour_of[c] = (uint8_t)col;
+        out->size[col]++;
+    }
+    uint32_t slots = 0;
+    for (uint32_t c = 0; c < out->colours; ++c) {
+        out->begin[c] = slots;
+        slots += (out->size[c] + XPBD_BATCH - 1) / XPBD_BATCH * XPBD_BATCH;
+    }
+    out->begin[out->colours] = slots;
+    out->overflow_begin = slots;
+    out->overflow = out->size[max_colours];
+    out->slots = slots + out->overflow;
+    /* fill cursors: colours in order, then the overflow range */
+    for (uint32_t c = 0; c < out->colours; ++c)
+        out->fill[c] = out->begin[c];
+    out->fill[max_colours] = out->overflow_begin;
+}

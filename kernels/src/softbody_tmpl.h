@@ -9,6 +9,64 @@ void SFXM(xpbd_quad_set, free)(QS *set)
     memset(set, 0, sizeof *set);
 }
 
+xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!c)
+        return XPBD_ERR_ARGUMENT;
+    if (c->slots == 0)
+        return c->count == 0 ? XPBD_OK : XPBD_ERR_ARGUMENT;
+    if (!c->colour_begin || (c->colours && !c->colour_size) || !c->i0 || !c->i1 || !c->i2 ||
+        !c->i3 || !c->rest || !c->k0 || !c->compliance || !c->lambda || !c->source ||
+        c->colour_begin[0] != 0 || c->colours > XPBD_MAX_COLOURS ||
+        c->overflow_begin != c->colour_begin[c->colours] || c->overflow_begin > c->slots)
+        return XPBD_ERR_ARGUMENT;
+    uint32_t real = c->slots - c->overflow_begin;
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b0 = c->colour_begin[k], b1 = c->colour_begin[k + 1];
+        if (b1 < b0 || (b1 - b0) % XPBD_BATCH != 0 || c->colour_size[k] > b1 - b0 ||
+            b1 - b0 - c->colour_size[k] >= XPBD_BATCH)
+            return XPBD_ERR_ARGUMENT;
+        real += c->colour_size[k];
+    }
+    if (real != c->count)
+        return XPBD_ERR_ARGUMENT;
+    for (uint32_t k = 0, s = 0; s < c->slots; ++s) {
+        while (k < c->colours && s >= c->colour_begin[k + 1])
+            ++k;
+        const int pad = k < c->colours && s >= c->colour_begin[k] + c->colour_size[k];
+        const uint32_t v[4] = {c->i0[s], c->i1[s], c->i2[s], c->i3[s]};
+        xpbd_status st = XPBD_OK;
+        int bad = v[0] >= n || v[1] >= n || v[2] >= n || v[3] >= n;
+        if (pad) {
+            bad |= c->source[s] != XPBD_PAD || v[1] != v[0] || v[2] != v[0] || v[3] != v[0] ||
+                   c->lambda[s] != 0;
+            if (bad)
+                st = XPBD_ERR_INDEX;
+        } else {
+            for (int a = 0; a < 4; ++a)
+                for (int b = a + 1; b < 4; ++b)
+                    bad |= v[a] == v[b];
+            if (bad || c->source[s] == XPBD_PAD)
+                st = XPBD_ERR_INDEX;
+            else if (!isfinite(c->compliance[s]) || c->compliance[s] < 0)
+                st = XPBD_ERR_COMPLIANCE;
+            else if (!isfinite(c->lambda[s]))
+                st = XPBD_ERR_LAMBDA;
+            else if (!isfinite(c->rest[s]) || !isfinite(c->k0[s]) || !isfinite(c->k1[s]) ||
+                     !isfinite(c->k2[s]) || !isfinite(c->k3[s]) || !isfinite(c->scale[s]))
+                st = XPBD_ERR_REST;
+        }
+        if (st != XPBD_OK) {
+            if (bad_index)
+                *bad_index = s;
+            return st;
+        }
+    }
+    return XPBD_OK;
+}
+
 /* Colours count four-particle constraints and lays out a set; fills the
  * index arrays and returns, through order[], the input index of each slot
  * (XPBD_PAD for padding) so the caller can fill its coefficients. */

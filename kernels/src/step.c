@@ -29,6 +29,7 @@ xpbd_step_config xpbd_step_config_default(void)
     c.contact_weighted = 1;
     c.contact_velocity_pass = 1;
     c.contact_order = XPBD_CONTACTS_SUBSTEP;
+    c.relative_damping = 0;
     return c;
 }
 

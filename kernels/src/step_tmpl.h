@@ -31,7 +31,32 @@ size_t SFX(xpbd_step_scratch_bytes)(size_t n, size_t slots)
     return SFX(xpbd_world_scratch_bytes)(n, slots, 0);
 }
 
-static void SFX(snapshot)(const P *p, const DS *c, R *save, int restore)
+/* The multipliers of a world's sets, for the snapshot and the final check. */
+typedef struct SFX(lambdas) {
+    R *lambda[3];
+    uint32_t slots[3];
+} SFX(lambdas);
+
+static SFX(lambdas) SFX(world_lambdas)(const SFX(xpbd_world) *w)
+{
+    SFX(lambdas) l;
+    memset(&l, 0, sizeof l);
+    if (w->constraints) {
+        l.lambda[0] = w->constraints->lambda;
+        l.slots[0] = w->constraints->slots;
+    }
+    if (w->tets) {
+        l.lambda[1] = w->tets->lambda;
+        l.slots[1] = w->tets->slots;
+    }
+    if (w->bends) {
+        l.lambda[2] = w->bends->lambda;
+        l.slots[2] = w->bends->slots;
+    }
+    return l;
+}
+
+static void SFX(snapshot)(const P *p, const SFX(lambdas) *l, R *save, int restore)
 {
     R *const arrays[9] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz};
     const size_t n = p->count;
@@ -41,31 +66,48 @@ static void SFX(snapshot)(const P *p, const DS *c, R *save, int restore)
         else
             memcpy(save + (size_t)k * n, arrays[k], n * sizeof(R));
     }
-    if (c && c->slots) {
+    R *at = save + 9 * n;
+    for (int k = 0; k < 3; ++k) {
+        if (!l->slots[k])
+            continue;
         if (restore)
-            memcpy(c->lambda, save + 9 * n, c->slots * sizeof(R));
+            memcpy(l->lambda[k], at, l->slots[k] * sizeof(R));
         else
-            memcpy(save + 9 * n, c->lambda, c->slots * sizeof(R));
+            memcpy(at, l->lambda[k], l->slots[k] * sizeof(R));
+        at += l->slots[k];
     }
 }
 
-/* First non-finite element after a step: particle i, or n + slot. */
-static size_t SFX(first_nonfinite)(const P *p, const DS *c)
+static void SFX(reset_lambdas)(const SFX(lambdas) *l)
+{
+    for (int k = 0; k < 3; ++k)
+        if (l->slots[k])
+            memset(l->lambda[k], 0, l->slots[k] * sizeof(R));
+}
+
+/* First non-finite element after a step: particle i, or n + slot (slots
+ * counted across the sets in the order distance, tetrahedra, bending). */
+static size_t SFX(first_nonfinite)(const P *p, const SFX(lambdas) *l)
 {
     const size_t n = p->count;
-    if (SFX(screen_finite)(p->x, n) && SFX(screen_finite)(p->y, n) &&
-        SFX(screen_finite)(p->z, n) && SFX(screen_finite)(p->vx, n) &&
-        SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n) &&
-        (!c || SFX(screen_finite)(c->lambda, c->slots)))
+    int fine = SFX(screen_finite)(p->x, n) && SFX(screen_finite)(p->y, n) &&
+               SFX(screen_finite)(p->z, n) && SFX(screen_finite)(p->vx, n) &&
+               SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n);
+    for (int k = 0; k < 3; ++k)
+        fine = fine && SFX(screen_finite)(l->lambda[k], l->slots[k]);
+    if (fine)
         return SIZE_MAX;
     for (size_t i = 0; i < n; ++i)
         if (!isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]) ||
             !isfinite(p->vx[i]) || !isfinite(p->vy[i]) || !isfinite(p->vz[i]))
             return i;
-    if (c)
-        for (uint32_t s = 0; s < c->slots; ++s)
-            if (!isfinite(c->lambda[s]))
-                return n + s;
+    size_t base = n;
+    for (int k = 0; k < 3; ++k) {
+        for (uint32_t s = 0; s < l->slots[k]; ++s)
+            if (!isfinite(l->lambda[k][s]))
+                return base + s;
+        base += l->slots[k];
+    }
     return SIZE_MAX;
 }
 
@@ -95,7 +137,9 @@ static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
         cfg->friction_static < 0 || cfg->friction_dynamic < 0 ||
         cfg->friction_dynamic > cfg->friction_static)
         return XPBD_ERR_FRICTION;
-    if (!isfinite(cfg->contact_skin) || cfg->contact_skin < 0)
+    if (!isfinite(cfg->contact_skin) || cfg->contact_skin < 0 ||
+        !isfinite(cfg->relative_damping) || cfg->relative_damping < 0 ||
+        cfg->relative_damping > 1)
         return XPBD_ERR_CONFIG;
     return XPBD_OK;
 }
@@ -212,6 +256,32 @@ static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, size_
     return XPBD_OK;
 }
 
+/* One iteration over the soft-body parts of a world on q: tetrahedra,
+ * bending (colours, then the serial overflow), tethers. Returns the
+ * skipped count; adds the projections to *solves. */
+static uint64_t SFX(soft_iteration)(const SFX(xpbd_world) *w,
+                                    const SFX(xpbd_softbody_kernels) *skt, R *q, R hs,
+                                    uint64_t *solves)
+{
+    uint64_t skipped = 0;
+    const QS *t = w->tets, *b = w->bends;
+    if (t) {
+        for (uint32_t col = 0; col < t->colours; ++col)
+            skipped += skt->tet_volume(q, t, col, 0, xpbd_colour_batches(t->colour_begin, col), hs);
+        skipped += SFX(xpbd_serial_tet_volume)(q, t, t->overflow_begin, t->slots, hs);
+        *solves += t->count;
+    }
+    if (b) {
+        for (uint32_t col = 0; col < b->colours; ++col)
+            skipped += skt->bending(q, b, col, 0, xpbd_colour_batches(b->colour_begin, col), hs);
+        skipped += SFX(xpbd_serial_bending)(q, b, b->overflow_begin, b->slots, hs);
+        *solves += b->count;
+    }
+    if (w->tether_anchor)
+        (void)skt->tethers(q, w->tether_anchor, w->tether_length, 0, w->particles->count);
+    return skipped;
+}
+
 static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
                                       void *scratch, size_t scratch_bytes,
                                       xpbd_step_counters *k)
@@ -227,7 +297,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     if (!isfinite(h) || !(h > 0) || !isfinite(hs) || !(hs > 0) || !isfinite(1 / (hs * hs)))
         return XPBD_ERR_TIMESTEP;
     const int lesson = cfg->contact_order == XPBD_CONTACTS_LESSON;
-    if (lesson && (c || cfg->solver != XPBD_SOLVER_XPBD))
+    if (lesson && (c || w->tets || w->bends || w->tether_anchor || cfg->solver != XPBD_SOLVER_XPBD))
         return XPBD_ERR_CONFIG;
     xpbd_isa isa;
     if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)
@@ -239,9 +309,11 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
         return XPBD_ERR_ISA;
     const size_t n = p->count;
     const uint32_t slots = c ? c->slots : 0;
+    const size_t all_slots = (size_t)slots + (w->tets ? w->tets->slots : 0) +
+                             (w->bends ? w->bends->slots : 0);
     const int find = w->radius && w->contacts && !w->contacts_fixed;
     const size_t max_contacts = find ? w->contacts->max_contacts : 0;
-    const size_t need = SFX(xpbd_world_scratch_bytes)(n, slots, max_contacts);
+    const size_t need = SFX(xpbd_world_scratch_bytes)(n, all_slots, max_contacts);
     if (!scratch || need == SIZE_MAX || scratch_bytes < need)
         return XPBD_ERR_CAPACITY;
     if ((uintptr_t)scratch % _Alignof(R) != 0)
@@ -265,11 +337,36 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     st = SFX(check_contacts)(w, n, &k->bad_index);
     if (st != XPBD_OK)
         return st;
+    if (w->tets && (st = SFXM(xpbd_quad_set, validate)(w->tets, n, &k->bad_index)) != XPBD_OK)
+        return st;
+    if (w->bends && (st = SFXM(xpbd_quad_set, validate)(w->bends, n, &k->bad_index)) != XPBD_OK)
+        return st;
+    if (w->tether_anchor) {
+        if (!w->tether_length)
+            return XPBD_ERR_ARGUMENT;
+        for (size_t i = 0; i < n; ++i) {
+            if (w->tether_anchor[i] >= n) {
+                k->bad_index = i;
+                return XPBD_ERR_INDEX;
+            }
+            if (!isfinite(w->tether_length[i]) || w->tether_length[i] < 0) {
+                k->bad_index = i;
+                return XPBD_ERR_REST;
+            }
+        }
+    }
+    if (w->body_count) {
+        if (!w->body_begin)
+            return XPBD_ERR_ARGUMENT;
+        for (uint32_t b = 0; b < w->body_count; ++b)
+            if (w->body_begin[b] > w->body_begin[b + 1] || w->body_begin[b + 1] > n)
+                return XPBD_ERR_CONFIG;
+    }
 
     R *save = scratch;
-    R *fx = save + 9 * n + slots, *fy = fx + n, *fz = fy + n;
+    R *fx = save + 9 * n + all_slots, *fy = fx + n, *fz = fy + n;
     R *q = (R *)(void *)(((uintptr_t)fx + 63) & ~(uintptr_t)63);
-    char *bp_work = (char *)scratch + SFX(world_state_bytes)(n, slots);
+    char *bp_work = (char *)scratch + SFX(world_state_bytes)(n, all_slots);
     bp_work = (char *)(((uintptr_t)bp_work + 7) & ~(uintptr_t)7);
 
     /* contacts at step start: found from the positions now (world space) */
@@ -307,15 +404,19 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     if (impulse && n)
         memset(impulse, 0, n * sizeof(R));
 
-    SFX(snapshot)(p, c, save, 0);
+    const SFX(lambdas) lam = SFX(world_lambdas)(w);
+    const SFX(xpbd_softbody_kernels) *skt = SFXM(xpbd_softbody_kernels, get)(isa);
+    if (!skt)
+        return XPBD_ERR_ISA;
+    const int soft = w->tets || w->bends || w->tether_anchor;
+    SFX(snapshot)(p, &lam, save, 0);
     const R gx = (R)cfg->gravity[0], gy = (R)cfg->gravity[1], gz = (R)cfg->gravity[2];
     const R keep = (R)(1.0 - cfg->damping);
     const R ks = (R)cfg->pbd_stiffness, sd = (R)cfg->spring_damping;
     const uint32_t real = c ? c->count : 0;
-    const int solve = c || contacts;
+    const int solve = c || contacts || soft;
     for (uint32_t sub = 0; sub < cfg->substeps; ++sub) {
-        if (c && slots)
-            memset(c->lambda, 0, slots * sizeof(R));
+        SFX(reset_lambdas)(&lam);
         if (lesson) {
             /* SPEC S2 stepWorld */
             ckt->gravity(p, 0, n, gx * hs, gy * hs, gz * hs);
@@ -353,9 +454,9 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
             if (solve)
                 kt->pack(p, q, 0, n);
             for (uint32_t it = 0; solve && it < cfg->iterations; ++it) {
+                if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION)
+                    SFX(reset_lambdas)(&lam);
                 if (c) {
-                    if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION && slots)
-                        memset(c->lambda, 0, slots * sizeof(R));
                     for (uint32_t col = 0; col < c->colours; ++col) {
                         const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
                         k->skipped += cfg->solver == XPBD_SOLVER_XPBD
@@ -370,6 +471,8 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                                                                      slots, ks);
                     k->solves += real;
                 }
+                if (soft)
+                    k->skipped += SFX(soft_iteration)(w, skt, q, hs, &k->solves);
                 if (contacts)
                     k->contact_hits += SFX(contacts_position)(&cr, q, p, impulse, hs);
                 k->iterations++;
@@ -379,13 +482,17 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
             kt->update_velocity(p, 0, n, hs, keep);
             if (contacts && cfg->contact_velocity_pass)
                 k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse);
+            if (cfg->relative_damping > 0)
+                for (uint32_t b = 0; b < w->body_count; ++b)
+                    (void)SFX(xpbd_damp_relative)(p, w->body_begin[b], w->body_begin[b + 1],
+                                                  cfg->relative_damping);
         }
         k->substeps++;
     }
 
-    const size_t bad = SFX(first_nonfinite)(p, c);
+    const size_t bad = SFX(first_nonfinite)(p, &lam);
     if (bad != SIZE_MAX) {
-        SFX(snapshot)(p, c, save, 1);
+        SFX(snapshot)(p, &lam, save, 1);
         if (impulse && n)
             memset(impulse, 0, n * sizeof(R));
         k->bad_index = bad;

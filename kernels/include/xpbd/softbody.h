@@ -110,6 +110,13 @@ XPBD_API xpbd_status xpbd_bend_set_f64_build(xpbd_quad_set_f64 *out, size_t n, c
                                              const double *compliance,
                                              const xpbd_colouring_options *options,
                                              size_t *bad_index);
+/* Checks a set against a particle count (as the step does every step):
+ * indices in range and distinct, compliance >= 0 finite, lambda finite,
+ * padding slots intact. */
+XPBD_API xpbd_status xpbd_quad_set_f32_validate(const xpbd_quad_set_f32 *c, size_t n,
+                                                size_t *bad_index);
+XPBD_API xpbd_status xpbd_quad_set_f64_validate(const xpbd_quad_set_f64 *c, size_t n,
+                                                size_t *bad_index);
 XPBD_API void xpbd_quad_set_f32_free(xpbd_quad_set_f32 *set);
 XPBD_API void xpbd_quad_set_f64_free(xpbd_quad_set_f64 *set);
 

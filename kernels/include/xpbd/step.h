@@ -24,6 +24,7 @@
 #define XPBD_STEP_H
 
 #include "xpbd/contacts.h"
+#include "xpbd/softbody.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,6 +75,8 @@ typedef struct xpbd_step_config {
     int contact_weighted;           /* 1: split by inverse mass; 0: all to i1; default 1 */
     int contact_velocity_pass;      /* 1: restitution pass; default 1 */
     xpbd_contact_order contact_order; /* default XPBD_CONTACTS_SUBSTEP */
+    double relative_damping;        /* fraction of velocity relative to each body's rigid
+                                       motion removed per substep, [0, 1]; default 0 */
 } xpbd_step_config;
 
 /* The defaults of protocol XPBD_PROTOCOL_VERSION. */
@@ -143,6 +146,13 @@ typedef struct xpbd_world_f32 {
     const xpbd_plane *planes;
     uint32_t plane_count;
     float *plane_impulse;
+    xpbd_quad_set_f32 *tets;        /* tetrahedral volume constraints, may be NULL */
+    xpbd_quad_set_f32 *bends;       /* bending constraints, may be NULL */
+    const uint32_t *tether_anchor; /* [n] static anchor per particle (itself: none), may be NULL */
+    const float *tether_length;       /* [n] longest allowed distance to the anchor (m) */
+    const size_t *body_begin;      /* [body_count + 1] particle ranges of the bodies that
+                                      relative damping treats as wholes */
+    uint32_t body_count;
 } xpbd_world_f32;
 
 typedef struct xpbd_world_f64 {
@@ -154,10 +164,18 @@ typedef struct xpbd_world_f64 {
     const xpbd_plane *planes;
     uint32_t plane_count;
     double *plane_impulse;
+    xpbd_quad_set_f64 *tets;        /* tetrahedral volume constraints, may be NULL */
+    xpbd_quad_set_f64 *bends;       /* bending constraints, may be NULL */
+    const uint32_t *tether_anchor; /* [n] static anchor per particle (itself: none), may be NULL */
+    const double *tether_length;       /* [n] longest allowed distance to the anchor (m) */
+    const size_t *body_begin;      /* [body_count + 1] particle ranges of the bodies that
+                                      relative damping treats as wholes */
+    uint32_t body_count;
 } xpbd_world_f64;
 
-/* Scratch bytes for a world of n particles, a set of `slots` slots and a
- * contact set of max_contacts contacts (0 without contacts). */
+/* Scratch bytes for a world of n particles, constraint sets of `slots`
+ * slots in all (distance + tetrahedra + bending) and a contact set of
+ * max_contacts contacts (0 without contacts or with a fixed set). */
 XPBD_API size_t xpbd_world_scratch_bytes_f32(size_t particles, size_t slots, size_t max_contacts);
 XPBD_API size_t xpbd_world_scratch_bytes_f64(size_t particles, size_t slots, size_t max_contacts);
 
@@ -170,8 +188,12 @@ XPBD_API size_t xpbd_world_scratch_bytes_f64(size_t particles, size_t slots, siz
  *                         contact configuration out of range
  *   XPBD_ERR_PLANE        a plane normal not unit length (1e-6) or d not finite
  *   XPBD_ERR_INDEX        a fixed contact set names a particle out of range
- *   XPBD_ERR_CONFIG       XPBD_CONTACTS_LESSON with distance constraints, or
- *                         an unknown contact order
+ *   XPBD_ERR_CONFIG       XPBD_CONTACTS_LESSON with constraints, an unknown
+ *                         contact order, relative_damping outside [0, 1],
+ *                         body ranges not increasing within [0, n]
+ * Each substep solves, per iteration: distance colours, tetrahedra, bending,
+ * tethers, then contacts and planes; after the velocity update, the contact
+ * velocity pass and relative damping of each body.
  * On every error the particles and lambda are exactly as before the call. */
 XPBD_API xpbd_status xpbd_world_step_f32(const xpbd_step_config *cfg, double h, xpbd_world_f32 *w,
                                          void *scratch, size_t scratch_bytes,

@@ -58,7 +58,8 @@ typedef struct xpbd_step_config {
     uint32_t substeps;              /* >= 1; default 1 */
     uint32_t iterations;            /* >= 1 per substep; default 10 */
     double gravity[3];              /* m/s^2; default (0, -9.81, 0) */
-    double damping;                 /* velocity fraction removed per substep, [0, 1); default 0 */
+    double damping;                 /* velocity fraction removed per substep, [0, 1), XPBD and
+                                       PBD (springs: spring_damping); default 0 */
     double pbd_stiffness;           /* k_s in (0, 1] for XPBD_SOLVER_PBD; default 1 */
     double spring_damping;          /* N*s/m along each spring, >= 0; default 0 */
     xpbd_solver solver;             /* default XPBD_SOLVER_XPBD */

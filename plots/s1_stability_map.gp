@@ -1,0 +1,67 @@
+# SPEC S1 4.1: the stability limit of explicit springs as a curve.
+#
+#   gnuplot -e "data='DIR/data/s1_stability_map.tsv'; out='DIR/fig/s1_stability_map.png'; fmt='png'" plots/s1_stability_map.gp
+#
+# fmt: png (pngcairo) or pdf (pdfcairo).
+# Columns (by name): panel (0: vs h for N = 2, 6, 20; 1: vs N at h = 1/60 s) N h c
+# (spring damping, N s/m) k_measured k_closed k_mh2 k_4mh2 rel_error
+# k_measured_h2_over_m.
+
+if (!exists("data")) data = 'report-out/data/s1_stability_map.tsv'
+if (!exists("out")) out = 'report-out/fig/s1_stability_map.png'
+
+dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
+dir = (i > 0) ? dir[1:i] : ''
+load dir . 'common.gp'
+
+stats data using (column("c") > 0 ? column("c") : NaN) nooutput
+cdamp = STATS_max
+stats data using (column("panel") == 1 ? column("h") : NaN) nooutput
+hN = STATS_min
+stats data using "rel_error" nooutput
+maxerr = (abs(STATS_min) > abs(STATS_max) ? abs(STATS_min) : abs(STATS_max))
+
+c0 = C1
+c1 = C4
+set multiplot layout 1, 2 title sprintf("SPEC S1 4.1 - largest stable k of explicit springs + semi-implicit Euler (m = 1 kg): measured by bisection vs closed form (max deviation %.1e)", maxerr) font ',11'
+set key box opaque font ',9'
+
+# ---- (a) vs h, in units of m/h^2 ------------------------------------------
+set title '(a) limit in units of m/h^2 vs time step, N = 2, 6, 20'
+set xlabel 'h (s)'
+set ylabel 'largest stable k  h^2/m'
+set logscale x
+set xrange [1.0/300:1.0/25]
+set yrange [0.5:4.5]
+set xtics ('1/240' 1.0/240, '1/180' 1.0/180, '1/120' 1.0/120, '1/90' 1.0/90, '1/60' 1.0/60, '1/45' 1.0/45, '1/30' 1.0/30)
+set key center right
+set label 11 'N = 2' at 1.0/150, 3.8 font ',9'
+set label 12 'N = 6 (upper), N = 20' at 1.0/150, 1.2 font ',9'
+sel(p, n, d) = (column("panel") == 0 && column("N") == n && (d ? column("c") > 0 : column("c") == 0)) ? column("h") : NaN
+plot 4 with lines dt 4 lw 1.5 lc rgb 'black' title '4m/h^2 (one spring: h{/Symbol w} < 2)', \
+     1 with lines dt 2 lw 1.5 lc rgb 'black' title 'm/h^2', \
+     for [n in "2 6 20"] data using (sel(0, n + 0, 0)):(column("k_closed") * column("h")**2) with lines lw 1.5 lc rgb c0 notitle, \
+     for [n in "2 6 20"] data using (sel(0, n + 0, 0)):"k_measured_h2_over_m" with points pt 6 ps 1.4 lc rgb c0 title (n eq '2' ? 'measured, undamped (line: closed form)' : ''), \
+     for [n in "2 6 20"] data using (sel(0, n + 0, 1)):(column("k_closed") * column("h")**2) with lines lw 1.5 dt 3 lc rgb c1 notitle, \
+     for [n in "2 6 20"] data using (sel(0, n + 0, 1)):"k_measured_h2_over_m" with points pt 4 ps 1.0 lc rgb c1 title (n eq '2' ? sprintf('measured, c = %g N s/m (dotted: closed form)', cdamp) : ''), \
+     NaN notitle
+unset label
+
+# ---- (b) vs N ----------------------------------------------------------
+set title sprintf('(b) h = 1/%.0f s, limit vs chain length (N particles, N - 1 springs)', 1.0 / hN)
+set xlabel 'N (particles, the top one anchored)'
+set ylabel 'largest stable k (N/m)'
+unset logscale
+set format y '%g'
+set xtics auto
+set xrange [1:21]
+set yrange [0:16000]
+set xtics 2
+set key top right
+plot 4.0 / hN**2 with lines dt 4 lw 1.5 lc rgb 'black' title '4m/h^2', \
+     1.0 / hN**2 with lines dt 2 lw 1.5 lc rgb 'black' title 'm/h^2', \
+     data using (column("panel") == 1 && column("c") == 0 ? column("N") : NaN):"k_closed" with lines lw 1.5 lc rgb c0 title '(4m/{/Symbol m}_{max})/h^2, undamped', \
+     '' using (column("panel") == 1 && column("c") == 0 ? column("N") : NaN):"k_measured" with points pt 6 ps 1.4 lc rgb c0 title 'measured, undamped', \
+     '' using (column("panel") == 1 && column("c") > 0 ? column("N") : NaN):"k_closed" with lines lw 1.5 dt 3 lc rgb c1 title '(4m/{/Symbol m}_{max} - 2hc)/h^2', \
+     '' using (column("panel") == 1 && column("c") > 0 ? column("N") : NaN):"k_measured" with points pt 4 ps 1.0 lc rgb c1 title sprintf('measured, c = %g N s/m', cdamp)
+unset multiplot

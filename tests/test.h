@@ -35,7 +35,9 @@ extern const xpbd_kernels_f64 *xt_ref64;
 /* Failures recorded in the running test. */
 extern unsigned long xt_failures;
 
-void xt_fail_begin(const char *file, int line);
+/* Records a failure; returns 1 if its details should be printed (the first
+ * few of a test), after printing the location. */
+int xt_fail_begin(const char *file, int line);
 void xt_fail_real(const char *file, int line, const char *what, double got, double want,
                   double tol);
 int xt_same_bytes(const void *a, const void *b, size_t bytes, const char *what,
@@ -50,16 +52,16 @@ int xt_same_u32(const uint32_t *a, const uint32_t *b, size_t n, const char *what
 #define ENSURE(cond)                                                                          \
     do {                                                                                      \
         if (!(cond)) {                                                                        \
-            xt_fail_begin(__FILE__, __LINE__);                                                \
-            fprintf(stderr, "ENSURE(%s)\n", #cond);                                           \
+            if (xt_fail_begin(__FILE__, __LINE__))                                            \
+                fprintf(stderr, "ENSURE(%s)\n", #cond);                                       \
         }                                                                                     \
     } while (0)
 
 #define REQUIRE(cond)                                                                         \
     do {                                                                                      \
         if (!(cond)) {                                                                        \
-            xt_fail_begin(__FILE__, __LINE__);                                                \
-            fprintf(stderr, "REQUIRE(%s): test stopped\n", #cond);                            \
+            if (xt_fail_begin(__FILE__, __LINE__))                                            \
+                fprintf(stderr, "REQUIRE(%s): test stopped\n", #cond);                        \
             return;                                                                           \
         }                                                                                     \
     } while (0)
@@ -68,9 +70,9 @@ int xt_same_u32(const uint32_t *a, const uint32_t *b, size_t n, const char *what
     do {                                                                                      \
         const long long xt_g_ = (long long)(got), xt_w_ = (long long)(want);                  \
         if (xt_g_ != xt_w_) {                                                                 \
-            xt_fail_begin(__FILE__, __LINE__);                                                \
-            fprintf(stderr, "ENSURE_INT(%s, %s): got %lld, want %lld\n", #got, #want, xt_g_,  \
-                    xt_w_);                                                                   \
+            if (xt_fail_begin(__FILE__, __LINE__))                                            \
+                fprintf(stderr, "ENSURE_INT(%s, %s): got %lld, want %lld\n", #got, #want,     \
+                        xt_g_, xt_w_);                                                        \
         }                                                                                     \
     } while (0)
 
@@ -78,9 +80,10 @@ int xt_same_u32(const uint32_t *a, const uint32_t *b, size_t n, const char *what
     do {                                                                                      \
         const xpbd_status xt_g_ = (got), xt_w_ = (want);                                      \
         if (xt_g_ != xt_w_) {                                                                 \
-            xt_fail_begin(__FILE__, __LINE__);                                                \
-            fprintf(stderr, "ENSURE_STATUS(%s): got %d (%s), want %d (%s)\n", #got, (int)xt_g_, \
-                    xpbd_status_str(xt_g_), (int)xt_w_, xpbd_status_str(xt_w_));             \
+            if (xt_fail_begin(__FILE__, __LINE__))                                            \
+                fprintf(stderr, "ENSURE_STATUS(%s): got %d (%s), want %d (%s)\n", #got,       \
+                        (int)xt_g_, xpbd_status_str(xt_g_), (int)xt_w_,                       \
+                        xpbd_status_str(xt_w_));                                              \
         }                                                                                     \
     } while (0)
 
@@ -88,10 +91,10 @@ int xt_same_u32(const uint32_t *a, const uint32_t *b, size_t n, const char *what
     do {                                                                                      \
         const xpbd_status xt_g_ = (got), xt_w_ = (want);                                      \
         if (xt_g_ != xt_w_) {                                                                 \
-            xt_fail_begin(__FILE__, __LINE__);                                                \
-            fprintf(stderr, "REQUIRE_STATUS(%s): got %d (%s), want %d (%s): test stopped\n",  \
-                    #got, (int)xt_g_, xpbd_status_str(xt_g_), (int)xt_w_,                     \
-                    xpbd_status_str(xt_w_));                                                  \
+            if (xt_fail_begin(__FILE__, __LINE__))                                            \
+                fprintf(stderr, "REQUIRE_STATUS(%s): got %d (%s), want %d (%s): stopped\n",   \
+                        #got, (int)xt_g_, xpbd_status_str(xt_g_), (int)xt_w_,                 \
+                        xpbd_status_str(xt_w_));                                              \
             return;                                                                           \
         }                                                                                     \
     } while (0)

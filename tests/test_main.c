@@ -21,25 +21,22 @@ unsigned long xt_failures;
 
 static const char *current_test = "";
 
-void xt_fail_begin(const char *file, int line)
-{
-    /* only the first few failures of a test are detailed: a broken kernel
-     * would otherwise print one line per element */
-    if (xt_failures < 20)
-        fprintf(stderr, "%s:%d: [%s, isa %s] ", file, line, current_test, xpbd_isa_name(xt_isa));
-    xt_failures++;
-}
+/* Only the first few failures of a test are detailed: a broken kernel
+ * would otherwise print one line per element. */
+#define XT_DETAILED 20
 
-static int verbose_failure(void)
+int xt_fail_begin(const char *file, int line)
 {
-    return xt_failures <= 20;
+    if (++xt_failures > XT_DETAILED)
+        return 0;
+    fprintf(stderr, "%s:%d: [%s, isa %s] ", file, line, current_test, xpbd_isa_name(xt_isa));
+    return 1;
 }
 
 void xt_fail_real(const char *file, int line, const char *what, double got, double want,
                   double tol)
 {
-    xt_fail_begin(file, line);
-    if (verbose_failure())
+    if (xt_fail_begin(file, line))
         fprintf(stderr, "%s\n    got  %a = %.17g\n    want %a = %.17g\n    tol  %a = %.17g\n",
                 what, got, got, want, want, tol, tol);
 }
@@ -53,8 +50,7 @@ int xt_same_bytes(const void *a, const void *b, size_t bytes, const char *what,
     size_t i = 0;
     while (x[i] == y[i])
         ++i;
-    xt_fail_begin(file, line);
-    if (verbose_failure())
+    if (xt_fail_begin(file, line))
         fprintf(stderr, "%s differs at byte %zu of %zu: %02x vs %02x\n", what, i, bytes, x[i],
                 y[i]);
     return 0;
@@ -68,8 +64,7 @@ int xt_same_f32(const float *a, const float *b, size_t n, const char *what, cons
     size_t i = 0;
     while (memcmp(a + i, b + i, sizeof *a) == 0)
         ++i;
-    xt_fail_begin(file, line);
-    if (verbose_failure())
+    if (xt_fail_begin(file, line))
         fprintf(stderr, "%s differs at [%zu] of %zu:\n    got  %a = %.9g\n    want %a = %.9g\n",
                 what, i, n, (double)a[i], (double)a[i], (double)b[i], (double)b[i]);
     return 0;
@@ -83,8 +78,7 @@ int xt_same_f64(const double *a, const double *b, size_t n, const char *what, co
     size_t i = 0;
     while (memcmp(a + i, b + i, sizeof *a) == 0)
         ++i;
-    xt_fail_begin(file, line);
-    if (verbose_failure())
+    if (xt_fail_begin(file, line))
         fprintf(stderr, "%s differs at [%zu] of %zu:\n    got  %a = %.17g\n    want %a = %.17g\n",
                 what, i, n, a[i], a[i], b[i], b[i]);
     return 0;
@@ -98,15 +92,24 @@ int xt_same_u32(const uint32_t *a, const uint32_t *b, size_t n, const char *what
     size_t i = 0;
     while (a[i] == b[i])
         ++i;
-    xt_fail_begin(file, line);
-    if (verbose_failure())
+    if (xt_fail_begin(file, line))
         fprintf(stderr, "%s differs at [%zu] of %zu: got %lu, want %lu\n", what, i, n,
                 (unsigned long)a[i], (unsigned long)b[i]);
     return 0;
 }
 
-static const xt_test *const tables[] = {xt_tests_s0,     xt_tests_cross, xt_tests_isa,
-                                        xt_tests_colour, xt_tests_chain, xt_tests_bad};
+#ifdef XPBD_TEST_CONTACTS
+/* the contact tests (test_contacts.c), when that file is part of the build */
+extern const xt_test xt_tests_contacts[];
+#endif
+
+static const xt_test *const tables[] = {
+    xt_tests_s0,    xt_tests_cross, xt_tests_isa, xt_tests_colour,
+    xt_tests_chain, xt_tests_bad,
+#ifdef XPBD_TEST_CONTACTS
+    xt_tests_contacts,
+#endif
+};
 
 static int selected(const char *name, int argc, char **argv, int first)
 {

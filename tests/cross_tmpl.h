@@ -1,0 +1,841 @@
+/* Cross-check of one precision: the ISA under test against the scalar
+ * reference, template over XT_R / XT_SFX / XT_SAME / XT_TAB / XT_REF / XT_EPS.
+ *
+ * Both paths get bitwise copies of the same cloud and of the same set (built
+ * twice from the same input), walk the same colours in the same order, and
+ * after every kernel call every particle array, force array, lambda, residual
+ * array and return value is compared with memcmp. */
+
+#define CL XT_SFX(xt_cloud)
+#define DSET XT_SFX(xpbd_distance_set)
+#define KT XT_SFX(xpbd_kernels)
+#define SAMER(a, b, n, what) XT_SAME((a), (b), (n), (what), __FILE__, __LINE__)
+#define SAMECL(a, b, what) XT_SFXM(xt_cloud, same)((a), (b), (what), __FILE__, __LINE__)
+#define FN(n) XT_SFX(n)
+
+/* ------------------------------------------------------------- cases --- */
+
+typedef struct FN(xcase) {
+    xt_graph_kind kind;
+    size_t coincident, static_pairs;
+    uint32_t max_colours;
+    const char *name;
+} FN(xcase);
+
+static const FN(xcase) FN(xcases)[] = {
+    {XT_MATCHING, 0, 0, 0, "matching"},
+    {XT_MATCHING, 3, 2, 0, "matching+coincident+static"},
+    {XT_RANDOM, 3, 2, 0, "random+coincident+static"},
+    {XT_RANDOM, 0, 0, 2, "random, max_colours 2 (overflow)"},
+    {XT_STAR, 0, 0, 64, "star, max_colours 64"},
+    {XT_DENSE, 2, 1, 0, "dense+coincident+static"},
+    {XT_DENSE, 0, 0, 2, "dense, max_colours 2 (overflow)"},
+};
+#define FN_NCASES (sizeof FN(xcases) / sizeof FN(xcases)[0])
+
+/* Every case carries both sets (one per path), both clouds and a label. */
+typedef struct FN(xrun) {
+    xt_graph g;
+    DSET ca, cb;
+    CL a, b;
+    char label[128];
+} FN(xrun);
+
+static int FN(xrun_init)(FN(xrun) *r, const FN(xcase) *c, size_t size, uint64_t seed,
+                         double soften)
+{
+    memset(r, 0, sizeof *r);
+    xt_rng rng = {seed};
+    xt_graph_make(&r->g, &rng, c->kind, size, c->coincident, c->static_pairs);
+    if (soften > 0)
+        for (size_t k = 0; k < r->g.count; ++k)
+            if (r->g.compliance[k] < soften)
+                r->g.compliance[k] = soften;
+    snprintf(r->label, sizeof r->label, "%s, size %zu, %s", XT_F64 ? "f64" : "f32", size,
+             c->name);
+    xpbd_colouring_options opt = {c->max_colours, 0};
+    if (XT_SFX(xt_graph_build)(&r->g, &opt, &r->ca) != XPBD_OK ||
+        XT_SFX(xt_graph_build)(&r->g, &opt, &r->cb) != XPBD_OK) {
+        if (xt_fail_begin(__FILE__, __LINE__))
+            fprintf(stderr, "%s: build failed\n", r->label);
+        return 0;
+    }
+    if (!XT_SFXM(xt_cloud, alloc)(&r->a, r->g.particles) ||
+        !XT_SFXM(xt_cloud, alloc)(&r->b, r->g.particles))
+        return 0;
+    XT_SFXM(xt_cloud, random)(&r->a, &rng, 0.15, &r->g);
+    XT_SFXM(xt_cloud, copy)(&r->b, &r->a);
+    /* the builder is deterministic: both layouts are the same */
+    SAME_U32(r->ca.i0, r->cb.i0, r->ca.slots, r->label);
+    SAME_U32(r->ca.source, r->cb.source, r->ca.slots, r->label);
+    return 1;
+}
+
+static void FN(xrun_free)(FN(xrun) *r)
+{
+    XT_SFXM(xpbd_distance_set, free)(&r->ca);
+    XT_SFXM(xpbd_distance_set, free)(&r->cb);
+    XT_SFXM(xt_cloud, free)(&r->a);
+    XT_SFXM(xt_cloud, free)(&r->b);
+    xt_graph_free(&r->g);
+}
+
+/* Sizes: 0, 1, lanes-1, lanes, lanes+1 (the ISA's lanes in both
+ * precisions), 16, 17 and a few thousand, without duplicates. */
+static size_t FN(sizes)(size_t out[16])
+{
+    const size_t cand[] = {0,
+                           1,
+                           xt_k32->lanes - 1,
+                           xt_k32->lanes,
+                           xt_k32->lanes + 1,
+                           xt_k64->lanes - 1,
+                           xt_k64->lanes,
+                           xt_k64->lanes + 1,
+                           16,
+                           17,
+                           33,
+                           3000};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; ++i) {
+        int dup = 0;
+        for (size_t j = 0; j < n; ++j)
+            dup |= out[j] == cand[i];
+        if (!dup)
+            out[n++] = cand[i];
+    }
+    return n;
+}
+
+static int FN(same_set)(const DSET *a, const DSET *b, const char *what)
+{
+    int ok = SAMER(a->lambda, b->lambda, a->slots, what);
+    ok &= SAMER(a->rest, b->rest, a->slots, what);
+    return ok;
+}
+
+/* Fills a residual out array with a sentinel no kernel produces. */
+static void FN(poison)(XT_R *out, size_t n)
+{
+    for (size_t s = 0; s < n; ++s)
+        out[s] = (XT_R)12345.0;
+}
+
+/* ----------------------------------------------------- particle kernels --- */
+
+/* predict, update_velocity, spring_integrate, kinetic_energy, momentum on
+ * every size, whole ranges and an unaligned sub-range, plus a check of the
+ * reductions against a plain double sum. */
+static void FN(cross_particles)(void)
+{
+    const KT *T = XT_TAB, *S = XT_REF;
+    size_t sizes[16];
+    const size_t ns = FN(sizes)(sizes);
+    const XT_R h = (XT_R)(1.0 / 240.0), gx = (XT_R)0.5, gy = (XT_R)-9.81, gz = (XT_R)0.25;
+    for (size_t si = 0; si < ns; ++si) {
+        const size_t n = sizes[si];
+        CL a, b;
+        REQUIRE(XT_SFXM(xt_cloud, alloc)(&a, n) && XT_SFXM(xt_cloud, alloc)(&b, n));
+        xt_rng rng = {0xc105ull + n};
+        char what[96];
+        /* each kernel starts from a fresh random cloud; begins 0 (aligned)
+         * and, when there is room, 1 and 3 (unaligned) */
+        for (size_t begin = 0; begin <= 3; begin += (begin == 0 ? 1 : 2)) {
+            if (begin > n)
+                break;
+            const size_t end = n - (n > begin + 2 ? 1 : 0);
+            for (int kernel = 0; kernel < 5; ++kernel) {
+                XT_SFXM(xt_cloud, random)(&a, &rng, 0.2, NULL);
+                if (n > 2) {
+                    a.p.vx[1] = (XT_R)-0.0; /* signed zeros pass through */
+                    a.p.vy[2] = (XT_R)0.0;
+                    a.p.w[2] = 0;
+                }
+                XT_SFXM(xt_cloud, copy)(&b, &a);
+                snprintf(what, sizeof what, "%s n=%zu [%zu,%zu) kernel %d", XT_F64 ? "f64" : "f32",
+                         n, begin, end, kernel);
+                switch (kernel) {
+                case 0:
+                    T->predict(&a.p, begin, end, h, gx, gy, gz);
+                    S->predict(&b.p, begin, end, h, gx, gy, gz);
+                    break;
+                case 1:
+                    T->update_velocity(&a.p, begin, end, h, (XT_R)0.98);
+                    S->update_velocity(&b.p, begin, end, h, (XT_R)0.98);
+                    break;
+                case 2:
+                    T->spring_integrate(&a.p, a.fx, a.fy, a.fz, begin, end, h, gx, gy, gz);
+                    S->spring_integrate(&b.p, b.fx, b.fy, b.fz, begin, end, h, gx, gy, gz);
+                    break;
+                case 3: {
+                    const XT_R ea = T->kinetic_energy(&a.p, begin, end);
+                    const XT_R eb = S->kinetic_energy(&b.p, begin, end);
+                    SAMER(&ea, &eb, 1, what);
+                    double want = 0;
+                    for (size_t i = begin; i < end; ++i)
+                        if (b.p.w[i] > 0)
+                            want += ((double)b.p.vx[i] * b.p.vx[i] +
+                                     (double)b.p.vy[i] * b.p.vy[i] +
+                                     (double)b.p.vz[i] * b.p.vz[i]) /
+                                    b.p.w[i];
+                    want *= 0.5;
+                    ENSURE_NEAR(eb, want, XT_EPS * 256 * (want + 1));
+                    break;
+                }
+                case 4: {
+                    XT_R ma[3], mb[3];
+                    T->momentum(&a.p, begin, end, ma);
+                    S->momentum(&b.p, begin, end, mb);
+                    SAMER(ma, mb, 3, what);
+                    double want[3] = {0, 0, 0}, scale = 1;
+                    for (size_t i = begin; i < end; ++i)
+                        if (b.p.w[i] > 0) {
+                            want[0] += (double)b.p.vx[i] / b.p.w[i];
+                            want[1] += (double)b.p.vy[i] / b.p.w[i];
+                            want[2] += (double)b.p.vz[i] / b.p.w[i];
+                            scale += 10.0 / b.p.w[i];
+                        }
+                    for (int d = 0; d < 3; ++d)
+                        ENSURE_NEAR(mb[d], want[d], XT_EPS * 32 * scale);
+                    break;
+                }
+                }
+                SAMECL(&a, &b, what);
+            }
+        }
+        /* predict really moved things: x - px == v*h for a dynamic particle */
+        if (n > 3) {
+            XT_SFXM(xt_cloud, random)(&a, &rng, 0.0, NULL);
+            const XT_R v = a.p.vy[3] + gy * h, x = a.p.y[3];
+            T->predict(&a.p, 0, n, h, gx, gy, gz);
+            ENSURE_BITS_F64((double)a.p.vy[3], (double)v);
+            ENSURE_BITS_F64((double)a.p.y[3], (double)(XT_R)(x + v * h));
+        }
+        XT_SFXM(xt_cloud, free)(&a);
+        XT_SFXM(xt_cloud, free)(&b);
+    }
+}
+
+/* ---------------------------------------------------- constraint kernels --- */
+
+enum { FN(XPBD), FN(PBD), FN(SPRINGS) };
+
+/* One colour sweep of kernel `which` on both paths, then the overflow range
+ * with the serial reference (as the step driver does). Returns skipped. */
+static uint32_t FN(sweep)(FN(xrun) *r, int which, XT_R h, XT_R k, const char *what)
+{
+    const KT *T = XT_TAB, *S = XT_REF;
+    uint32_t total = 0;
+    char label[200];
+    for (uint32_t col = 0; col < r->ca.colours; ++col) {
+        const uint32_t nb = xpbd_colour_batches(r->ca.colour_begin, col);
+        uint32_t sa = 0, sb = 0;
+        switch (which) {
+        case FN(XPBD):
+            sa = T->distance_xpbd(&r->a.p, &r->ca, col, 0, nb, h);
+            sb = S->distance_xpbd(&r->b.p, &r->cb, col, 0, nb, h);
+            break;
+        case FN(PBD):
+            sa = T->distance_pbd(&r->a.p, &r->ca, col, 0, nb, k);
+            sb = S->distance_pbd(&r->b.p, &r->cb, col, 0, nb, k);
+            break;
+        default:
+            sa = T->spring_forces(&r->a.p, &r->ca, r->a.fx, r->a.fy, r->a.fz, col, 0, nb, k);
+            sb = S->spring_forces(&r->b.p, &r->cb, r->b.fx, r->b.fy, r->b.fz, col, 0, nb, k);
+            break;
+        }
+        snprintf(label, sizeof label, "%s: %s colour %u", r->label, what, (unsigned)col);
+        ENSURE_INT(sa, sb);
+        SAMECL(&r->a, &r->b, label);
+        FN(same_set)(&r->ca, &r->cb, label);
+        total += sb;
+    }
+    const uint32_t o0 = r->ca.overflow_begin, o1 = r->ca.slots;
+    uint32_t sa = 0, sb = 0;
+    switch (which) {
+    case FN(XPBD):
+        sa = XT_SFX(xpbd_serial_distance_xpbd)(&r->a.p, &r->ca, o0, o1, h);
+        sb = XT_SFX(xpbd_serial_distance_xpbd)(&r->b.p, &r->cb, o0, o1, h);
+        break;
+    case FN(PBD):
+        sa = XT_SFX(xpbd_serial_distance_pbd)(&r->a.p, &r->ca, o0, o1, k);
+        sb = XT_SFX(xpbd_serial_distance_pbd)(&r->b.p, &r->cb, o0, o1, k);
+        break;
+    default:
+        sa = XT_SFX(xpbd_serial_spring_forces)(&r->a.p, &r->ca, r->a.fx, r->a.fy, r->a.fz, o0, o1,
+                                               k);
+        sb = XT_SFX(xpbd_serial_spring_forces)(&r->b.p, &r->cb, r->b.fx, r->b.fy, r->b.fz, o0, o1,
+                                               k);
+        break;
+    }
+    snprintf(label, sizeof label, "%s: %s overflow", r->label, what);
+    ENSURE_INT(sa, sb);
+    SAMECL(&r->a, &r->b, label);
+    FN(same_set)(&r->ca, &r->cb, label);
+    return total + sb;
+}
+
+/* The residual kernel with its out[] array over every colour, then the
+ * overflow; the maxima and the arrays must agree bitwise, every slot must be
+ * written, and padding slots and skipped constraints must read 0. */
+static void FN(residuals)(FN(xrun) *r, XT_R h)
+{
+    const KT *T = XT_TAB, *S = XT_REF;
+    const size_t slots = r->ca.slots;
+    XT_R *oa = malloc((slots + 1) * sizeof *oa), *ob = malloc((slots + 1) * sizeof *ob);
+    if (!oa || !ob) {
+        free(oa);
+        free(ob);
+        ENSURE(!"out of memory");
+        return;
+    }
+    FN(poison)(oa, slots);
+    FN(poison)(ob, slots);
+    char label[200];
+    for (uint32_t col = 0; col < r->ca.colours; ++col) {
+        const uint32_t nb = xpbd_colour_batches(r->ca.colour_begin, col);
+        const XT_R ra = T->residual(&r->a.p, &r->ca, col, 0, nb, h, oa);
+        const XT_R rb = S->residual(&r->b.p, &r->cb, col, 0, nb, h, ob);
+        snprintf(label, sizeof label, "%s: residual max, colour %u", r->label, (unsigned)col);
+        SAMER(&ra, &rb, 1, label);
+        /* the maximum is the maximum of what the array holds */
+        XT_R m = 0;
+        for (uint32_t s = r->ca.colour_begin[col]; s < r->ca.colour_begin[col + 1]; ++s) {
+            const XT_R v = ob[s] < 0 ? -ob[s] : ob[s];
+            m = v > m ? v : m;
+        }
+        SAMER(&rb, &m, 1, label);
+        /* and the NULL-out form returns the same maximum */
+        const XT_R rn = T->residual(&r->a.p, &r->ca, col, 0, nb, h, NULL);
+        SAMER(&rn, &ra, 1, label);
+    }
+    const XT_R ra = XT_SFX(xpbd_serial_residual)(&r->a.p, &r->ca, r->ca.overflow_begin,
+                                                 (uint32_t)slots, h, oa);
+    const XT_R rb = XT_SFX(xpbd_serial_residual)(&r->b.p, &r->cb, r->cb.overflow_begin,
+                                                 (uint32_t)slots, h, ob);
+    snprintf(label, sizeof label, "%s: residual arrays", r->label);
+    SAMER(&ra, &rb, 1, label);
+    SAMER(oa, ob, slots, label);
+    for (size_t s = 0; s < slots; ++s) {
+        if (ob[s] == (XT_R)12345.0) {
+            ENSURE(!"a residual slot was not written");
+            break;
+        }
+        if (r->cb.source[s] == XPBD_PAD && ob[s] != 0) {
+            ENSURE(!"a padding slot has a non-zero residual");
+            break;
+        }
+    }
+    /* the dedicated coincident and static pairs report exactly 0 */
+    const size_t first = r->g.count - r->g.coincident - r->g.static_pairs;
+    for (size_t s = 0; s < slots; ++s)
+        if (r->cb.source[s] != XPBD_PAD && r->cb.source[s] >= first)
+            ENSURE_BITS_F64((double)ob[s], 0.0);
+    free(oa);
+    free(ob);
+}
+
+static void FN(compare_sums)(FN(xrun) *r, const char *what)
+{
+    const KT *T = XT_TAB, *S = XT_REF;
+    const size_t n = r->a.p.count;
+    const XT_R ea = T->kinetic_energy(&r->a.p, 0, n), eb = S->kinetic_energy(&r->b.p, 0, n);
+    XT_R ma[3], mb[3];
+    T->momentum(&r->a.p, 0, n, ma);
+    S->momentum(&r->b.p, 0, n, mb);
+    char label[200];
+    snprintf(label, sizeof label, "%s: %s kinetic energy / momentum", r->label, what);
+    SAMER(&ea, &eb, 1, label);
+    SAMER(ma, mb, 3, label);
+}
+
+/* Several substeps of: predict, `iterations` sweeps of `which`, residuals,
+ * velocity update (or for springs: forces, then integrate). */
+static void FN(cross_constraints)(int which)
+{
+    const KT *T = XT_TAB, *S = XT_REF;
+    size_t sizes[16];
+    const size_t ns = FN(sizes)(sizes);
+    const XT_R h = (XT_R)(which == FN(SPRINGS) ? 1e-3 : 1.0 / 240.0);
+    const XT_R gx = 0, gy = (XT_R)-9.81, gz = 0;
+    size_t cases = 0;
+    for (size_t ci = 0; ci < FN_NCASES; ++ci)
+        for (size_t si = 0; si < ns; ++si) {
+            FN(xrun) r;
+            /* springs need compliance > 0; keep them in [1e-3, ...) so the
+             * random tangle stays finite over the substeps */
+            if (!FN(xrun_init)(&r, &FN(xcases)[ci], sizes[si], 0xabc000ull + ci * 131 + si,
+                               which == FN(SPRINGS) ? 1e-3 : 0)) {
+                FN(xrun_free)(&r);
+                continue;
+            }
+            cases++;
+            const uint32_t dedicated = (uint32_t)(r.g.coincident + r.g.static_pairs);
+            if (which == FN(SPRINGS))
+                for (size_t i = 0; i < r.a.p.count; ++i) /* forces start at 0 */
+                    r.a.fx[i] = r.a.fy[i] = r.a.fz[i] = r.b.fx[i] = r.b.fy[i] = r.b.fz[i] = 0;
+            for (int sub = 0; sub < 3; ++sub) {
+                const size_t n = r.a.p.count;
+                if (which == FN(SPRINGS)) {
+                    /* static pairs keep a spring; coincident pairs skip */
+                    const uint32_t sk = FN(sweep)(&r, which, h, (XT_R)0.2, "spring_forces");
+                    ENSURE(sk >= (uint32_t)r.g.coincident);
+                    T->spring_integrate(&r.a.p, r.a.fx, r.a.fy, r.a.fz, 0, n, h, gx, gy, gz);
+                    S->spring_integrate(&r.b.p, r.b.fx, r.b.fy, r.b.fz, 0, n, h, gx, gy, gz);
+                    SAMECL(&r.a, &r.b, "spring_integrate");
+                } else {
+                    T->predict(&r.a.p, 0, n, h, gx, gy, gz);
+                    S->predict(&r.b.p, 0, n, h, gx, gy, gz);
+                    SAMECL(&r.a, &r.b, "predict");
+                    if (r.ca.slots) {
+                        memset(r.ca.lambda, 0, r.ca.slots * sizeof(XT_R));
+                        memset(r.cb.lambda, 0, r.cb.slots * sizeof(XT_R));
+                    }
+                    for (int it = 0; it < 4; ++it) {
+                        /* PBD alternates k_s = 1 and a fractional stiffness */
+                        const XT_R k = (XT_R)(it % 2 ? 0.37 : 1.0);
+                        const uint32_t sk = FN(sweep)(&r, which, h, k,
+                                                      which == FN(XPBD) ? "distance_xpbd"
+                                                                        : "distance_pbd");
+                        /* every dedicated pair is skipped in every sweep */
+                        ENSURE(sk >= dedicated);
+                    }
+                    if (which == FN(XPBD))
+                        FN(residuals)(&r, h);
+                    T->update_velocity(&r.a.p, 0, n, h, (XT_R)0.99);
+                    S->update_velocity(&r.b.p, 0, n, h, (XT_R)0.99);
+                    SAMECL(&r.a, &r.b, "update_velocity");
+                }
+                FN(compare_sums)(&r, "substep end");
+            }
+            if (which != FN(SPRINGS)) {
+                /* padding never gets a lambda, and XPBD moved real ones */
+                int moved = 0;
+                for (uint32_t s = 0; s < r.ca.slots; ++s) {
+                    if (r.ca.source[s] == XPBD_PAD)
+                        ENSURE_BITS_F64((double)r.ca.lambda[s], 0.0);
+                    else if (r.ca.lambda[s] != 0)
+                        moved = 1;
+                }
+                if (which == FN(XPBD) && r.g.count > dedicated)
+                    ENSURE(moved);
+            }
+            FN(xrun_free)(&r);
+        }
+    ENSURE(cases == FN_NCASES * ns);
+}
+
+static void FN(cross_xpbd)(void)
+{
+    FN(cross_constraints)(FN(XPBD));
+}
+
+static void FN(cross_pbd)(void)
+{
+    FN(cross_constraints)(FN(PBD));
+}
+
+static void FN(cross_springs)(void)
+{
+    FN(cross_constraints)(FN(SPRINGS));
+}
+
+/* ------------------------------------------------------ packed kernels --- */
+
+/* pack, distance_xpbd_packed / distance_pbd_packed, unpack: the forced path
+ * against the reference on the packed copy (q and lambda after every
+ * colour), and the unpacked result against the SoA kernels of the
+ * reference ("compute exactly what distance_* do"). */
+static void FN(cross_packed)(int pbd)
+{
+    const KT *T = XT_TAB, *S = XT_REF;
+    size_t sizes[16];
+    const size_t ns = FN(sizes)(sizes);
+    const XT_R h = (XT_R)(1.0 / 240.0);
+    size_t cases = 0;
+    for (size_t ci = 0; ci < FN_NCASES; ++ci)
+        for (size_t si = 0; si < ns; ++si) {
+            FN(xrun) r, u; /* r.a forced packed, r.b reference packed, u.b reference SoA */
+            const uint64_t seed = 0xfacc00ull + ci * 131 + si;
+            if (!FN(xrun_init)(&r, &FN(xcases)[ci], sizes[si], seed, 0) ||
+                !FN(xrun_init)(&u, &FN(xcases)[ci], sizes[si], seed, 0)) {
+                FN(xrun_free)(&r);
+                continue;
+            }
+            cases++;
+            const size_t n = r.a.p.count;
+            XT_R *qa = malloc((4 * n + 1) * sizeof *qa), *qb = malloc((4 * n + 1) * sizeof *qb);
+            REQUIRE(qa && qb);
+            const uint32_t dedicated = (uint32_t)(r.g.coincident + r.g.static_pairs);
+            char label[200];
+            for (int sub = 0; sub < 3; ++sub) {
+                T->predict(&r.a.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                S->predict(&r.b.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                S->predict(&u.b.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                if (r.ca.slots) {
+                    memset(r.ca.lambda, 0, r.ca.slots * sizeof(XT_R));
+                    memset(r.cb.lambda, 0, r.cb.slots * sizeof(XT_R));
+                    memset(u.cb.lambda, 0, u.cb.slots * sizeof(XT_R));
+                }
+                T->pack(&r.a.p, qa, 0, n);
+                S->pack(&r.b.p, qb, 0, n);
+                snprintf(label, sizeof label, "%s: pack", r.label);
+                SAMER(qa, qb, 4 * n, label);
+                for (int it = 0; it < 4; ++it) {
+                    const XT_R k = (XT_R)(it % 2 ? 0.37 : 1.0);
+                    uint32_t ska = 0, skb = 0, sku = 0;
+                    for (uint32_t col = 0; col < r.ca.colours; ++col) {
+                        const uint32_t nb = xpbd_colour_batches(r.ca.colour_begin, col);
+                        const uint32_t sa = pbd ? T->distance_pbd_packed(qa, &r.ca, col, 0, nb, k)
+                                                : T->distance_xpbd_packed(qa, &r.ca, col, 0, nb, h);
+                        const uint32_t sb = pbd ? S->distance_pbd_packed(qb, &r.cb, col, 0, nb, k)
+                                                : S->distance_xpbd_packed(qb, &r.cb, col, 0, nb, h);
+                        const uint32_t su = pbd ? S->distance_pbd(&u.b.p, &u.cb, col, 0, nb, k)
+                                                : S->distance_xpbd(&u.b.p, &u.cb, col, 0, nb, h);
+                        snprintf(label, sizeof label, "%s: %s colour %u", r.label,
+                                 pbd ? "distance_pbd_packed" : "distance_xpbd_packed",
+                                 (unsigned)col);
+                        ENSURE_INT(sa, sb);
+                        ENSURE_INT(sa, su);
+                        SAMER(qa, qb, 4 * n, label);
+                        SAMER(r.ca.lambda, r.cb.lambda, r.ca.slots, label);
+                        SAMER(r.ca.lambda, u.cb.lambda, r.ca.slots, label);
+                        ska += sa;
+                        skb += sb;
+                        sku += su;
+                    }
+                    const uint32_t o0 = r.ca.overflow_begin, o1 = r.ca.slots;
+                    ska += pbd ? XT_SFXM(xpbd_serial_distance_pbd, packed)(qa, &r.ca, o0, o1, k)
+                               : XT_SFXM(xpbd_serial_distance_xpbd, packed)(qa, &r.ca, o0, o1, h);
+                    skb += pbd ? XT_SFXM(xpbd_serial_distance_pbd, packed)(qb, &r.cb, o0, o1, k)
+                               : XT_SFXM(xpbd_serial_distance_xpbd, packed)(qb, &r.cb, o0, o1, h);
+                    sku += pbd ? XT_SFX(xpbd_serial_distance_pbd)(&u.b.p, &u.cb, o0, o1, k)
+                               : XT_SFX(xpbd_serial_distance_xpbd)(&u.b.p, &u.cb, o0, o1, h);
+                    ENSURE_INT(ska, skb);
+                    ENSURE_INT(ska, sku);
+                    ENSURE(ska >= dedicated);
+                    snprintf(label, sizeof label, "%s: packed overflow", r.label);
+                    SAMER(qa, qb, 4 * n, label);
+                    SAMER(r.ca.lambda, u.cb.lambda, r.ca.slots, label);
+                }
+                T->unpack(qa, &r.a.p, 0, n);
+                S->unpack(qb, &r.b.p, 0, n);
+                snprintf(label, sizeof label, "%s: unpack", r.label);
+                SAMECL(&r.a, &r.b, label);
+                snprintf(label, sizeof label, "%s: packed vs SoA", r.label);
+                SAMECL(&r.a, &u.b, label);
+                T->update_velocity(&r.a.p, 0, n, h, 1);
+                S->update_velocity(&r.b.p, 0, n, h, 1);
+                S->update_velocity(&u.b.p, 0, n, h, 1);
+            }
+            free(qa);
+            free(qb);
+            FN(xrun_free)(&r);
+            FN(xrun_free)(&u);
+        }
+    ENSURE(cases == FN_NCASES * ns);
+}
+
+static void FN(cross_xpbd_packed)(void)
+{
+    FN(cross_packed)(0);
+}
+
+static void FN(cross_pbd_packed)(void)
+{
+    FN(cross_packed)(1);
+}
+
+/* ------------------------------------------------------------ ranges --- */
+
+/* Sub-ranges give what a whole call gives: particle ranges split at
+ * unaligned points, batch ranges of a colour split in two. */
+static void FN(cross_ranges)(void)
+{
+    const KT *T = XT_TAB, *S = XT_REF;
+    const XT_R h = (XT_R)(1.0 / 240.0);
+    /* particles */
+    const size_t counts[] = {37, 3001};
+    for (size_t ci = 0; ci < 2; ++ci) {
+        const size_t n = counts[ci];
+        CL a, b;
+        REQUIRE(XT_SFXM(xt_cloud, alloc)(&a, n) && XT_SFXM(xt_cloud, alloc)(&b, n));
+        xt_rng rng = {0x4a4eull + n};
+        const size_t cuts[] = {1, 3, 5, 17, n / 2 + 1, n - 2};
+        for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; ++k) {
+            const size_t cut = cuts[k];
+            for (int kernel = 0; kernel < 5; ++kernel) {
+                XT_SFXM(xt_cloud, random)(&a, &rng, 0.2, NULL);
+                XT_SFXM(xt_cloud, copy)(&b, &a);
+                switch (kernel) {
+                case 0:
+                    T->predict(&a.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                    T->predict(&b.p, 0, cut, h, 0, (XT_R)-9.81, 0);
+                    T->predict(&b.p, cut, n, h, 0, (XT_R)-9.81, 0);
+                    break;
+                case 1:
+                    T->update_velocity(&a.p, 0, n, h, 1);
+                    T->update_velocity(&b.p, 0, cut, h, 1);
+                    T->update_velocity(&b.p, cut, n, h, 1);
+                    break;
+                case 2:
+                    T->spring_integrate(&a.p, a.fx, a.fy, a.fz, 0, n, h, 0, (XT_R)-9.81, 0);
+                    T->spring_integrate(&b.p, b.fx, b.fy, b.fz, 0, cut, h, 0, (XT_R)-9.81, 0);
+                    T->spring_integrate(&b.p, b.fx, b.fy, b.fz, cut, n, h, 0, (XT_R)-9.81, 0);
+                    break;
+                default: {
+                    /* pack (3) or unpack (4): split vs whole, and the forced
+                     * path vs the reference on an unaligned range */
+                    XT_R *qa = malloc(4 * n * sizeof *qa), *qb = malloc(4 * n * sizeof *qb),
+                         *qr = malloc(4 * n * sizeof *qr);
+                    REQUIRE(qa && qb && qr);
+                    for (size_t i = 0; i < 4 * n; ++i)
+                        qa[i] = qb[i] = qr[i] = (XT_R)xt_range(&rng, -2, 2);
+                    if (kernel == 3) {
+                        T->pack(&a.p, qa, 0, n);
+                        T->pack(&a.p, qb, 0, cut);
+                        T->pack(&a.p, qb, cut, n);
+                        S->pack(&a.p, qr, 0, n);
+                        SAMER(qa, qb, 4 * n, "pack split vs whole");
+                        SAMER(qa, qr, 4 * n, "pack vs reference");
+                        int wrong = 0;
+                        for (size_t i = 0; i < n; ++i)
+                            wrong += memcmp(&qa[4 * i], &a.p.x[i], sizeof(XT_R)) != 0 ||
+                                     memcmp(&qa[4 * i + 1], &a.p.y[i], sizeof(XT_R)) != 0 ||
+                                     memcmp(&qa[4 * i + 2], &a.p.z[i], sizeof(XT_R)) != 0 ||
+                                     memcmp(&qa[4 * i + 3], &a.p.w[i], sizeof(XT_R)) != 0;
+                        ENSURE_INT(wrong, 0);
+                        T->pack(&a.p, qa, cut, n - 1);
+                        S->pack(&a.p, qr, cut, n - 1);
+                        SAMER(qa, qr, 4 * n, "pack on an unaligned range");
+                    } else {
+                        T->unpack(qa, &a.p, 0, n);
+                        T->unpack(qa, &b.p, 0, cut);
+                        T->unpack(qa, &b.p, cut, n);
+                        int wrong = 0;
+                        for (size_t i = 0; i < n; ++i)
+                            wrong += memcmp(&qa[4 * i], &a.p.x[i], sizeof(XT_R)) != 0 ||
+                                     memcmp(&qa[4 * i + 1], &a.p.y[i], sizeof(XT_R)) != 0 ||
+                                     memcmp(&qa[4 * i + 2], &a.p.z[i], sizeof(XT_R)) != 0;
+                        ENSURE_INT(wrong, 0);
+                    }
+                    free(qa);
+                    free(qb);
+                    free(qr);
+                    break;
+                }
+                }
+                SAMECL(&a, &b, "particle range split vs whole");
+            }
+            /* reductions over an unaligned range match the reference on it */
+            const XT_R ea = T->kinetic_energy(&a.p, cut, n - 1);
+            const XT_R eb = S->kinetic_energy(&a.p, cut, n - 1);
+            SAMER(&ea, &eb, 1, "kinetic_energy on an unaligned range");
+            XT_R ma[3], mb[3];
+            T->momentum(&a.p, cut, n - 1, ma);
+            S->momentum(&a.p, cut, n - 1, mb);
+            SAMER(ma, mb, 3, "momentum on an unaligned range");
+        }
+        /* an empty range does nothing */
+        XT_SFXM(xt_cloud, copy)(&b, &a);
+        T->predict(&a.p, 5, 5, h, 0, (XT_R)-9.81, 0);
+        T->update_velocity(&a.p, 7, 7, h, 1);
+        const XT_R e0 = T->kinetic_energy(&a.p, 9, 9);
+        ENSURE_BITS_F64((double)e0, 0.0);
+        SAMECL(&a, &b, "empty ranges");
+        XT_SFXM(xt_cloud, free)(&a);
+        XT_SFXM(xt_cloud, free)(&b);
+    }
+
+    /* batch ranges: every colour with at least two batches, split at 1,
+     * the middle and nb-1; the split call on the forced path equals the
+     * whole call on the forced path and on the reference */
+    const FN(xcase) cases[] = {{XT_MATCHING, 0, 0, 0, "matching"},
+                               {XT_RANDOM, 3, 2, 0, "random+coincident+static"}};
+    const size_t csizes[] = {100, 3000};
+    for (size_t ci = 0; ci < 2; ++ci)
+        for (int which = 0; which < 6; ++which) {
+            FN(xrun) r, w;
+            if (!FN(xrun_init)(&r, &cases[ci], csizes[ci], 0x5b17ull + ci, 1e-3) ||
+                !FN(xrun_init)(&w, &cases[ci], csizes[ci], 0x5b17ull + ci, 1e-3)) {
+                FN(xrun_free)(&r);
+                continue;
+            }
+            /* r.a: forced, split; r.b: reference, whole; w.a: forced, whole */
+            int split_colours = 0;
+            const size_t slots = r.ca.slots;
+            XT_R *oa = calloc(slots + 1, sizeof *oa), *ob = calloc(slots + 1, sizeof *ob),
+                 *ow = calloc(slots + 1, sizeof *ow);
+            /* packed copies for which 4 (distance_xpbd_packed), 5 (pbd) */
+            const size_t np = r.a.p.count;
+            XT_R *qa = calloc(4 * np + 1, sizeof *qa), *qb = calloc(4 * np + 1, sizeof *qb),
+                 *qw = calloc(4 * np + 1, sizeof *qw);
+            REQUIRE(qa && qb && qw);
+            T->pack(&r.a.p, qa, 0, np);
+            S->pack(&r.b.p, qb, 0, np);
+            T->pack(&w.a.p, qw, 0, np);
+            for (uint32_t col = 0; oa && ob && ow && col < r.ca.colours; ++col) {
+                const uint32_t nb = xpbd_colour_batches(r.ca.colour_begin, col);
+                if (nb < 2)
+                    continue;
+                split_colours++;
+                const uint32_t cut = col % 3 == 0 ? 1 : col % 3 == 1 ? nb / 2 : nb - 1;
+                uint32_t s1 = 0, s2 = 0, s3 = 0;
+                XT_R m1 = 0, m2 = 0, m3 = 0;
+                switch (which) {
+                case 0:
+                    s1 = T->distance_xpbd(&r.a.p, &r.ca, col, 0, cut, h) +
+                         T->distance_xpbd(&r.a.p, &r.ca, col, cut, nb, h);
+                    s2 = S->distance_xpbd(&r.b.p, &r.cb, col, 0, nb, h);
+                    s3 = T->distance_xpbd(&w.a.p, &w.ca, col, 0, nb, h);
+                    break;
+                case 1:
+                    s1 = T->distance_pbd(&r.a.p, &r.ca, col, 0, cut, (XT_R)0.5) +
+                         T->distance_pbd(&r.a.p, &r.ca, col, cut, nb, (XT_R)0.5);
+                    s2 = S->distance_pbd(&r.b.p, &r.cb, col, 0, nb, (XT_R)0.5);
+                    s3 = T->distance_pbd(&w.a.p, &w.ca, col, 0, nb, (XT_R)0.5);
+                    break;
+                case 2:
+                    s1 = T->spring_forces(&r.a.p, &r.ca, r.a.fx, r.a.fy, r.a.fz, col, 0, cut, 1) +
+                         T->spring_forces(&r.a.p, &r.ca, r.a.fx, r.a.fy, r.a.fz, col, cut, nb, 1);
+                    s2 = S->spring_forces(&r.b.p, &r.cb, r.b.fx, r.b.fy, r.b.fz, col, 0, nb, 1);
+                    s3 = T->spring_forces(&w.a.p, &w.ca, w.a.fx, w.a.fy, w.a.fz, col, 0, nb, 1);
+                    break;
+                default: {
+                    /* give lambda something to report first */
+                    T->distance_xpbd(&r.a.p, &r.ca, col, 0, nb, h);
+                    S->distance_xpbd(&r.b.p, &r.cb, col, 0, nb, h);
+                    T->distance_xpbd(&w.a.p, &w.ca, col, 0, nb, h);
+                    const XT_R x1 = T->residual(&r.a.p, &r.ca, col, 0, cut, h, oa);
+                    const XT_R x2 = T->residual(&r.a.p, &r.ca, col, cut, nb, h, oa);
+                    m1 = x1 > x2 ? x1 : x2;
+                    m2 = S->residual(&r.b.p, &r.cb, col, 0, nb, h, ob);
+                    m3 = T->residual(&w.a.p, &w.ca, col, 0, nb, h, ow);
+                    break;
+                }
+                case 4:
+                    s1 = T->distance_xpbd_packed(qa, &r.ca, col, 0, cut, h) +
+                         T->distance_xpbd_packed(qa, &r.ca, col, cut, nb, h);
+                    s2 = S->distance_xpbd_packed(qb, &r.cb, col, 0, nb, h);
+                    s3 = T->distance_xpbd_packed(qw, &w.ca, col, 0, nb, h);
+                    break;
+                case 5:
+                    s1 = T->distance_pbd_packed(qa, &r.ca, col, 0, cut, (XT_R)0.5) +
+                         T->distance_pbd_packed(qa, &r.ca, col, cut, nb, (XT_R)0.5);
+                    s2 = S->distance_pbd_packed(qb, &r.cb, col, 0, nb, (XT_R)0.5);
+                    s3 = T->distance_pbd_packed(qw, &w.ca, col, 0, nb, (XT_R)0.5);
+                    break;
+                }
+                if (which >= 4) {
+                    SAMER(qa, qb, 4 * np, "packed, split vs reference whole");
+                    SAMER(qa, qw, 4 * np, "packed, split vs forced whole");
+                    ENSURE_INT(T->distance_xpbd_packed(qa, &r.ca, col, cut, cut, h), 0);
+                    T->unpack(qa, &r.a.p, 0, np);
+                    T->unpack(qb, &r.b.p, 0, np);
+                    T->unpack(qw, &w.a.p, 0, np);
+                }
+                ENSURE_INT(s1, s2);
+                ENSURE_INT(s1, s3);
+                SAMER(&m1, &m2, 1, "residual max, split vs whole");
+                SAMER(&m1, &m3, 1, "residual max, split vs whole");
+                SAMECL(&r.a, &r.b, "batch split vs reference whole");
+                SAMECL(&r.a, &w.a, "batch split vs forced whole");
+                SAMER(r.ca.lambda, r.cb.lambda, slots, "lambda, split vs reference whole");
+                SAMER(r.ca.lambda, w.ca.lambda, slots, "lambda, split vs forced whole");
+                /* an empty batch range does nothing and skips nothing */
+                ENSURE_INT(T->distance_xpbd(&r.a.p, &r.ca, col, cut, cut, h), 0);
+                SAMECL(&r.a, &w.a, "empty batch range");
+            }
+            SAMER(oa, ob, slots, "residual out, split vs reference whole");
+            SAMER(oa, ow, slots, "residual out, split vs forced whole");
+            ENSURE(oa && ob && ow);
+            ENSURE(split_colours > 0);
+            free(oa);
+            free(ob);
+            free(ow);
+            free(qa);
+            free(qb);
+            free(qw);
+            FN(xrun_free)(&r);
+            FN(xrun_free)(&w);
+        }
+}
+
+/* -------------------------------------------------------- step driver --- */
+
+static void FN(cross_step)(void)
+{
+    const xpbd_solver solvers[] = {XPBD_SOLVER_XPBD, XPBD_SOLVER_XPBD, XPBD_SOLVER_PBD,
+                                   XPBD_SOLVER_SPRINGS};
+    const FN(xcase) cases[] = {{XT_RANDOM, 3, 2, 0, "random+coincident+static"},
+                               {XT_DENSE, 0, 0, 4, "dense, max_colours 4"},
+                               {XT_MATCHING, 0, 0, 0, "matching"}};
+    const size_t sizes[] = {500, 120, 17};
+    for (size_t ci = 0; ci < 3; ++ci)
+        for (size_t v = 0; v < sizeof solvers / sizeof solvers[0]; ++v) {
+            FN(xrun) r;
+            const int springs = solvers[v] == XPBD_SOLVER_SPRINGS;
+            if (!FN(xrun_init)(&r, &cases[ci], sizes[ci], 0x57e9ull + ci, springs ? 1e-2 : 0)) {
+                FN(xrun_free)(&r);
+                continue;
+            }
+            xpbd_step_config ca = xpbd_step_config_default(), cb;
+            ca.substeps = 4;
+            ca.iterations = 5;
+            ca.damping = 0.01;
+            ca.gravity[0] = 0.3;
+            ca.solver = solvers[v];
+            ca.pbd_stiffness = 0.8;
+            ca.spring_damping = springs ? 0.05 : 0;
+            ca.lambda_reset = v == 1 ? XPBD_LAMBDA_PER_ITERATION : XPBD_LAMBDA_PER_SUBSTEP;
+            cb = ca;
+            ca.isa = xt_isa;
+            cb.isa = XPBD_ISA_SCALAR;
+            const size_t bytes = XT_SFX(xpbd_step_scratch_bytes)(r.a.p.count, r.ca.slots);
+            void *sa = malloc(bytes + 1), *sb = malloc(bytes + 1);
+            if (springs) /* velocities the springs can take at this h */
+                for (size_t i = 0; i < r.a.p.count; ++i) {
+                    r.a.p.w[i] = r.b.p.w[i] = r.a.p.w[i] > 0 ? (XT_R)0.5 : 0;
+                }
+            for (int frame = 0; sa && sb && frame < 5; ++frame) {
+                xpbd_step_counters ka, kb;
+                const xpbd_status st_a =
+                    XT_SFX(xpbd_step)(&ca, 1.0 / 60.0, &r.a.p, &r.ca, sa, bytes, &ka);
+                const xpbd_status st_b =
+                    XT_SFX(xpbd_step)(&cb, 1.0 / 60.0, &r.b.p, &r.cb, sb, bytes, &kb);
+                ENSURE_STATUS(st_a, XPBD_OK);
+                ENSURE_STATUS(st_b, XPBD_OK);
+                char label[200];
+                snprintf(label, sizeof label, "%s: step solver %d variant %zu frame %d", r.label,
+                         (int)solvers[v], v, frame);
+                SAMECL(&r.a, &r.b, label);
+                SAMER(r.ca.lambda, r.cb.lambda, r.ca.slots, label);
+                ENSURE_INT(ka.isa, xt_isa);
+                ENSURE_INT(kb.isa, XPBD_ISA_SCALAR);
+                ENSURE_INT(ka.substeps, kb.substeps);
+                ENSURE_INT(ka.iterations, kb.iterations);
+                ENSURE_INT(ka.colours, kb.colours);
+                ENSURE_INT(ka.overflow, kb.overflow);
+                ENSURE_INT(ka.solves, kb.solves);
+                ENSURE_INT(ka.skipped, kb.skipped);
+                ENSURE_BITS_F64(ka.max_residual, kb.max_residual);
+                /* the dedicated pairs are skipped in every sweep */
+                const uint64_t sweeps = springs ? 4 : 4 * 5;
+                const uint64_t dedicated =
+                    springs ? r.g.coincident : r.g.coincident + r.g.static_pairs;
+                ENSURE(kb.skipped >= sweeps * dedicated);
+                ENSURE_INT(kb.solves, sweeps * r.g.count);
+            }
+            free(sa);
+            free(sb);
+            FN(xrun_free)(&r);
+        }
+}
+
+#undef CL
+#undef DSET
+#undef KT
+#undef SAMER
+#undef SAMECL
+#undef FN
+#undef FN_NCASES

@@ -1,0 +1,89 @@
+/* Bad input through the builder, the validators and the step driver, in
+ * both precisions (see bad_tmpl.h), and the status names. */
+#include "fixture.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define XT_R float
+#define XT_SFX(n) n##_f32
+#define XT_SFXM(a, b) a##_f32_##b
+#define XT_F64 0
+#include "bad_tmpl.h"
+#undef XT_R
+#undef XT_SFX
+#undef XT_SFXM
+#undef XT_F64
+
+#define XT_R double
+#define XT_SFX(n) n##_f64
+#define XT_SFXM(a, b) a##_f64_##b
+#define XT_F64 1
+#include "bad_tmpl.h"
+
+/* Every status has a non-empty name of its own; unknown values share one.
+ * The scan covers the whole plausible range so that statuses added later
+ * are held to the same rule. */
+static void bad_status_str(void)
+{
+    const char *unknown = xpbd_status_str((xpbd_status)1000);
+    REQUIRE(unknown != NULL);
+    ENSURE(strcmp(unknown, "unknown status") == 0);
+    ENSURE(strcmp(xpbd_status_str((xpbd_status)-1000), unknown) == 0);
+    const char *names[257];
+    int codes[257];
+    size_t n = 0;
+    for (int s = -128; s <= 128; ++s) {
+        const char *name = xpbd_status_str((xpbd_status)s);
+        REQUIRE(name != NULL);
+        if (strcmp(name, unknown) == 0)
+            continue;
+        ENSURE(name[0] != '\0');
+        for (size_t j = 0; j < n; ++j)
+            if (strcmp(names[j], name) == 0) {
+                fprintf(stderr, "      statuses %d and %d share the name '%s'\n", codes[j], s,
+                        name);
+                ENSURE(!"distinct status names");
+            }
+        codes[n] = s;
+        names[n++] = name;
+    }
+    /* every status this suite knows is named (not "unknown status") */
+    const xpbd_status known[] = {
+        XPBD_OK,           XPBD_SKIPPED,          XPBD_ERR_ARGUMENT,  XPBD_ERR_POSITION,
+        XPBD_ERR_VELOCITY, XPBD_ERR_INVERSE_MASS, XPBD_ERR_REST,      XPBD_ERR_COMPLIANCE,
+        XPBD_ERR_TIMESTEP, XPBD_ERR_ORDER,        XPBD_ERR_SCALE,     XPBD_ERR_RESULT,
+        XPBD_ERR_INDEX,    XPBD_ERR_ISA,          XPBD_ERR_CAPACITY,  XPBD_ERR_VERSION,
+        XPBD_ERR_CONFIG,   XPBD_ERR_DIVERGED,     XPBD_ERR_NOMEM,     XPBD_ERR_LAMBDA,
+    };
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k) {
+        if (strcmp(xpbd_status_str(known[k]), unknown) == 0)
+            fprintf(stderr, "      status %d has no name\n", (int)known[k]);
+        ENSURE(strcmp(xpbd_status_str(known[k]), unknown) != 0);
+    }
+    ENSURE(n >= sizeof known / sizeof known[0]);
+    /* the pinned values of the header */
+    ENSURE_INT(XPBD_OK, 0);
+    ENSURE_INT(XPBD_SKIPPED, 1);
+    ENSURE_INT(XPBD_ERR_ARGUMENT, -1);
+    ENSURE_INT(XPBD_ERR_ISA, -12);
+    ENSURE_INT(XPBD_ERR_DIVERGED, -16);
+    ENSURE_INT(XPBD_ERR_LAMBDA, -18);
+    ENSURE_INT(xpbd_version(), XPBD_VERSION_MAJOR * 10000 + XPBD_VERSION_MINOR * 100 +
+                                   XPBD_VERSION_PATCH);
+}
+
+const xt_test xt_tests_bad[] = {
+    {"bad.builder_f32", bad_builder_f32},
+    {"bad.builder_f64", bad_builder_f64},
+    {"bad.validate_f32", bad_validate_f32},
+    {"bad.validate_f64", bad_validate_f64},
+    {"bad.step_f32", bad_step_f32},
+    {"bad.step_f64", bad_step_f64},
+    {"bad.degenerate_f32", bad_degenerate_f32},
+    {"bad.degenerate_f64", bad_degenerate_f64},
+    {"bad.diverge_f32", bad_diverge_f32},
+    {"bad.diverge_f64", bad_diverge_f64},
+    {"bad.status_str", bad_status_str},
+    {NULL, NULL},
+};

@@ -1,0 +1,167 @@
+/* Colouring: the builder's layout promises (xpbd/soa.h) on random graphs,
+ * stars, the SPEC S1 cloth, and the options. */
+#include "fixture.h"
+
+#include <scenes.h>
+#include <stdlib.h>
+
+#define XT_R float
+#define XT_SFX(n) n##_f32
+#define XT_SFXM(a, b) a##_f32_##b
+#define XT_SAME xt_same_f32
+#define XT_TAB xt_k32
+#define XT_F64 0
+#include "colour_tmpl.h"
+#undef XT_R
+#undef XT_SFX
+#undef XT_SFXM
+#undef XT_SAME
+#undef XT_TAB
+#undef XT_F64
+
+#define XT_R double
+#define XT_SFX(n) n##_f64
+#define XT_SFXM(a, b) a##_f64_##b
+#define XT_SAME xt_same_f64
+#define XT_TAB xt_k64
+#define XT_F64 1
+#include "colour_tmpl.h"
+
+/* The S1 cloth: 8 x 6 grid, 7*6 + 8*5 = 82 links (SPEC S1); with shear
+ * both diagonals of the 7*5 quads as well: 152. */
+static void colour_cloth(void)
+{
+    for (int shear = 0; shear < 2; ++shear) {
+        xs_world_f64 w;
+        REQUIRE_STATUS(xs_cloth_f64(&w, 8, 6, 0.1, 1e-4, shear, 0), XPBD_OK);
+        ENSURE_INT(w.set.count, shear ? 152 : 82);
+        ENSURE_INT(w.p.count, 48);
+        check_set_f64(&w.set, w.p.count, NULL, 0, 0, shear ? "cloth with shear" : "cloth");
+        /* a grid's links have degree <= 4 at each end (8 with shear): greedy
+         * first-fit needs at most 2*4-1 (2*8-1) colours, and never overflows */
+        ENSURE(w.set.colours <= (shear ? 15u : 7u));
+        ENSURE_INT(w.set.slots - w.set.overflow_begin, 0);
+        printf("      cloth%s: %u constraints in %u colours, %u slots\n", shear ? " + shear" : "",
+               (unsigned)w.set.count, (unsigned)w.set.colours, (unsigned)w.set.slots);
+
+        /* solve it: padding lambda stays 0, real ones move */
+        xpbd_step_config cfg = xpbd_step_config_default();
+        cfg.isa = xt_isa;
+        cfg.substeps = 2;
+        for (int f = 0; f < 10; ++f)
+            ENSURE_STATUS(xpbd_step_f64(&cfg, 1.0 / 60, &w.p, &w.set, w.scratch, w.scratch_bytes,
+                                        NULL),
+                          XPBD_OK);
+        int pad_lambda = 0, moved = 0;
+        for (uint32_t s = 0; s < w.set.slots; ++s) {
+            if (w.set.source[s] == XPBD_PAD)
+                pad_lambda += w.set.lambda[s] != 0;
+            else
+                moved += w.set.lambda[s] != 0;
+        }
+        ENSURE_INT(pad_lambda, 0);
+        ENSURE(moved > 0);
+        check_set_f64(&w.set, w.p.count, NULL, 0, 0, "cloth after steps");
+        xs_world_f64_free(&w);
+    }
+}
+
+/* The limits and exact layouts of small hand-made graphs. */
+static void colour_options(void)
+{
+    uint32_t i0[70], i1[70];
+    float rest[70], comp[70];
+    for (uint32_t k = 0; k < 70; ++k) { /* a star: hub 0, spokes 1..70 */
+        i0[k] = 0;
+        i1[k] = k + 1;
+        rest[k] = 1;
+        comp[k] = 0;
+    }
+    xpbd_distance_set_f32 c;
+    size_t bad = 0;
+
+    /* more colours than the bitset holds */
+    xpbd_colouring_options opt = {XPBD_MAX_COLOURS + 1, 0};
+    memset(&c, 0xab, sizeof c);
+    ENSURE_STATUS(xpbd_distance_set_f32_build(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
+                  XPBD_ERR_CONFIG);
+    ENSURE(c.block_ == NULL && c.slots == 0 && c.count == 0); /* *out zeroed */
+    opt.max_colours = 1000;
+    ENSURE_STATUS(xpbd_distance_set_f32_build(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
+                  XPBD_ERR_CONFIG);
+    xpbd_distance_set_f64 c64;
+    double r64[1] = {1}, k64[1] = {0};
+    opt.max_colours = 65;
+    ENSURE_STATUS(xpbd_distance_set_f64_build(&c64, 71, 1, i0, i1, r64, k64, &opt, &bad),
+                  XPBD_ERR_CONFIG);
+
+    /* 64 is allowed: 64 colours of one spoke each, 6 in the overflow */
+    opt.max_colours = XPBD_MAX_COLOURS;
+    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
+                   XPBD_OK);
+    ENSURE_INT(c.colours, 64);
+    ENSURE_INT(c.overflow_begin, 64 * XPBD_BATCH);
+    ENSURE_INT(c.slots, 64 * XPBD_BATCH + 6);
+    for (uint32_t k = 0; k < 64; ++k) {
+        ENSURE_INT(c.colour_size[k], 1);
+        ENSURE_INT(c.source[c.colour_begin[k]], k);
+        ENSURE_INT(xpbd_colour_batches(c.colour_begin, k), 1);
+    }
+    check_set_f32(&c, 71, NULL, 64, 0, "star 70, max 64");
+    xpbd_distance_set_f32_free(&c);
+
+    /* the default (0) is 32 colours */
+    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 71, 70, i0, i1, rest, comp, NULL, &bad), XPBD_OK);
+    ENSURE_INT(c.colours, 32);
+    ENSURE_INT(c.slots - c.overflow_begin, 38);
+    xpbd_distance_set_f32_free(&c);
+
+    /* a triangle with max_colours 2: the third edge fits in no colour */
+    const uint32_t t0[3] = {0, 1, 2}, t1[3] = {1, 2, 0};
+    opt.max_colours = 2;
+    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 3, 3, t0, t1, rest, comp, &opt, &bad), XPBD_OK);
+    ENSURE_INT(c.colours, 2);
+    ENSURE_INT(c.slots, 2 * XPBD_BATCH + 1);
+    ENSURE_INT(c.source[c.overflow_begin], 2);
+    check_set_f32(&c, 3, NULL, 2, 0, "triangle, max 2");
+    xpbd_distance_set_f32_free(&c);
+
+    /* 40 disjoint pairs: one colour of 40, padded to 48 */
+    uint32_t m0[40], m1[40];
+    for (uint32_t k = 0; k < 40; ++k) {
+        m0[k] = 2 * k + 1;
+        m1[k] = 2 * k;
+    }
+    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 80, 40, m0, m1, rest, comp, NULL, &bad), XPBD_OK);
+    ENSURE_INT(c.colours, 1);
+    ENSURE_INT(c.colour_size[0], 40);
+    ENSURE_INT(c.colour_begin[1], 48);
+    ENSURE_INT(c.slots, 48);
+    ENSURE_INT(xpbd_colour_batches(c.colour_begin, 0), 3);
+    for (uint32_t s = 40; s < 48; ++s) {
+        ENSURE_INT(c.source[s], XPBD_PAD);
+        ENSURE_INT(c.i0[s], c.i1[s]);
+    }
+    xpbd_distance_set_f32_free(&c);
+
+    /* nothing at all */
+    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 5, 0, NULL, NULL, NULL, NULL, NULL, &bad),
+                   XPBD_OK);
+    ENSURE_INT(c.slots, 0);
+    ENSURE_INT(c.colours, 0);
+    ENSURE_STATUS(xpbd_distance_set_f32_validate(&c, 5, &bad), XPBD_OK);
+    xpbd_distance_set_f32_free(&c);
+    xpbd_distance_set_f32_free(NULL); /* allowed */
+}
+
+const xt_test xt_tests_colour[] = {
+    {"colour.random_f32", colour_random_f32},
+    {"colour.random_f64", colour_random_f64},
+    {"colour.padding_f32", colour_padding_f32},
+    {"colour.padding_f64", colour_padding_f64},
+    {"colour.serial_f32", colour_serial_f32},
+    {"colour.serial_f64", colour_serial_f64},
+    {"colour.cloth", colour_cloth},
+    {"colour.options", colour_options},
+    {NULL, NULL},
+};

@@ -43,6 +43,11 @@ int xr_check_rel(xr_ctx *ctx, const char *what, double ours, double expected, do
 /* Checks ours == expected bitwise (doubles compared with memcmp) */
 int xr_check_exact(xr_ctx *ctx, const char *what, double ours, double expected, const char *seed);
 
+/* Formats v as the shortest decimal that reads back as the same double
+ * (the round-trip form SPEC prints the seed's numbers in) into buf, which
+ * should hold 32 chars; returns buf. */
+const char *xr_num(char *buf, size_t size, double v);
+
 /* Appends printf-formatted markdown to report.md (inside the section). */
 void xr_md(xr_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

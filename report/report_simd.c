@@ -1,0 +1,597 @@
+/* Sections simd_agreement and simd_speed.
+ *
+ * simd_agreement: every kernel of every supported SIMD path, in float and
+ * double, against the scalar reference after a multi-step run on a jittered
+ * cloth with random inverse masses and compliances. To isolate one kernel,
+ * a step runs a small pipeline (the kernel's natural neighbours: predict,
+ * constraint passes, velocity update, reductions) in which only the kernel
+ * under test comes from the SIMD table and every other stage from the
+ * scalar one; the reference world runs the same pipeline all scalar. The
+ * whole step driver is compared too (xpbd_step with cfg.isa). Expected:
+ * zero differing bits (DESIGN: "bitwise agreement").
+ *
+ * simd_speed: the measurements of xpbd-bench (xb_run), rendered as
+ * throughput vs problem size per ISA and speed-up over scalar.
+ *
+ * The float and double versions of the agreement code are one template:
+ * this file includes itself (by name) twice with SA_TEMPLATE defined (R = float, then
+ * R = double), so both precisions run literally the same source. */
+#ifndef SA_TEMPLATE
+
+#include "report.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_core.h"
+
+#define SA_STEPS 30 /* steps per pipeline run */
+#define SA_ITERS 3  /* constraint passes per step */
+#define SA_NX 24    /* cloth size: 24 x 17 particles, shear links, ~1000 constraints */
+#define SA_NY 17
+#define SA_NRED 5 /* reductions per step: max residual, kinetic energy, momentum xyz */
+
+/* The kernels compared, in table order; then the step driver per solver. */
+enum {
+    SA_PREDICT,
+    SA_UPDATE_VELOCITY,
+    SA_SPRING_INTEGRATE,
+    SA_DISTANCE_PBD,
+    SA_DISTANCE_XPBD,
+    SA_SPRING_FORCES,
+    SA_RESIDUAL,
+    SA_KINETIC_ENERGY,
+    SA_MOMENTUM,
+    SA_NKERNELS,
+    SA_STEP_XPBD = SA_NKERNELS,
+    SA_STEP_PBD,
+    SA_STEP_SPRINGS,
+    SA_NROWS
+};
+
+static const char *const sa_names[SA_NROWS] = {
+    "predict",       "update_velocity", "spring_integrate", "distance_pbd",
+    "distance_xpbd", "spring_forces",   "residual",         "kinetic_energy",
+    "momentum",      "step_xpbd",       "step_pbd",         "step_springs"};
+
+typedef struct sa_result {
+    size_t compared, differing;
+    double max_diff, max_abs;
+    int returns_differ; /* skip counts or step statuses differ */
+    int error;          /* setup or step failed */
+} sa_result;
+
+static uint64_t sa_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 11;
+}
+
+static double sa_uniform(uint64_t *s)
+{
+    return (double)sa_next(s) * (1.0 / 9007199254740992.0);
+}
+
+static void sa_compare(sa_result *r, const void *a, const void *b, size_t n, int f64)
+{
+    for (size_t i = 0; i < n; ++i) {
+        double x, y;
+        int same;
+        if (f64) {
+            x = ((const double *)a)[i];
+            y = ((const double *)b)[i];
+            same = memcmp(&x, &y, sizeof x) == 0;
+        } else {
+            const float xf = ((const float *)a)[i], yf = ((const float *)b)[i];
+            same = memcmp(&xf, &yf, sizeof xf) == 0;
+            x = xf;
+            y = yf;
+        }
+        r->compared++;
+        if (!same) {
+            r->differing++;
+            const double d = fabs(x - y);
+            r->max_diff = isnan(d) ? INFINITY : fmax(r->max_diff, d);
+        }
+        if (isfinite(x))
+            r->max_abs = fmax(r->max_abs, fabs(x));
+    }
+}
+
+#define SA_TEMPLATE 1
+#define R float
+#define SFX(n) n##_f32
+#define SFXM(a, b) a##_f32_##b
+#define SA_F64 0
+#include "report_simd.c"
+#undef R
+#undef SFX
+#undef SFXM
+#undef SA_F64
+#define R double
+#define SFX(n) n##_f64
+#define SFXM(a, b) a##_f64_##b
+#define SA_F64 1
+#include "report_simd.c"
+#undef R
+#undef SFX
+#undef SFXM
+#undef SA_F64
+#undef SA_TEMPLATE
+
+int xr_section_simd_agreement(xr_ctx *ctx)
+{
+    FILE *f = xr_table_open(ctx, "simd_agreement",
+                            "kernel_id\tkernel\tisa_id\tisa\tprecision\tcolumn\tlanes\tsteps\t"
+                            "values_compared\tvalues_differing\tmax_abs_diff\tmax_abs_value");
+    if (!f)
+        return -1;
+    int nisa = 0, column = 0;
+    xr_md(ctx,
+          "Every kernel on every SIMD path this machine supports, float and double, against "
+          "the scalar reference: a %d x %d cloth with shear links (jittered positions, random "
+          "velocities, inverse masses in [0.5, 2] with pinned particles, random compliances "
+          "including 0), %d steps of a pipeline in which only the kernel under test runs on "
+          "the SIMD path; every particle array, lambda, residual, force and reduction "
+          "compared bit for bit after every step's end state. The step driver rows run "
+          "`xpbd_step` on the path (2 substeps, %d iterations, 30 frames).%s\n\n"
+          "| path | precision | lanes | values compared | values differing | max \\|diff\\| |\n"
+          "|---|---|---|---|---|---|\n",
+          SA_NX, SA_NY, SA_STEPS, SA_ITERS,
+          xpbd_isa_emulated() ? " SIMD paths run on SIMDe's portable emulation in this build."
+                              : "");
+    /* Without any SIMD path (a scalar-only build), the scalar path is run
+     * against a second scalar run instead: no path to cross-check, but the
+     * same pipeline still proves the kernels deterministic (no hidden state,
+     * no uninitialised reads). */
+    int any_simd = 0;
+    for (int isa = 1; isa < XPBD_ISA_COUNT; ++isa)
+        any_simd |= xpbd_isa_supported((xpbd_isa)isa);
+    for (int isa = any_simd ? 1 : 0; isa < XPBD_ISA_COUNT; ++isa) {
+        if (!xpbd_isa_supported((xpbd_isa)isa) || (isa == 0 && any_simd))
+            continue;
+        ++nisa;
+        for (int f64 = 0; f64 < 2; ++f64) {
+            sa_result tot = {0};
+            int err = 0;
+            for (int k = 0; k < SA_NROWS; ++k) {
+                sa_result r = {0};
+                if (f64)
+                    sa_run_f64((xpbd_isa)isa, k, &r);
+                else
+                    sa_run_f32((xpbd_isa)isa, k, &r);
+                err |= r.error;
+                tot.compared += r.compared;
+                tot.differing += r.differing;
+                tot.max_diff = fmax(tot.max_diff, r.max_diff);
+                tot.returns_differ |= r.returns_differ;
+                fprintf(f, "%d\t%s\t%d\t%s\t%s\t%d\t%u\t%d\t%zu\t%zu\t%.17g\t%.17g\n", k,
+                        sa_names[k], isa, xpbd_isa_name((xpbd_isa)isa), f64 ? "f64" : "f32", column,
+                        xpbd_isa_lanes((xpbd_isa)isa, f64), SA_STEPS, r.compared,
+                        r.differing + (size_t)(r.error || r.returns_differ), r.max_diff, r.max_abs);
+            }
+            ++column;
+            xr_md(ctx, "| %s | %s | %u | %zu | %zu | %.3g |\n", xpbd_isa_name((xpbd_isa)isa),
+                  f64 ? "f64" : "f32", xpbd_isa_lanes((xpbd_isa)isa, f64), tot.compared,
+                  tot.differing, tot.max_diff);
+            char what[128];
+            snprintf(what, sizeof what,
+                     isa ? "%s %s: values differing from scalar, %d kernels + 3 step drivers"
+                         : "%s %s: values differing between two runs (no SIMD path in this "
+                           "build), %d kernels + 3 step drivers",
+                     xpbd_isa_name((xpbd_isa)isa), f64 ? "f64" : "f32", SA_NKERNELS);
+            xr_check(ctx, what, (double)tot.differing, 0, "exact: 0 bits differ", NULL,
+                     !err && !tot.returns_differ && tot.differing == 0 && tot.compared > 0);
+            xr_progress(ctx, "paths", column, 2 * (XPBD_ISA_COUNT - 1));
+        }
+    }
+    xr_table_close(f);
+    if (!any_simd)
+        xr_md(ctx, "\nNo SIMD path is compiled in or supported here: the scalar path is "
+                   "compared with a second scalar run (determinism), not with another path.\n");
+    if (nisa == 0)
+        return -1;
+    xr_md(ctx, "\nPer kernel: `data/simd_agreement.tsv`.\n\n");
+    char cap[512];
+    snprintf(cap, sizeof cap,
+             "DESIGN (bitwise agreement): number of values that differ from the scalar reference "
+             "after %d steps, per kernel (and step driver) x SIMD path x precision, on a "
+             "jittered %d x %d cloth. Every cell is expected to be exactly 0 (green); a red cell "
+             "gives the count and the max |difference|.",
+             SA_STEPS, SA_NX, SA_NY);
+    xr_figure(ctx, "simd_agreement", cap);
+    return 0;
+}
+
+/* ----------------------------------------------------------- simd_speed --- */
+
+static int sa_kernel_id(const char *name)
+{
+    for (int i = 0; i < 64; ++i) {
+        const char *k = xb_kernel_name((size_t)i);
+        if (!k)
+            break;
+        if (strcmp(k, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static int sa_row_order(const void *pa, const void *pb)
+{
+    const xb_row *a = pa, *b = pb;
+    const int ka = sa_kernel_id(a->kernel), kb = sa_kernel_id(b->kernel);
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    const int p = strcmp(a->precision, b->precision);
+    if (p)
+        return p;
+    if (a->isa != b->isa)
+        return a->isa < b->isa ? -1 : 1;
+    return a->n < b->n ? -1 : a->n > b->n;
+}
+
+int xr_section_simd_speed(xr_ctx *ctx)
+{
+    /* Quick: one xb_run over every kernel at xpbd-bench's quick sizes.
+     * Full: xpbd-bench's full timing, every kernel at 2^10 and 2^12 items,
+     * and the two kernels the figure sweeps (distance_xpbd, predict) from
+     * 2^10 to 2^20 items (tens of MB: past the last-level cache of this
+     * class of machine); the whole size sweep of every kernel is
+     * xpbd-bench's job and would take minutes. */
+    static const char *const swept = "distance_xpbd,predict";
+    xb_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.quick = xr_quick(ctx);
+    char others[512] = "";
+    if (!opt.quick) {
+        for (size_t i = 0; xb_kernel_name(i); ++i) {
+            const char *k = xb_kernel_name(i);
+            if (strcmp(k, "distance_xpbd") == 0 || strcmp(k, "predict") == 0)
+                continue;
+            if (strlen(others) + strlen(k) + 2 < sizeof others) {
+                if (*others)
+                    strcat(others, ",");
+                strcat(others, k);
+            }
+        }
+        opt.kernels = others;
+        opt.max_log2_n = 12;
+    }
+    xr_progress(ctx, "xb_run (xpbd-bench measurements)", 0, opt.quick ? 1 : 2);
+    xb_row *rows = NULL;
+    size_t n = xb_run(&opt, &rows);
+    if (n > 0 && rows && !opt.quick) {
+        xr_progress(ctx, "xb_run (xpbd-bench measurements)", 1, 2);
+        xb_options o2 = opt;
+        o2.kernels = swept;
+        o2.max_log2_n = 20;
+        xb_row *more = NULL;
+        const size_t m = xb_run(&o2, &more);
+        xb_row *all = m ? realloc(rows, (n + m) * sizeof *rows) : NULL;
+        if (!all) {
+            free(more);
+            free(rows);
+            rows = NULL;
+            n = 0;
+        } else {
+            memcpy(all + n, more, m * sizeof *more);
+            free(more);
+            rows = all;
+            n += m;
+        }
+    }
+    if (n == 0 || !rows) {
+        free(rows);
+        xr_md(ctx, "xb_run returned no measurements.\n\n");
+        return -1;
+    }
+    /* one series (kernel x precision x path) per block of rows, by size:
+     * gnuplot joins consecutive points of a series into a line */
+    qsort(rows, n, sizeof *rows, sa_row_order);
+    FILE *f = xr_table_open(ctx, "simd_speed",
+                            "kernel_id\tkernel\tprecision\tisa_id\tisa\tn\tns_per_item\t"
+                            "items_per_s\tratio_vs_scalar\tconstraint\tsize_index");
+    if (!f) {
+        free(rows);
+        return -1;
+    }
+    size_t bad = 0, scalar_bad = 0;
+    size_t nmax = 0, nsmall = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const xb_row *r = &rows[i];
+        /* size_index: rank of n among this kernel x precision's sizes */
+        int rank = 0;
+        for (size_t j = 0; j < n; ++j)
+            if (rows[j].isa == r->isa && rows[j].n < r->n &&
+                strcmp(rows[j].kernel, r->kernel) == 0 &&
+                strcmp(rows[j].precision, r->precision) == 0)
+                ++rank;
+        fprintf(f, "%d\t%s\t%s\t%d\t%s\t%zu\t%.17g\t%.17g\t%.17g\t%d\t%d\n",
+                sa_kernel_id(r->kernel), r->kernel, r->precision, (int)r->isa,
+                xpbd_isa_name(r->isa), r->n, r->ns_per_item, 1e9 / r->ns_per_item,
+                r->ratio_vs_scalar, xb_kernel_is_constraint(r->kernel), rank);
+        if (!(r->ns_per_item > 0) || !isfinite(r->ns_per_item) || !(r->ratio_vs_scalar > 0))
+            ++bad;
+        if (r->isa == XPBD_ISA_SCALAR && r->ratio_vs_scalar != 1.0)
+            ++scalar_bad;
+        if (r->n > nmax)
+            nmax = r->n;
+        if (nsmall == 0 || r->n < nsmall)
+            nsmall = r->n;
+    }
+    xr_table_close(f);
+
+    /* which ISA x precision were measured */
+    int seen[XPBD_ISA_COUNT][2] = {{0}};
+    for (size_t i = 0; i < n; ++i)
+        if ((int)rows[i].isa >= 0 && (int)rows[i].isa < XPBD_ISA_COUNT)
+            seen[rows[i].isa][strcmp(rows[i].precision, "f64") == 0] = 1;
+    int missing = 0, expected = 0;
+    for (int isa = 0; isa < XPBD_ISA_COUNT; ++isa)
+        if (xpbd_isa_supported((xpbd_isa)isa))
+            for (int p = 0; p < 2; ++p) {
+                ++expected;
+                missing += !seen[isa][p];
+            }
+
+    /* speed-up table: per kernel x precision, per ISA, at the smallest
+     * (in-cache) size measured for the kernel and at the largest */
+    xr_md(ctx,
+          "The measurements of `xpbd-bench` (same code, `xb_run`%s): each kernel x path x "
+          "precision x size, the best of several timed loops, ns per item (particle or "
+          "constraint) and the ratio to the scalar reference measured in the same run. "
+          "The full report sweeps distance_xpbd and predict from 2^10 to 2^20 items and "
+          "measures the other kernels at 2^10 and 2^12 (run `xpbd-bench` for every size). "
+          "Timings are reported, never checked. Speed-up over scalar at the smallest size "
+          "(in cache) / the largest:\n\n| kernel | precision |",
+          opt.quick ? ", quick sizes and timing" : "");
+    for (int isa = 1; isa < XPBD_ISA_COUNT; ++isa)
+        if (xpbd_isa_supported((xpbd_isa)isa))
+            xr_md(ctx, " %s |", xpbd_isa_name((xpbd_isa)isa));
+    xr_md(ctx, " scalar ns/item |\n|---|---|");
+    for (int isa = 1; isa < XPBD_ISA_COUNT; ++isa)
+        if (xpbd_isa_supported((xpbd_isa)isa))
+            xr_md(ctx, "---|");
+    xr_md(ctx, "---|\n");
+    for (int k = 0; xb_kernel_name((size_t)k); ++k) {
+        const char *kn = xb_kernel_name((size_t)k);
+        for (int p = 0; p < 2; ++p) {
+            const char *prec = p ? "f64" : "f32";
+            size_t lo = SIZE_MAX, hi = 0;
+            for (size_t i = 0; i < n; ++i)
+                if (strcmp(rows[i].kernel, kn) == 0 && strcmp(rows[i].precision, prec) == 0) {
+                    lo = rows[i].n < lo ? rows[i].n : lo;
+                    hi = rows[i].n > hi ? rows[i].n : hi;
+                }
+            if (hi == 0)
+                continue;
+            xr_md(ctx, "| %s | %s |", kn, prec);
+            double scalar_ns = NAN;
+            for (int isa = 0; isa < XPBD_ISA_COUNT; ++isa) {
+                if (!xpbd_isa_supported((xpbd_isa)isa))
+                    continue;
+                double rlo = NAN, rhi = NAN;
+                for (size_t i = 0; i < n; ++i)
+                    if ((int)rows[i].isa == isa && strcmp(rows[i].kernel, kn) == 0 &&
+                        strcmp(rows[i].precision, prec) == 0) {
+                        if (rows[i].n == lo)
+                            rlo = rows[i].ratio_vs_scalar;
+                        if (rows[i].n == hi)
+                            rhi = rows[i].ratio_vs_scalar;
+                        if (isa == 0 && rows[i].n == lo)
+                            scalar_ns = rows[i].ns_per_item;
+                    }
+                if (isa > 0)
+                    xr_md(ctx, " %.2fx / %.2fx |", rlo, rhi);
+            }
+            xr_md(ctx, " %.3g |\n", scalar_ns);
+        }
+    }
+    xr_md(ctx, "\nAll rows: `data/simd_speed.tsv`.\n\n");
+    free(rows);
+
+    xr_check(ctx, "measurements: every row has ns/item > 0 and a finite ratio", (double)bad, 0,
+             "0 bad rows", NULL, bad == 0);
+    xr_check(ctx, "scalar rows have ratio_vs_scalar = 1", (double)scalar_bad, 0, "0 bad rows", NULL,
+             scalar_bad == 0);
+    xr_check(ctx, "every supported path x precision measured (missing)", (double)missing, 0,
+             "0 missing", NULL, missing == 0 && expected > 0);
+
+    char cap[512];
+    snprintf(cap, sizeof cap,
+             "DESIGN (benchmarks): throughput (items per second) vs problem size per SIMD path, "
+             "float solid and double dashed, for the XPBD distance kernel (left) and predict "
+             "(middle), sizes %zu to %zu; right: speed-up over the scalar reference at the "
+             "smallest size for every kernel (float). Measured by xb_run, the code behind "
+             "xpbd-bench; timings are never checked.",
+             nsmall, nmax);
+    xr_figure(ctx, "simd_speed", cap);
+    return 0;
+}
+
+#else /* SA_TEMPLATE: the agreement runs for R = float / double */
+
+#define SA_W SFX(xs_world)
+#define SA_P SFX(xpbd_particles)
+#define SA_DS SFX(xpbd_distance_set)
+#define SA_KT SFX(xpbd_kernels)
+
+/* A cloth with every field randomised (same draws for both worlds).
+ * springs != 0 keeps every compliance > 0 (springs divide by it). */
+static int SFX(sa_scene)(SA_W *w, int springs)
+{
+    if (SFX(xs_cloth)(w, SA_NX, SA_NY, (R)0.1, (R)1e-4, 1, 0) != XPBD_OK)
+        return -1;
+    uint64_t s = 42;
+    const size_t n = w->p.count;
+    for (size_t i = 0; i < n; ++i) {
+        w->p.x[i] += (R)(0.04 * (sa_uniform(&s) - 0.5));
+        w->p.y[i] += (R)(0.04 * (sa_uniform(&s) - 0.5));
+        w->p.z[i] += (R)(0.04 * (sa_uniform(&s) - 0.5));
+        w->p.vx[i] = (R)(sa_uniform(&s) - 0.5);
+        w->p.vy[i] = (R)(sa_uniform(&s) - 0.5);
+        w->p.vz[i] = (R)(sa_uniform(&s) - 0.5);
+        w->p.w[i] = (R)(0.5 + 1.5 * sa_uniform(&s));
+        if (sa_next(&s) % 16 == 0)
+            w->p.w[i] = 0;
+    }
+    w->p.w[0] = 0;
+    w->p.w[SA_NX - 1] = 0;
+    for (uint32_t k = 0; k < w->set.slots; ++k) {
+        if (w->set.source[k] == XPBD_PAD)
+            continue;
+        const double u = sa_uniform(&s);
+        w->set.compliance[k] = springs   ? (R)(1e-3 + 1e-2 * u)
+                               : u < 0.2 ? (R)0
+                                         : (R)(1e-6 * pow(10.0, 3.0 * u));
+    }
+    return 0;
+}
+
+/* One pipeline step of kernel k; t[] holds the table of every stage (the
+ * SIMD one only at stage k). red receives the SA_NRED reductions. */
+static uint64_t SFX(sa_step)(int k, const SA_KT *const t[SA_NKERNELS], SA_P *p, SA_DS *c, R *fx,
+                             R *fy, R *fz, R *resid, R *red)
+{
+    const R h = (R)(1.0 / 120.0), g = (R)-9.81;
+    uint64_t ret = 0;
+    const size_t n = p->count;
+    const uint32_t slots = c->slots;
+    if (k == SA_SPRING_FORCES || k == SA_SPRING_INTEGRATE) {
+        memset(fx, 0, n * sizeof *fx);
+        memset(fy, 0, n * sizeof *fy);
+        memset(fz, 0, n * sizeof *fz);
+        for (uint32_t col = 0; col < c->colours; ++col)
+            ret += t[SA_SPRING_FORCES]->spring_forces(
+                p, c, fx, fy, fz, col, 0, xpbd_colour_batches(c->colour_begin, col), (R)0.3);
+        ret += SFX(xpbd_serial_spring_forces)(p, c, fx, fy, fz, c->overflow_begin, slots, (R)0.3);
+        /* keep the forces for comparison: integrate consumes them */
+        memcpy(resid, fx, n * sizeof *fx);
+        memcpy(resid + n, fy, n * sizeof *fy);
+        memcpy(resid + 2 * n, fz, n * sizeof *fz);
+        t[SA_SPRING_INTEGRATE]->spring_integrate(p, fx, fy, fz, 0, n, h, 0, g, 0);
+        return ret;
+    }
+    t[SA_PREDICT]->predict(p, 0, n, h, 0, g, 0);
+    memset(c->lambda, 0, slots * sizeof *c->lambda);
+    for (int it = 0; it < SA_ITERS; ++it) {
+        for (uint32_t col = 0; col < c->colours; ++col) {
+            const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
+            ret += k == SA_DISTANCE_PBD ? t[SA_DISTANCE_PBD]->distance_pbd(p, c, col, 0, nb, (R)0.7)
+                                        : t[SA_DISTANCE_XPBD]->distance_xpbd(p, c, col, 0, nb, h);
+        }
+        ret += k == SA_DISTANCE_PBD
+                   ? SFX(xpbd_serial_distance_pbd)(p, c, c->overflow_begin, slots, (R)0.7)
+                   : SFX(xpbd_serial_distance_xpbd)(p, c, c->overflow_begin, slots, h);
+    }
+    R m = 0;
+    for (uint32_t col = 0; col < c->colours; ++col) {
+        const R r = t[SA_RESIDUAL]->residual(p, c, col, 0,
+                                             xpbd_colour_batches(c->colour_begin, col), h, resid);
+        m = r > m ? r : m;
+    }
+    red[0] = m;
+    t[SA_UPDATE_VELOCITY]->update_velocity(p, 0, n, h, (R)0.98);
+    red[1] = t[SA_KINETIC_ENERGY]->kinetic_energy(p, 0, n);
+    t[SA_MOMENTUM]->momentum(p, 0, n, red + 2);
+    return ret;
+}
+
+/* Runs kernel (or step driver) k on path isa and on scalar, compares. */
+static void SFX(sa_run)(xpbd_isa isa, int k, sa_result *r)
+{
+    const SA_KT *simd = SFXM(xpbd_kernels, get)(isa);
+    const SA_KT *ref = SFXM(xpbd_kernels, get)(XPBD_ISA_SCALAR);
+    if (!simd || !ref) {
+        r->error = 1;
+        return;
+    }
+    const int springs = k == SA_SPRING_FORCES || k == SA_SPRING_INTEGRATE || k == SA_STEP_SPRINGS;
+    SA_W a, b;
+    if (SFX(sa_scene)(&a, springs) != 0) {
+        r->error = 1;
+        return;
+    }
+    if (SFX(sa_scene)(&b, springs) != 0) {
+        SFXM(xs_world, free)(&a);
+        r->error = 1;
+        return;
+    }
+    const size_t n = a.p.count;
+    /* residual per slot, or the three force arrays of the spring pipeline */
+    const size_t nres = a.set.slots > 3 * n ? a.set.slots : 3 * n;
+    R *buf = calloc(2 * (3 * n + nres + SA_NRED * SA_STEPS), sizeof(R));
+    if (!buf) {
+        SFXM(xs_world, free)(&a);
+        SFXM(xs_world, free)(&b);
+        r->error = 1;
+        return;
+    }
+    R *fa = buf, *ra = fa + 3 * n, *reda = ra + nres;
+    R *fb = reda + SA_NRED * SA_STEPS, *rb = fb + 3 * n, *redb = rb + nres;
+
+    if (k >= SA_NKERNELS) {
+        xpbd_step_config cfg = xpbd_step_config_default();
+        cfg.substeps = 2;
+        cfg.iterations = SA_ITERS;
+        cfg.damping = 0.01;
+        cfg.solver = k == SA_STEP_XPBD  ? XPBD_SOLVER_XPBD
+                     : k == SA_STEP_PBD ? XPBD_SOLVER_PBD
+                                        : XPBD_SOLVER_SPRINGS;
+        cfg.pbd_stiffness = 0.7;
+        cfg.spring_damping = 0.3;
+        xpbd_step_config ci = cfg;
+        ci.isa = isa;
+        cfg.isa = XPBD_ISA_SCALAR;
+        xpbd_step_counters ca, cb;
+        for (int s = 0; s < SA_STEPS; ++s) {
+            const xpbd_status sa =
+                SFX(xpbd_step)(&ci, 1.0 / 60.0, &a.p, &a.set, a.scratch, a.scratch_bytes, &ca);
+            const xpbd_status sb =
+                SFX(xpbd_step)(&cfg, 1.0 / 60.0, &b.p, &b.set, b.scratch, b.scratch_bytes, &cb);
+            if (sa != sb || ca.skipped != cb.skipped)
+                r->returns_differ = 1;
+            /* the residual is a reduction: compare it as a value */
+            reda[s] = (R)ca.max_residual;
+            redb[s] = (R)cb.max_residual;
+            if (sa != XPBD_OK && sa != XPBD_ERR_DIVERGED)
+                r->error = 1;
+        }
+        sa_compare(r, reda, redb, SA_STEPS, SA_F64);
+    } else {
+        const SA_KT *ta[SA_NKERNELS], *tb[SA_NKERNELS];
+        for (int i = 0; i < SA_NKERNELS; ++i) {
+            ta[i] = i == k ? simd : ref;
+            tb[i] = ref;
+        }
+        for (int s = 0; s < SA_STEPS; ++s) {
+            const uint64_t xa =
+                SFX(sa_step)(k, ta, &a.p, &a.set, fa, fa + n, fa + 2 * n, ra, reda + SA_NRED * s);
+            const uint64_t xb =
+                SFX(sa_step)(k, tb, &b.p, &b.set, fb, fb + n, fb + 2 * n, rb, redb + SA_NRED * s);
+            if (xa != xb)
+                r->returns_differ = 1;
+        }
+        sa_compare(r, ra, rb, nres, SA_F64);
+        sa_compare(r, reda, redb, SA_NRED * SA_STEPS, SA_F64);
+    }
+    R *const arr_a[9] = {a.p.x, a.p.y, a.p.z, a.p.px, a.p.py, a.p.pz, a.p.vx, a.p.vy, a.p.vz};
+    R *const arr_b[9] = {b.p.x, b.p.y, b.p.z, b.p.px, b.p.py, b.p.pz, b.p.vx, b.p.vy, b.p.vz};
+    for (int i = 0; i < 9; ++i)
+        sa_compare(r, arr_a[i], arr_b[i], n, SA_F64);
+    sa_compare(r, a.set.lambda, b.set.lambda, a.set.slots, SA_F64);
+    free(buf);
+    SFXM(xs_world, free)(&a);
+    SFXM(xs_world, free)(&b);
+}
+
+#undef SA_W
+#undef SA_P
+#undef SA_DS
+#undef SA_KT
+
+#endif /* SA_TEMPLATE */

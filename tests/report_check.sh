@@ -1,0 +1,190 @@
+#!/bin/sh
+# End-to-end check of xpbd-report (CTest, see report_tests.cmake).
+#
+#   sh report_check.sh data    XPBD_REPORT OUT   run --quick into OUT, check data
+#   sh report_check.sh figures XPBD_REPORT OUT   check OUT's figures and report.pdf
+#
+# data: exit status 0 (3 = figures missing, accepted only where gnuplot is
+# not installed); stdout ends with "N passed, 0 failed"; every table that
+# --list names exists, has the expected header (known tables) or a
+# consistent one, and every row has as many fields as the header, numbers
+# where numbers belong; data/checks.tsv has only PASS rows and at least one
+# per section; report.md has a heading per section.
+# figures: skipped (77) without gnuplot; every figure (--list and
+# data/figures.tsv) exists as PNG and PDF of non-trivial size, and
+# report.pdf has at least one page per figure (pdfinfo, when installed).
+set -u
+mode=$1
+report=$2
+out=$3
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+
+# names of a kind ("section", "figure", "table") from --list
+names() { "$report" --list | awk -v k="$1" '$1 == k { print $2 }'; }
+
+# expected header of the tables whose columns are fixed; empty = unknown
+# table (a section may add tables: only their shape is checked)
+expected_header() {
+    case $1 in
+    s0_lambda) echo "iteration kept reset kept_dt2 reset_dt2 closed_kept closed_reset closed_kept_dt2 closed_reset_dt2 residual_kept residual_reset residual_kept_dt2 residual_reset_dt2" ;;
+    s1_pbd_stiffness) echo "k_s stretch_5s stretch_avg_4_5s stretch_max fixed_point small_ks_limit stretch_4s stretch_settled" ;;
+    s1_pbd_stiffness_time) echo "t ks_1e-4 ks_1e-3 ks_1e-2 ks_0.1 ks_1" ;;
+    s1_substeps) echo "n_s pbd_stretch k_eq k_eq_kernel single_pass_stretch ratio pbd_fixed_point single_fixed_point xpbd1_stretch xpbd1_ratio xpbd4_stretch xpbd4_ratio xpbd_closed pbd_undamped_avg" ;;
+    s1_xpbd_invariance) echo "alpha n_s closed stretch ratio ratio_fixed_point ratio_undamped_avg floor seed_ratio seed_stretch" ;;
+    simd_agreement) echo "kernel_id kernel isa_id isa precision column lanes steps values_compared values_differing max_abs_diff max_abs_value" ;;
+    simd_speed) echo "kernel_id kernel precision isa_id isa n ns_per_item items_per_s ratio_vs_scalar constraint size_index" ;;
+    checks) echo "section check ours expected tolerance seed result" ;;
+    figures) echo "figure section png pdf caption" ;;
+    *) echo "" ;;
+    esac
+}
+
+# text (non-numeric) columns of the known tables
+text_columns() {
+    case $1 in
+    simd_agreement) echo "kernel isa precision" ;;
+    simd_speed) echo "kernel precision isa" ;;
+    checks) echo "section check tolerance seed result" ;;
+    figures) echo "figure section caption" ;;
+    *) echo "" ;;
+    esac
+}
+
+check_table() {
+    name=$1
+    file="$out/data/$name.tsv"
+    if [ ! -s "$file" ]; then
+        err "table $name: $file missing or empty"
+        return
+    fi
+    want=$(expected_header "$name")
+    got=$(head -n 1 "$file" | tr '\t' ' ')
+    if [ -n "$want" ] && [ "$got" != "$want" ]; then
+        err "table $name: header '$got', expected '$want'"
+    fi
+    # shape: >= 1 column, unique non-empty names, >= 1 row, every row as
+    # wide as the header, numeric fields except the known text columns
+    msg=$(awk -F '\t' -v text=" $(text_columns "$name") " -v known="$want" '
+        NR == 1 {
+            n = NF
+            for (i = 1; i <= NF; i++) {
+                if ($i == "") { print "empty column name " i; bad = 1 }
+                if ($i in seen) { print "duplicate column " $i; bad = 1 }
+                seen[$i] = 1; col[i] = $i
+            }
+            next
+        }
+        {
+            rows++
+            if (NF != n) { print "row " NR " has " NF " fields, header " n; bad = 1; exit }
+            if (known == "") next
+            for (i = 1; i <= NF; i++) {
+                if (index(text, " " col[i] " ")) continue
+                v = tolower($i)
+                if (v !~ /^[-+]?(nan|inf|infinity|[0-9]+(\.[0-9]*)?([e][-+]?[0-9]+)?|\.[0-9]+([e][-+]?[0-9]+)?)$/) {
+                    print "row " NR " column " col[i] ": not a number: " $i; bad = 1; exit
+                }
+            }
+        }
+        END { if (rows < 1) { print "no data rows"; bad = 1 } exit bad }' "$file")
+    [ $? -eq 0 ] || err "table $name: $msg"
+}
+
+case $mode in
+data)
+    rm -rf "$out"
+    "$report" --quick --out "$out" > "$out.stdout" 2> "$out.stderr"
+    status=$?
+    cat "$out.stdout"
+    if command -v gnuplot > /dev/null 2>&1; then
+        if [ $status -ne 0 ]; then
+            err "xpbd-report exited $status (expected 0); its stderr:"
+            cat "$out.stderr"
+        fi
+    else
+        [ $status -eq 3 ] || err "xpbd-report exited $status without gnuplot (expected 3: figures missing)"
+    fi
+    last=$(tail -n 1 "$out.stdout")
+    echo "$last" | grep -Eq '^[0-9]+ passed, 0 failed$' || err "last stdout line '$last' is not 'N passed, 0 failed'"
+
+    listed=$(names table)
+    [ -n "$listed" ] || err "--list names no table"
+    for t in $listed; do
+        [ -f "$out/data/$t.tsv" ] || err "table $t (named by --list) was not written"
+    done
+    # every table written, listed or not
+    tables=$( (echo "$listed"; ls "$out/data" 2> /dev/null | sed -n 's/\.tsv$//p') | sort -u)
+    for t in $tables; do
+        check_table "$t"
+    done
+
+    # every check passed, and every section made at least one
+    if [ -s "$out/data/checks.tsv" ]; then
+        nfail=$(awk -F '\t' 'NR > 1 && $7 != "PASS" { n++; print "  " $1 ": " $2 " = " $3 " (expected " $4 ", " $5 ")" > "/dev/stderr" } END { print n + 0 }' "$out/data/checks.tsv")
+        [ "$nfail" -eq 0 ] || err "$nfail check(s) not PASS in checks.tsv"
+        for s in $(names section); do
+            awk -F '\t' -v s="$s" 'NR > 1 && $1 == s { found = 1 } END { exit !found }' "$out/data/checks.tsv" ||
+                err "section $s recorded no check"
+        done
+        npass=$(awk -F '\t' 'NR > 1 && $7 == "PASS"' "$out/data/checks.tsv" | wc -l)
+        echo "$last" | grep -q "^$npass passed" || err "checks.tsv has $npass PASS rows, stdout says '$last'"
+    fi
+
+    if [ -s "$out/report.md" ]; then
+        for s in $(names section); do
+            grep -q "^## $s\$" "$out/report.md" || err "report.md has no section '## $s'"
+        done
+    else
+        err "report.md missing"
+    fi
+    ;;
+figures)
+    if ! command -v gnuplot > /dev/null 2>&1; then
+        echo "gnuplot not installed: figures not checked (apt-get install gnuplot-nox)"
+        exit 77
+    fi
+    if [ ! -s "$out/data/figures.tsv" ]; then
+        echo "FAIL: $out/data/figures.tsv missing: did report.quick run?"
+        exit 1
+    fi
+    figs=$( (names figure; awk -F '\t' 'NR > 1 { print $1 }' "$out/data/figures.tsv") | sort -u)
+    nfig=0
+    for f in $figs; do
+        nfig=$((nfig + 1))
+        png="$out/fig/$f.png"
+        pdf="$out/fig/$f.pdf"
+        if [ ! -f "$png" ] || [ "$(wc -c < "$png")" -lt 10000 ]; then
+            err "figure $f: $png missing or under 10 kB"
+        elif [ "$(head -c 4 "$png" | tail -c 3)" != "PNG" ]; then
+            err "figure $f: $png is not a PNG"
+        fi
+        if [ ! -f "$pdf" ] || [ "$(wc -c < "$pdf")" -lt 5000 ]; then
+            err "figure $f: $pdf missing or under 5 kB"
+        elif [ "$(head -c 4 "$pdf")" != "%PDF" ]; then
+            err "figure $f: $pdf is not a PDF"
+        fi
+    done
+    rep="$out/report.pdf"
+    if [ ! -f "$rep" ] || [ "$(wc -c < "$rep")" -lt 20000 ]; then
+        err "$rep missing or under 20 kB"
+    elif command -v pdfinfo > /dev/null 2>&1; then
+        pages=$(pdfinfo "$rep" | awk '/^Pages:/ { print $2 }')
+        [ -n "$pages" ] && [ "$pages" -ge "$nfig" ] || err "report.pdf has ${pages:-no} pages for $nfig figures"
+        echo "report.pdf: $pages pages, $nfig figures"
+    else
+        echo "pdfinfo not installed: page count of report.pdf not checked"
+    fi
+    ;;
+*)
+    echo "usage: sh report_check.sh data|figures XPBD_REPORT OUT"
+    exit 2
+    ;;
+esac
+
+if [ $fail -ne 0 ]; then
+    echo "report_check ($mode): FAILED"
+    exit 1
+fi
+echo "report_check ($mode): all assertions hold"
+exit 0

@@ -1,0 +1,25 @@
+# End-to-end test of xpbd-report (included from tests/CMakeLists.txt).
+#
+#   report.quick    runs `xpbd-report --quick --out <build>/tests/report-quick`
+#                   and checks exit status, every table named by --list (columns
+#                   and rows), every check PASS (data/checks.tsv), report.md
+#   report.figures  every figure as PNG and PDF, and report.pdf with at least
+#                   one page per figure; skipped (77) where gnuplot is missing
+#
+# Both run tests/report_check.sh (POSIX sh + awk); the second reuses the
+# first one's output through a fixture.
+if(TARGET xpbd-report)
+  find_program(XPBD_SH sh REQUIRED)
+  set(XPBD_REPORT_TEST_OUT ${CMAKE_CURRENT_BINARY_DIR}/report-quick)
+  add_test(NAME report.quick
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/report_check.sh data
+            $<TARGET_FILE:xpbd-report> ${XPBD_REPORT_TEST_OUT})
+  # the quick run takes seconds; sanitizer and emulated builds, several times that
+  set_tests_properties(report.quick PROPERTIES
+    FIXTURES_SETUP xpbd_report_out TIMEOUT 900 LABELS "report" RUN_SERIAL TRUE)
+  add_test(NAME report.figures
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/report_check.sh figures
+            $<TARGET_FILE:xpbd-report> ${XPBD_REPORT_TEST_OUT})
+  set_tests_properties(report.figures PROPERTIES
+    FIXTURES_REQUIRED xpbd_report_out SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "report")
+endif()

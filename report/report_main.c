@@ -1258,6 +1258,11 @@ int main(int argc, char **argv)
     static xr_ctx ctx;
     ctx.out = "report-out";
     ctx.plots = XPBD_PLOTS_DIR;
+#ifdef XPBD_PLOTS_INSTALL_DIR
+    /* an installed binary on a machine without the source tree */
+    if (!xr_is_dir(ctx.plots) && xr_is_dir(XPBD_PLOTS_INSTALL_DIR))
+        ctx.plots = XPBD_PLOTS_INSTALL_DIR;
+#endif
     ctx.isa = XPBD_ISA_AUTO;
     ctx.want_png = ctx.want_pdf = 1;
     int sel[XR_NSECTIONS] = {0}, only = 0;

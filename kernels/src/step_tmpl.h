@@ -78,6 +78,15 @@ static void SFX(snapshot)(const P *p, const SFX(lambdas) *l, R *save, int restor
     }
 }
 
+/* Puts particles [b0, b1) back to the snapshot (a sleeping body). */
+static void SFX(restore_range)(const P *p, const R *save, size_t b0, size_t b1)
+{
+    R *const arrays[9] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz};
+    const size_t n = p->count;
+    for (int k = 0; b1 > b0 && k < 9; ++k)
+        memcpy(arrays[k] + b0, save + (size_t)k * n + b0, (b1 - b0) * sizeof(R));
+}
+
 static void SFX(reset_lambdas)(const SFX(lambdas) *l)
 {
     for (int k = 0; k < 3; ++k)
@@ -484,11 +493,17 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                 k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse);
             if (cfg->relative_damping > 0)
                 for (uint32_t b = 0; b < w->body_count; ++b)
-                    (void)SFX(xpbd_damp_relative)(p, w->body_begin[b], w->body_begin[b + 1],
-                                                  cfg->relative_damping);
+                    if (!(w->body_asleep && w->body_asleep[b]))
+                        (void)SFX(xpbd_damp_relative)(p, w->body_begin[b], w->body_begin[b + 1],
+                                                      cfg->relative_damping);
         }
         k->substeps++;
     }
+
+    /* sleeping bodies end the step as they began it: whole, never half */
+    for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b)
+        if (w->body_asleep[b])
+            SFX(restore_range)(p, save, w->body_begin[b], w->body_begin[b + 1]);
 
     const size_t bad = SFX(first_nonfinite)(p, &lam);
     if (bad != SIZE_MAX) {

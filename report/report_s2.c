@@ -1,0 +1,1063 @@
+/* Sections s2_*: SPEC S2, contact solving -- who backs out of the overlap.
+ *
+ * The lesson's 1-D stack: a plate of infinite mass (w = 0) of radius 0.34
+ * centred at y = 0, balls of radius 0.18 above it, frames of h = 1/60 s in
+ * the lesson's order (SPEC S2 stepWorld: v += g h; velocity pass; y += v h;
+ * raw penetration; position pass), run through the library: the world step
+ * in XPBD_CONTACTS_LESSON order, or stage by stage through the contact
+ * kernel table where the raw penetration (between the integration and the
+ * position pass) is needed. Every ball sits exactly above the plate, so the
+ * 3-D contact normal is (0, 1, 0) and the library's maths is the lesson's
+ * 1-D maths.
+ *
+ * One difference is structural: the lesson's penetration (r_lo + r_hi) -
+ * (y_hi - y_lo) is signed and keeps pushing up however deep a ball sinks,
+ * while a sphere-sphere contact measures |d| and, once a ball's centre
+ * passes below the plate's, pushes it down and out through the bottom.
+ * With a small beta the lesson's ball sinks deeper than the plate radius
+ * (beta = 0.2: 0.82 m), so Table 1 models the plate's top as the half-space
+ * y >= 0.34 (a plane contact: pen = r - (y - 0.34), exactly the lesson's
+ * formula with w_plate = 0) and shows the sphere plate beside it.
+ *
+ * s2_particles is a 3-D scene instead: a column of balls poured into a box
+ * of five planes through the world step in the usual substep order, the
+ * broad phase finding the contacts every frame. */
+#include "report.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define S2_H (1.0 / 60.0)
+#define S2_G 9.81
+#define S2_PLATE_R 0.34
+#define S2_BALL_R 0.18
+#define S2_REST0 (S2_PLATE_R + S2_BALL_R) /* resting centre of the lowest ball */
+
+/* ------------------------------------------------------ a small world --- */
+
+/* Particles (double) with radii, the packed copy q, a contact set and the
+ * world-step scratch, in caller-owned blocks as a host would hold them. */
+typedef struct s2_set {
+    xpbd_particles_f64 p;
+    double *r, *q, *imp;
+    double *block;
+    xpbd_contact_set cs;
+    uint32_t *i0, *i1;
+    void *work, *scratch;
+    size_t work_bytes, scratch_bytes;
+} s2_set;
+
+static void s2_set_free(s2_set *s)
+{
+    free(s->block);
+    free(s->i0);
+    free(s->i1);
+    free(s->work);
+    free(s->scratch);
+    memset(s, 0, sizeof *s);
+}
+
+static int s2_set_init(s2_set *s, size_t n, size_t max_contacts)
+{
+    memset(s, 0, sizeof *s);
+    s->block = calloc(16 * n + 1, sizeof(double));
+    const size_t slots = xpbd_contact_slots(max_contacts);
+    s->i0 = malloc(slots * sizeof *s->i0);
+    s->i1 = malloc(slots * sizeof *s->i1);
+    s->work_bytes = xpbd_contacts_work_bytes(n, max_contacts);
+    s->work = malloc(s->work_bytes);
+    s->scratch_bytes = xpbd_world_scratch_bytes_f64(n, 0, max_contacts);
+    s->scratch = aligned_alloc(64, (s->scratch_bytes + 63) / 64 * 64);
+    if (!s->block || !s->i0 || !s->i1 || !s->work || !s->scratch ||
+        xpbd_contact_set_init(&s->cs, s->i0, s->i1, slots, max_contacts) != XPBD_OK) {
+        s2_set_free(s);
+        return -1;
+    }
+    double *b = s->block;
+    s->p.count = n;
+    s->p.x = b;
+    s->p.y = b + n;
+    s->p.z = b + 2 * n;
+    s->p.px = b + 3 * n;
+    s->p.py = b + 4 * n;
+    s->p.pz = b + 5 * n;
+    s->p.vx = b + 6 * n;
+    s->p.vy = b + 7 * n;
+    s->p.vz = b + 8 * n;
+    s->p.w = b + 9 * n;
+    s->r = b + 10 * n;
+    s->imp = b + 11 * n;
+    s->q = b + 12 * n;
+    return 0;
+}
+
+/* The lesson's stack: particle 0 the plate (w = 0), balls 1..N of unit mass
+ * at rest at the given heights, and the adjacent pairs bottom-up as a
+ * serial contact set (the lesson's sweep order). */
+static int s2_stack(s2_set *s, int balls, const double *heights)
+{
+    const size_t n = (size_t)balls + 1;
+    if (s2_set_init(s, n, (size_t)balls) != 0)
+        return -1;
+    s->r[0] = S2_PLATE_R;
+    uint32_t i0[16], i1[16];
+    for (int k = 0; k < balls; ++k) {
+        s->r[k + 1] = S2_BALL_R;
+        s->p.w[k + 1] = 1;
+        s->p.y[k + 1] = heights[k];
+        i0[k] = (uint32_t)k;
+        i1[k] = (uint32_t)k + 1;
+    }
+    if (xpbd_contact_set_assign(&s->cs, n, (size_t)balls, i0, i1, 0, 1, s->work, s->work_bytes,
+                                NULL) != XPBD_OK) {
+        s2_set_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+/* 1-D penetration of the lesson, max over the adjacent pairs. */
+static double s2_max_pen(const s2_set *s)
+{
+    double m = 0;
+    for (size_t k = 0; k + 1 < s->p.count; ++k) {
+        const double pen = (s->r[k] + s->r[k + 1]) - (s->p.y[k + 1] - s->p.y[k]);
+        if (pen > m)
+            m = pen;
+    }
+    return m;
+}
+
+/* Energy of the balls: m g y + m v^2/2, potential from y = 0 (SPEC S2). */
+static double s2_energy(const s2_set *s)
+{
+    double e = 0;
+    for (size_t k = 1; k < s->p.count; ++k) {
+        const double m = 1 / s->p.w[k];
+        e += m * (S2_G * s->p.y[k] + 0.5 * s->p.vy[k] * s->p.vy[k]);
+    }
+    return e;
+}
+
+static xpbd_step_config s2_lesson_cfg(const xr_ctx *ctx, uint32_t iterations, double beta,
+                                      double e, int velocity_pass)
+{
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.isa = xr_isa(ctx);
+    cfg.iterations = iterations;
+    cfg.contact_beta = beta;
+    cfg.restitution = e;
+    cfg.contact_velocity_pass = velocity_pass;
+    cfg.contact_order = XPBD_CONTACTS_LESSON;
+    return cfg;
+}
+
+static xpbd_status s2_stack_step(s2_set *s, const xpbd_step_config *cfg)
+{
+    xpbd_world_f64 w;
+    memset(&w, 0, sizeof w);
+    w.particles = &s->p;
+    w.radius = s->r;
+    w.contacts = &s->cs;
+    w.contacts_fixed = 1;
+    return xpbd_world_step_f64(cfg, S2_H, &w, s->scratch, s->scratch_bytes, NULL);
+}
+
+/* The tables of the ISA the report runs on. */
+typedef struct s2_tables {
+    const xpbd_kernels_f64 *k;
+    const xpbd_contact_kernels_f64 *c;
+} s2_tables;
+
+static int s2_get_tables(const xr_ctx *ctx, s2_tables *t)
+{
+    xpbd_isa isa;
+    if (xpbd_isa_resolve(xr_isa(ctx), &isa) != XPBD_OK)
+        return -1;
+    t->k = xpbd_kernels_f64_get(isa);
+    t->c = xpbd_contact_kernels_f64_get(isa);
+    return t->k && t->c ? 0 : -1;
+}
+
+/* One frame of SPEC S2 stepWorld through the kernel table, one ball on the
+ * plate (particle 0): the plate as the plane y >= 0.34 (plane != 0) or as
+ * the w = 0 sphere. Returns the raw penetration, measured after the
+ * integration and before the position pass. */
+static double s2_lesson_frame(const s2_tables *t, s2_set *s, int plane, double beta, double e,
+                              int velocity_pass)
+{
+    static const double top[4] = {0, 1, 0, S2_PLATE_R};
+    const size_t n = s->p.count;
+    t->c->gravity(&s->p, 0, n, 0, -S2_G * S2_H, 0);
+    if (velocity_pass) {
+        if (plane)
+            t->c->plane_velocity(&s->p, s->r, 0, n, top, e, 0.005, NULL);
+        else
+            xpbd_serial_contact_velocity_f64(&s->p, s->r, &s->cs, 0, s->cs.slots, e, 0.005);
+    }
+    t->c->integrate(&s->p, 0, n, S2_H);
+    const double raw = s2_max_pen(s);
+    t->k->pack(&s->p, s->q, 0, n);
+    if (plane)
+        t->c->plane_position(s->q, &s->p, s->r, 0, n, top, beta, 0, 0);
+    else
+        xpbd_serial_contact_position_f64(s->q, &s->p, s->r, &s->cs, 0, s->cs.slots, beta, 1, 0,
+                                         0);
+    t->k->unpack(s->q, &s->p, 0, n);
+    return raw;
+}
+
+/* ========================================== s2_position_only (Table 1) === */
+
+#define S2_T1_FRAMES 60
+#define S2_T1_BETAS 5
+
+int xr_section_s2_position_only(xr_ctx *ctx)
+{
+    static const double betas[S2_T1_BETAS] = {0.2, 0.4, 0.6, 0.8, 1.0};
+    s2_tables t;
+    if (s2_get_tables(ctx, &t) != 0) {
+        xr_md(ctx, "No contact kernel table for the requested ISA.\n\n");
+        return -1;
+    }
+    FILE *f = xr_table_open(ctx, "s2_position_only",
+                            "beta\tframe\tt\ty\tv\traw\tresidual\tenergy_ratio\tsphere_y\t"
+                            "sphere_raw\tsphere_energy_ratio");
+    if (!f)
+        return -1;
+    double vfin[S2_T1_BETAS], raw[S2_T1_BETAS], resid[S2_T1_BETAS], eratio[S2_T1_BETAS];
+    double sraw[S2_T1_BETAS], sy[S2_T1_BETAS], emin = INFINITY, emax = 0;
+    int same_as_world = 1;
+    const double h0[1] = {1.42};
+    for (int b = 0; b < S2_T1_BETAS; ++b) {
+        s2_set pl, sp, wd;
+        memset(&sp, 0, sizeof sp);
+        memset(&wd, 0, sizeof wd);
+        if (s2_stack(&pl, 1, h0) || s2_stack(&sp, 1, h0) || s2_stack(&wd, 1, h0)) {
+            s2_set_free(&pl); /* freeing a zeroed or freed set is a no-op */
+            s2_set_free(&sp);
+            s2_set_free(&wd);
+            xr_table_close(f);
+            return -1;
+        }
+        const double e0 = s2_energy(&pl);
+        const xpbd_step_config cfg = s2_lesson_cfg(ctx, 1, betas[b], 0, 0);
+        for (int fr = 1; fr <= S2_T1_FRAMES; ++fr) {
+            raw[b] = s2_lesson_frame(&t, &pl, 1, betas[b], 0, 0);
+            sraw[b] = s2_lesson_frame(&t, &sp, 0, betas[b], 0, 0);
+            if (s2_stack_step(&wd, &cfg) != XPBD_OK)
+                same_as_world = 0;
+            const double row[11] = {betas[b],
+                                    fr,
+                                    fr * S2_H,
+                                    pl.p.y[1],
+                                    pl.p.vy[1],
+                                    raw[b],
+                                    s2_max_pen(&pl),
+                                    s2_energy(&pl) / e0,
+                                    sp.p.y[1],
+                                    sraw[b],
+                                    s2_energy(&sp) / e0};
+            xr_row(f, 11, row);
+        }
+        vfin[b] = fabs(pl.p.vy[1]);
+        resid[b] = s2_max_pen(&pl);
+        eratio[b] = s2_energy(&pl) / e0;
+        sy[b] = sp.p.y[1];
+        emin = fmin(emin, eratio[b]);
+        emax = fmax(emax, eratio[b]);
+        /* the world step in the lesson order is the same frame, bit for bit */
+        if (memcmp(wd.block, sp.block, 11 * wd.p.count * sizeof(double)) != 0)
+            same_as_world = 0;
+        s2_set_free(&pl);
+        s2_set_free(&sp);
+        s2_set_free(&wd);
+    }
+    xr_table_close(f);
+
+    f = xr_table_open(ctx, "s2_position_only_table",
+                      "beta\tv_final\traw\tresidual\traw_formula\tresidual_formula\tenergy_ratio\t"
+                      "sphere_final_y\tseed_raw\tseed_energy_lo\tseed_energy_hi");
+    if (!f)
+        return -1;
+    xr_md(ctx,
+          "One ball (R = 0.18 m, m = 1 kg) dropped from y = 1.42 m (0.9 m above its resting "
+          "height) onto the plate (w = 0), h = 1/60 s, 1.0 s, only the position pass (the "
+          "velocity pass off): each frame the ball sinks, and the pass moves it back up by "
+          "beta x pen without touching v. Run stage by stage through the contact kernels "
+          "(`gravity`, `integrate`, then the raw penetration, then `plane_position`) so the raw "
+          "penetration before the pass is seen. The plate's top is the half-space y >= 0.34: "
+          "the lesson's signed 1-D penetration (see the section notes); the last column is "
+          "the same run with the plate as a w = 0 sphere, where a ball that sinks past the "
+          "plate's centre is pushed out through the bottom.\n\n"
+          "Closed forms: raw penetration |v| h / beta, residual after the pass "
+          "(1 - beta)/beta |v| h (steady state of r' = (1 - beta)(r + |v| h)); with nothing "
+          "acting on v, |v| = g t = 9.81 m/s at 1 s and beta = 1 leaves the ball exactly at "
+          "y = 0.52: E/E0 = (0.52 + 9.81/2)/1.42 = %.4f.\n\n"
+          "| beta | \\|v\\| at 1 s (m/s) | raw pen (m) | residual (m) | \\|v\\|h/beta | "
+          "(1-beta)/beta \\|v\\|h | E/E0 | seed | plate as a sphere: final y (m) |\n"
+          "|---|---|---|---|---|---|---|---|---|\n",
+          (0.52 + 9.81 / 2) / 1.42);
+    for (int b = 0; b < S2_T1_BETAS; ++b) {
+        const double vh = vfin[b] * S2_H;
+        const double rf = vh / betas[b], resf = (1 - betas[b]) / betas[b] * vh;
+        const double seed_raw = betas[b] == 1.0 ? 0.1635 : betas[b] == 0.2 ? 0.763 : NAN;
+        const double row[11] = {betas[b], vfin[b], raw[b], resid[b], rf, resf, eratio[b],
+                                sy[b],    seed_raw, 3.4,  3.9};
+        xr_row(f, 11, row);
+        char seed[96];
+        if (betas[b] == 1.0)
+            snprintf(seed, sizeof seed, "raw 0.1635, residual 0, E 3.4-3.9x");
+        else if (betas[b] == 0.2)
+            snprintf(seed, sizeof seed, "raw 0.763 (formula 0.818), E 3.4-3.9x");
+        else
+            snprintf(seed, sizeof seed, "E 3.4-3.9x");
+        char sphere[64];
+        if (sy[b] < 0)
+            snprintf(sphere, sizeof sphere, "%.3f (fell through)", sy[b]);
+        else
+            snprintf(sphere, sizeof sphere, "%.4f", sy[b]);
+        xr_md(ctx, "| %.1f | %.6f | %.6f | %.6f | %.6f | %.6f | %.4f | %s | %s |\n", betas[b],
+              vfin[b], raw[b], resid[b], rf, resf, eratio[b], seed, sphere);
+    }
+    xr_table_close(f);
+    xr_md(ctx,
+          "\nFor beta < 1 the raw penetration stays below |v| h/beta: the residual is a lagged "
+          "average of the last ~1/beta frames while the ball still accelerates (the seed: 0.763 "
+          "against 0.818 at beta = 0.2; ours %.3f against %.3f). Energy grows %.2f-%.2fx for "
+          "every beta (the seed: 3.4-3.9x): nothing in this loop touches the velocity.\n\n",
+          raw[0], vfin[0] * S2_H / 0.2, emin, emax);
+
+    const int last = S2_T1_BETAS - 1;
+    xr_check_rel(ctx, "beta = 1: |v| at 1 s = 60 g h (m/s)", vfin[last], 9.81, 1e-12, "9.81");
+    xr_check_rel(ctx, "beta = 1: raw penetration = |v| h (m)", raw[last], 0.1635, 1e-12,
+                 "0.1635");
+    xr_check(ctx, "beta = 1: residual after the pass (m)", resid[last], 0, "<= 1e-15", "0",
+             fabs(resid[last]) <= 1e-15);
+    xr_check_rel(ctx, "beta = 1: E/E0 = (0.52 + 9.81/2)/1.42", eratio[last],
+                 (0.52 + 9.81 / 2) / 1.42, 1e-12, "3.4-3.9");
+    int all_v = 1, lag = 1;
+    for (int b = 0; b < S2_T1_BETAS; ++b) {
+        all_v &= fabs(vfin[b] - 9.81) <= 1e-12;
+        if (betas[b] < 1)
+            lag &= raw[b] < vfin[b] * S2_H / betas[b] && raw[b] > 0.85 * vfin[b] * S2_H / betas[b];
+    }
+    xr_check(ctx, "every beta: |v| = 9.81 at 1 s (the pass never touches v)", vfin[0], 9.81,
+             "all 1e-12", NULL, all_v);
+    xr_check(ctx, "every beta: E/E0 >= 3 (min over beta)", emin, 3, ">= 3", "3.4-3.9",
+             emin >= 3);
+    xr_check(ctx, "beta < 1: raw penetration in (0.85, 1) x |v|h/beta (lag), beta = 0.2 shown",
+             raw[0] / (vfin[0] * S2_H / 0.2), 0.763 / 0.8175, "(0.85, 1)", "0.763/0.818", lag);
+    xr_check(ctx, "world step (lesson order) == kernel stages, bit for bit, sphere plate",
+             same_as_world, 1, "bitwise", NULL, same_as_world == 1);
+
+    char cap[700];
+    snprintf(cap, sizeof cap,
+             "SPEC S2 Table 1, position-only correction: one ball dropped from 1.42 m onto the "
+             "plate, h = 1/60 s, velocity pass off. Left: E/E0 (potential from y = 0) vs time for "
+             "beta = 0.2..1; it grows to %.2f-%.2fx (seed 3.4-3.9x) because nothing acts on v. "
+             "Right: raw penetration (before the pass) vs time; dashed: |v|h/beta. beta = 1: "
+             "raw %.4f m at 1 s (|v|h = 0.1635 exactly), residual 0.",
+             emin, emax, raw[last]);
+    xr_figure(ctx, "s2_position_only", cap);
+    return 0;
+}
+
+/* ============================================ s2_restitution (Table 2) === */
+
+#define S2_T2_ES 5
+#define S2_T2_FRAMES 180
+
+int xr_section_s2_restitution(xr_ctx *ctx)
+{
+    static const double es[S2_T2_ES] = {0, 0.25, 0.5, 0.75, 1};
+    double vw[S2_T2_ES], vp[S2_T2_ES], imp[S2_T2_ES], emax1[S2_T2_ES], e1s[S2_T2_ES];
+    double e3s[S2_T2_ES];
+    int all_exact = 1;
+    FILE *f = xr_table_open(ctx, "s2_restitution",
+                            "e\tv_before\tv_after\tclosed\tdiff\tv_after_plane\timpulse_plane\t"
+                            "impulse_closed");
+    if (!f)
+        return -1;
+    for (int k = 0; k < S2_T2_ES; ++k) {
+        /* world step, lesson order, plate sphere, gravity 0: v before = -6 */
+        const double h0[1] = {S2_REST0};
+        s2_set s;
+        if (s2_stack(&s, 1, h0)) {
+            xr_table_close(f);
+            return -1;
+        }
+        s.p.vy[1] = -6;
+        xpbd_step_config cfg = s2_lesson_cfg(ctx, 1, 1, es[k], 1);
+        cfg.gravity[1] = 0;
+        const xpbd_status st = s2_stack_step(&s, &cfg);
+        vw[k] = st == XPBD_OK ? s.p.vy[1] : NAN;
+        /* the same ball against the plate's top as a plane, with the impulse */
+        s.p.count = 1;
+        s.p.y[0] = S2_REST0;
+        s.p.vy[0] = -6;
+        s.p.w[0] = 1;
+        s.r[0] = S2_BALL_R;
+        const xpbd_plane top = {{0, 1, 0}, S2_PLATE_R};
+        xpbd_world_f64 w;
+        memset(&w, 0, sizeof w);
+        w.particles = &s.p;
+        w.radius = s.r;
+        w.planes = &top;
+        w.plane_count = 1;
+        w.plane_impulse = s.imp;
+        const xpbd_status st2 = xpbd_world_step_f64(&cfg, S2_H, &w, s.scratch, s.scratch_bytes,
+                                                    NULL);
+        vp[k] = st2 == XPBD_OK ? s.p.vy[0] : NAN;
+        imp[k] = st2 == XPBD_OK ? s.imp[0] : NAN;
+        s2_set_free(&s);
+        const double closed = -es[k] * -6;
+        const double row[8] = {es[k], -6, vw[k], closed, vw[k] - closed, vp[k], imp[k],
+                               (1 + es[k]) * 6};
+        xr_row(f, 8, row);
+        all_exact &= memcmp(&vw[k], &closed, sizeof closed) == 0 &&
+                     memcmp(&vp[k], &closed, sizeof closed) == 0;
+    }
+    xr_table_close(f);
+
+    /* energy with the velocity pass on: the Table 1 drop, beta = 1 */
+    f = xr_table_open(ctx, "s2_restitution_energy", "e\tframe\tt\ty\tv\tenergy_ratio");
+    if (!f)
+        return -1;
+    for (int k = 0; k < S2_T2_ES; ++k) {
+        const double h0[1] = {1.42};
+        s2_set s;
+        if (s2_stack(&s, 1, h0)) {
+            xr_table_close(f);
+            return -1;
+        }
+        const double e0 = s2_energy(&s);
+        const xpbd_step_config cfg = s2_lesson_cfg(ctx, 1, 1, es[k], 1);
+        emax1[k] = 0;
+        for (int fr = 1; fr <= S2_T2_FRAMES; ++fr) {
+            if (s2_stack_step(&s, &cfg) != XPBD_OK)
+                break;
+            const double r = s2_energy(&s) / e0;
+            if (fr <= 60 && r > emax1[k])
+                emax1[k] = r;
+            if (fr == 60)
+                e1s[k] = r;
+            e3s[k] = r;
+            const double row[6] = {es[k], fr, fr * S2_H, s.p.y[1], s.p.vy[1], r};
+            xr_row(f, 6, row);
+        }
+        s2_set_free(&s);
+    }
+    xr_table_close(f);
+
+    xr_md(ctx,
+          "A ball (w = 1) touching the plate (w = 0), v = -6 m/s before the velocity pass "
+          "(gravity 0 in this frame so that \"v before\" is -6 exactly), beta = 1, through the "
+          "world step in the lesson order, and the same ball against the plate's top as a "
+          "plane (impulse on the plane recorded). Closed form v' = -e v. Exact, not close: the "
+          "centres differ along y only, so |d| = sqrt(0.52^2) = 0.52 and n = (0, 1, 0) "
+          "exactly, w_plate + w_ball = 1, and 1 + e, (1 + e) 6 and -6 + 6(1 + e) = 6e are all "
+          "representable.\n\n"
+          "| e | v before | v' (world step) | closed -e v | difference | v' (plane) | "
+          "impulse on the plane (N s) | closed (1+e) m 6 |\n|---|---|---|---|---|---|---|---|\n");
+    for (int k = 0; k < S2_T2_ES; ++k)
+        xr_md(ctx, "| %.2f | -6 | %+.17g | %+.17g | %g | %+.17g | %.17g | %.17g |\n", es[k],
+              vw[k], -es[k] * -6, vw[k] - (-es[k] * -6), vp[k], imp[k], (1 + es[k]) * 6);
+    for (int k = 0; k < S2_T2_ES; ++k) {
+        char what[96];
+        snprintf(what, sizeof what, "e = %.2f: v' (world step, lesson order) = -e v", es[k]);
+        xr_check_exact(ctx, what, vw[k], -es[k] * -6, k == 2 ? "+3.0" : NULL);
+        snprintf(what, sizeof what, "e = %.2f: v' against the plane = -e v", es[k]);
+        xr_check_exact(ctx, what, vp[k], -es[k] * -6, NULL);
+        snprintf(what, sizeof what, "e = %.2f: impulse on the plane = (1 + e) m |v|", es[k]);
+        xr_check_exact(ctx, what, imp[k], (1 + es[k]) * 6, NULL);
+    }
+    xr_md(ctx,
+          "\nEnergy with the velocity pass on (the Table 1 drop from 1.42 m, beta = 1, 1 s): the "
+          "position pass still lifts the ball out of the landing frame's sinking without "
+          "touching v, a gain of at most m g |v| h = 5.1%% of E0 (|v| <= 4.37 m/s at impact); "
+          "at e = 1 the frame after landing also reverses a velocity that already holds that "
+          "frame's g h, so the ball leaves g h faster instead of g h slower, at most another "
+          "2 m g |v| h. The seed: +2.3%% (against +1330%% without the velocity pass).\n\n"
+          "| e | max E/E0 over 1 s | E/E0 at 1 s | bound (1 s) | E/E0 at 3 s |\n"
+          "|---|---|---|---|---|\n");
+    int bounded = 1;
+    for (int k = 0; k < S2_T2_ES; ++k) {
+        const double bound = es[k] < 1 ? 1.052 : 1.16;
+        bounded &= emax1[k] <= bound;
+        xr_md(ctx, "| %.2f | %.4f | %.4f | %.3f | %.4f |\n", es[k], emax1[k], e1s[k], bound,
+              e3s[k]);
+    }
+    xr_md(ctx,
+          "\nAt e = 1 every bounce repeats the gain, so in this frame order an elastic ball "
+          "climbs: E/E0 = %.3f after 3 s (the middle panel of the figure). For e <= 0.75 a "
+          "bounce loses (1 - e^2) of its kinetic energy, far more than the lift adds.\n\n",
+          e3s[4]);
+    xr_check(ctx, "velocity pass on, e = 0.5: max E/E0 over 1 s", emax1[2], 1.052, "<= 1.052",
+             "1.023", emax1[2] <= 1.052);
+    xr_check(ctx, "velocity pass on, e = 1: max E/E0 over 1 s (reversal after gravity)",
+             emax1[4], 1.16, "<= 1.16", "1.023", emax1[4] <= 1.16);
+    xr_check(ctx, "velocity pass on, every e: max E/E0 within its bound", bounded, 1,
+             "1.052 (e<1), 1.16 (e=1)", NULL, bounded);
+
+    char cap[700];
+    snprintf(cap, sizeof cap,
+             "SPEC S2 Table 2: a ball hitting the infinite plate at v = -6 m/s. Left: v' vs e, "
+             "points from the world step (lesson order) and against the plate's top as a plane, "
+             "line the closed form v' = -e v = 6e: every point equal bit for bit (%s). Middle "
+             "and right: the 1.42 m drop with the velocity pass on, height and E/E0 vs time; "
+             "the energy gain is the position pass's lift in the landing frame (max %.1f%% for "
+             "e <= 0.75, %.1f%% at e = 1; seed +2.3%%).",
+             all_exact ? "all 5 exact" : "NOT all exact", 100 * (emax1[3] - 1),
+             100 * (emax1[4] - 1));
+    xr_figure(ctx, "s2_restitution", cap);
+    return 0;
+}
+
+/* ============================================= s2_mass_ratio (Table 3) === */
+
+/* Two balls, lower m2 = mu (w = 1/mu), upper m1 = 1: one position solve
+ * (2 cm of overlap, weighted, beta = 1) and one velocity solve (touching,
+ * v1 = -6, v2 = 0, e = 0.5) through the kernel table. */
+typedef struct s2_t3 {
+    double up, down;  /* share of the overlap each ball backed out */
+    double v1, v2;    /* velocities after the impulse */
+    double left;      /* overlap after the solve */
+} s2_t3;
+
+static int s2_two_balls(const s2_tables *t, double mu, s2_t3 *out)
+{
+    s2_set s;
+    if (s2_set_init(&s, 2, 1) != 0)
+        return -1;
+    const uint32_t a0[1] = {0}, a1[1] = {1};
+    if (xpbd_contact_set_assign(&s.cs, 2, 1, a0, a1, 0, 0, s.work, s.work_bytes, NULL) !=
+        XPBD_OK) {
+        s2_set_free(&s);
+        return -1;
+    }
+    s.r[0] = s.r[1] = S2_BALL_R;
+    s.p.w[0] = 1 / mu;
+    s.p.w[1] = 1;
+    s.p.y[0] = 1;
+    s.p.y[1] = 1.34;
+    s.p.py[0] = s.p.y[0];
+    s.p.py[1] = s.p.y[1];
+    const double pen = 0.36 - (s.p.y[1] - s.p.y[0]);
+    t->k->pack(&s.p, s.q, 0, 2);
+    t->c->position(s.q, &s.p, s.r, &s.cs, 0, 0, 1, 1, 1, 0, 0);
+    out->up = (s.q[5] - s.p.y[1]) / pen;
+    out->down = (s.p.y[0] - s.q[1]) / pen;
+    out->left = 0.36 - (s.q[5] - s.q[1]);
+    s.p.y[1] = 1.36;
+    s.p.vy[1] = -6;
+    t->c->velocity(&s.p, s.r, &s.cs, 0, 0, 1, 0.5, 0.005);
+    out->v1 = s.p.vy[1];
+    out->v2 = s.p.vy[0];
+    s2_set_free(&s);
+    return 0;
+}
+
+int xr_section_s2_mass_ratio(xr_ctx *ctx)
+{
+    static const double mus[5] = {0.25, 0.5, 1, 2, 4};
+    static const char *const seed_v[5] = {"-4.2", NULL, "-1.5", "0 (sign flip)", "+1.2"};
+    s2_tables t;
+    if (s2_get_tables(ctx, &t) != 0)
+        return -1;
+    FILE *f = xr_table_open(ctx, "s2_mass_ratio",
+                            "mu\ttable\tshare_up\tshare_up_closed\tshare_down\tshare_down_closed\t"
+                            "v1\tv1_closed\tv2\tv2_closed\toverlap_left");
+    if (!f)
+        return -1;
+    /* the figure's sweep, 0.1 .. 10 on a log scale, then the five rows */
+    const int sweep = xr_quick(ctx) ? 25 : 81;
+    for (int i = 0; i < sweep; ++i) {
+        const double mu = pow(10.0, -1.0 + 2.0 * i / (sweep - 1));
+        s2_t3 r;
+        if (s2_two_balls(&t, mu, &r) != 0) {
+            xr_table_close(f);
+            return -1;
+        }
+        const double row[11] = {mu,   0, r.up, mu / (mu + 1), r.down, 1 / (mu + 1),
+                                r.v1, (1 - 0.5 * mu) / (1 + mu) * -6, r.v2,
+                                1.5 / (1 + mu) * -6, r.left};
+        xr_row(f, 11, row);
+    }
+    s2_t3 rows[5];
+    for (int k = 0; k < 5; ++k) {
+        const double mu = mus[k];
+        if (s2_two_balls(&t, mu, &rows[k]) != 0) {
+            xr_table_close(f);
+            return -1;
+        }
+        const s2_t3 *r = &rows[k];
+        const double row[11] = {mu,    1, r->up, mu / (mu + 1), r->down, 1 / (mu + 1),
+                                r->v1, (1 - 0.5 * mu) / (1 + mu) * -6, r->v2,
+                                1.5 / (1 + mu) * -6, r->left};
+        xr_row(f, 11, row);
+    }
+    xr_table_close(f);
+
+    xr_md(ctx,
+          "Two balls (R = 0.18 m): upper m1 = 1 kg (w = 1), lower m2 = mu (w = 1/mu), beta = 1, "
+          "e = 0.5, through the contact kernels of the report's ISA: one position solve "
+          "(weighted, 2 cm of overlap) and one velocity solve (touching, v1 = -6, v2 = 0). "
+          "Closed forms: the upper ball backs out w1/(w1 + w2) = mu/(mu + 1) of the overlap, "
+          "the lower 1/(mu + 1); v1' = (1 - e mu)/(1 + mu) v1, v2' = (1 + e)/(1 + mu) v1.\n\n"
+          "| mu | upper backs out | mu/(mu+1) | lower | 1/(mu+1) | v1' (m/s) | closed | "
+          "difference | seed v1' |\n|---|---|---|---|---|---|---|---|---|\n");
+    double worst_share = 0, worst_v = 0;
+    for (int k = 0; k < 5; ++k) {
+        const double mu = mus[k];
+        const double cv = (1 - 0.5 * mu) / (1 + mu) * -6;
+        const s2_t3 *r = &rows[k];
+        xr_md(ctx, "| %g | %.15f | %.15f | %.15f | %.15f | %+.17g | %+.17g | %.3g | %s |\n", mu,
+              r->up, mu / (mu + 1), r->down, 1 / (mu + 1), r->v1, cv, r->v1 - cv,
+              seed_v[k] ? seed_v[k] : "");
+        worst_share = fmax(worst_share, fmax(fabs(r->up - mu / (mu + 1)),
+                                             fabs(r->down - 1 / (mu + 1))));
+        worst_v = fmax(worst_v, fabs(r->v1 - cv));
+    }
+    xr_md(ctx,
+          "\nPrecision. The kernel's weight w1/(w1 + w2) is the correctly rounded quotient of the "
+          "same real number as mu/(mu + 1) (1/mu and 1/mu + 1 are exact here), so the split "
+          "itself is exact; the share measured from positions, (y1' - y1)/pen, carries one "
+          "rounding of a position near 1.3 m against a 2 cm overlap, ~1e-14. The impulse "
+          "9/(1/mu + 1) is exact for mu = 0.5, 1, 2 and v1' equals the closed form exactly "
+          "(-3, -1.5, 0); for mu = 0.25 and 4 both sides are within an ulp of -4.2 and +1.2. "
+          "The sign flips at mu = 1/e = 2: the upper ball bounces back only when it is more "
+          "than twice lighter; as mu -> infinity v1' -> -e v1 = +3, Table 2.\n\n");
+    for (int k = 0; k < 5; ++k) {
+        const double mu = mus[k];
+        const double cv = (1 - 0.5 * mu) / (1 + mu) * -6;
+        char what[96];
+        snprintf(what, sizeof what, "mu = %g: upper ball backs out mu/(mu+1)", mu);
+        xr_check(ctx, what, rows[k].up, mu / (mu + 1), "1e-13", k == 4 ? "0.8" : NULL,
+                 fabs(rows[k].up - mu / (mu + 1)) <= 1e-13);
+        snprintf(what, sizeof what, "mu = %g: v1' = (1 - e mu)/(1 + mu) v1 (m/s)", mu);
+        if (mu == 0.5 || mu == 1 || mu == 2)
+            xr_check(ctx, what, rows[k].v1, cv, "exact (==)", seed_v[k], rows[k].v1 == cv);
+        else
+            xr_check(ctx, what, rows[k].v1, cv, "2 ulp(6)", seed_v[k],
+                     fabs(rows[k].v1 - cv) <= 2 * 8.881784197001252e-16);
+    }
+    xr_check(ctx, "sign flip: v1' < 0 below mu = 2, == 0 at 2, > 0 above", rows[3].v1, 0,
+             "sign", "flips at 1/e = 2",
+             rows[0].v1 < 0 && rows[1].v1 < 0 && rows[2].v1 < 0 && rows[3].v1 == 0 &&
+                 rows[4].v1 > 0);
+    xr_check(ctx, "beta = 1: overlap left after the weighted solve (m, max over mu)",
+             fmax(fabs(rows[0].left), fabs(rows[4].left)), 0, "<= 1e-15", NULL,
+             fabs(rows[0].left) <= 1e-15 && fabs(rows[4].left) <= 1e-15);
+
+    char cap[700];
+    snprintf(cap, sizeof cap,
+             "SPEC S2 Table 3: two balls, upper 1 kg, lower mu kg. Left: share of the overlap "
+             "each ball backs out vs mu (points: the library's position kernel; lines: "
+             "mu/(mu+1) and 1/(mu+1); mu = 4 -> 0.8/0.2). Right: velocities after one impulse "
+             "(e = 0.5, v1 = -6 m/s) vs mu against (1 - e mu)/(1 + mu) v1; the upper ball "
+             "turns back above mu = 2 and tends to Table 2's -e v1 = +3 m/s. Largest difference "
+             "from the closed forms over the five rows: shares %.1e, v1' %.1e m/s.",
+             worst_share, worst_v);
+    xr_figure(ctx, "s2_mass_ratio", cap);
+    return 0;
+}
+
+/* ============================================ s2_iterations (Table 4) === */
+
+#define S2_T4_FRAMES 90
+
+typedef struct s2_t4 {
+    double pen, sink, sum_v;
+} s2_t4;
+
+static int s2_tower(const xr_ctx *ctx, uint32_t iterations, FILE *series, s2_t4 *out)
+{
+    double h[4];
+    for (int k = 0; k < 4; ++k)
+        h[k] = S2_REST0 + 0.36 * k - 0.01 * (k + 1); /* each pair 1 cm deep */
+    s2_set s;
+    if (s2_stack(&s, 4, h) != 0)
+        return -1;
+    const xpbd_step_config cfg = s2_lesson_cfg(ctx, iterations, 1, 0.2, 1);
+    for (int fr = 1; fr <= S2_T4_FRAMES; ++fr) {
+        if (s2_stack_step(&s, &cfg) != XPBD_OK) {
+            s2_set_free(&s);
+            return -1;
+        }
+        double sv = 0;
+        for (int k = 1; k <= 4; ++k)
+            sv += fabs(s.p.vy[k]);
+        if (series) {
+            const double row[5] = {iterations, fr * S2_H, s2_max_pen(&s),
+                                   S2_REST0 + 3 * 0.36 - s.p.y[4], sv};
+            xr_row(series, 5, row);
+        }
+        out->pen = s2_max_pen(&s);
+        out->sink = S2_REST0 + 3 * 0.36 - s.p.y[4];
+        out->sum_v = sv;
+    }
+    s2_set_free(&s);
+    return 0;
+}
+
+int xr_section_s2_iterations(xr_ctx *ctx)
+{
+    static const uint32_t iters[6] = {1, 2, 4, 8, 16, 32};
+    static const double seed_ratio[4] = {NAN, 0.175, 0.120, 0.047};
+    s2_t4 r[6];
+    FILE *ts = xr_table_open(ctx, "s2_iterations_time", "iterations\tt\tmax_pen\tsink\tsum_v");
+    if (!ts)
+        return -1;
+    for (int k = 0; k < 6; ++k)
+        if (s2_tower(ctx, iters[k], k < 4 ? ts : NULL, &r[k]) != 0) {
+            xr_table_close(ts);
+            return -1;
+        }
+    xr_table_close(ts);
+    FILE *f = xr_table_open(ctx, "s2_iterations",
+                            "iterations\tmax_pen\tsink\tsum_v\tratio\tsink_over_pen\tseed_ratio\t"
+                            "seed_pen\tseed_sink\tseed_sum_v");
+    if (!f)
+        return -1;
+    xr_md(ctx,
+          "Four balls on the plate (N = 4, beta = 1, e = 0.2, SLOP = 0.005 m, weighted), each "
+          "pair starting 1 cm deep, 1.5 s (90 frames) through the world step in the lesson "
+          "order; the final state after the last frame's position pass. Max penetration over "
+          "the four contacts, top-ball sink below its ideal resting height 1.60 m, and sum of "
+          "|v| (is the tower at rest?). Rows 16 and 32 continue the sweep beyond the seed's "
+          "table.\n\n"
+          "| iterations | max penetration (m) | ratio to previous | seed ratio | top sink (m) | "
+          "sink / max pen | sum \\|v\\| (m/s) | seed |\n|---|---|---|---|---|---|---|---|\n");
+    for (int k = 0; k < 6; ++k) {
+        const double ratio = k ? r[k].pen / r[k - 1].pen : NAN;
+        const double sr = k < 4 ? seed_ratio[k] : NAN;
+        const double seed_pen = k == 3 ? 2e-5 : NAN, seed_sink = k == 0 ? 0.02 : NAN;
+        const double seed_v = k == 0 ? 1.03 : k == 3 ? 0.023 : NAN;
+        const double row[10] = {iters[k], r[k].pen, r[k].sink, r[k].sum_v, ratio,
+                                r[k].sink / r[k].pen, sr, seed_pen, seed_sink, seed_v};
+        xr_row(f, 10, row);
+        char rs[32] = "", ss[32] = "";
+        if (k)
+            snprintf(rs, sizeof rs, "%.3f", ratio);
+        if (k && k < 4)
+            snprintf(ss, sizeof ss, "%.3f", sr);
+        const char *seed = k == 0   ? "top 2 cm low, sum |v| 1.03, jittering"
+                           : k == 3 ? "0.02 mm, sum |v| 0.023"
+                                    : "";
+        xr_md(ctx, "| %u | %.4g | %s | %s | %.4g | %.2f | %.4g | %s |\n", (unsigned)iters[k],
+              r[k].pen, rs, ss, r[k].sink, r[k].sink / r[k].pen, r[k].sum_v, seed);
+    }
+    xr_table_close(f);
+    xr_md(ctx,
+          "\nOur ratios %.3f / %.3f / %.3f against the seed's 0.175 / 0.120 / 0.047 (a re-run "
+          "of the seed's loop with SLOP = 0.005 gave 0.199 / 0.156 / 0.093, what we get): the "
+          "seed's exact SLOP and bookkeeping differ, so the constants do, not the trend, and "
+          "nothing here is tuned to them. The sink is about %.1fx the max penetration (seed "
+          "~1.8x): the four overlaps add up under the top ball. Convergence is continuous: "
+          "every doubling of the iterations shrinks the overlap again, with no threshold past "
+          "which it stops mattering, so iterations are chosen by budget.\n\n",
+          r[1].pen / r[0].pen, r[2].pen / r[1].pen, r[3].pen / r[2].pen, r[3].sink / r[3].pen);
+    int dec_pen = 1, dec_v = 1, fast = 1, sink_ok = 1;
+    for (int k = 1; k < 4; ++k) {
+        dec_pen &= r[k].pen < r[k - 1].pen;
+        dec_v &= r[k].sum_v < r[k - 1].sum_v;
+        fast &= r[k].pen <= 0.25 * r[k - 1].pen;
+    }
+    for (int k = 0; k < 4; ++k)
+        sink_ok &= r[k].sink / r[k].pen >= 1.5 && r[k].sink / r[k].pen <= 2.5;
+    xr_check(ctx, "max penetration strictly decreases 1 -> 2 -> 4 -> 8 iterations", r[3].pen,
+             r[0].pen, "strictly", "0.175/0.120/0.047", dec_pen);
+    xr_check(ctx, "sum |v| strictly decreases 1 -> 2 -> 4 -> 8 iterations", r[3].sum_v,
+             r[0].sum_v, "strictly", "1.03 -> 0.023", dec_v);
+    xr_check(ctx, "every doubling shrinks the max penetration at least 4x (max ratio)",
+             fmax(r[1].pen / r[0].pen, fmax(r[2].pen / r[1].pen, r[3].pen / r[2].pen)), 0.25,
+             "<= 0.25", "0.175", fast);
+    xr_check(ctx, "top sink tracks the max penetration: sink/pen in [1.5, 2.5] (8 iterations)",
+             r[3].sink / r[3].pen, 1.8, "[1.5, 2.5] for 1..8", "~1.8", sink_ok);
+
+    char cap[700];
+    snprintf(cap, sizeof cap,
+             "SPEC S2 Table 4: a four-ball tower (beta = 1, e = 0.2) after 1.5 s vs iterations "
+             "per frame. Left: max penetration, top-ball sink and sum |v| (log scales), seed "
+             "points beside. Each doubling shrinks the overlap by %.2f / %.2f / %.2f (seed 0.175 "
+             "/ 0.120 / 0.047). Right: max penetration vs time for 1, 2, 4, 8 iterations: "
+             "one pass per frame leaves the tower jittering %.1f cm deep.",
+             r[1].pen / r[0].pen, r[2].pen / r[1].pen, r[3].pen / r[2].pen, 100 * r[0].pen);
+    xr_figure(ctx, "s2_iterations", cap);
+    return 0;
+}
+
+/* ========================================================= s2_particles === */
+
+/* A column of balls (float, as hosts run) poured into an open box of five
+ * planes through the world step: substep order, the broad phase every
+ * frame, restitution and friction. */
+typedef struct s2_pour {
+    xpbd_particles_f32 p;
+    float *r, *block;
+    xpbd_contact_set cs;
+    uint32_t *i0, *i1;
+    void *scratch;
+    size_t scratch_bytes;
+} s2_pour;
+
+#define S2_BOX 0.8 /* box side (m) */
+
+static void s2_pour_free(s2_pour *s)
+{
+    free(s->block);
+    free(s->i0);
+    free(s->i1);
+    free(s->scratch);
+    memset(s, 0, sizeof *s);
+}
+
+static int s2_pour_init(s2_pour *s, size_t n, size_t max_contacts)
+{
+    memset(s, 0, sizeof *s);
+    s->block = calloc(11 * n + 1, sizeof(float));
+    const size_t slots = xpbd_contact_slots(max_contacts);
+    s->i0 = malloc(slots * sizeof *s->i0);
+    s->i1 = malloc(slots * sizeof *s->i1);
+    s->scratch_bytes = xpbd_world_scratch_bytes_f32(n, 0, max_contacts);
+    s->scratch = aligned_alloc(64, (s->scratch_bytes + 63) / 64 * 64);
+    if (!s->block || !s->i0 || !s->i1 || !s->scratch ||
+        xpbd_contact_set_init(&s->cs, s->i0, s->i1, slots, max_contacts) != XPBD_OK) {
+        s2_pour_free(s);
+        return -1;
+    }
+    float *b = s->block;
+    s->p.count = n;
+    s->p.x = b;
+    s->p.y = b + n;
+    s->p.z = b + 2 * n;
+    s->p.px = b + 3 * n;
+    s->p.py = b + 4 * n;
+    s->p.pz = b + 5 * n;
+    s->p.vx = b + 6 * n;
+    s->p.vy = b + 7 * n;
+    s->p.vz = b + 8 * n;
+    s->p.w = b + 9 * n;
+    s->r = b + 10 * n;
+    /* a jittered lattice column over the middle of the box, radii 2-3 cm */
+    uint64_t rng = 0x5eedf00dull;
+    const int across = 11;
+    const double pitch = 0.062, x0 = S2_BOX / 2 - pitch * (across - 1) / 2.0;
+    for (size_t i = 0; i < n; ++i) {
+        const size_t layer = i / (size_t)(across * across), cell = i % (size_t)(across * across);
+        double u[4];
+        for (int k = 0; k < 4; ++k) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            u[k] = (double)(rng >> 11) * (1.0 / 9007199254740992.0);
+        }
+        s->p.x[i] = (float)(x0 + pitch * (double)(cell % across) + 0.01 * (u[0] - 0.5));
+        s->p.z[i] = (float)(x0 + pitch * (double)(cell / across) + 0.01 * (u[1] - 0.5));
+        s->p.y[i] = (float)(0.25 + pitch * (double)layer + 0.01 * u[2]);
+        s->r[i] = (float)(0.02 + 0.01 * u[3]);
+        s->p.w[i] = (float)(1.0 / (1000.0 * 4.18879 * s->r[i] * s->r[i] * s->r[i])); /* 1 t/m^3 */
+        s->p.vy[i] = 0;
+    }
+    return 0;
+}
+
+/* Energy (J, potential from the floor), max pair and plane penetration. */
+static void s2_pour_measure(const s2_pour *s, double *energy, double *kinetic, double *pair_pen,
+                            double *plane_pen)
+{
+    double e = 0, k = 0, pp = 0, wp = 0;
+    const xpbd_particles_f32 *p = &s->p;
+    for (size_t i = 0; i < p->count; ++i) {
+        const double m = 1.0 / p->w[i];
+        const double v2 = (double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] +
+                          (double)p->vz[i] * p->vz[i];
+        k += 0.5 * m * v2;
+        e += m * S2_G * p->y[i];
+        const double walls[5] = {p->y[i], p->x[i], S2_BOX - p->x[i], p->z[i], S2_BOX - p->z[i]};
+        for (int w = 0; w < 5; ++w)
+            wp = fmax(wp, s->r[i] - walls[w]);
+    }
+    const xpbd_contact_set *cs = &s->cs;
+    for (uint32_t c = 0; c < cs->colours; ++c)
+        for (uint32_t t = cs->colour_begin[c]; t < cs->colour_begin[c] + cs->colour_size[c]; ++t) {
+            const uint32_t a = cs->i0[t], b = cs->i1[t];
+            const double dx = (double)p->x[b] - p->x[a], dy = (double)p->y[b] - p->y[a];
+            const double dz = (double)p->z[b] - p->z[a];
+            pp = fmax(pp, (double)s->r[a] + s->r[b] - sqrt(dx * dx + dy * dy + dz * dz));
+        }
+    for (uint32_t t = cs->overflow_begin; t < cs->slots; ++t) {
+        const uint32_t a = cs->i0[t], b = cs->i1[t];
+        const double dx = (double)p->x[b] - p->x[a], dy = (double)p->y[b] - p->y[a];
+        const double dz = (double)p->z[b] - p->z[a];
+        pp = fmax(pp, (double)s->r[a] + s->r[b] - sqrt(dx * dx + dy * dy + dz * dz));
+    }
+    *energy = e + k;
+    *kinetic = k;
+    *pair_pen = pp;
+    *plane_pen = wp;
+}
+
+typedef struct s2_depth {
+    float z;
+    size_t i;
+} s2_depth;
+
+static int s2_depth_cmp(const void *a, const void *b)
+{
+    const s2_depth *x = a, *y = b;
+    return x->z > y->z ? -1 : x->z < y->z ? 1 : (x->i > y->i) - (x->i < y->i);
+}
+
+int xr_section_s2_particles(xr_ctx *ctx)
+{
+    const size_t n = xr_quick(ctx) ? 1089 : 3025; /* 9 / 25 layers of 11 x 11 */
+    const int frames = xr_quick(ctx) ? 90 : 240;
+    const size_t max_contacts = 40 * n;
+    s2_pour s;
+    if (s2_pour_init(&s, n, max_contacts) != 0)
+        return -1;
+    const xpbd_plane box[5] = {{{0, 1, 0}, 0},
+                               {{1, 0, 0}, 0},
+                               {{-1, 0, 0}, -S2_BOX},
+                               {{0, 0, 1}, 0},
+                               {{0, 0, -1}, -S2_BOX}};
+    xpbd_world_f32 w;
+    memset(&w, 0, sizeof w);
+    w.particles = &s.p;
+    w.radius = s.r;
+    w.contacts = &s.cs;
+    w.planes = box;
+    w.plane_count = 5;
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.isa = xr_isa(ctx);
+    cfg.substeps = 16; /* substeps settle a deep pile better than iterations */
+    cfg.iterations = 1;
+    cfg.restitution = 0.1;
+    cfg.friction_static = 0.4;
+    cfg.friction_dynamic = 0.3;
+    cfg.contact_skin = 0.05; /* about the relative motion of a frame at the pour's speeds */
+    FILE *f = xr_table_open(ctx, "s2_particles_time",
+                            "frame\tt\tenergy\tkinetic\tenergy_ratio\tmax_pair_pen\t"
+                            "max_plane_pen\tcontacts\tdropped\thits");
+    if (!f) {
+        s2_pour_free(&s);
+        return -1;
+    }
+    double e0, k0, pp0, wp0;
+    s2_pour_measure(&s, &e0, &k0, &pp0, &wp0);
+    double emax = e0, pp_end = 0, wp_end = 0, k_end = 0, e_end = 0, pp_late = 0, wp_late = 0;
+    uint32_t max_contacts_seen = 0, dropped = 0;
+    int ok = 1;
+    for (int fr = 1; fr <= frames && ok; ++fr) {
+        xpbd_step_counters kc;
+        const xpbd_status st = xpbd_world_step_f32(&cfg, S2_H, &w, s.scratch, s.scratch_bytes,
+                                                   &kc);
+        if (st != XPBD_OK) {
+            ok = 0;
+            dropped = kc.contacts_dropped;
+        }
+        double e, k, pp, wp;
+        s2_pour_measure(&s, &e, &k, &pp, &wp);
+        emax = fmax(emax, e);
+        if (fr > frames / 2) {
+            pp_late = fmax(pp_late, pp);
+            wp_late = fmax(wp_late, wp);
+        }
+        pp_end = pp;
+        wp_end = wp;
+        k_end = k;
+        e_end = e;
+        if (kc.contacts > max_contacts_seen)
+            max_contacts_seen = kc.contacts;
+        const double row[10] = {fr, fr * S2_H, e, k, e / e0, pp, wp, kc.contacts,
+                                kc.contacts_dropped, (double)kc.contact_hits};
+        xr_row(f, 10, row);
+        xr_progress(ctx, "s2_particles", fr, frames);
+    }
+    xr_table_close(f);
+    f = xr_table_open(ctx, "s2_particles", "x\ty\tz\tr\tspeed");
+    if (!f) {
+        s2_pour_free(&s);
+        return -1;
+    }
+    float rmin = 1, ymax = 0;
+    double outside = 0;
+    /* far balls (large z) first, so the side view from -z draws the near
+     * ones over them */
+    s2_depth *order = malloc(n * sizeof *order);
+    if (!order) {
+        xr_table_close(f);
+        s2_pour_free(&s);
+        return -1;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        order[i].z = s.p.z[i];
+        order[i].i = i;
+    }
+    qsort(order, n, sizeof *order, s2_depth_cmp);
+    for (size_t k = 0; k < n; ++k) {
+        const size_t i = order[k].i;
+        const double v = sqrt((double)s.p.vx[i] * s.p.vx[i] + (double)s.p.vy[i] * s.p.vy[i] +
+                              (double)s.p.vz[i] * s.p.vz[i]);
+        const double row[5] = {s.p.x[i], s.p.y[i], s.p.z[i], s.r[i], v};
+        xr_row(f, 5, row);
+        rmin = s.r[i] < rmin ? s.r[i] : rmin;
+        ymax = s.p.y[i] > ymax ? s.p.y[i] : ymax;
+        const double lo = fmin(fmin(s.p.x[i], s.p.z[i]), fmin(S2_BOX - s.p.x[i],
+                                                              S2_BOX - s.p.z[i]));
+        outside = fmax(outside, -fmin(lo, (double)s.p.y[i]));
+    }
+    xr_table_close(f);
+    free(order);
+    s2_pour_free(&s);
+
+    xr_md(ctx,
+          "%zu balls (radius 2-3 cm, density 1000 kg/m^3, float) start as a jittered 11 x 11 "
+          "column above an open box of five planes (%.1f m square) and fall into it: the world "
+          "step in the substep order (%u substeps x %u iteration%s per 1/60 s frame), the grid "
+          "broad phase every frame (skin %.2f m), e = %.1f, mu_s = %.1f, mu_k = %.1f, %d frames "
+          "(%.1f s).\n\n"
+          "| quantity | value |\n|---|---|\n"
+          "| contacts per frame (max) | %u |\n"
+          "| energy at the start (J, potential from the floor) | %.3f |\n"
+          "| max energy over the run / start | %.4f |\n"
+          "| energy at the end / start | %.4f |\n"
+          "| kinetic energy at the end (J) | %.3g |\n"
+          "| max pair penetration, last half of the run (m) | %.3g (%.1f%% of the smallest "
+          "radius) |\n"
+          "| max plane penetration, last half of the run (m) | %.3g |\n"
+          "| pile height (highest centre, m) | %.3f |\n\n",
+          n, S2_BOX, (unsigned)cfg.substeps, (unsigned)cfg.iterations,
+          cfg.iterations == 1 ? "" : "s", cfg.contact_skin,
+          cfg.restitution, cfg.friction_static, cfg.friction_dynamic, frames, frames * S2_H,
+          (unsigned)max_contacts_seen, e0, emax / e0, e_end / e0, k_end, pp_late,
+          100 * pp_late / rmin, wp_late, (double)ymax);
+    xr_check(ctx, "every step XPBD_OK (no contact overflow)", ok, 1, "all frames", NULL, ok);
+    if (!ok)
+        xr_md(ctx, "A step failed; contacts dropped: %u.\n\n", (unsigned)dropped);
+    xr_check(ctx, "energy never exceeds its start (max E / E0)", emax / e0, 1, "<= 1.01", NULL,
+             emax / e0 <= 1.01);
+    xr_check(ctx, "the pile comes to rest: kinetic energy at the end / E0", k_end / e0, 0,
+             "<= 0.01", NULL, k_end / e0 <= 0.01);
+    xr_check(ctx, "max pair penetration in the last half / smallest radius", pp_late / rmin, 0,
+             "<= 0.25", NULL, pp_late / rmin <= 0.25);
+    xr_check(ctx, "max plane penetration in the last half / smallest radius", wp_late / rmin, 0,
+             "<= 0.25", NULL, wp_late / rmin <= 0.25);
+    xr_check(ctx, "no centre outside the box (m)", outside, 0, "<= 0", NULL, outside <= 0);
+    (void)pp_end;
+    (void)wp_end;
+
+    char cap[700];
+    snprintf(cap, sizeof cap,
+             "SPEC S2 in 3-D: %zu balls poured into a %.1f m box of five planes through the "
+             "world step (substep order, %u x %u, broad phase every frame, float). Left: final "
+             "positions seen from the side, coloured by depth. Middle: energy / start (potential "
+             "from the floor) and kinetic energy. Right: max pair and plane penetration vs time "
+             "(last half: %.2g m and %.2g m, radii >= 2 cm).",
+             n, S2_BOX, (unsigned)cfg.substeps, (unsigned)cfg.iterations, pp_late, wp_late);
+    xr_figure(ctx, "s2_particles", cap);
+    return 0;
+}

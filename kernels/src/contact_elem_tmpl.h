@@ -157,3 +157,66 @@ static inline void SFX(elem_integrate)(const P *p, size_t i, R h)
     p->y[i] = p->y[i] + p->vy[i] * h;
     p->z[i] = p->z[i] + p->vz[i] * h;
 }
+
+/* Velocity pass of the substep order (Mueller et al. 2020, "Detailed rigid
+ * body simulation with extended position based dynamics"): restitution acts
+ * on the normal relative velocity rel0 from before the position solve
+ * (v0 = the predicted velocities), so the position projection's own push
+ * does not feed the bounce. If rel0 < 0 (approaching), the normal relative
+ * velocity is set to -e*rel0, with e = 0 when -rel0 <= rest_speed (resting
+ * contacts do not bounce). May pull a pair together again when the
+ * position pass separated it faster than that. */
+static inline uint32_t SFX(elem_contact_restitution)(const P *p, const R *radius, const R *v0x,
+                                                     const R *v0y, const R *v0z, uint32_t a,
+                                                     uint32_t b, R e, R neg_slop, R rest_speed)
+{
+    const R dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
+    const R dist = SQRT((dx * dx + dy * dy) + dz * dz);
+    const R pen = (radius[a] + radius[b]) - dist;
+    const R w0 = p->w[a], w1 = p->w[b];
+    const R wsum = w0 + w1;
+    if (!(pen >= neg_slop) || !(dist > 0) || !(wsum > 0))
+        return 0;
+    const R nx = dx / dist, ny = dy / dist, nz = dz / dist;
+    const R rel0 = ((v0x[b] - v0x[a]) * nx + (v0y[b] - v0y[a]) * ny) + (v0z[b] - v0z[a]) * nz;
+    if (!(rel0 < 0))
+        return 0;
+    const R rel = ((p->vx[b] - p->vx[a]) * nx + (p->vy[b] - p->vy[a]) * ny) +
+                  (p->vz[b] - p->vz[a]) * nz;
+    const R ee = -rel0 > rest_speed ? e : 0;
+    const R j = (-(ee * rel0) - rel) / wsum;
+    const R ja = j * w0, jb = j * w1;
+    p->vx[a] = p->vx[a] - ja * nx;
+    p->vy[a] = p->vy[a] - ja * ny;
+    p->vz[a] = p->vz[a] - ja * nz;
+    p->vx[b] = p->vx[b] + jb * nx;
+    p->vy[b] = p->vy[b] + jb * ny;
+    p->vz[b] = p->vz[b] + jb * nz;
+    return 1;
+}
+
+/* The same against a plane; the impulse given to the particle, m*dv, is
+ * added to impulse[i] when an array is given. */
+static inline uint32_t SFX(elem_plane_restitution)(const P *p, const R *radius, const R *v0x,
+                                                   const R *v0y, const R *v0z, size_t i,
+                                                   const R pl[4], R e, R neg_slop, R rest_speed,
+                                                   R *impulse)
+{
+    const R w = p->w[i];
+    const R dist = ((pl[0] * p->x[i] + pl[1] * p->y[i]) + pl[2] * p->z[i]) - pl[3];
+    const R pen = radius[i] - dist;
+    if (!(w > 0) || !(pen >= neg_slop))
+        return 0;
+    const R vn0 = (pl[0] * v0x[i] + pl[1] * v0y[i]) + pl[2] * v0z[i];
+    if (!(vn0 < 0))
+        return 0;
+    const R vn = (pl[0] * p->vx[i] + pl[1] * p->vy[i]) + pl[2] * p->vz[i];
+    const R ee = -vn0 > rest_speed ? e : 0;
+    const R dv = -(ee * vn0) - vn;
+    p->vx[i] = p->vx[i] + dv * pl[0];
+    p->vy[i] = p->vy[i] + dv * pl[1];
+    p->vz[i] = p->vz[i] + dv * pl[2];
+    if (impulse)
+        impulse[i] = impulse[i] + dv / w;
+    return 1;
+}

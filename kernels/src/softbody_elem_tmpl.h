@@ -21,7 +21,14 @@ static inline uint32_t SFX(elem_tet)(R *q, const QS *c, uint32_t s, R ih2)
                   w1 * ((g1x * g1x + g1y * g1y) + g1z * g1z)) +
                  w2 * ((g2x * g2x + g2y * g2y) + g2z * g2z)) +
                 w3 * ((g3x * g3x + g3y * g3y) + g3z * g3z);
-    if (!(S > 0))
+    /* Collapsed onto a point or a line, the gradients vanish while C does
+     * not, and dl = -C/S turns rounding noise into a huge step: skip when S
+     * falls below 1e-6 of its natural scale (sum of w) * (sum of |e_k|^2)^2
+     * (a regular tet sits at 1/12 of it); exactly 0 when collapsed. */
+    const R L2 = (((e1x * e1x + e1y * e1y) + e1z * e1z) + ((e2x * e2x + e2y * e2y) + e2z * e2z)) +
+                 ((e3x * e3x + e3y * e3y) + e3z * e3z);
+    const R smin = ((R)1e-6 * (((w0 + w1) + w2) + w3)) * (L2 * L2);
+    if (!(S > smin))
         return 1;
     const R C = vol6 - c->rest[s];
     const R at = c->compliance[s] * ih2;

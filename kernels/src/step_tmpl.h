@@ -6,10 +6,11 @@
 /* Scratch layout: the snapshot x y z px py pz vx vy vz [9n] and lambda
  * [slots] (R units), then a 64-byte aligned region holding either the
  * spring forces fx fy fz [3n] or the packed positions q [4n], then the
+ * pre-solve velocities v0 [3n] of the contact velocity pass, then the
  * broad-phase workspace (8-byte aligned). */
 static size_t SFX(world_state_bytes)(size_t n, size_t slots)
 {
-    return (13 * n + slots) * sizeof(R) + 64;
+    return (16 * n + slots) * sizeof(R) + 64;
 }
 
 size_t SFX(xpbd_world_scratch_bytes)(size_t n, size_t slots, size_t max_contacts)
@@ -208,10 +209,40 @@ static uint64_t SFX(contacts_position)(const SFX(contact_run) *r, R *q, const P 
     return hits;
 }
 
-static uint64_t SFX(contacts_velocity)(const SFX(contact_run) *r, const P *p, R *impulse)
+static void SFX(save_velocities)(const P *p, R *v0)
+{
+    const size_t n = p->count;
+    if (!n)
+        return;
+    memcpy(v0, p->vx, n * sizeof(R));
+    memcpy(v0 + n, p->vy, n * sizeof(R));
+    memcpy(v0 + 2 * n, p->vz, n * sizeof(R));
+}
+
+/* The velocity pass: against the pre-solve velocities v0 (x, y, z blocks of
+ * n) in the substep order, the plain impulse pass otherwise (the lesson). */
+static uint64_t SFX(contacts_velocity)(const SFX(contact_run) *r, const P *p, R *impulse,
+                                       const R *v0, R rest_speed)
 {
     uint64_t hits = 0;
     const xpbd_contact_set *cs = r->cs;
+    if (v0) {
+        const size_t n = p->count;
+        const R *v0x = v0, *v0y = v0 + n, *v0z = v0 + 2 * n;
+        if (cs) {
+            for (uint32_t col = 0; col < cs->colours; ++col)
+                hits += r->kt->restitution(p, r->radius, cs, v0x, v0y, v0z, col, 0,
+                                           xpbd_colour_batches(cs->colour_begin, col), r->e,
+                                           r->slop, rest_speed);
+            hits += SFX(xpbd_serial_contact_restitution)(p, r->radius, cs, v0x, v0y, v0z,
+                                                         cs->overflow_begin, cs->slots, r->e,
+                                                         r->slop, rest_speed);
+        }
+        for (uint32_t k = 0; k < r->planes_n; ++k)
+            hits += r->kt->plane_restitution(p, r->radius, v0x, v0y, v0z, 0, n, r->planes[k],
+                                             r->e, r->slop, rest_speed, impulse);
+        return hits;
+    }
     if (cs) {
         for (uint32_t col = 0; col < cs->colours; ++col)
             hits += r->kt->velocity(p, r->radius, cs, col, 0,
@@ -375,6 +406,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     R *save = scratch;
     R *fx = save + 9 * n + all_slots, *fy = fx + n, *fz = fy + n;
     R *q = (R *)(void *)(((uintptr_t)fx + 63) & ~(uintptr_t)63);
+    R *v0 = q + 4 * n;
     char *bp_work = (char *)scratch + SFX(world_state_bytes)(n, all_slots);
     bp_work = (char *)(((uintptr_t)bp_work + 7) & ~(uintptr_t)7);
 
@@ -422,6 +454,12 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     const R gx = (R)cfg->gravity[0], gy = (R)cfg->gravity[1], gz = (R)cfg->gravity[2];
     const R keep = (R)(1.0 - cfg->damping);
     const R ks = (R)cfg->pbd_stiffness, sd = (R)cfg->spring_damping;
+    /* contacts approaching slower than gravity can make in two substeps are
+     * resting: they do not bounce */
+    const R rest_speed = (R)(2 * sqrt(cfg->gravity[0] * cfg->gravity[0] +
+                                      cfg->gravity[1] * cfg->gravity[1] +
+                                      cfg->gravity[2] * cfg->gravity[2]) *
+                             (double)hs);
     const uint32_t real = c ? c->count : 0;
     const int solve = c || contacts || soft;
     for (uint32_t sub = 0; sub < cfg->substeps; ++sub) {
@@ -430,7 +468,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
             /* SPEC S2 stepWorld */
             ckt->gravity(p, 0, n, gx * hs, gy * hs, gz * hs);
             for (uint32_t it = 0; cfg->contact_velocity_pass && it < cfg->iterations; ++it)
-                k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse);
+                k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse, NULL, 0);
             ckt->integrate(p, 0, n, hs);
             kt->pack(p, q, 0, n);
             for (uint32_t it = 0; it < cfg->iterations; ++it) {
@@ -451,15 +489,20 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
             }
             kt->spring_integrate(p, fx, fy, fz, 0, n, hs, gx, gy, gz);
             if (contacts) {
+                if (cfg->contact_velocity_pass)
+                    SFX(save_velocities)(p, v0);
                 kt->pack(p, q, 0, n);
                 k->contact_hits += SFX(contacts_position)(&cr, q, p, impulse, hs);
                 kt->unpack(q, p, 0, n);
                 kt->update_velocity(p, 0, n, hs, 1);
                 if (cfg->contact_velocity_pass)
-                    k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse);
+                    k->contact_hits +=
+                        SFX(contacts_velocity)(&cr, p, impulse, v0, rest_speed);
             }
         } else {
             kt->predict(p, 0, n, hs, gx, gy, gz);
+            if (contacts && cfg->contact_velocity_pass)
+                SFX(save_velocities)(p, v0);
             if (solve)
                 kt->pack(p, q, 0, n);
             for (uint32_t it = 0; solve && it < cfg->iterations; ++it) {
@@ -490,7 +533,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                 kt->unpack(q, p, 0, n);
             kt->update_velocity(p, 0, n, hs, keep);
             if (contacts && cfg->contact_velocity_pass)
-                k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse);
+                k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse, v0, rest_speed);
             if (cfg->relative_damping > 0)
                 for (uint32_t b = 0; b < w->body_count; ++b)
                     if (!(w->body_asleep && w->body_asleep[b]))

@@ -30,6 +30,20 @@
  *                    the impulse on the plane, -(1 + e)*vn/w (N*s), is added
  *                    to impulse[i] when an impulse array is given
  *
+ * The step's substep order (XPBD_CONTACTS_SUBSTEP) uses a second velocity
+ * pass (Mueller et al. 2020), because there the position projection already
+ * changed the velocities (v = (x - p)/h) and a restitution impulse on top of
+ * them would not give v' = -e v:
+ *
+ *   restitution      rel0 = normal relative velocity before the solve (from
+ *                    the predicted velocities v0); skip unless rel0 < 0;
+ *                    e' = e if -rel0 > rest_speed else 0 (resting contacts do
+ *                    not bounce; the step uses rest_speed = 2 |g| h);
+ *                    j = (-(e'*rel0) - rel)/(w0 + w1) sets the normal
+ *                    relative velocity to -e'*rel0
+ *   plane restitution the same against a plane: dv = -(e'*vn0) - vn;
+ *                    v += dv*n; impulse[i] += dv/w
+ *
  * Position-level kernels work on the packed copy of positions the step
  * driver solves on (q[4*i .. 4*i+3] = x, y, z, w; see xpbd/kernels.h) and
  * read the substep-start positions p->px/py/pz for friction. Velocity-level
@@ -139,6 +153,16 @@ typedef struct xpbd_contact_kernels_f32 {
     void (*gravity)(const xpbd_particles_f32 *p, size_t begin, size_t end, float gxh, float gyh,
                     float gzh);
     void (*integrate)(const xpbd_particles_f32 *p, size_t begin, size_t end, float h);
+    /* the substep order's velocity pass (see below): restitution against
+     * the pre-solve velocities v0 */
+    uint32_t (*restitution)(const xpbd_particles_f32 *p, const float *radius,
+                            const xpbd_contact_set *cs, const float *v0x, const float *v0y,
+                            const float *v0z, uint32_t colour, uint32_t batch_begin,
+                            uint32_t batch_end, float e, float slop, float rest_speed);
+    uint32_t (*plane_restitution)(const xpbd_particles_f32 *p, const float *radius, const float *v0x,
+                                  const float *v0y, const float *v0z, size_t begin, size_t end,
+                                  const float plane[4], float e, float slop, float rest_speed,
+                                  float *impulse);
 } xpbd_contact_kernels_f32;
 
 typedef struct xpbd_contact_kernels_f64 {
@@ -160,6 +184,16 @@ typedef struct xpbd_contact_kernels_f64 {
     void (*gravity)(const xpbd_particles_f64 *p, size_t begin, size_t end, double gxh,
                     double gyh, double gzh);
     void (*integrate)(const xpbd_particles_f64 *p, size_t begin, size_t end, double h);
+    /* the substep order's velocity pass (see below): restitution against
+     * the pre-solve velocities v0 */
+    uint32_t (*restitution)(const xpbd_particles_f64 *p, const double *radius,
+                            const xpbd_contact_set *cs, const double *v0x, const double *v0y,
+                            const double *v0z, uint32_t colour, uint32_t batch_begin,
+                            uint32_t batch_end, double e, double slop, double rest_speed);
+    uint32_t (*plane_restitution)(const xpbd_particles_f64 *p, const double *radius, const double *v0x,
+                                  const double *v0y, const double *v0z, size_t begin, size_t end,
+                                  const double plane[4], double e, double slop, double rest_speed,
+                                  double *impulse);
 } xpbd_contact_kernels_f64;
 
 XPBD_API const xpbd_contact_kernels_f32 *xpbd_contact_kernels_f32_get(xpbd_isa isa);
@@ -189,6 +223,21 @@ XPBD_API uint32_t xpbd_serial_contact_velocity_f64(const xpbd_particles_f64 *p,
                                                    const xpbd_contact_set *cs,
                                                    uint32_t slot_begin, uint32_t slot_end,
                                                    double e, double slop);
+
+XPBD_API uint32_t xpbd_serial_contact_restitution_f32(const xpbd_particles_f32 *p,
+                                                      const float *radius,
+                                                      const xpbd_contact_set *cs,
+                                                      const float *v0x, const float *v0y,
+                                                      const float *v0z, uint32_t slot_begin,
+                                                      uint32_t slot_end, float e, float slop,
+                                                      float rest_speed);
+XPBD_API uint32_t xpbd_serial_contact_restitution_f64(const xpbd_particles_f64 *p,
+                                                      const double *radius,
+                                                      const xpbd_contact_set *cs,
+                                                      const double *v0x, const double *v0y,
+                                                      const double *v0z, uint32_t slot_begin,
+                                                      uint32_t slot_end, double e, double slop,
+                                                      double rest_speed);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,11 @@
  *                        g0 = -((g1 + g2) + g3)          (gradients of 6V)
  *                        C = e1.g1 - rest                (rest = 6 * rest volume)
  *                        S = ((w0|g0|^2 + w1|g1|^2) + w2|g2|^2) + w3|g3|^2
- *                        skip if S == 0 (collapsed: counted, never NaN)
+ *                        L2 = (|e1|^2 + |e2|^2) + |e3|^2
+ *                        skip if S <= (1e-6 * (((w0 + w1) + w2) + w3)) * (L2*L2)
+ *                        (collapsed onto a point or a line: the gradients
+ *                        vanish but C does not; counted, never NaN or a
+ *                        runaway step)
  *                        dl = (-C - at*lambda) / (S + at);  x_k += (w_k*dl)*g_k
  *   isometric bending    H = ((K0 x0 + K1 x1) + K2 x2) + K3 x3 over an edge
  *                        (x0, x1) and its opposite vertices (x2, x3), with

@@ -154,6 +154,9 @@ typedef struct xpbd_world_f32 {
     const size_t *body_begin;      /* [body_count + 1] particle ranges of the bodies that
                                       relative damping treats as wholes */
     uint32_t body_count;
+    const uint8_t *body_asleep;    /* [body_count] 1: body b sleeps (may be NULL): its
+                                      particles end the step exactly as they began it
+                                      and it is not damped (see xpbd/engine.h) */
 } xpbd_world_f32;
 
 typedef struct xpbd_world_f64 {
@@ -172,6 +175,9 @@ typedef struct xpbd_world_f64 {
     const size_t *body_begin;      /* [body_count + 1] particle ranges of the bodies that
                                       relative damping treats as wholes */
     uint32_t body_count;
+    const uint8_t *body_asleep;    /* [body_count] 1: body b sleeps (may be NULL): its
+                                      particles end the step exactly as they began it
+                                      and it is not damped (see xpbd/engine.h) */
 } xpbd_world_f64;
 
 /* Scratch bytes for a world of n particles, constraint sets of `slots`
@@ -194,7 +200,9 @@ XPBD_API size_t xpbd_world_scratch_bytes_f64(size_t particles, size_t slots, siz
  *                         body ranges not increasing within [0, n]
  * Each substep solves, per iteration: distance colours, tetrahedra, bending,
  * tethers, then contacts and planes; after the velocity update, the contact
- * velocity pass and relative damping of each body.
+ * velocity pass and relative damping of each awake body. At step end the
+ * particles of every sleeping body (body_asleep) are put back to their
+ * step-start state, so a body sleeps and wakes whole.
  * On every error the particles and lambda are exactly as before the call. */
 XPBD_API xpbd_status xpbd_world_step_f32(const xpbd_step_config *cfg, double h, xpbd_world_f32 *w,
                                          void *scratch, size_t scratch_bytes,

@@ -7,7 +7,9 @@
  *   xpbd/kernels.h  per-ISA kernel tables, serial references
  *   xpbd/step.h     the step driver
  *   xpbd/contacts.h particle contacts, planes, broad phase (SPEC S2)
- *   xpbd/softbody.h tetrahedral volume, bending, tethers, damping, rigid coupling (S3) */
+ *   xpbd/softbody.h tetrahedral volume, bending, tethers, damping, rigid coupling (S3)
+ *   xpbd/mesh.h     cloth grid and tetrahedral box generators (S3)
+ *   xpbd/engine.h   tearing, sleeping, counters, engine, order check (S3 memos) */
 #ifndef XPBD_XPBD_H
 #define XPBD_XPBD_H
 
@@ -17,5 +19,7 @@
 #include "xpbd/step.h"
 #include "xpbd/contacts.h"
 #include "xpbd/softbody.h"
+#include "xpbd/mesh.h"
+#include "xpbd/engine.h"
 
 #endif /* XPBD_XPBD_H */

@@ -239,6 +239,87 @@ static void SIMD(integrate)(const P *p, size_t begin, size_t end, R h)
         SFX(elem_integrate)(p, i, h);
 }
 
+static uint32_t SIMD(contact_restitution)(const P *p, const R *radius, const xpbd_contact_set *cs,
+                                          const R *v0x, const R *v0y, const R *v0z,
+                                          uint32_t colour, uint32_t b0, uint32_t b1, R e, R slop,
+                                          R rest_speed)
+{
+    const R neg_slop_s = -slop;
+    const V zero = O(zero)(), ve = O(set1)(e), neg_slop = O(set1)(neg_slop_s);
+    const V vrest = O(set1)(rest_speed);
+    uint32_t hits = 0;
+    CONTACT_FOR_SLOTS(cs, colour, b0, b1)
+    {
+        const unsigned n = CONTACT_LIVE_LANES;
+        const uint32_t *ia = cs->i0 + s, *ib = cs->i1 + s;
+        SIMD(pair) q;
+        SIMD(gather_pair)(&q, p, ia, ib);
+        const V pen = O(sub)(O(add)(O(gather)(radius, ia), O(gather)(radius, ib)), q.len);
+        const V wsum = O(add)(q.wa, q.wb);
+        M ok = O(mand)(O(mand)(O(ge)(pen, neg_slop), O(gt)(q.len, zero)), O(gt)(wsum, zero));
+        const V nx = O(div)(q.dx, q.len), ny = O(div)(q.dy, q.len), nz = O(div)(q.dz, q.len);
+        const V rel0 = O(add)(
+            O(add)(O(mul)(O(sub)(O(gather)(v0x, ib), O(gather)(v0x, ia)), nx),
+                   O(mul)(O(sub)(O(gather)(v0y, ib), O(gather)(v0y, ia)), ny)),
+            O(mul)(O(sub)(O(gather)(v0z, ib), O(gather)(v0z, ia)), nz));
+        ok = O(mand)(ok, O(gt)(zero, rel0));
+        const V vxa = O(gather)(p->vx, ia), vya = O(gather)(p->vy, ia), vza = O(gather)(p->vz, ia);
+        const V vxb = O(gather)(p->vx, ib), vyb = O(gather)(p->vy, ib), vzb = O(gather)(p->vz, ib);
+        const V rel = O(add)(O(add)(O(mul)(O(sub)(vxb, vxa), nx), O(mul)(O(sub)(vyb, vya), ny)),
+                             O(mul)(O(sub)(vzb, vza), nz));
+        const V ee = O(select)(O(gt)(O(neg)(rel0), vrest), ve, zero);
+        const V j = O(div)(O(sub)(O(neg)(O(mul)(ee, rel0)), rel), wsum);
+        const V ja = O(mul)(j, q.wa), jb = O(mul)(j, q.wb);
+        O(scatter3)(p->vx, p->vy, p->vz, ia, O(select)(ok, O(sub)(vxa, O(mul)(ja, nx)), vxa),
+                    O(select)(ok, O(sub)(vya, O(mul)(ja, ny)), vya),
+                    O(select)(ok, O(sub)(vza, O(mul)(ja, nz)), vza), n);
+        O(scatter3)(p->vx, p->vy, p->vz, ib, O(select)(ok, O(add)(vxb, O(mul)(jb, nx)), vxb),
+                    O(select)(ok, O(add)(vyb, O(mul)(jb, ny)), vyb),
+                    O(select)(ok, O(add)(vzb, O(mul)(jb, nz)), vzb), n);
+        hits += SIMD(count_hits)(ok, n);
+    }
+    return hits;
+}
+
+static uint32_t SIMD(plane_restitution)(const P *p, const R *radius, const R *v0x, const R *v0y,
+                                        const R *v0z, size_t begin, size_t end, const R pl[4],
+                                        R e, R slop, R rest_speed, R *impulse)
+{
+    const R neg_slop_s = -slop;
+    const V zero = O(zero)(), ve = O(set1)(e), neg_slop = O(set1)(neg_slop_s);
+    const V vrest = O(set1)(rest_speed);
+    const V n0 = O(set1)(pl[0]), n1 = O(set1)(pl[1]), n2 = O(set1)(pl[2]), d = O(set1)(pl[3]);
+    uint32_t hits = 0;
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        const V w = O(load)(p->w + i);
+        const V dist = O(sub)(O(add)(O(add)(O(mul)(n0, O(load)(p->x + i)),
+                                            O(mul)(n1, O(load)(p->y + i))),
+                                     O(mul)(n2, O(load)(p->z + i))),
+                              d);
+        const V pen = O(sub)(O(load)(radius + i), dist);
+        const V vn0 = O(add)(O(add)(O(mul)(n0, O(load)(v0x + i)), O(mul)(n1, O(load)(v0y + i))),
+                             O(mul)(n2, O(load)(v0z + i)));
+        const V vx = O(load)(p->vx + i), vy = O(load)(p->vy + i), vz = O(load)(p->vz + i);
+        const V vn = O(add)(O(add)(O(mul)(n0, vx), O(mul)(n1, vy)), O(mul)(n2, vz));
+        const M ok = O(mand)(O(mand)(O(gt)(w, zero), O(ge)(pen, neg_slop)), O(gt)(zero, vn0));
+        const V ee = O(select)(O(gt)(O(neg)(vn0), vrest), ve, zero);
+        const V dv = O(sub)(O(neg)(O(mul)(ee, vn0)), vn);
+        O(store)(p->vx + i, O(select)(ok, O(add)(vx, O(mul)(dv, n0)), vx));
+        O(store)(p->vy + i, O(select)(ok, O(add)(vy, O(mul)(dv, n1)), vy));
+        O(store)(p->vz + i, O(select)(ok, O(add)(vz, O(mul)(dv, n2)), vz));
+        if (impulse) {
+            const V imp = O(load)(impulse + i);
+            O(store)(impulse + i, O(select)(ok, O(add)(imp, O(div)(dv, w)), imp));
+        }
+        hits += SIMD(count_hits)(ok, L);
+    }
+    for (; i < end; ++i)
+        hits += SFX(elem_plane_restitution)(p, radius, v0x, v0y, v0z, i, pl, e, neg_slop_s,
+                                            rest_speed, impulse);
+    return hits;
+}
+
 const SFX(xpbd_contact_kernels) SIMD(contact_table) = {
     XPBD_SIMD_ISA,
     L,
@@ -248,6 +329,8 @@ const SFX(xpbd_contact_kernels) SIMD(contact_table) = {
     SIMD(plane_velocity),
     SIMD(gravity),
     SIMD(integrate),
+    SIMD(contact_restitution),
+    SIMD(plane_restitution),
 };
 
 #undef CONTACT_FOR_SLOTS

@@ -55,7 +55,7 @@ static inline __attribute__((always_inline)) V SIMD(norm2)(V x, V y, V z)
 static uint32_t SIMD(tet_volume)(R *q, const QS *c, uint32_t colour, uint32_t b0, uint32_t b1,
                                  R h)
 {
-    const V vih2 = O(set1)(1 / (h * h)), zero = O(zero)();
+    const V vih2 = O(set1)(1 / (h * h)), tiny = O(set1)((R)1e-6);
     uint32_t skipped = 0;
     QUAD_FOR_SLOTS(c, colour, b0, b1)
     {
@@ -83,7 +83,10 @@ static uint32_t SIMD(tet_volume)(R *q, const QS *c, uint32_t colour, uint32_t b0
                                          O(mul)(t.w[1], SIMD(norm2)(gx[1], gy[1], gz[1]))),
                                   O(mul)(t.w[2], SIMD(norm2)(gx[2], gy[2], gz[2]))),
                            O(mul)(t.w[3], SIMD(norm2)(gx[3], gy[3], gz[3])));
-        const M ok = O(gt)(S, zero);
+        const V L2 = O(add)(O(add)(SIMD(norm2)(e1x, e1y, e1z), SIMD(norm2)(e2x, e2y, e2z)),
+                            SIMD(norm2)(e3x, e3y, e3z));
+        const V W = O(add)(O(add)(O(add)(t.w[0], t.w[1]), t.w[2]), t.w[3]);
+        const M ok = O(gt)(S, O(mul)(O(mul)(tiny, W), O(mul)(L2, L2)));
         const V C = O(sub)(vol6, O(load)(c->rest + s));
         const V at = O(mul)(O(load)(c->compliance + s), vih2);
         const V lam = O(load)(c->lambda + s);

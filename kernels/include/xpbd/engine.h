@@ -1,0 +1,367 @@
+/* xpbd/engine.h: what a host's frame loop needs around the step (SPEC S3
+ * engineering memos): tearing at step end, sleeping, host inputs that a
+ * replay can log, counters snapshotted at step end, and the two-serial-orders
+ * check.
+ *
+ * The pieces work on their own on a host's xpbd_world (tearing passes,
+ * counters) and together in xpbd_engine_*, which owns a world built from a
+ * scene description and runs one frame as
+ *
+ *     wake the sleeping bodies the host moved     (state signature changed)
+ *     xpbd_world_step                             (sleeping bodies restored whole)
+ *     sleep / wake bookkeeping                    (kinetic energy per kg, contacts)
+ *     stretch pass: flag distance constraints with |d|/rest - 1 > tear_stretch
+ *     counters snapshot                           (no allocation, no formatting)
+ *     topology: remove the flagged constraints and the bending stencils across
+ *               them, rebuild the sets (allocates; never inside the solve)
+ *
+ * Nothing here runs inside the projection loop: the kernels and the step
+ * driver never see a topology change or a callback mid-step.
+ */
+#ifndef XPBD_ENGINE_H
+#define XPBD_ENGINE_H
+
+#include "xpbd/step.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------- tearing --- */
+
+/* Stretch pass over a distance set, like the residual kernel but reading
+ * positions only: stretch = |x1 - x0| / rest - 1 (double, slot order).
+ * flags (may be NULL) is indexed by the constraint's input index (the set's
+ * source[]) and gets 1 where stretch > threshold, 0 elsewhere; *max_stretch
+ * (may be NULL) the largest stretch. Returns the number flagged. threshold
+ * <= 0 or NaN flags nothing. */
+XPBD_API uint32_t xpbd_tear_flag_f32(const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c,
+                                     double threshold, uint8_t *flags, double *max_stretch);
+XPBD_API uint32_t xpbd_tear_flag_f64(const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c,
+                                     double threshold, uint8_t *flags, double *max_stretch);
+
+/* Rebuilds a distance set without the constraints flagged in remove[]
+ * (indexed by input index, [c->count]); the others keep their rest,
+ * compliance and relative input order. kept (may be NULL, [old count])
+ * receives each old input index's new one, or XPBD_PAD if removed. Call it
+ * between steps only. On error (XPBD_ERR_NOMEM, or the builder's) the set is
+ * left as it was. */
+XPBD_API xpbd_status xpbd_tear_remove_f32(xpbd_distance_set_f32 *c, size_t particles,
+                                          const uint8_t *remove,
+                                          const xpbd_colouring_options *options, uint32_t *kept);
+XPBD_API xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t particles,
+                                          const uint8_t *remove,
+                                          const xpbd_colouring_options *options, uint32_t *kept);
+
+/* ---------------------------------------------------------- sleeping --- */
+
+/* Per-body sleep state, host-owned arrays of body_count entries. Point
+ * xpbd_world.body_asleep at asleep: the step then restores sleeping bodies
+ * to their step-start state at step end, so a body sleeps and wakes whole. */
+typedef struct xpbd_sleep_state {
+    uint32_t body_count;
+    uint8_t *asleep;          /* 1: sleeping */
+    uint32_t *calm;           /* consecutive steps below the threshold */
+    uint64_t *signature;      /* hash of the body's x, v, w when it fell asleep */
+    double energy;            /* threshold: kinetic energy per kg, J/kg (= m^2/s^2) */
+    uint32_t steps;           /* calm steps before a body sleeps, >= 1 */
+} xpbd_sleep_state;
+
+/* Before a step: wakes every sleeping body whose positions, velocities or
+ * inverse masses differ from when it fell asleep (the host moved, pushed or
+ * pinned it). Returns the number woken. */
+XPBD_API uint32_t xpbd_sleep_prepare_f32(xpbd_sleep_state *s, const xpbd_world_f32 *w);
+XPBD_API uint32_t xpbd_sleep_prepare_f64(xpbd_sleep_state *s, const xpbd_world_f64 *w);
+/* After a successful step: wakes sleeping bodies touched (a pair of the
+ * world's contact set) by a particle of a moving body (kinetic energy per
+ * kg above the threshold) or by a moving free particle; counts calm steps of
+ * awake bodies and puts a body to sleep after `steps` of them (velocities
+ * zeroed, p = x, signature taken). *fell and *woke (may be NULL) receive the
+ * counts. Returns the number of sleeping bodies. */
+XPBD_API uint32_t xpbd_sleep_update_f32(xpbd_sleep_state *s, const xpbd_world_f32 *w,
+                                        uint32_t *fell, uint32_t *woke);
+XPBD_API uint32_t xpbd_sleep_update_f64(xpbd_sleep_state *s, const xpbd_world_f64 *w,
+                                        uint32_t *fell, uint32_t *woke);
+/* Wakes body b now (e.g. a host rigid body hit it). */
+XPBD_API void xpbd_sleep_wake(xpbd_sleep_state *s, uint32_t b);
+/* Kinetic energy per kg of particles [begin, end) (w > 0), in double, index
+ * order; 0 for a body without mass. */
+XPBD_API double xpbd_body_energy_f32(const xpbd_particles_f32 *p, size_t begin, size_t end);
+XPBD_API double xpbd_body_energy_f64(const xpbd_particles_f64 *p, size_t begin, size_t end);
+
+/* ---------------------------------------------------------- counters --- */
+
+/* Everything a frame's statistics overlay needs, snapshotted at step end. */
+typedef struct xpbd_engine_counters {
+    xpbd_step_counters step;  /* the step driver's own snapshot */
+    uint64_t frame;           /* frames completed (engine) */
+    uint64_t solved;          /* constraint projections that acted: step.solves - step.skipped */
+    uint64_t skipped;         /* step.skipped: static, coincident, collapsed or flat */
+    uint32_t degenerate;      /* tets collapsed or inverted at step end (6V of the wrong sign or
+                                 below 1e-6 of the rest value) */
+    double max_residual;      /* step.max_residual: max |C + at*lambda| of the distance set */
+    uint32_t colours;         /* colours of the distance, tet and bend sets together */
+    uint32_t colours_distance, colours_tets, colours_bends;
+    uint32_t bodies;          /* bodies of the world */
+    uint32_t sleeping;        /* of which asleep after the step */
+    uint32_t fell_asleep;     /* bodies that fell asleep at this step's end */
+    uint32_t woke;            /* bodies woken before or after this step */
+    uint32_t torn;            /* distance constraints over the tear stretch, removed at step end */
+    uint32_t distance;        /* distance constraints live for the next step */
+    double max_stretch;       /* max |d|/rest - 1 over the distance set at step end */
+    double volume_error;      /* max |6V - rest| / |rest| over the tets at step end */
+} xpbd_engine_counters;
+
+/* Fills the world-derived fields of *out (colours, degenerate, max_stretch,
+ * volume_error, bodies, sleeping) and copies *k into out->step (k may be
+ * NULL); the other fields are zeroed. Reads the world only: no allocation,
+ * no formatting. */
+XPBD_API void xpbd_counters_snapshot_f32(const xpbd_world_f32 *w, const xpbd_step_counters *k,
+                                         xpbd_engine_counters *out);
+XPBD_API void xpbd_counters_snapshot_f64(const xpbd_world_f64 *w, const xpbd_step_counters *k,
+                                         xpbd_engine_counters *out);
+/* One line of text for a log (outside the frame's hot path, e.g. on a
+ * debug key): snprintf semantics, returns the length it needed. */
+XPBD_API int xpbd_counters_format(const xpbd_engine_counters *c, char *buf, size_t size);
+
+/* ------------------------------------------------------------- scene --- */
+
+/* A scene description: caller-owned input arrays the engine copies. n is
+ * the particle count; positions are interleaved (x, y, z) per particle, as
+ * xpbd/mesh.h writes them. */
+typedef struct xpbd_scene_f32 {
+    size_t particles;
+    const float *xyz;               /* [3n] positions (m) */
+    const float *rest_xyz;          /* [3n] rest shape of tets and bends; NULL = xyz */
+    const float *vel;               /* [3n] velocities (m/s); NULL = at rest */
+    const float *inv_mass;          /* [n] 1/kg, 0 = static */
+    const float *radius;            /* [n] contact radius (m); NULL = no contacts, no planes */
+    size_t edges;                   /* distance constraints */
+    const uint32_t *edge;           /* [2 * edges] */
+    const float *edge_rest;         /* [edges] (m); NULL = from rest_xyz */
+    const float *edge_compliance;   /* [edges] (m/N); NULL = edge_alpha for all */
+    double edge_alpha;
+    size_t tets;
+    const uint32_t *tet;            /* [4 * tets] */
+    const float *tet_compliance;    /* [tets]; NULL = tet_alpha for all */
+    double tet_alpha;
+    size_t bends;
+    const uint32_t *bend;           /* [4 * bends] stencils (xpbd_bend_set_*_build) */
+    const float *bend_compliance;   /* [bends]; NULL = bend_alpha for all */
+    double bend_alpha;
+    const uint32_t *tether_anchor;  /* [n] or NULL (xpbd_world) */
+    const float *tether_length;     /* [n] */
+    uint32_t bodies;
+    const size_t *body_begin;       /* [bodies + 1] particle ranges */
+    uint32_t planes;
+    const xpbd_plane *plane;        /* [planes], at most 8 */
+    size_t max_contacts;            /* > 0 with radius: particle pairs found every step */
+    xpbd_colouring_options colouring; /* for every set; serial = 1 keeps the input order */
+} xpbd_scene_f32;
+
+typedef struct xpbd_scene_f64 {
+    size_t particles;
+    const double *xyz;
+    const double *rest_xyz;
+    const double *vel;
+    const double *inv_mass;
+    const double *radius;
+    size_t edges;
+    const uint32_t *edge;
+    const double *edge_rest;
+    const double *edge_compliance;
+    double edge_alpha;
+    size_t tets;
+    const uint32_t *tet;
+    const double *tet_compliance;
+    double tet_alpha;
+    size_t bends;
+    const uint32_t *bend;
+    const double *bend_compliance;
+    double bend_alpha;
+    const uint32_t *tether_anchor;
+    const double *tether_length;
+    uint32_t bodies;
+    const size_t *body_begin;
+    uint32_t planes;
+    const xpbd_plane *plane;
+    size_t max_contacts;
+    xpbd_colouring_options colouring;
+} xpbd_scene_f64;
+
+/* ------------------------------------------------------------ engine --- */
+
+typedef struct xpbd_engine_options {
+    double tear_stretch;      /* > 0: tear distance constraints stretched beyond it
+                                 (|d|/rest - 1) at step end; 0 = never */
+    double sleep_energy;      /* > 0: sleep threshold, kinetic energy per kg (J/kg); 0 = never */
+    uint32_t sleep_steps;     /* calm steps before sleeping; 0 = 30 */
+} xpbd_engine_options;
+
+/* Host inputs between frames: what a replay log records. value is in SI
+ * units, converted to the engine's precision when applied. */
+typedef enum xpbd_input_kind {
+    XPBD_INPUT_ADD_VELOCITY = 1, /* v += value on particles [begin, end) (a poke, a throw) */
+    XPBD_INPUT_SET_VELOCITY = 2, /* v = value */
+    XPBD_INPUT_TRANSLATE = 3,    /* x += value (the host moves them) */
+    XPBD_INPUT_SET_INV_MASS = 4, /* w = value[0] (0 pins, > 0 releases) */
+    XPBD_INPUT_WAKE = 5          /* wake body `begin` */
+} xpbd_input_kind;
+
+typedef struct xpbd_input {
+    uint32_t kind;               /* xpbd_input_kind */
+    uint32_t begin, end;         /* particle range, or the body (WAKE) */
+    double value[3];
+} xpbd_input;
+
+/* An engine: a world built from a scene, its sleep state, counters and the
+ * current topology in input order (what a replay file or a rebuild needs).
+ * Read any field; write particle arrays (particles.x ... w) between frames
+ * only; the rest belongs to the engine. Do not copy the struct: world points
+ * into it (the engine re-points it at every step). */
+typedef struct xpbd_engine_f32 {
+    xpbd_world_f32 world;
+    xpbd_particles_f32 particles;
+    xpbd_distance_set_f32 distance;
+    xpbd_quad_set_f32 tets, bends;
+    xpbd_contact_set contacts;
+    xpbd_step_config config;
+    xpbd_engine_options options;
+    xpbd_sleep_state sleep;
+    xpbd_engine_counters counters;  /* the last frame's snapshot */
+    uint64_t frame;                 /* frames completed */
+    xpbd_colouring_options colouring;
+    size_t max_contacts;
+    /* topology in input order; the sets are built from these */
+    size_t edge_count, tet_count, bend_count;
+    uint32_t *edge, *tet, *bend;
+    float *edge_rest, *edge_compliance, *tet_compliance, *bend_compliance;
+    float *rest_xyz;                /* [3n] */
+    float *radius;                  /* [n] or NULL */
+    uint32_t *tether_anchor;        /* [n] or NULL */
+    float *tether_length;
+    size_t *body_begin;             /* [bodies + 1] or NULL */
+    xpbd_plane planes[8];
+    uint32_t plane_count;
+    uint8_t *torn;                  /* [edge_count] flags of the last stretch pass */
+    float *plane_impulse;           /* [n] with radius: impulse each particle gave the
+                                       planes during the last frame (N*s), else NULL */
+    void *scratch;
+    size_t scratch_bytes;
+    void *owned_;                   /* particle block */
+    uint32_t *contact_i0_, *contact_i1_;
+} xpbd_engine_f32;
+
+typedef struct xpbd_engine_f64 {
+    xpbd_world_f64 world;
+    xpbd_particles_f64 particles;
+    xpbd_distance_set_f64 distance;
+    xpbd_quad_set_f64 tets, bends;
+    xpbd_contact_set contacts;
+    xpbd_step_config config;
+    xpbd_engine_options options;
+    xpbd_sleep_state sleep;
+    xpbd_engine_counters counters;
+    uint64_t frame;
+    xpbd_colouring_options colouring;
+    size_t max_contacts;
+    size_t edge_count, tet_count, bend_count;
+    uint32_t *edge, *tet, *bend;
+    double *edge_rest, *edge_compliance, *tet_compliance, *bend_compliance;
+    double *rest_xyz;
+    double *radius;
+    uint32_t *tether_anchor;
+    double *tether_length;
+    size_t *body_begin;
+    xpbd_plane planes[8];
+    uint32_t plane_count;
+    uint8_t *torn;
+    double *plane_impulse;
+    void *scratch;
+    size_t scratch_bytes;
+    void *owned_;
+    uint32_t *contact_i0_, *contact_i1_;
+} xpbd_engine_f64;
+
+/* Builds an engine from a scene (copied: the scene's arrays may be freed
+ * afterwards), a step configuration (NULL: defaults) and options (NULL:
+ * zeroed). Allocates. On error nothing is allocated, *e is zeroed and
+ * *bad_index (may be NULL) names the offending element:
+ *   XPBD_ERR_ARGUMENT     NULL scene or array, more than 8 planes, body
+ *                         ranges not increasing within [0, n]
+ *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION (the rest of
+ *                         the configuration is checked by every step)
+ *   XPBD_ERR_CONFIG       options out of range (negative, not finite)
+ *   XPBD_ERR_NOMEM        allocation failed
+ *   the builders' and validators' codes (index, rest, compliance,
+ *   degenerate, position, velocity, inverse mass, radius, plane) */
+XPBD_API xpbd_status xpbd_engine_f32_create(xpbd_engine_f32 *e, const xpbd_scene_f32 *scene,
+                                            const xpbd_step_config *cfg,
+                                            const xpbd_engine_options *options,
+                                            size_t *bad_index);
+XPBD_API xpbd_status xpbd_engine_f64_create(xpbd_engine_f64 *e, const xpbd_scene_f64 *scene,
+                                            const xpbd_step_config *cfg,
+                                            const xpbd_engine_options *options,
+                                            size_t *bad_index);
+XPBD_API void xpbd_engine_f32_destroy(xpbd_engine_f32 *e);
+XPBD_API void xpbd_engine_f64_destroy(xpbd_engine_f64 *e);
+
+/* One frame of length h (s), as in the picture at the top. Returns the
+ * world step's status (XPBD_OK, XPBD_OVERFLOW, or an error with the state
+ * unchanged and counters.step naming it), or XPBD_ERR_NOMEM if the topology
+ * rebuild failed (the step is done and the old sets are kept; the next
+ * frame's stretch pass flags again). */
+XPBD_API xpbd_status xpbd_engine_f32_step(xpbd_engine_f32 *e, double h);
+XPBD_API xpbd_status xpbd_engine_f64_step(xpbd_engine_f64 *e, double h);
+
+/* Two-way coupling with a host rigid body between frames: after a frame of
+ * length h, every particle with a radius that penetrates the body is moved
+ * out by its share w/(w + w_body) of the penetration (xpbd_couple_rigid_*,
+ * run on a packed copy in the engine's scratch), and its velocity gets the
+ * displacement / h that the step's velocity update would have given it. The
+ * particles' momentum change is then exactly minus *out (to rounding): the
+ * host applies out->linear and out->angular to its body. A sleeping body
+ * the rigid body pushed wakes at the next frame (its state changed).
+ * XPBD_ERR_ARGUMENT without radii; otherwise what the kernel returns. */
+XPBD_API xpbd_status xpbd_engine_f32_couple_rigid(xpbd_engine_f32 *e, const xpbd_rigid_f64 *body,
+                                                  double h, xpbd_rigid_impulse *out);
+XPBD_API xpbd_status xpbd_engine_f64_couple_rigid(xpbd_engine_f64 *e, const xpbd_rigid_f64 *body,
+                                                  double h, xpbd_rigid_impulse *out);
+
+/* Applies a host input now (between frames):
+ *   XPBD_ERR_ARGUMENT   unknown kind, range outside the particles, or body
+ *                       out of range (WAKE)
+ *   XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_INVERSE_MASS   a value
+ *                       that is not finite (or a negative inverse mass) */
+XPBD_API xpbd_status xpbd_engine_f32_apply(xpbd_engine_f32 *e, const xpbd_input *in);
+XPBD_API xpbd_status xpbd_engine_f64_apply(xpbd_engine_f64 *e, const xpbd_input *in);
+
+/* -------------------------------------------------------- order check --- */
+
+/* How far two serial constraint orders drift apart (SPEC S3: compare two
+ * serial orders before trusting a parallel colouring). */
+typedef struct xpbd_order_report {
+    double max_diff;    /* max over particles of |x_A - x_B| (m) */
+    double rms_diff;    /* sqrt(mean |x_A - x_B|^2) (m) */
+    double extent;      /* largest edge of run A's bounding box (m) */
+    double relative;    /* max_diff / extent */
+    uint32_t frames;
+} xpbd_order_report;
+
+/* Runs the scene twice for `frames` frames of length h with every set built
+ * serial (xpbd_colouring_options.serial = 1): A in the scene's input order,
+ * B with the edges, tets and bends permuted (seed 0: each list reversed;
+ * otherwise a shuffle drawn from seed), and compares the final positions.
+ * Allocates. Returns the engine's status if either run fails. */
+XPBD_API xpbd_status xpbd_order_check_f32(const xpbd_scene_f32 *scene, const xpbd_step_config *cfg,
+                                          double h, uint32_t frames, uint64_t seed,
+                                          xpbd_order_report *out);
+XPBD_API xpbd_status xpbd_order_check_f64(const xpbd_scene_f64 *scene, const xpbd_step_config *cfg,
+                                          double h, uint32_t frames, uint64_t seed,
+                                          xpbd_order_report *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XPBD_ENGINE_H */

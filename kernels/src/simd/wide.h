@@ -472,25 +472,47 @@ WIDE_INLINE void wf_store4t(float *q, const uint32_t *idx, wf x, wf y, wf z, wf 
     wf_store_row4(q, idx, z, 2, n);
     wf_store_row4(q, idx, w, 3, n);
 }
+/* rows hold particles [0 | 2], [1 | 3], [4 | 6], [5 | 7] in their 256-bit
+ * halves; the in-lane unpack then the 128-bit lane shuffles yield x..w in
+ * lane order 0..7 */
+WIDE_INLINE wd wd_row2(const double *q, const uint32_t *idx, unsigned lo, unsigned hi)
+{
+    return simde_mm512_insertf64x4(simde_mm512_castpd256_pd512(simde_mm256_loadu_pd(q + 4 * (size_t)idx[lo])),
+                                   simde_mm256_loadu_pd(q + 4 * (size_t)idx[hi]), 1);
+}
 WIDE_INLINE void wd_load4t(const double *q, const uint32_t *idx, wd *x, wd *y, wd *z, wd *w)
 {
-    double t[4][WD_LANES];
-    for (int l = 0; l < WD_LANES; ++l)
-        for (int k = 0; k < 4; ++k) t[k][l] = q[4 * (size_t)idx[l] + (size_t)k];
-    *x = wd_load(t[0]);
-    *y = wd_load(t[1]);
-    *z = wd_load(t[2]);
-    *w = wd_load(t[3]);
+    const wd r0 = wd_row2(q, idx, 0, 2), r1 = wd_row2(q, idx, 1, 3);
+    const wd r2 = wd_row2(q, idx, 4, 6), r3 = wd_row2(q, idx, 5, 7);
+    const wd t0 = simde_mm512_unpacklo_pd(r0, r1), t1 = simde_mm512_unpackhi_pd(r0, r1);
+    const wd t2 = simde_mm512_unpacklo_pd(r2, r3), t3 = simde_mm512_unpackhi_pd(r2, r3);
+    *x = simde_mm512_shuffle_f64x2(t0, t2, 0x88);
+    *z = simde_mm512_shuffle_f64x2(t0, t2, 0xDD);
+    *y = simde_mm512_shuffle_f64x2(t1, t3, 0x88);
+    *w = simde_mm512_shuffle_f64x2(t1, t3, 0xDD);
 }
 WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd w, unsigned n)
 {
-    double t[4][WD_LANES];
-    wd_store(t[0], x);
-    wd_store(t[1], y);
-    wd_store(t[2], z);
-    wd_store(t[3], w);
-    for (unsigned l = 0; l < n; ++l)
-        for (int k = 0; k < 4; ++k) q[4 * (size_t)idx[l] + (size_t)k] = t[k][l];
+    const wd u0 = simde_mm512_shuffle_f64x2(x, z, 0x44), u2 = simde_mm512_shuffle_f64x2(x, z, 0xEE);
+    const wd u1 = simde_mm512_shuffle_f64x2(y, w, 0x44), u3 = simde_mm512_shuffle_f64x2(y, w, 0xEE);
+    const wd t0 = simde_mm512_shuffle_f64x2(u0, u0, 0xD8), t2 = simde_mm512_shuffle_f64x2(u2, u2, 0xD8);
+    const wd t1 = simde_mm512_shuffle_f64x2(u1, u1, 0xD8), t3 = simde_mm512_shuffle_f64x2(u3, u3, 0xD8);
+    const wd r[4] = {simde_mm512_unpacklo_pd(t0, t1), simde_mm512_unpackhi_pd(t0, t1),
+                     simde_mm512_unpacklo_pd(t2, t3), simde_mm512_unpackhi_pd(t2, t3)};
+    /* particle j sits in row rowof[j], half halfof[j] */
+    static const unsigned char rowof[8] = {0, 1, 0, 1, 2, 3, 2, 3};
+    static const unsigned char halfof[8] = {0, 0, 1, 1, 0, 0, 1, 1};
+    if (n == 8) {
+        for (unsigned j = 0; j < 8; ++j)
+            simde_mm256_storeu_pd(q + 4 * (size_t)idx[j],
+                                  halfof[j] ? simde_mm512_extractf64x4_pd(r[rowof[j]], 1)
+                                            : simde_mm512_extractf64x4_pd(r[rowof[j]], 0));
+        return;
+    }
+    for (unsigned j = 0; j < n; ++j)
+        simde_mm256_storeu_pd(q + 4 * (size_t)idx[j],
+                              halfof[j] ? simde_mm512_extractf64x4_pd(r[rowof[j]], 1)
+                                        : simde_mm512_extractf64x4_pd(r[rowof[j]], 0));
 }
 #endif
 

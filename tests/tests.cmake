@@ -16,6 +16,15 @@ else()
   target_link_libraries(xpbd_test_scenes PUBLIC xpbd::xpbd)
   set(XPBD_TEST_SCENES xpbd_test_scenes)
 endif()
+# The replay recorder/reader (report/replay.h), likewise.
+if(TARGET xpbd_replay)
+  set(XPBD_TEST_REPLAY xpbd_replay)
+else()
+  add_library(xpbd_test_replay STATIC ${PROJECT_SOURCE_DIR}/report/replay.c)
+  target_include_directories(xpbd_test_replay PUBLIC ${PROJECT_SOURCE_DIR}/report)
+  target_link_libraries(xpbd_test_replay PUBLIC xpbd::xpbd)
+  set(XPBD_TEST_REPLAY xpbd_test_replay)
+endif()
 
 add_executable(xpbd-tests
   test_main.c
@@ -25,14 +34,10 @@ add_executable(xpbd-tests
   test_isa.c
   test_colour.c
   test_chain.c
-  test_bad.c)
-target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES})
-# The contact tests (SPEC S2) join the runner when their file is present.
-if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_contacts.c)
-  target_sources(xpbd-tests PRIVATE test_contacts.c)
-  target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_CONTACTS)
-  set(XPBD_TEST_HAVE_CONTACTS ON)
-endif()
+  test_bad.c
+  test_contacts.c
+  test_softbody.c)
+target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
 if(XPBD_LIBM)
   target_link_libraries(xpbd-tests PRIVATE ${XPBD_LIBM})
 endif()
@@ -41,12 +46,8 @@ endif()
 # Groups that do not depend on the ISA under test run once (with the AUTO
 # path); the ones that compare a path against the scalar reference or prove
 # which path ran, once per ISA.
-set(XPBD_TEST_GROUPS s0 colour chain bad)
-set(XPBD_TEST_ISA_GROUPS cross isa)
-if(XPBD_TEST_HAVE_CONTACTS)
-  list(APPEND XPBD_TEST_GROUPS contacts)
-  list(APPEND XPBD_TEST_ISA_GROUPS contacts_cross)
-endif()
+set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody)
+set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross)
 set(XPBD_TEST_ISAS scalar sse4 avx2 avx512 neon)
 
 foreach(group IN LISTS XPBD_TEST_GROUPS)
@@ -113,4 +114,12 @@ if(CMAKE_CXX_COMPILER)
   add_dependencies(xpbd-tests xpbd_header_check_cxx)
 else()
   message(STATUS "xpbd tests: no C++ compiler, the C++ header check is skipped")
+endif()
+
+# --- xpbd-replay refuses a file of another version -------------------------
+if(TARGET xpbd-replay)
+  add_test(NAME replay.refuse
+    COMMAND ${CMAKE_COMMAND} -DREPLAY=$<TARGET_FILE:xpbd-replay>
+      -DWORK=${CMAKE_CURRENT_BINARY_DIR}/replay-work -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
+  set_tests_properties(replay.refuse PROPERTIES LABELS "unit")
 endif()

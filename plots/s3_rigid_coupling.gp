@@ -1,0 +1,28 @@
+# SPEC S3 two-way coupling: momentum (x) of a soft tet cube and of a free
+# rigid box over a collision, for a 5 kg and a 1000 kg box.
+#
+#   gnuplot -e "data='DIR/data/s3_rigid_coupling.tsv'; out='DIR/fig/s3_rigid_coupling.png'; fmt='png'" plots/s3_rigid_coupling.gp
+#
+# Columns (by name): t soft_5kg box_5kg total_5kg soft_1000kg box_1000kg
+# total_1000kg (N s).
+if (!exists("data")) data = 'report-out/data/s3_rigid_coupling.tsv'
+if (!exists("out")) out = 'report-out/fig/s3_rigid_coupling.png'
+dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
+dir = (i > 0) ? dir[1:i] : ''
+load dir . 'common.gp'
+
+set multiplot layout 1, 2 title "SPEC S3 two-way soft-rigid coupling: a 2.7 kg soft cube at 2 m/s hits a free box; momentum (x) of each side" font F11
+set xlabel 't (s)'
+set ylabel 'momentum p_x (N s)'
+set key center right font F9
+
+set title '(a) 5 kg box: the momentum changes hands, the total stays'
+plot data using "t":"soft_5kg" with lines lw 2 lc rgb C1 title 'soft cube', \
+     '' using "t":"box_5kg" with lines lw 2 lc rgb C4 title 'rigid box', \
+     '' using "t":"total_5kg" with lines lw 2 dt 2 lc rgb C7 title 'total'
+
+set title '(b) 1000 kg box: the light soft body bounces back'
+plot data using "t":"soft_1000kg" with lines lw 2 lc rgb C1 title 'soft cube', \
+     '' using "t":"box_1000kg" with lines lw 2 lc rgb C4 title 'rigid box (v <= 0.011 m/s)', \
+     '' using "t":"total_1000kg" with lines lw 2 dt 2 lc rgb C7 title 'total'
+unset multiplot

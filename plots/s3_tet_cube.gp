@@ -1,0 +1,71 @@
+# SPEC S3 tet cube: sag (hanging) and height (dropped) vs time, volume vs
+# time, with and without tetrahedral volume constraints, and the final
+# shapes.
+#
+#   gnuplot -e "data='DIR/data/s3_tet_cube.tsv'; out='DIR/fig/s3_tet_cube.png'; fmt='png'" plots/s3_tet_cube.gp
+#
+# Columns (by name): t hang_sag_vol hang_volume_vol hang_sag_edges
+# hang_volume_edges drop_height_vol drop_volume_vol drop_height_edges
+# drop_volume_edges. The shapes come from s3_tet_cube_shape.tsv beside it
+# (columns scene x0 y0 x1 y1: projected surface edges; scene 0 hanging with
+# volume, 1 hanging edges only, 2 dropped with volume, 3 dropped edges only).
+if (!exists("data")) data = 'report-out/data/s3_tet_cube.tsv'
+if (!exists("out")) out = 'report-out/fig/s3_tet_cube.png'
+if (!exists("datadir")) datadir = data[1:strlen(data) - strlen('s3_tet_cube.tsv')]
+shape = datadir . 's3_tet_cube_shape.tsv'
+
+dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
+dir = (i > 0) ? dir[1:i] : ''
+load dir . 'common.gp'
+if (fmt eq 'pdf') {
+    set terminal pdfcairo enhanced color font 'Sans,13' size 11in,7.5in linewidth 1.5 pointscale 0.6
+} else {
+    set terminal pngcairo enhanced color font 'Sans,10' size 1500,1000 linewidth 1.3
+}
+set output out
+
+set multiplot layout 2, 2 title "SPEC S3 tet cube (3x3x3 cells, 6 tets each, edge compliance 10^{-2} m/N, XPBD 10 iterations): volume constraints on vs edges only" font F11
+set xlabel 't (s)'
+set key top right font F9
+
+set title '(a) hanging from its top layer: sag of the lowest particle'
+set ylabel 'sag (m)'
+plot data using "t":"hang_sag_vol" with lines lw 2 lc rgb C1 title 'edges + tet volume', \
+     '' using "t":"hang_sag_edges" with lines lw 2 dt 2 lc rgb C4 title 'edges only'
+
+set title '(b) dropped from 0.5 m onto the ground: height of the cube'
+set ylabel 'height (m)'
+set yrange [0:0.4]
+plot data using "t":"drop_height_vol" with lines lw 2 lc rgb C1 title 'edges + tet volume', \
+     '' using "t":"drop_height_edges" with lines lw 2 dt 2 lc rgb C4 title 'edges only (pancake)', \
+     0.3 with lines dt 3 lc rgb C7 title 'rest height 0.3 m'
+set autoscale y
+
+set title '(c) volume / rest volume'
+set ylabel 'V / V_0'
+set key bottom left font F9
+set yrange [-0.05:1.25]
+plot data using "t":"hang_volume_vol" with lines lw 2 lc rgb C1 title 'hanging, tet volume', \
+     '' using "t":"hang_volume_edges" with lines lw 2 dt 2 lc rgb C2 title 'hanging, edges only', \
+     '' using "t":"drop_volume_vol" with lines lw 2 lc rgb C3 title 'dropped, tet volume', \
+     '' using "t":"drop_volume_edges" with lines lw 2 dt 2 lc rgb C4 title 'dropped, edges only'
+set autoscale y
+
+set title '(d) final shapes (surface edges, orthographic view)'
+set xlabel ''
+set ylabel ''
+unset xtics
+unset ytics
+set border 0
+unset grid
+set size ratio -1
+set key off
+set xrange [-0.3:2.2]
+set yrange [-0.25:0.45]
+set label 1 'hanging, volume' at 0.0, 0.40 center font F9
+set label 2 'hanging, edges only' at 0.62, 0.40 center font F9
+set label 3 'dropped, volume' at 1.24, 0.40 center font F9
+set label 4 'dropped, edges only' at 1.86, 0.40 center font F9
+plot shape using (column("scene") == 0 || column("scene") == 2 ? column("x0") : NaN):"y0":(column("x1") - column("x0")):(column("y1") - column("y0")) with vectors nohead lw 1 lc rgb C1, \
+     shape using (column("scene") == 1 || column("scene") == 3 ? column("x0") : NaN):"y0":(column("x1") - column("x0")):(column("y1") - column("y0")) with vectors nohead lw 1 lc rgb C4
+unset multiplot

@@ -1,0 +1,800 @@
+/* Replay files (replay.h) and, compiled with XPBD_REPLAY_MAIN, the tool
+ *
+ *     xpbd-replay [--quiet] FILE
+ *
+ * which replays FILE and compares the final state with the recording's
+ * hash. Exit status: 0 the replay reproduced the recording bit for bit; 1 it
+ * did not (or a step failed); 2 the file was refused (wrong format or
+ * protocol version), unreadable or malformed, or the usage was wrong.
+ *
+ * The per-precision part is written once: this file includes itself with
+ * XRP_BODY defined, once for float and once for double. */
+#ifdef XRP_BODY
+
+/* ===================================================== per precision === */
+
+#define FN(n) XRP_SFX(n)
+#define ENG XRP_SFX(xpbd_engine)
+
+uint64_t FN(xrp_state_hash)(const ENG *e)
+{
+    const XRP_R *const a[10] = {e->particles.x,  e->particles.y,  e->particles.z,
+                                e->particles.px, e->particles.py, e->particles.pz,
+                                e->particles.vx, e->particles.vy, e->particles.vz,
+                                e->particles.w};
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int k = 0; k < 10; ++k)
+        h = xrp_hash(h, a[k], e->particles.count * sizeof(XRP_R));
+    return h;
+}
+
+int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double h, char *err,
+                         size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->f = fopen(path, "w");
+    if (!r->f) {
+        snprintf(err, errlen, "%s: cannot open for writing", path);
+        return -1;
+    }
+    FILE *f = r->f;
+    r->f64 = XRP_F64;
+    r->start_frame = e->frame;
+    fprintf(f, "xpbd-replay %u\nprotocol %u\nreal %s\nh %a\nframe %llu\n", XRP_FORMAT,
+            XPBD_PROTOCOL_VERSION, XRP_F64 ? "f64" : "f32", h, (unsigned long long)e->frame);
+    xrp_write_config(f, &e->config);
+    fprintf(f, "options tear_stretch %a sleep_energy %a sleep_steps %u\n",
+            e->options.tear_stretch, e->options.sleep_energy, e->options.sleep_steps);
+    fprintf(f, "colouring %u %d\n", e->colouring.max_colours, e->colouring.serial);
+    const size_t n = e->particles.count;
+    const XRP_SFX(xpbd_particles) *p = &e->particles;
+    fprintf(f, "particles %zu %d %d\n", n, e->radius != NULL, e->tether_anchor != NULL);
+    for (size_t i = 0; i < n; ++i) {
+        const double v[13] = {p->x[i],  p->y[i],  p->z[i],  p->px[i], p->py[i],
+                              p->pz[i], p->vx[i], p->vy[i], p->vz[i], p->w[i],
+                              e->rest_xyz[3 * i], e->rest_xyz[3 * i + 1], e->rest_xyz[3 * i + 2]};
+        fputc('p', f);
+        for (int k = 0; k < 13; ++k)
+            fprintf(f, " %a", v[k]);
+        if (e->radius)
+            fprintf(f, " %a", (double)e->radius[i]);
+        if (e->tether_anchor)
+            fprintf(f, " %u %a", e->tether_anchor[i], (double)e->tether_length[i]);
+        fputc('\n', f);
+    }
+    fprintf(f, "edges %zu\n", e->edge_count);
+    for (size_t k = 0; k < e->edge_count; ++k)
+        fprintf(f, "e %u %u %a %a\n", e->edge[2 * k], e->edge[2 * k + 1], (double)e->edge_rest[k],
+                (double)e->edge_compliance[k]);
+    fprintf(f, "tets %zu\n", e->tet_count);
+    for (size_t k = 0; k < e->tet_count; ++k)
+        fprintf(f, "t %u %u %u %u %a\n", e->tet[4 * k], e->tet[4 * k + 1], e->tet[4 * k + 2],
+                e->tet[4 * k + 3], (double)e->tet_compliance[k]);
+    fprintf(f, "bends %zu\n", e->bend_count);
+    for (size_t k = 0; k < e->bend_count; ++k)
+        fprintf(f, "b %u %u %u %u %a\n", e->bend[4 * k], e->bend[4 * k + 1], e->bend[4 * k + 2],
+                e->bend[4 * k + 3], (double)e->bend_compliance[k]);
+    fprintf(f, "bodies %u\n", e->sleep.body_count);
+    for (uint32_t b = 0; b < e->sleep.body_count; ++b)
+        fprintf(f, "body %zu %zu %u %u %016llx\n", e->body_begin[b], e->body_begin[b + 1],
+                (unsigned)e->sleep.asleep[b], e->sleep.calm[b],
+                (unsigned long long)e->sleep.signature[b]);
+    fprintf(f, "planes %u\n", e->plane_count);
+    for (uint32_t k = 0; k < e->plane_count; ++k)
+        fprintf(f, "plane %a %a %a %a\n", e->planes[k].n[0], e->planes[k].n[1], e->planes[k].n[2],
+                e->planes[k].d);
+    fprintf(f, "contacts %zu\n", e->max_contacts);
+    if (ferror(f)) {
+        snprintf(err, errlen, "%s: write error", path);
+        r->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+xpbd_status FN(xrp_record_apply)(xrp_recorder *r, ENG *e, const xpbd_input *in)
+{
+    const xpbd_status st = XRP_SFXM(xpbd_engine, apply)(e, in);
+    if (st == XPBD_OK && r && r->f) {
+        fprintf(r->f, "input %llu %u %u %u %a %a %a\n", (unsigned long long)e->frame, in->kind,
+                in->begin, in->end, in->value[0], in->value[1], in->value[2]);
+        r->inputs++;
+    }
+    return st;
+}
+
+int FN(xrp_record_end)(xrp_recorder *r, const ENG *e)
+{
+    if (!r->f)
+        return -1;
+    fprintf(r->f, "end %llu %016llx\n", (unsigned long long)(e->frame - r->start_frame),
+            (unsigned long long)FN(xrp_state_hash)(e));
+    const int bad = ferror(r->f) || r->failed;
+    const int closed = fclose(r->f);
+    r->f = NULL;
+    return bad || closed ? -1 : 0;
+}
+
+xpbd_status FN(xrp_run)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
+{
+    memset(e, 0, sizeof *e);
+    if (fl->f64 != XRP_F64) {
+        snprintf(err, errlen, "the file holds a %s run; replay it with the %s engine",
+                 fl->f64 ? "f64" : "f32", fl->f64 ? "f64" : "f32");
+        return XPBD_ERR_ARGUMENT;
+    }
+    const size_t n = fl->n;
+    /* xyz rest_xyz [3n each] | w radius tether_length [n each] | edge rest,
+     * edge compliance [edges each] | tet compliance | bend compliance */
+    XRP_R *buf = malloc((9 * n + 2 * fl->edges + fl->tets + fl->bends + 1) * sizeof *buf);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        return XPBD_ERR_NOMEM;
+    }
+    XRP_R *xyz = buf, *rest = buf + 3 * n, *w = buf + 6 * n, *rad = buf + 7 * n;
+    XRP_R *tlen = buf + 8 * n, *erest = buf + 9 * n, *ecomp = erest + fl->edges;
+    XRP_R *tcomp = ecomp + fl->edges, *bcomp = tcomp + fl->tets;
+    for (size_t i = 0; i < n; ++i) {
+        const double *q = fl->particle + 13 * i;
+        for (int k = 0; k < 3; ++k) {
+            xyz[3 * i + (size_t)k] = (XRP_R)q[k];
+            rest[3 * i + (size_t)k] = (XRP_R)q[10 + k];
+        }
+        w[i] = (XRP_R)q[9];
+        rad[i] = fl->has_radius ? (XRP_R)fl->radius[i] : 0;
+        tlen[i] = fl->has_tethers ? (XRP_R)fl->tether_length[i] : 0;
+    }
+    for (size_t k = 0; k < fl->edges; ++k) {
+        erest[k] = (XRP_R)fl->edge_rest[k];
+        ecomp[k] = (XRP_R)fl->edge_compliance[k];
+    }
+    for (size_t k = 0; k < fl->tets; ++k)
+        tcomp[k] = (XRP_R)fl->tet_compliance[k];
+    for (size_t k = 0; k < fl->bends; ++k)
+        bcomp[k] = (XRP_R)fl->bend_compliance[k];
+    XRP_SFX(xpbd_scene) sc;
+    memset(&sc, 0, sizeof sc);
+    sc.particles = n;
+    sc.xyz = xyz;
+    sc.rest_xyz = rest;
+    sc.inv_mass = w;
+    sc.radius = fl->has_radius ? rad : NULL;
+    sc.edges = fl->edges;
+    sc.edge = fl->edge;
+    sc.edge_rest = erest;
+    sc.edge_compliance = ecomp;
+    sc.tets = fl->tets;
+    sc.tet = fl->tet;
+    sc.tet_compliance = tcomp;
+    sc.bends = fl->bends;
+    sc.bend = fl->bend;
+    sc.bend_compliance = bcomp;
+    sc.tether_anchor = fl->has_tethers ? fl->tether_anchor : NULL;
+    sc.tether_length = fl->has_tethers ? tlen : NULL;
+    sc.bodies = fl->bodies;
+    sc.body_begin = fl->body_begin;
+    sc.planes = fl->planes;
+    sc.plane = fl->plane;
+    sc.max_contacts = fl->max_contacts;
+    sc.colouring = fl->colouring;
+    size_t bad = SIZE_MAX;
+    xpbd_status st = XRP_SFXM(xpbd_engine, create)(e, &sc, &fl->config, &fl->options, &bad);
+    free(buf);
+    if (st != XPBD_OK) {
+        snprintf(err, errlen, "the scene was refused: %s (element %zu)", xpbd_status_str(st), bad);
+        return st;
+    }
+    /* the state exactly as recorded: substep-start positions, velocities,
+     * sleep bookkeeping and the frame counter */
+    XRP_SFX(xpbd_particles) *p = &e->particles;
+    for (size_t i = 0; i < n; ++i) {
+        const double *q = fl->particle + 13 * i;
+        p->px[i] = (XRP_R)q[3];
+        p->py[i] = (XRP_R)q[4];
+        p->pz[i] = (XRP_R)q[5];
+        p->vx[i] = (XRP_R)q[6];
+        p->vy[i] = (XRP_R)q[7];
+        p->vz[i] = (XRP_R)q[8];
+    }
+    for (uint32_t b = 0; b < fl->bodies; ++b) {
+        e->sleep.asleep[b] = fl->asleep[b];
+        e->sleep.calm[b] = fl->calm[b];
+        e->sleep.signature[b] = fl->signature[b];
+    }
+    e->frame = fl->start_frame;
+    size_t next = 0;
+    xpbd_status result = XPBD_OK;
+    for (uint64_t f = 0; f < fl->frames; ++f) {
+        const uint64_t frame = fl->start_frame + f;
+        for (; next < fl->inputs && fl->input_frame[next] == frame; ++next) {
+            st = XRP_SFXM(xpbd_engine, apply)(e, &fl->input[next]);
+            if (st != XPBD_OK) {
+                snprintf(err, errlen, "input %zu (frame %llu) refused: %s", next,
+                         (unsigned long long)frame, xpbd_status_str(st));
+                return st;
+            }
+        }
+        st = XRP_SFXM(xpbd_engine, step)(e, fl->h);
+        if (st < 0) {
+            snprintf(err, errlen, "frame %llu failed: %s", (unsigned long long)frame,
+                     xpbd_status_str(st));
+            return st;
+        }
+        if (st != XPBD_OK)
+            result = st;
+    }
+    return result;
+}
+
+#undef FN
+#undef ENG
+
+#else /* !XRP_BODY */
+
+/* ============================================================= shared === */
+
+#include "replay.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t xrp_hash(uint64_t h, const void *data, size_t bytes)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < bytes; ++i) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static void xrp_write_config(FILE *f, const xpbd_step_config *c)
+{
+    fprintf(f,
+            "config version %u substeps %u iterations %u gravity %a %a %a damping %a "
+            "pbd_stiffness %a spring_damping %a solver %d lambda_reset %d isa %d "
+            "measure_residual %d contact_beta %a restitution %a contact_slop %a "
+            "friction_static %a friction_dynamic %a contact_skin %a contact_weighted %d "
+            "contact_velocity_pass %d contact_order %d relative_damping %a\n",
+            c->version, c->substeps, c->iterations, c->gravity[0], c->gravity[1], c->gravity[2],
+            c->damping, c->pbd_stiffness, c->spring_damping, (int)c->solver,
+            (int)c->lambda_reset, (int)c->isa, c->measure_residual, c->contact_beta,
+            c->restitution, c->contact_slop, c->friction_static, c->friction_dynamic,
+            c->contact_skin, c->contact_weighted, c->contact_velocity_pass,
+            (int)c->contact_order, c->relative_damping);
+}
+
+#define XRP_BODY
+#define XRP_R float
+#define XRP_SFX(n) n##_f32
+#define XRP_SFXM(a, b) a##_f32_##b
+#define XRP_F64 0
+#include "replay.c"
+#undef XRP_R
+#undef XRP_SFX
+#undef XRP_SFXM
+#undef XRP_F64
+
+#define XRP_R double
+#define XRP_SFX(n) n##_f64
+#define XRP_SFXM(a, b) a##_f64_##b
+#define XRP_F64 1
+#include "replay.c"
+#undef XRP_R
+#undef XRP_SFX
+#undef XRP_SFXM
+#undef XRP_F64
+#undef XRP_BODY
+
+/* ------------------------------------------------------------ reading --- */
+
+#define XRP_MAX_TOKENS 64
+
+typedef struct xrp_reader {
+    const char *path;
+    char *text;
+    char *at;
+    size_t line;
+    char *tok[XRP_MAX_TOKENS];
+    int ntok;
+    char *err;
+    size_t errlen;
+} xrp_reader;
+
+/* Next non-empty line, split at blanks. Returns 0 at end of file. */
+static int xrp_next(xrp_reader *r)
+{
+    while (*r->at) {
+        char *s = r->at;
+        char *e = strchr(s, '\n');
+        if (e) {
+            *e = 0;
+            r->at = e + 1;
+        } else {
+            r->at = s + strlen(s);
+        }
+        r->line++;
+        r->ntok = 0;
+        for (char *c = s; *c;) {
+            while (*c == ' ' || *c == '\t' || *c == '\r')
+                *c++ = 0;
+            if (!*c)
+                break;
+            if (r->ntok == XRP_MAX_TOKENS) {
+                r->ntok = -1;
+                return 1;
+            }
+            r->tok[r->ntok++] = c;
+            while (*c && *c != ' ' && *c != '\t' && *c != '\r')
+                ++c;
+        }
+        if (r->ntok != 0)
+            return 1;
+    }
+    r->ntok = 0;
+    return 0;
+}
+
+static xpbd_status xrp_bad(xrp_reader *r, const char *what)
+{
+    snprintf(r->err, r->errlen, "%s:%zu: %s", r->path, r->line, what);
+    return XPBD_ERR_ARGUMENT;
+}
+
+static int xrp_real(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return end != s && *end == 0;
+}
+
+static int xrp_u64(const char *s, uint64_t *out, int base)
+{
+    char *end;
+    if (*s == '-' || *s == '+')
+        return 0;
+    errno = 0;
+    const unsigned long long v = strtoull(s, &end, base);
+    *out = v;
+    return end != s && *end == 0 && errno == 0;
+}
+
+static int xrp_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (!xrp_u64(s, &v, 10) || v > UINT32_MAX)
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+static int xrp_int(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < -1000000 || v > 1000000)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* Line "key <count>" */
+static int xrp_count(xrp_reader *r, const char *key, uint64_t *out, uint64_t max)
+{
+    return xrp_next(r) && r->ntok == 2 && strcmp(r->tok[0], key) == 0 &&
+           xrp_u64(r->tok[1], out, 10) && *out <= max;
+}
+
+static xpbd_status xrp_read_config(xrp_reader *r, xpbd_step_config *c)
+{
+    if (!xrp_next(r) || r->ntok < 1 || strcmp(r->tok[0], "config") != 0)
+        return xrp_bad(r, "expected the 'config' line");
+    memset(c, 0, sizeof *c);
+    enum { NKEYS = 22 };
+    static const char *const keys[NKEYS] = {
+        "version",         "substeps",         "iterations",       "gravity",
+        "damping",         "pbd_stiffness",    "spring_damping",   "solver",
+        "lambda_reset",    "isa",              "measure_residual", "contact_beta",
+        "restitution",     "contact_slop",     "friction_static",  "friction_dynamic",
+        "contact_skin",    "contact_weighted", "contact_velocity_pass", "contact_order",
+        "relative_damping", NULL};
+    int seen[NKEYS] = {0};
+    int t = 1;
+    while (t < r->ntok) {
+        const char *k = r->tok[t++];
+        int key = -1;
+        for (int j = 0; keys[j]; ++j)
+            if (strcmp(k, keys[j]) == 0)
+                key = j;
+        const int need = key == 3 ? 3 : 1;
+        if (key < 0 || t + need > r->ntok)
+            return xrp_bad(r, "unknown or incomplete field in the 'config' line");
+        int ok = 1, iv = 0;
+        double d[3] = {0, 0, 0};
+        switch (key) {
+        case 0: ok = xrp_u32(r->tok[t], &c->version); break;
+        case 1: ok = xrp_u32(r->tok[t], &c->substeps); break;
+        case 2: ok = xrp_u32(r->tok[t], &c->iterations); break;
+        case 3:
+            for (int a = 0; a < 3; ++a)
+                ok &= xrp_real(r->tok[t + a], &d[a]);
+            memcpy(c->gravity, d, sizeof d);
+            break;
+        case 4: ok = xrp_real(r->tok[t], &c->damping); break;
+        case 5: ok = xrp_real(r->tok[t], &c->pbd_stiffness); break;
+        case 6: ok = xrp_real(r->tok[t], &c->spring_damping); break;
+        case 7: ok = xrp_int(r->tok[t], &iv); c->solver = (xpbd_solver)iv; break;
+        case 8: ok = xrp_int(r->tok[t], &iv); c->lambda_reset = (xpbd_lambda_reset)iv; break;
+        case 9: ok = xrp_int(r->tok[t], &iv); c->isa = (xpbd_isa)iv; break;
+        case 10: ok = xrp_int(r->tok[t], &c->measure_residual); break;
+        case 11: ok = xrp_real(r->tok[t], &c->contact_beta); break;
+        case 12: ok = xrp_real(r->tok[t], &c->restitution); break;
+        case 13: ok = xrp_real(r->tok[t], &c->contact_slop); break;
+        case 14: ok = xrp_real(r->tok[t], &c->friction_static); break;
+        case 15: ok = xrp_real(r->tok[t], &c->friction_dynamic); break;
+        case 16: ok = xrp_real(r->tok[t], &c->contact_skin); break;
+        case 17: ok = xrp_int(r->tok[t], &c->contact_weighted); break;
+        case 18: ok = xrp_int(r->tok[t], &c->contact_velocity_pass); break;
+        case 19: ok = xrp_int(r->tok[t], &iv); c->contact_order = (xpbd_contact_order)iv; break;
+        case 20: ok = xrp_real(r->tok[t], &c->relative_damping); break;
+        default: ok = 0;
+        }
+        if (!ok)
+            return xrp_bad(r, "malformed value in the 'config' line");
+        seen[key] = 1;
+        t += need;
+    }
+    for (int j = 0; keys[j]; ++j)
+        if (!seen[j])
+            return xrp_bad(r, "the 'config' line misses a field");
+    return XPBD_OK;
+}
+
+void xrp_free(xrp_file *f)
+{
+    if (!f)
+        return;
+    void *const p[] = {f->particle,       f->radius,          f->tether_length, f->tether_anchor,
+                       f->edge,           f->tet,             f->bend,          f->edge_rest,
+                       f->edge_compliance, f->tet_compliance, f->bend_compliance,
+                       f->body_begin,     f->asleep,          f->calm,          f->signature,
+                       f->input_frame,    f->input};
+    for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
+        free(p[k]);
+    memset(f, 0, sizeof *f);
+}
+
+static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
+{
+    uint64_t v;
+    /* the version header first: a file of another format or protocol is
+     * refused before anything else is read */
+    if (!xrp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "xpbd-replay") != 0 ||
+        !xrp_u64(r->tok[1], &v, 10) || v > UINT32_MAX)
+        return xrp_bad(r, "not an xpbd replay file (the first line must be 'xpbd-replay <format>')");
+    f->format = (unsigned)v;
+    if (f->format != XRP_FORMAT) {
+        snprintf(r->err, r->errlen,
+                 "%s: replay file format %u, but this build of xpbd reads format %u: refused",
+                 r->path, f->format, XRP_FORMAT);
+        return XPBD_ERR_VERSION;
+    }
+    if (!xrp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "protocol") != 0 ||
+        !xrp_u64(r->tok[1], &v, 10) || v > UINT32_MAX)
+        return xrp_bad(r, "expected 'protocol <version>'");
+    f->protocol = (unsigned)v;
+    if (f->protocol != XPBD_PROTOCOL_VERSION) {
+        snprintf(r->err, r->errlen,
+                 "%s: recorded with step protocol %u, but this build of xpbd speaks protocol %u "
+                 "(the defaults and meaning of the step configuration differ, so the replay "
+                 "would silently diverge): refused",
+                 r->path, f->protocol, (unsigned)XPBD_PROTOCOL_VERSION);
+        return XPBD_ERR_VERSION;
+    }
+    if (!xrp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "real") != 0 ||
+        (strcmp(r->tok[1], "f32") != 0 && strcmp(r->tok[1], "f64") != 0))
+        return xrp_bad(r, "expected 'real f32' or 'real f64'");
+    f->f64 = strcmp(r->tok[1], "f64") == 0;
+    if (!xrp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "h") != 0 || !xrp_real(r->tok[1], &f->h))
+        return xrp_bad(r, "expected 'h <frame length>'");
+    if (!xrp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "frame") != 0 ||
+        !xrp_u64(r->tok[1], &f->start_frame, 10))
+        return xrp_bad(r, "expected 'frame <start frame>'");
+    xpbd_status st = xrp_read_config(r, &f->config);
+    if (st != XPBD_OK)
+        return st;
+    if (f->config.version != XPBD_PROTOCOL_VERSION) {
+        snprintf(r->err, r->errlen,
+                 "%s:%zu: step configuration of protocol %u, this build speaks %u: refused",
+                 r->path, r->line, f->config.version, (unsigned)XPBD_PROTOCOL_VERSION);
+        return XPBD_ERR_VERSION;
+    }
+    uint32_t u;
+    if (!xrp_next(r) || r->ntok != 7 || strcmp(r->tok[0], "options") != 0 ||
+        strcmp(r->tok[1], "tear_stretch") != 0 || !xrp_real(r->tok[2], &f->options.tear_stretch) ||
+        strcmp(r->tok[3], "sleep_energy") != 0 || !xrp_real(r->tok[4], &f->options.sleep_energy) ||
+        strcmp(r->tok[5], "sleep_steps") != 0 || !xrp_u32(r->tok[6], &f->options.sleep_steps))
+        return xrp_bad(r, "expected 'options tear_stretch <x> sleep_energy <x> sleep_steps <n>'");
+    int serial;
+    if (!xrp_next(r) || r->ntok != 3 || strcmp(r->tok[0], "colouring") != 0 ||
+        !xrp_u32(r->tok[1], &u) || !xrp_int(r->tok[2], &serial))
+        return xrp_bad(r, "expected 'colouring <max colours> <serial>'");
+    f->colouring.max_colours = u;
+    f->colouring.serial = serial;
+    int hr, ht;
+    if (!xrp_next(r) || r->ntok != 4 || strcmp(r->tok[0], "particles") != 0 ||
+        !xrp_u64(r->tok[1], &v, 10) || v > (uint64_t)INT32_MAX || !xrp_int(r->tok[2], &hr) ||
+        !xrp_int(r->tok[3], &ht))
+        return xrp_bad(r, "expected 'particles <n> <radius 0|1> <tethers 0|1>'");
+    const size_t n = (size_t)v;
+    f->n = n;
+    f->has_radius = hr != 0;
+    f->has_tethers = ht != 0;
+    f->particle = malloc((13 * n + 1) * sizeof *f->particle);
+    f->radius = malloc((n + 1) * sizeof *f->radius);
+    f->tether_length = malloc((n + 1) * sizeof *f->tether_length);
+    f->tether_anchor = malloc((n + 1) * sizeof *f->tether_anchor);
+    if (!f->particle || !f->radius || !f->tether_length || !f->tether_anchor)
+        return XPBD_ERR_NOMEM;
+    const int width = 14 + f->has_radius + 2 * f->has_tethers;
+    for (size_t i = 0; i < n; ++i) {
+        if (!xrp_next(r) || r->ntok != width || strcmp(r->tok[0], "p") != 0)
+            return xrp_bad(r, "expected a particle line 'p x y z px py pz vx vy vz w rx ry rz ...'");
+        int ok = 1;
+        for (int k = 0; k < 13; ++k)
+            ok &= xrp_real(r->tok[1 + k], &f->particle[13 * i + (size_t)k]);
+        int t = 14;
+        if (f->has_radius)
+            ok &= xrp_real(r->tok[t++], &f->radius[i]);
+        if (f->has_tethers) {
+            ok &= xrp_u32(r->tok[t], &f->tether_anchor[i]);
+            ok &= xrp_real(r->tok[t + 1], &f->tether_length[i]);
+        }
+        if (!ok)
+            return xrp_bad(r, "malformed particle line");
+    }
+    if (!xrp_count(r, "edges", &v, (uint64_t)INT32_MAX))
+        return xrp_bad(r, "expected 'edges <count>'");
+    f->edges = (size_t)v;
+    f->edge = malloc((2 * f->edges + 1) * sizeof *f->edge);
+    f->edge_rest = malloc((f->edges + 1) * sizeof *f->edge_rest);
+    f->edge_compliance = malloc((f->edges + 1) * sizeof *f->edge_compliance);
+    if (!f->edge || !f->edge_rest || !f->edge_compliance)
+        return XPBD_ERR_NOMEM;
+    for (size_t k = 0; k < f->edges; ++k)
+        if (!xrp_next(r) || r->ntok != 5 || strcmp(r->tok[0], "e") != 0 ||
+            !xrp_u32(r->tok[1], &f->edge[2 * k]) || !xrp_u32(r->tok[2], &f->edge[2 * k + 1]) ||
+            !xrp_real(r->tok[3], &f->edge_rest[k]) || !xrp_real(r->tok[4], &f->edge_compliance[k]))
+            return xrp_bad(r, "expected an edge line 'e i0 i1 rest compliance'");
+    const char *const qname[2] = {"tets", "bends"};
+    const char *const qtag[2] = {"t", "b"};
+    for (int kind = 0; kind < 2; ++kind) {
+        if (!xrp_count(r, qname[kind], &v, (uint64_t)INT32_MAX / 8))
+            return xrp_bad(r, kind ? "expected 'bends <count>'" : "expected 'tets <count>'");
+        uint32_t *idx = malloc((4 * (size_t)v + 1) * sizeof *idx);
+        double *comp = malloc(((size_t)v + 1) * sizeof *comp);
+        if (kind) {
+            f->bends = (size_t)v;
+            f->bend = idx;
+            f->bend_compliance = comp;
+        } else {
+            f->tets = (size_t)v;
+            f->tet = idx;
+            f->tet_compliance = comp;
+        }
+        if (!idx || !comp)
+            return XPBD_ERR_NOMEM;
+        for (size_t k = 0; k < (size_t)v; ++k) {
+            int ok = xrp_next(r) && r->ntok == 6 && strcmp(r->tok[0], qtag[kind]) == 0;
+            for (int a = 0; ok && a < 4; ++a)
+                ok = xrp_u32(r->tok[1 + a], &idx[4 * k + (size_t)a]);
+            if (!ok || !xrp_real(r->tok[5], &comp[k]))
+                return xrp_bad(r, "expected a line 't|b a b c d compliance'");
+        }
+    }
+    if (!xrp_count(r, "bodies", &v, UINT32_MAX - 1))
+        return xrp_bad(r, "expected 'bodies <count>'");
+    f->bodies = (uint32_t)v;
+    f->body_begin = malloc((f->bodies + 1) * sizeof *f->body_begin);
+    f->asleep = malloc(f->bodies + 1);
+    f->calm = malloc((f->bodies + 1) * sizeof *f->calm);
+    f->signature = malloc((f->bodies + 1) * sizeof *f->signature);
+    if (!f->body_begin || !f->asleep || !f->calm || !f->signature)
+        return XPBD_ERR_NOMEM;
+    f->body_begin[0] = 0;
+    for (uint32_t b = 0; b < f->bodies; ++b) {
+        uint64_t b0, b1, sl, sig;
+        if (!xrp_next(r) || r->ntok != 6 || strcmp(r->tok[0], "body") != 0 ||
+            !xrp_u64(r->tok[1], &b0, 10) || !xrp_u64(r->tok[2], &b1, 10) ||
+            !xrp_u64(r->tok[3], &sl, 10) || sl > 1 || !xrp_u32(r->tok[4], &f->calm[b]) ||
+            !xrp_u64(r->tok[5], &sig, 16) || (b > 0 && b0 != f->body_begin[b]))
+            return xrp_bad(r, "expected a body line 'body begin end asleep calm signature'");
+        f->body_begin[b] = (size_t)b0;
+        f->body_begin[b + 1] = (size_t)b1;
+        f->asleep[b] = (uint8_t)sl;
+        f->signature[b] = sig;
+    }
+    if (!xrp_count(r, "planes", &v, 8))
+        return xrp_bad(r, "expected 'planes <count, at most 8>'");
+    f->planes = (uint32_t)v;
+    for (uint32_t k = 0; k < f->planes; ++k)
+        if (!xrp_next(r) || r->ntok != 5 || strcmp(r->tok[0], "plane") != 0 ||
+            !xrp_real(r->tok[1], &f->plane[k].n[0]) || !xrp_real(r->tok[2], &f->plane[k].n[1]) ||
+            !xrp_real(r->tok[3], &f->plane[k].n[2]) || !xrp_real(r->tok[4], &f->plane[k].d))
+            return xrp_bad(r, "expected a plane line 'plane nx ny nz d'");
+    if (!xrp_count(r, "contacts", &v, (uint64_t)INT32_MAX))
+        return xrp_bad(r, "expected 'contacts <max contacts>'");
+    f->max_contacts = (size_t)v;
+    /* inputs until 'end' */
+    size_t cap = 0;
+    for (;;) {
+        if (!xrp_next(r))
+            return xrp_bad(r, "unexpected end of file: no 'end' line (was the recording finished?)");
+        if (r->ntok == 3 && strcmp(r->tok[0], "end") == 0) {
+            if (!xrp_u64(r->tok[1], &f->frames, 10) || !xrp_u64(r->tok[2], &f->hash, 16))
+                return xrp_bad(r, "expected 'end <frames> <hash>'");
+            break;
+        }
+        if (r->ntok != 8 || strcmp(r->tok[0], "input") != 0)
+            return xrp_bad(r, "expected 'input frame kind begin end v0 v1 v2' or 'end'");
+        if (f->inputs == cap) {
+            cap = cap ? 2 * cap : 64;
+            uint64_t *fr = realloc(f->input_frame, cap * sizeof *fr);
+            if (fr)
+                f->input_frame = fr;
+            xpbd_input *in = realloc(f->input, cap * sizeof *in);
+            if (in)
+                f->input = in;
+            if (!fr || !in)
+                return XPBD_ERR_NOMEM;
+        }
+        xpbd_input *in = &f->input[f->inputs];
+        memset(in, 0, sizeof *in);
+        uint64_t fr;
+        int ok = xrp_u64(r->tok[1], &fr, 10) && xrp_u32(r->tok[2], &in->kind) &&
+                 xrp_u32(r->tok[3], &in->begin) && xrp_u32(r->tok[4], &in->end);
+        for (int a = 0; ok && a < 3; ++a)
+            ok = xrp_real(r->tok[5 + a], &in->value[a]);
+        if (!ok || fr < f->start_frame || (f->inputs && fr < f->input_frame[f->inputs - 1]))
+            return xrp_bad(r, "malformed input line (frames must not go backwards)");
+        f->input_frame[f->inputs++] = fr;
+    }
+    if (xrp_next(r))
+        return xrp_bad(r, "text after the 'end' line");
+    return XPBD_OK;
+}
+
+xpbd_status xrp_load(const char *path, xrp_file *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (errlen)
+        err[0] = 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return XPBD_ERR_ARGUMENT;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        len += fread(text + len, 1, cap - 1 - len, fp);
+        if (len < cap - 1)
+            break;
+        char *t = realloc(text, 2 * cap);
+        if (!t) {
+            free(text);
+            text = NULL;
+            break;
+        }
+        text = t;
+        cap *= 2;
+    }
+    const int read_error = ferror(fp);
+    fclose(fp);
+    if (!text) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return XPBD_ERR_NOMEM;
+    }
+    if (read_error) {
+        free(text);
+        snprintf(err, errlen, "%s: read error", path);
+        return XPBD_ERR_ARGUMENT;
+    }
+    text[len] = 0;
+    xrp_reader r = {path, text, text, 0, {0}, 0, err, errlen};
+    xpbd_status st = xrp_parse(&r, out);
+    free(text);
+    if (st == XPBD_ERR_NOMEM)
+        snprintf(err, errlen, "%s: out of memory", path);
+    if (st != XPBD_OK)
+        xrp_free(out);
+    return st;
+}
+
+/* --------------------------------------------------------------- tool --- */
+
+#ifdef XPBD_REPLAY_MAIN
+
+#include <time.h>
+
+static double xrp_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    int quiet = 0, a = 1;
+    if (a < argc && strcmp(argv[a], "--quiet") == 0) {
+        quiet = 1;
+        ++a;
+    }
+    if (a < argc && (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0)) {
+        printf("usage: xpbd-replay [--quiet] FILE\n"
+               "Replays an xpbd replay file (format %u, step protocol %u) and checks that the\n"
+               "final state is bit for bit the recorded one.\n"
+               "Exit status: 0 reproduced; 1 not reproduced or a step failed; 2 refused\n"
+               "(wrong format or protocol version), unreadable, or bad usage.\n",
+               XRP_FORMAT, (unsigned)XPBD_PROTOCOL_VERSION);
+        return 0;
+    }
+    if (a + 1 != argc) {
+        fprintf(stderr, "usage: xpbd-replay [--quiet] FILE\n");
+        return 2;
+    }
+    const char *path = argv[a];
+    char err[512];
+    xrp_file f;
+    const xpbd_status st = xrp_load(path, &f, err, sizeof err);
+    if (st != XPBD_OK) {
+        fprintf(stderr, "xpbd-replay: %s\n", err);
+        return 2;
+    }
+    const double t0 = xrp_now();
+    uint64_t hash = 0;
+    xpbd_engine_counters counters;
+    xpbd_status rs;
+    if (f.f64) {
+        xpbd_engine_f64 e;
+        rs = xrp_run_f64(&f, &e, err, sizeof err);
+        hash = xrp_state_hash_f64(&e);
+        counters = e.counters;
+        xpbd_engine_f64_destroy(&e);
+    } else {
+        xpbd_engine_f32 e;
+        rs = xrp_run_f32(&f, &e, err, sizeof err);
+        hash = xrp_state_hash_f32(&e);
+        counters = e.counters;
+        xpbd_engine_f32_destroy(&e);
+    }
+    const double secs = xrp_now() - t0;
+    if (rs < 0) {
+        fprintf(stderr, "xpbd-replay: %s: %s\n", path, err);
+        xrp_free(&f);
+        return 1;
+    }
+    const int same = hash == f.hash;
+    if (!quiet) {
+        char line[768];
+        xpbd_counters_format(&counters, line, sizeof line);
+        printf("%s: %s, %zu particles, %zu edges, %zu tets, %zu bends, %zu inputs\n", path,
+               f.f64 ? "f64" : "f32", f.n, f.edges, f.tets, f.bends, f.inputs);
+        printf("replayed frames %llu..%llu in %.3f s\n", (unsigned long long)f.start_frame,
+               (unsigned long long)(f.start_frame + f.frames), secs);
+        printf("last frame: %s\n", line);
+    }
+    printf("final state %016llx, recorded %016llx: %s\n", (unsigned long long)hash,
+           (unsigned long long)f.hash,
+           same ? "reproduced bit for bit" : "NOT reproduced (the replay diverged)");
+    xrp_free(&f);
+    return same ? 0 : 1;
+}
+
+#endif /* XPBD_REPLAY_MAIN */
+
+#endif /* XRP_BODY */

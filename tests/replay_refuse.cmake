@@ -1,0 +1,20 @@
+# xpbd-replay refuses a file of another protocol or format: exit 2 and a
+# message that names what differs (run with -DREPLAY=<tool> -DWORK=<dir>).
+file(MAKE_DIRECTORY ${WORK})
+foreach(kind format protocol)
+  if(kind STREQUAL "format")
+    set(text "xpbd-replay 999\nprotocol 1\n")
+  else()
+    set(text "xpbd-replay 1\nprotocol 999\n")
+  endif()
+  file(WRITE ${WORK}/${kind}.xrp "${text}")
+  execute_process(COMMAND ${REPLAY} ${WORK}/${kind}.xrp RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "wrong ${kind}: exit ${rc}, want 2\n${out}${err}")
+  endif()
+  if(NOT err MATCHES "refused" OR NOT err MATCHES "${kind}")
+    message(FATAL_ERROR "wrong ${kind}: the message does not say it was refused and why: ${err}")
+  endif()
+endforeach()
+message(STATUS "xpbd-replay refused a wrong format and a wrong protocol with exit 2")

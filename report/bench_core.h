@@ -5,7 +5,7 @@
  * "pass" is one call over all n particles, or one sweep over every colour of
  * a constraint set (plus its serial overflow range, empty for the meshes
  * used here). A measurement times a loop of passes long enough to be well
- * above the clock's resolution (>= 20 ms, >= 2 ms under quick) with
+ * above the clock's resolution (>= 20 ms, >= 1 ms under quick) with
  * clock_gettime(CLOCK_MONOTONIC); the reported time is the best (minimum)
  * of several measurements, divided by passes x items.
  *
@@ -13,7 +13,13 @@
  * grid with structural and both shear diagonals (xs_cloth, about 4 N^2
  * edges, particle degree <= 8), coloured by the library's builder. That is
  * the locality a real host has: endpoints of neighbouring slots are close
- * in memory, so gathers mostly hit lines already in cache. */
+ * in memory, so gathers mostly hit lines already in cache.
+ *
+ * distance_xpbd/distance_pbd run on the caller's SoA arrays (gathers and
+ * scatters); distance_xpbd_packed/distance_pbd_packed on the packed
+ * (x, y, z, w) copy the step driver solves on; pack and unpack are the
+ * conversions the driver pays once per substep. Each row's ratio is against
+ * the scalar table's kernel of the same name. */
 #ifndef XPBD_BENCH_CORE_H
 #define XPBD_BENCH_CORE_H
 
@@ -21,7 +27,8 @@
 #include <xpbd/xpbd.h>
 
 typedef struct xb_row {
-    const char *kernel;     /* "predict", "update_velocity", "distance_xpbd", ... */
+    const char *kernel;     /* "predict", "update_velocity", "distance_xpbd", ...
+                             * (xb_kernel_name lists them) */
     const char *precision;  /* "f32" or "f64" */
     xpbd_isa isa;
     size_t n;               /* items: particles or constraints */
@@ -44,7 +51,8 @@ typedef struct xb_options {
 /* Runs every kernel x supported ISA x precision x size. *rows receives a
  * malloc'd array (free() it); returns the row count, 0 on failure (unknown
  * kernel, ISA or precision name, allocation failure). Sizes: 2^10, 2^12, ...
- * up to 2^max_log2_n (the largest always included); quick: 2^12 and 2^20.
+ * up to 2^max_log2_n (the largest always included); quick: 2^10, 2^12 and
+ * 2^20 (out of L2, not of L3).
  * For constraint kernels n is the edge count of the cloth mesh closest to
  * the size (e.g. 2^12 -> 32 x 32 grid, 3906 edges). */
 size_t xb_run(const xb_options *opt, xb_row **rows);
@@ -73,7 +81,8 @@ int xb_kernel_is_constraint(const char *kernel);
  * element read once plus every element written once; no write-allocate
  * traffic), for precision "f32" or "f64"; 0 for constraint kernels and
  * unknown names. predict: 7 read + 9 written arrays; update_velocity: 6 + 3;
- * spring_integrate: 10 + 12; kinetic_energy and momentum: 4 + 0. */
+ * spring_integrate: 10 + 12; pack: 4 + 4 (the packed copy q counts as four
+ * arrays); unpack: 4 + 3; kinetic_energy and momentum: 4 + 0. */
 double xb_bytes_per_item(const char *kernel, const char *precision);
 /* Bytes a particle kernel's arrays occupy per item (its working set),
  * e.g. predict touches 10 arrays; 0 for constraint kernels. */

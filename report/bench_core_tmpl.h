@@ -1,17 +1,18 @@
 /* Per-precision half of bench_core.c, template over XB_R (see the macro
- * block before each #include there). Defines XB_SFX(xb_particles_init),
- * XB_SFX(xb_cloth_init) and XB_SFX(xb_measure_size). */
+ * block before each #include there): the particle arrays, the constraint
+ * mesh, one pass of each kernel, and XB_SFX(xb_measure_size). */
 
 /* Particle arrays for the particle kernels: x y z px py pz vx vy vz w fx fy
- * fz, each 64-byte aligned inside one block and offset from the previous one
- * by three extra cache lines. Without the skew, arrays of 2^k elements sit
- * at the same address modulo 4 KiB, and the kernels' loads and stores to
- * different arrays at the same index would collide in L1 sets and in the
- * store-to-load alias check, a cost a host with different sizes would not
- * pay. */
+ * fz and the packed copy q (4 per particle), each 64-byte aligned inside one
+ * block and offset from the previous one by three extra cache lines.
+ * Without the skew, arrays of 2^k elements sit at the same address modulo
+ * 4 KiB, and the kernels' loads and stores to different arrays at the same
+ * index would collide in L1 sets and in the store-to-load alias check, a
+ * cost a host with other sizes would not pay. */
 typedef struct XB_SFX(xb_parts) {
     XB_P p;
     XB_R *fx, *fy, *fz;
+    XB_R *q;
     void *block;
 } XB_SFX(xb_parts);
 
@@ -32,6 +33,10 @@ static void XB_SFX(xb_particles_fill)(XB_SFX(xb_parts) *s)
         /* about 1 in 64 static, so the w > 0 selects do real work */
         s->p.w[i] = (i % 64 == 7) ? 0 : (XB_R)(0.5 + xb_unit(&rng));
         s->fx[i] = s->fy[i] = s->fz[i] = 0;
+        s->q[4 * i] = s->p.x[i];
+        s->q[4 * i + 1] = s->p.y[i];
+        s->q[4 * i + 2] = s->p.z[i];
+        s->q[4 * i + 3] = s->p.w[i];
     }
 }
 
@@ -39,7 +44,8 @@ static int XB_SFX(xb_particles_init)(XB_SFX(xb_parts) *s, size_t n)
 {
     memset(s, 0, sizeof *s);
     const size_t stride = (n * sizeof(XB_R) + 63) / 64 * 64 + 3 * 64;
-    s->block = aligned_alloc(64, 13 * stride);
+    /* 13 arrays of n plus q, 4n */
+    s->block = aligned_alloc(64, 17 * stride);
     if (!s->block)
         return -1;
     XB_R *a[13];
@@ -59,6 +65,7 @@ static int XB_SFX(xb_particles_init)(XB_SFX(xb_parts) *s, size_t n)
     s->fx = a[10];
     s->fy = a[11];
     s->fz = a[12];
+    s->q = (XB_R *)(void *)((char *)s->block + (size_t)13 * stride);
     XB_SFX(xb_particles_fill)(s);
     return 0;
 }
@@ -66,11 +73,13 @@ static int XB_SFX(xb_particles_init)(XB_SFX(xb_parts) *s, size_t n)
 /* The constraint mesh: a flat side x side cloth with shear diagonals, its
  * particles jittered by up to +-2 cm so every edge is a little off its rest
  * length (the kernels do their full work, nothing converges to exact
- * zeros), random small velocities for the spring damping term, and force
- * accumulators. */
+ * zeros), random small velocities for the spring damping term, force
+ * accumulators and the packed copy q the *_packed kernels solve on. */
 typedef struct XB_SFX(xb_mesh) {
     XB_W w;
     XB_R *fx, *fy, *fz;
+    XB_R *q;
+    XB_R *start; /* x y z as filled, for xb_mesh_reset */
 } XB_SFX(xb_mesh);
 
 static void XB_SFX(xb_mesh_fill)(XB_SFX(xb_mesh) *m, int side)
@@ -86,6 +95,31 @@ static void XB_SFX(xb_mesh_fill)(XB_SFX(xb_mesh) *m, int side)
         m->w.p.vy[i] = (XB_R)(xb_unit(&rng) - 0.5);
         m->w.p.vz[i] = (XB_R)(xb_unit(&rng) - 0.5);
         m->fx[i] = m->fy[i] = m->fz[i] = 0;
+        m->q[4 * i] = m->w.p.x[i];
+        m->q[4 * i + 1] = m->w.p.y[i];
+        m->q[4 * i + 2] = m->w.p.z[i];
+        m->q[4 * i + 3] = m->w.p.w[i];
+    }
+    memset(m->w.set.lambda, 0, m->w.set.slots * sizeof(XB_R));
+    memcpy(m->start, m->w.p.x, n * sizeof(XB_R));
+    memcpy(m->start + n, m->w.p.y, n * sizeof(XB_R));
+    memcpy(m->start + 2 * n, m->w.p.z, n * sizeof(XB_R));
+}
+
+/* Back to the filled state: each ISA solves the same jittered mesh rather
+ * than one its predecessors have already relaxed. */
+static void XB_SFX(xb_mesh_reset)(XB_SFX(xb_mesh) *m)
+{
+    const size_t n = m->w.p.count;
+    memcpy(m->w.p.x, m->start, n * sizeof(XB_R));
+    memcpy(m->w.p.y, m->start + n, n * sizeof(XB_R));
+    memcpy(m->w.p.z, m->start + 2 * n, n * sizeof(XB_R));
+    for (size_t i = 0; i < n; ++i) {
+        m->fx[i] = m->fy[i] = m->fz[i] = 0;
+        m->q[4 * i] = m->w.p.x[i];
+        m->q[4 * i + 1] = m->w.p.y[i];
+        m->q[4 * i + 2] = m->w.p.z[i];
+        m->q[4 * i + 3] = m->w.p.w[i];
     }
     memset(m->w.set.lambda, 0, m->w.set.slots * sizeof(XB_R));
 }
@@ -97,7 +131,12 @@ static int XB_SFX(xb_mesh_init)(XB_SFX(xb_mesh) *m, int side)
         return -1;
     const size_t n = m->w.p.count;
     m->fx = malloc(3 * n * sizeof(XB_R));
-    if (!m->fx) {
+    m->start = malloc(3 * n * sizeof(XB_R));
+    m->q = aligned_alloc(64, (4 * n * sizeof(XB_R) + 63) / 64 * 64);
+    if (!m->fx || !m->q || !m->start) {
+        free(m->fx);
+        free(m->start);
+        free(m->q);
         XB_WFREE(&m->w);
         return -1;
     }
@@ -110,6 +149,8 @@ static int XB_SFX(xb_mesh_init)(XB_SFX(xb_mesh) *m, int side)
 static void XB_SFX(xb_mesh_free)(XB_SFX(xb_mesh) *m)
 {
     free(m->fx);
+    free(m->start);
+    free(m->q);
     XB_WFREE(&m->w);
     memset(m, 0, sizeof *m);
 }
@@ -121,6 +162,7 @@ typedef struct XB_SFX(xb_pass) {
     const XB_P *p;
     const XB_DS *set;
     XB_R *fx, *fy, *fz;
+    XB_R *q;
     volatile XB_R sink;
 } XB_SFX(xb_pass);
 
@@ -141,6 +183,23 @@ static void XB_SFX(xb_pass_run)(void *arg)
         break;
     case XB_SPRING_INTEGRATE:
         k->spring_integrate(p, c->fx, c->fy, c->fz, 0, n, h, 0, g, 0);
+        break;
+    case XB_PACK:
+        k->pack(p, c->q, 0, n);
+        break;
+    case XB_UNPACK:
+        k->unpack(c->q, p, 0, n);
+        break;
+    case XB_DISTANCE_XPBD_PACKED:
+        for (uint32_t col = 0; col < s->colours; ++col)
+            k->distance_xpbd_packed(c->q, s, col, 0, xpbd_colour_batches(s->colour_begin, col), h);
+        XB_SER_XPBD_PK(c->q, s, s->overflow_begin, s->slots, h);
+        break;
+    case XB_DISTANCE_PBD_PACKED:
+        for (uint32_t col = 0; col < s->colours; ++col)
+            k->distance_pbd_packed(c->q, s, col, 0, xpbd_colour_batches(s->colour_begin, col),
+                                   (XB_R)0.5);
+        XB_SER_PBD_PK(c->q, s, s->overflow_begin, s->slots, (XB_R)0.5);
         break;
     case XB_DISTANCE_XPBD:
         for (uint32_t col = 0; col < s->colours; ++col)
@@ -184,8 +243,8 @@ static void XB_SFX(xb_pass_run)(void *arg)
     }
 }
 
-/* Measures the selected kernels at one size for every ISA in isas[] (scalar
- * first), appending rows. Returns the new row count, or (size_t)-1 on
+/* Measures the selected kernels at one size for every ISA of the plan
+ * (scalar first), appending rows. Returns the new row count, or (size_t)-1 on
  * allocation failure. */
 static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *rows, size_t nrows)
 {
@@ -228,23 +287,29 @@ static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *ro
             pass.k = XB_GET(isa);
             if (!pass.k)
                 continue;
-            /* every ISA starts from the same state */
+            /* Constraint kernels: every ISA starts from the same mesh. The
+             * particle kernels' timing does not depend on the values (no
+             * data-dependent branch but the w > 0 select, whose pattern
+             * does not change), so they run on the state their
+             * predecessors left, all finite: refilling 2^23 particles for
+             * every measurement would cost more than measuring them. */
             if (constraint) {
-                XB_SFX(xb_mesh_fill)(&mesh, xb_mesh_side(want));
+                XB_SFX(xb_mesh_reset)(&mesh);
                 pass.p = &mesh.w.p;
                 pass.set = &mesh.w.set;
                 pass.fx = mesh.fx;
                 pass.fy = mesh.fy;
                 pass.fz = mesh.fz;
+                pass.q = mesh.q;
             } else {
-                XB_SFX(xb_particles_fill)(&parts);
                 pass.p = &parts.p;
                 pass.fx = parts.fx;
                 pass.fy = parts.fy;
                 pass.fz = parts.fz;
+                pass.q = parts.q;
             }
             if (plan->progress)
-                fprintf(stderr, "xpbd-bench: %s %s %s n=%zu\n", xb_kernel_table[kern].name,
+                fprintf(stderr, "\rxpbd-bench: %-20s %s %-6s n = %-9zu", xb_kernel_table[kern].name,
                         XB_PREC, xpbd_isa_name(isa), items);
             const double s = xb_measure(XB_SFX(xb_pass_run), &pass, plan->min_seconds,
                                         plan->repeats);

@@ -1,0 +1,592 @@
+/* bench_core.c: the measurements of xpbd-bench and the report's simd_speed
+ * section (see bench_core.h for the method). */
+#define _POSIX_C_SOURCE 200112L /* clock_gettime under ISO C11 */
+
+#include "bench_core.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "scenes.h"
+
+/* ------------------------------------------------------------ kernels --- */
+
+enum {
+    XB_PREDICT,
+    XB_VELOCITY,
+    XB_SPRING_INTEGRATE,
+    XB_PACK,
+    XB_UNPACK,
+    XB_DISTANCE_XPBD,
+    XB_DISTANCE_XPBD_PACKED,
+    XB_DISTANCE_PBD,
+    XB_DISTANCE_PBD_PACKED,
+    XB_SPRING_FORCES,
+    XB_RESIDUAL,
+    XB_KINETIC,
+    XB_MOMENTUM,
+    XB_KERNELS
+};
+
+/* Stream shape of the particle kernels, in arrays of n elements: ro read
+ * only, rw read and written in place, wo written only (the packed copy q
+ * counts as 4 arrays). STREAM counting: read = ro + rw, written = rw + wo. */
+static const struct {
+    const char *name;
+    int constraint;
+    int ro, rw, wo;
+} xb_kernel_table[XB_KERNELS] = {
+    {"predict", 0, 1, 6, 3},          /* w; x3 v3; p3 */
+    {"update_velocity", 0, 6, 0, 3},  /* x3 p3; -; v3 */
+    {"spring_integrate", 0, 1, 9, 3}, /* w; x3 v3 f3; p3 */
+    {"pack", 0, 4, 0, 4},             /* x3 w; -; q */
+    {"unpack", 0, 4, 0, 3},           /* q; -; x3 */
+    {"distance_xpbd", 1, 0, 0, 0},
+    {"distance_xpbd_packed", 1, 0, 0, 0},
+    {"distance_pbd", 1, 0, 0, 0},
+    {"distance_pbd_packed", 1, 0, 0, 0},
+    {"spring_forces", 1, 0, 0, 0},
+    {"residual", 1, 0, 0, 0},
+    {"kinetic_energy", 0, 4, 0, 0},   /* w v3 */
+    {"momentum", 0, 4, 0, 0},         /* w v3 */
+};
+
+static int xb_kernel_index(const char *name, size_t len)
+{
+    for (int k = 0; k < XB_KERNELS; ++k)
+        if (strlen(xb_kernel_table[k].name) == len &&
+            strncmp(xb_kernel_table[k].name, name, len) == 0)
+            return k;
+    return -1;
+}
+
+const char *xb_kernel_name(size_t i)
+{
+    return i < XB_KERNELS ? xb_kernel_table[i].name : NULL;
+}
+
+int xb_kernel_is_constraint(const char *kernel)
+{
+    const int k = kernel ? xb_kernel_index(kernel, strlen(kernel)) : -1;
+    return k < 0 ? -1 : xb_kernel_table[k].constraint;
+}
+
+static double xb_real_bytes(const char *precision)
+{
+    if (precision && strcmp(precision, "f32") == 0)
+        return 4;
+    if (precision && strcmp(precision, "f64") == 0)
+        return 8;
+    return 0;
+}
+
+double xb_bytes_per_item(const char *kernel, const char *precision)
+{
+    const int k = kernel ? xb_kernel_index(kernel, strlen(kernel)) : -1;
+    if (k < 0)
+        return 0;
+    return (xb_kernel_table[k].ro + 2 * xb_kernel_table[k].rw + xb_kernel_table[k].wo) *
+           xb_real_bytes(precision);
+}
+
+double xb_footprint_per_item(const char *kernel, const char *precision)
+{
+    const int k = kernel ? xb_kernel_index(kernel, strlen(kernel)) : -1;
+    if (k < 0)
+        return 0;
+    return (xb_kernel_table[k].ro + xb_kernel_table[k].rw + xb_kernel_table[k].wo) *
+           xb_real_bytes(precision);
+}
+
+/* ------------------------------------------------------------- timing --- */
+
+static double xb_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double xb_time(void (*pass)(void *), void *ctx, size_t iters)
+{
+    const double t0 = xb_now();
+    for (size_t i = 0; i < iters; ++i)
+        pass(ctx);
+    return xb_now() - t0;
+}
+
+/* Seconds per pass: one untimed pass (page faults, caches, predictors), one
+ * timed pass to size the loop, then `repeats` timed loops of at least min_s
+ * each; the best is kept: the minimum is the run least disturbed by the rest
+ * of the machine. A pass longer than min_s is its own loop, and the sizing
+ * pass then counts as the first. */
+static double xb_measure(void (*pass)(void *), void *ctx, double min_s, int repeats)
+{
+    pass(ctx);
+    const double t1 = xb_time(pass, ctx, 1);
+    size_t iters = 1;
+    double best = INFINITY;
+    int r = 0;
+    if (t1 < min_s) {
+        /* a first pass under 100 ns says little: cap the jump, it only
+         * lengthens the loop */
+        const double f = t1 > 1e-7 ? 1.05 * min_s / t1 : 1.05 * min_s / 1e-7;
+        iters = (size_t)ceil(f);
+    } else {
+        best = t1; /* already a full-length loop */
+        r = 1;
+    }
+    for (; r < repeats; ++r) {
+        const double t = xb_time(pass, ctx, iters) / (double)iters;
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+/* splitmix64 -> [0, 1): deterministic data, the same on every run */
+static double xb_unit(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Grid side whose sheared cloth (2N(N-1) + 2(N-1)^2 edges) is closest to
+ * `edges`. */
+static int xb_mesh_side(size_t edges)
+{
+    int side = (int)floor(sqrt((double)edges / 4.0));
+    if (side < 2)
+        side = 2;
+    const double e0 = 4.0 * side * side - 6.0 * side + 2.0;
+    const double e1 = 4.0 * (side + 1) * (side + 1) - 6.0 * (side + 1) + 2.0;
+    return fabs(e1 - (double)edges) < fabs(e0 - (double)edges) ? side + 1 : side;
+}
+
+/* ---------------------------------------------------------- the plan --- */
+
+typedef struct xb_plan {
+    int kernel_on[XB_KERNELS];
+    xpbd_isa isa[XPBD_ISA_COUNT]; /* measured, scalar first */
+    size_t isa_count;
+    int isa_on[XPBD_ISA_COUNT];   /* reported */
+    int prec_on[2];
+    double min_seconds;
+    int repeats;
+    int progress;
+} xb_plan;
+
+/* Calls fn(token, length, arg) for every comma-separated token of list;
+ * stops at the first non-zero return and passes it on. */
+static int xb_each_token(const char *list, int (*fn)(const char *, size_t, void *), void *arg)
+{
+    const char *s = list;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        const size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len > 0) {
+            const int r = fn(s, len, arg);
+            if (r)
+                return r;
+        }
+        s += len;
+        if (*s == ',')
+            ++s;
+    }
+    return 0;
+}
+
+static int xb_kernel_token(const char *t, size_t len, void *arg)
+{
+    xb_plan *plan = arg;
+    const int k = xb_kernel_index(t, len);
+    if (k < 0)
+        return -1;
+    plan->kernel_on[k] = 1;
+    return 0;
+}
+
+static int xb_isa_token(const char *t, size_t len, void *arg)
+{
+    xb_plan *plan = arg;
+    char name[16];
+    if (len >= sizeof name)
+        return -1;
+    memcpy(name, t, len);
+    name[len] = 0;
+    xpbd_isa isa;
+    if (xpbd_isa_from_name(name, &isa) != XPBD_OK)
+        return -1;
+    if (isa == XPBD_ISA_AUTO)
+        isa = xpbd_isa_best();
+    /* an ISA this machine cannot run is an error, never skipped quietly */
+    if (!xpbd_isa_supported(isa))
+        return -1;
+    plan->isa_on[isa] = 1;
+    return 0;
+}
+
+static int xb_prec_token(const char *t, size_t len, void *arg)
+{
+    xb_plan *plan = arg;
+    if (len == 3 && strncmp(t, "f32", 3) == 0)
+        plan->prec_on[0] = 1;
+    else if (len == 3 && strncmp(t, "f64", 3) == 0)
+        plan->prec_on[1] = 1;
+    else
+        return -1;
+    return 0;
+}
+
+static int xb_plan_init(xb_plan *plan, const xb_options *opt)
+{
+    memset(plan, 0, sizeof *plan);
+    if (opt->kernels) {
+        if (xb_each_token(opt->kernels, xb_kernel_token, plan) != 0)
+            return -1;
+    } else {
+        for (int k = 0; k < XB_KERNELS; ++k)
+            plan->kernel_on[k] = 1;
+    }
+    if (opt->isas) {
+        if (xb_each_token(opt->isas, xb_isa_token, plan) != 0)
+            return -1;
+    } else {
+        for (int i = 0; i < XPBD_ISA_COUNT; ++i)
+            plan->isa_on[i] = xpbd_isa_supported((xpbd_isa)i);
+    }
+    if (opt->precisions) {
+        if (xb_each_token(opt->precisions, xb_prec_token, plan) != 0)
+            return -1;
+    } else {
+        plan->prec_on[0] = plan->prec_on[1] = 1;
+    }
+    /* scalar is always measured: every ratio is against it */
+    plan->isa[plan->isa_count++] = XPBD_ISA_SCALAR;
+    for (int i = 1; i < XPBD_ISA_COUNT; ++i)
+        if (plan->isa_on[i])
+            plan->isa[plan->isa_count++] = (xpbd_isa)i;
+    plan->min_seconds = opt->quick ? 0.001 : 0.020;
+    plan->repeats = opt->quick ? 3 : 5;
+    plan->progress = opt->progress;
+    return 0;
+}
+
+/* ---------------------------------------------------- per precision --- */
+
+#define XB_R float
+#define XB_SFX(n) n##_f32
+#define XB_PREC "f32"
+#define XB_P xpbd_particles_f32
+#define XB_DS xpbd_distance_set_f32
+#define XB_K xpbd_kernels_f32
+#define XB_W xs_world_f32
+#define XB_GET xpbd_kernels_f32_get
+#define XB_CLOTH xs_cloth_f32
+#define XB_WFREE xs_world_f32_free
+#define XB_SER_XPBD xpbd_serial_distance_xpbd_f32
+#define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_f32_packed
+#define XB_SER_PBD_PK xpbd_serial_distance_pbd_f32_packed
+#define XB_SER_PBD xpbd_serial_distance_pbd_f32
+#define XB_SER_SPRING xpbd_serial_spring_forces_f32
+#define XB_SER_RESIDUAL xpbd_serial_residual_f32
+#include "bench_core_tmpl.h"
+#undef XB_R
+#undef XB_SFX
+#undef XB_PREC
+#undef XB_P
+#undef XB_DS
+#undef XB_K
+#undef XB_W
+#undef XB_GET
+#undef XB_CLOTH
+#undef XB_WFREE
+#undef XB_SER_XPBD
+#undef XB_SER_XPBD_PK
+#undef XB_SER_PBD_PK
+#undef XB_SER_PBD
+#undef XB_SER_SPRING
+#undef XB_SER_RESIDUAL
+
+#define XB_R double
+#define XB_SFX(n) n##_f64
+#define XB_PREC "f64"
+#define XB_P xpbd_particles_f64
+#define XB_DS xpbd_distance_set_f64
+#define XB_K xpbd_kernels_f64
+#define XB_W xs_world_f64
+#define XB_GET xpbd_kernels_f64_get
+#define XB_CLOTH xs_cloth_f64
+#define XB_WFREE xs_world_f64_free
+#define XB_SER_XPBD xpbd_serial_distance_xpbd_f64
+#define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_f64_packed
+#define XB_SER_PBD_PK xpbd_serial_distance_pbd_f64_packed
+#define XB_SER_PBD xpbd_serial_distance_pbd_f64
+#define XB_SER_SPRING xpbd_serial_spring_forces_f64
+#define XB_SER_RESIDUAL xpbd_serial_residual_f64
+#include "bench_core_tmpl.h"
+
+/* ------------------------------------------------------------- xb_run --- */
+
+size_t xb_run(const xb_options *opt, xb_row **rows)
+{
+    if (!opt || !rows)
+        return 0;
+    *rows = NULL;
+    xb_plan plan;
+    if (xb_plan_init(&plan, opt) != 0)
+        return 0;
+    int max = opt->max_log2_n ? opt->max_log2_n : opt->quick ? 20 : 23;
+    if (max < 4 || max > 28)
+        return 0;
+    int sizes[16], nsizes = 0;
+    if (opt->quick) {
+        for (int k = 10; k <= 12 && k < max; k += 2)
+            sizes[nsizes++] = k;
+        sizes[nsizes++] = max;
+    } else {
+        for (int k = 10; k < max; k += 2)
+            sizes[nsizes++] = k;
+        sizes[nsizes++] = max;
+    }
+    const size_t cap = (size_t)XB_KERNELS * XPBD_ISA_COUNT * 2 * (size_t)nsizes;
+    xb_row *r = calloc(cap, sizeof *r);
+    if (!r)
+        return 0;
+    size_t n = 0;
+    for (int prec = 0; prec < 2; ++prec) {
+        if (!plan.prec_on[prec])
+            continue;
+        for (int s = 0; s < nsizes; ++s) {
+            n = prec == 0 ? xb_measure_size_f32(&plan, sizes[s], r, n)
+                          : xb_measure_size_f64(&plan, sizes[s], r, n);
+            if (n == (size_t)-1) {
+                free(r);
+                return 0;
+            }
+        }
+    }
+    if (plan.progress)
+        fprintf(stderr, "\r%70s\r", "");
+    if (n == 0) {
+        free(r);
+        return 0;
+    }
+    *rows = r;
+    return n;
+}
+
+/* ------------------------------------------------------------ stream --- */
+
+typedef struct xb_stream_ctx {
+    double *a, *b, *c;
+    size_t n;
+} xb_stream_ctx;
+
+/* Blocks of 8 with a constant trip count: the inner loop is unrolled and
+ * vectorised at -O2 without runtime checks (n is a multiple of 8). */
+static void xb_triad_pass(void *arg)
+{
+    const xb_stream_ctx *s = arg;
+    double *restrict a = s->a;
+    const double *restrict b = s->b;
+    const double *restrict c = s->c;
+    for (size_t i = 0; i < s->n; i += 8)
+        for (size_t j = 0; j < 8; ++j)
+            a[i + j] = b[i + j] + 0.5 * c[i + j];
+}
+
+static void xb_copy_pass(void *arg)
+{
+    const xb_stream_ctx *s = arg;
+    double *restrict a = s->a;
+    const double *restrict b = s->b;
+    for (size_t i = 0; i < s->n; i += 8)
+        for (size_t j = 0; j < 8; ++j)
+            a[i + j] = b[i + j];
+}
+
+xb_stream xb_stream_measure(size_t bytes, int quick)
+{
+    xb_stream r = {0, 0, 0};
+    if (bytes == 0)
+        bytes = (size_t)384 << 20;
+    xb_stream_ctx s;
+    s.n = bytes / 24 / 8 * 8;
+    if (s.n < 8)
+        s.n = 8;
+    const size_t size = (s.n * sizeof(double) + 63) / 64 * 64;
+    /* skewed by a few lines, like the particle arrays (bench_core_tmpl.h) */
+    char *block = aligned_alloc(64, 3 * (size + 192));
+    if (!block)
+        return r;
+    s.a = (double *)(void *)block;
+    s.b = (double *)(void *)(block + size + 192);
+    s.c = (double *)(void *)(block + 2 * (size + 192));
+    for (size_t i = 0; i < s.n; ++i) {
+        s.a[i] = 0;
+        s.b[i] = (double)(i & 1023);
+        s.c[i] = 1.0;
+    }
+    const double min_s = quick ? 0.001 : 0.020;
+    const int reps = quick ? 3 : 5;
+    const double tc = xb_measure(xb_copy_pass, &s, min_s, reps);
+    const double tt = xb_measure(xb_triad_pass, &s, min_s, reps);
+    r.copy = 16.0 * (double)s.n / tc;
+    r.triad = 24.0 * (double)s.n / tt;
+    r.bytes = 3 * s.n * sizeof(double);
+    free(block);
+    return r;
+}
+
+double xb_stream_bandwidth(size_t bytes)
+{
+    return xb_stream_measure(bytes, 0).triad;
+}
+
+/* ------------------------------------------------------------- cloth --- */
+
+static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t substeps,
+                        uint32_t iterations, int frames, double *seconds, uint64_t *solves,
+                        float **final_xyz)
+{
+    xs_world_f32 w;
+    if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, shear, 1) != XPBD_OK)
+        return -1;
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.substeps = substeps;
+    cfg.iterations = iterations;
+    cfg.gravity[0] = 0;
+    cfg.gravity[1] = -9.81;
+    cfg.gravity[2] = 0;
+    cfg.isa = isa;
+    cfg.measure_residual = 0;
+    uint64_t count = 0;
+    int ok = 1;
+    const double t0 = xb_now();
+    for (int f = 0; f < frames; ++f) {
+        xpbd_step_counters k;
+        if (xpbd_step_f32(&cfg, 1.0 / 60.0, &w.p, &w.set, w.scratch, w.scratch_bytes, &k) !=
+            XPBD_OK) {
+            ok = 0;
+            break;
+        }
+        count += k.solves;
+    }
+    *seconds = xb_now() - t0;
+    *solves = count;
+    if (ok && final_xyz) {
+        const size_t n = w.p.count;
+        float *xyz = malloc(3 * n * sizeof *xyz);
+        if (xyz) {
+            memcpy(xyz, w.p.x, n * sizeof *xyz);
+            memcpy(xyz + n, w.p.y, n * sizeof *xyz);
+            memcpy(xyz + 2 * n, w.p.z, n * sizeof *xyz);
+        }
+        *final_xyz = xyz;
+    }
+    xs_world_f32_free(&w);
+    return ok ? 0 : -1;
+}
+
+size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows)
+{
+    if (!opt || !rows)
+        return 0;
+    *rows = NULL;
+    xb_plan plan;
+    if (xb_plan_init(&plan, opt) != 0)
+        return 0;
+    static const int full_sides[] = {32, 64, 128, 256}, quick_sides[] = {32, 64};
+    const int *sides = opt->quick ? quick_sides : full_sides;
+    const int nsides = opt->quick ? 2 : 4;
+    const int frames = opt->quick ? 60 : 300;
+    static const char *const variants[2] = {"structural", "shear"};
+    static const struct {
+        const char *name;
+        uint32_t substeps, iterations;
+    } modes[2] = {{"iter10", 1, 10}, {"sub10", 10, 1}};
+    const size_t cap = 2 * (size_t)nsides * 2 * XPBD_ISA_COUNT;
+    xb_cloth_row *r = calloc(cap, sizeof *r);
+    if (!r)
+        return 0;
+    size_t n = 0;
+    for (int v = 0; v < 2; ++v)
+        for (int s = 0; s < nsides; ++s)
+            for (int m = 0; m < 2; ++m) {
+                const int side = sides[s];
+                const size_t edges = (size_t)2 * side * (side - 1) +
+                                     (v ? (size_t)2 * (side - 1) * (side - 1) : 0);
+                double scalar_rate = 0;
+                float *ref = NULL;
+                for (size_t t = 0; t < plan.isa_count; ++t) {
+                    const xpbd_isa isa = plan.isa[t];
+                    if (plan.progress)
+                        fprintf(stderr, "\rxpbd-bench: cloth %-10s %3dx%-3d %-6s %-6s       ",
+                                variants[v], side, side, modes[m].name, xpbd_isa_name(isa));
+                    /* best of a few runs while they are short: a 300-frame
+                     * run of a large grid takes seconds and needs no repeat */
+                    double best = INFINITY, total = 0;
+                    uint64_t solves = 0;
+                    float *xyz = NULL;
+                    for (int rep = 0; rep < 5; ++rep) {
+                        double sec;
+                        uint64_t cnt;
+                        if (xb_cloth_run(side, v, isa, modes[m].substeps, modes[m].iterations,
+                                         frames, &sec, &cnt, rep == 0 ? &xyz : NULL) != 0) {
+                            free(xyz);
+                            free(ref);
+                            free(r);
+                            return 0;
+                        }
+                        solves = cnt;
+                        total += sec;
+                        if (sec < best)
+                            best = sec;
+                        if (total > (opt->quick ? 0.02 : 0.5))
+                            break;
+                    }
+                    const double rate = (double)solves / best;
+                    int equal = 0;
+                    const size_t bytes = (size_t)side * side * 3 * sizeof(float);
+                    if (isa == XPBD_ISA_SCALAR) {
+                        scalar_rate = rate;
+                        ref = xyz;
+                        equal = ref != NULL;
+                        xyz = NULL;
+                    } else {
+                        equal = ref && xyz && memcmp(ref, xyz, bytes) == 0;
+                        free(xyz);
+                    }
+                    if (!plan.isa_on[isa])
+                        continue;
+                    xb_cloth_row *row = &r[n++];
+                    row->variant = variants[v];
+                    row->n = side;
+                    row->edges = edges;
+                    row->isa = isa;
+                    row->mode = modes[m].name;
+                    row->frames = frames;
+                    row->seconds = best;
+                    row->edge_solves_per_s = rate;
+                    row->ratio_vs_scalar = scalar_rate > 0 ? rate / scalar_rate : 0;
+                    row->bitwise_equal = equal;
+                }
+                free(ref);
+            }
+    if (plan.progress)
+        fprintf(stderr, "\r%70s\r", "");
+    if (n == 0) {
+        free(r);
+        return 0;
+    }
+    *rows = r;
+    return n;
+}

@@ -4,27 +4,7 @@
 #include "real_begin.h"
 #include "contact_elem_tmpl.h"
 
-#if defined(XPBD_REAL_F32)
-#  define V wf
-#  define M wfm
-#  define L WF_LANES
-#  define O(n) wf_##n
-#else
-#  define V wd
-#  define M wdm
-#  define L WD_LANES
-#  define O(n) wd_##n
-#endif
-#define SIMD(n) SFX(XPBD_SIMD_CAT(n))
-
-#define CONTACT_FOR_SLOTS(c, colour, b0, b1)                                                \
-    const uint32_t base_ = (c)->colour_begin[colour];                                       \
-    const uint32_t real_end_ = base_ + (c)->colour_size[colour];                            \
-    const uint32_t stop_ = base_ + (b1) * XPBD_BATCH < real_end_ ? base_ + (b1) * XPBD_BATCH \
-                                                                 : real_end_;               \
-    for (uint32_t s = base_ + (b0) * XPBD_BATCH; s < stop_; s += L)
-#define CONTACT_LIVE_LANES \
-    (real_end_ - s >= (uint32_t)L ? (unsigned)L : (unsigned)(real_end_ - s))
+#include "simd/lanes_begin.h"
 
 static inline uint32_t SIMD(count_hits)(M ok, unsigned n)
 {
@@ -56,9 +36,9 @@ static uint32_t SIMD(contact_position)(R *pk, const P *p, const R *radius,
     const V vms = O(set1)(mu_s), vmk = O(set1)(mu_k);
     const int fric = mu_s > 0 || mu_k > 0;
     uint32_t hits = 0;
-    CONTACT_FOR_SLOTS(cs, colour, b0, b1)
+    FOR_SLOTS(cs, colour, b0, b1)
     {
-        const unsigned n = CONTACT_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         const uint32_t *ia = cs->i0 + s, *ib = cs->i1 + s;
         SIMD(pair) q;
         SIMD(load_packed_pair)(&q, pk, ia, ib);
@@ -110,9 +90,9 @@ static uint32_t SIMD(contact_velocity)(const P *p, const R *radius, const xpbd_c
     const R ope_s = 1 + e, neg_slop_s = -slop;
     const V zero = O(zero)(), ope = O(set1)(ope_s), neg_slop = O(set1)(neg_slop_s);
     uint32_t hits = 0;
-    CONTACT_FOR_SLOTS(cs, colour, b0, b1)
+    FOR_SLOTS(cs, colour, b0, b1)
     {
-        const unsigned n = CONTACT_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         const uint32_t *ia = cs->i0 + s, *ib = cs->i1 + s;
         SIMD(pair) q;
         SIMD(gather_pair)(&q, p, ia, ib);
@@ -248,9 +228,9 @@ static uint32_t SIMD(contact_restitution)(const P *p, const R *radius, const xpb
     const V zero = O(zero)(), ve = O(set1)(e), neg_slop = O(set1)(neg_slop_s);
     const V vrest = O(set1)(rest_speed);
     uint32_t hits = 0;
-    CONTACT_FOR_SLOTS(cs, colour, b0, b1)
+    FOR_SLOTS(cs, colour, b0, b1)
     {
-        const unsigned n = CONTACT_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         const uint32_t *ia = cs->i0 + s, *ib = cs->i1 + s;
         SIMD(pair) q;
         SIMD(gather_pair)(&q, p, ia, ib);
@@ -333,11 +313,5 @@ const SFX(xpbd_contact_kernels) SIMD(contact_table) = {
     SIMD(plane_restitution),
 };
 
-#undef CONTACT_FOR_SLOTS
-#undef CONTACT_LIVE_LANES
-#undef SIMD
-#undef V
-#undef M
-#undef L
-#undef O
+#include "simd/lanes_end.h"
 #include "real_end.h"

@@ -7,18 +7,7 @@
 #include "real_begin.h"
 #include "elem_tmpl.h"
 
-#if defined(XPBD_REAL_F32)
-#  define V wf
-#  define M wfm
-#  define L WF_LANES
-#  define O(n) wf_##n
-#else
-#  define V wd
-#  define M wdm
-#  define L WD_LANES
-#  define O(n) wd_##n
-#endif
-#define SIMD(n) SFX(XPBD_SIMD_CAT(n))
+#include "simd/lanes_begin.h"
 
 static void SIMD(predict)(const P *p, size_t begin, size_t end, R h, R gx, R gy, R gz)
 {
@@ -201,23 +190,15 @@ static inline __attribute__((always_inline)) void SIMD(store_packed_pair)(const 
     O(store4t)(pk, ib, q->xb, q->yb, q->zb, q->wb, n);
 }
 
-#define SIMD_FOR_SLOTS(c, colour, b0, b1)                                                   \
-    const uint32_t base_ = (c)->colour_begin[colour];                                       \
-    const uint32_t real_end_ = base_ + (c)->colour_size[colour];                            \
-    const uint32_t stop_ = base_ + (b1) * XPBD_BATCH < real_end_ ? base_ + (b1) * XPBD_BATCH \
-                                                                 : real_end_;               \
-    for (uint32_t s = base_ + (b0) * XPBD_BATCH; s < stop_; s += L)
-
-#define SIMD_LIVE_LANES (real_end_ - s >= (uint32_t)L ? (unsigned)L : (unsigned)(real_end_ - s))
 
 static uint32_t SIMD(distance_xpbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
                                     uint32_t b1, R h)
 {
     const V vih2 = O(set1)(1 / (h * h));
     uint32_t skipped = 0;
-    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    FOR_SLOTS(c, colour, b0, b1)
     {
-        const unsigned n = SIMD_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         SIMD(pair) q;
         SIMD(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
         const M ok = SIMD(xpbd_lanes)(&q, c, s, vih2);
@@ -232,9 +213,9 @@ static uint32_t SIMD(distance_xpbd_packed)(R *pk, const DS *c, uint32_t colour, 
 {
     const V vih2 = O(set1)(1 / (h * h));
     uint32_t skipped = 0;
-    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    FOR_SLOTS(c, colour, b0, b1)
     {
-        const unsigned n = SIMD_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         SIMD(pair) q;
         SIMD(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
         const M ok = SIMD(xpbd_lanes)(&q, c, s, vih2);
@@ -249,9 +230,9 @@ static uint32_t SIMD(distance_pbd)(const P *p, const DS *c, uint32_t colour, uin
 {
     const V vk = O(set1)(k);
     uint32_t skipped = 0;
-    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    FOR_SLOTS(c, colour, b0, b1)
     {
-        const unsigned n = SIMD_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         SIMD(pair) q;
         SIMD(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
         const M ok = SIMD(pbd_lanes)(&q, c, s, vk);
@@ -266,9 +247,9 @@ static uint32_t SIMD(distance_pbd_packed)(R *pk, const DS *c, uint32_t colour, u
 {
     const V vk = O(set1)(k);
     uint32_t skipped = 0;
-    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    FOR_SLOTS(c, colour, b0, b1)
     {
-        const unsigned n = SIMD_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         SIMD(pair) q;
         SIMD(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
         const M ok = SIMD(pbd_lanes)(&q, c, s, vk);
@@ -314,9 +295,9 @@ static uint32_t SIMD(spring_forces)(const P *p, const DS *c, R *fx, R *fy, R *fz
 {
     const V vd = O(set1)(damping), zero = O(zero)();
     uint32_t skipped = 0;
-    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    FOR_SLOTS(c, colour, b0, b1)
     {
-        const unsigned n = SIMD_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         const uint32_t *ia = c->i0 + s, *ib = c->i1 + s;
         const V dx = O(sub)(O(gather)(p->x, ib), O(gather)(p->x, ia));
         const V dy = O(sub)(O(gather)(p->y, ib), O(gather)(p->y, ia));
@@ -354,9 +335,9 @@ static R SIMD(residual)(const P *p, const DS *c, uint32_t colour, uint32_t b0, u
         for (uint32_t s = c->colour_begin[colour] + b0 * XPBD_BATCH;
              s < c->colour_begin[colour] + b1 * XPBD_BATCH; ++s)
             out[s] = 0;
-    SIMD_FOR_SLOTS(c, colour, b0, b1)
+    FOR_SLOTS(c, colour, b0, b1)
     {
-        const unsigned n = SIMD_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         const uint32_t *ia = c->i0 + s, *ib = c->i1 + s;
         const V dx = O(sub)(O(gather)(p->x, ib), O(gather)(p->x, ia));
         const V dy = O(sub)(O(gather)(p->y, ib), O(gather)(p->y, ia));
@@ -461,11 +442,5 @@ const SFX(xpbd_kernels) SIMD(table) = {
     SIMD(distance_xpbd_packed),
 };
 
-#undef SIMD_FOR_SLOTS
-#undef SIMD_LIVE_LANES
-#undef SIMD
-#undef V
-#undef M
-#undef L
-#undef O
+#include "simd/lanes_end.h"
 #include "real_end.h"

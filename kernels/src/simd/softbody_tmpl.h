@@ -3,26 +3,7 @@
 #include "real_begin.h"
 #include "softbody_elem_tmpl.h"
 
-#if defined(XPBD_REAL_F32)
-#  define V wf
-#  define M wfm
-#  define L WF_LANES
-#  define O(n) wf_##n
-#else
-#  define V wd
-#  define M wdm
-#  define L WD_LANES
-#  define O(n) wd_##n
-#endif
-#define SIMD(n) SFX(XPBD_SIMD_CAT(n))
-
-#define QUAD_FOR_SLOTS(c, colour, b0, b1)                                                   \
-    const uint32_t base_ = (c)->colour_begin[colour];                                       \
-    const uint32_t real_end_ = base_ + (c)->colour_size[colour];                            \
-    const uint32_t stop_ = base_ + (b1) * XPBD_BATCH < real_end_ ? base_ + (b1) * XPBD_BATCH \
-                                                                 : real_end_;               \
-    for (uint32_t s = base_ + (b0) * XPBD_BATCH; s < stop_; s += L)
-#define QUAD_LIVE_LANES (real_end_ - s >= (uint32_t)L ? (unsigned)L : (unsigned)(real_end_ - s))
+#include "simd/lanes_begin.h"
 
 typedef struct SIMD(quad) {
     V x[4], y[4], z[4], w[4];
@@ -57,9 +38,9 @@ static uint32_t SIMD(tet_volume)(R *q, const QS *c, uint32_t colour, uint32_t b0
 {
     const V vih2 = O(set1)(1 / (h * h)), tiny = O(set1)((R)1e-6);
     uint32_t skipped = 0;
-    QUAD_FOR_SLOTS(c, colour, b0, b1)
+    FOR_SLOTS(c, colour, b0, b1)
     {
-        const unsigned n = QUAD_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         SIMD(quad) t;
         SIMD(load_quad)(&t, q, c, s);
         const V e1x = O(sub)(t.x[1], t.x[0]), e1y = O(sub)(t.y[1], t.y[0]), e1z = O(sub)(t.z[1], t.z[0]);
@@ -108,9 +89,9 @@ static uint32_t SIMD(bending)(R *q, const QS *c, uint32_t colour, uint32_t b0, u
 {
     const V vih2 = O(set1)(1 / (h * h)), zero = O(zero)(), half = O(set1)((R)0.5);
     uint32_t skipped = 0;
-    QUAD_FOR_SLOTS(c, colour, b0, b1)
+    FOR_SLOTS(c, colour, b0, b1)
     {
-        const unsigned n = QUAD_LIVE_LANES;
+        const unsigned n = LIVE_LANES;
         SIMD(quad) t;
         SIMD(load_quad)(&t, q, c, s);
         const V k[4] = {O(load)(c->k0 + s), O(load)(c->k1 + s), O(load)(c->k2 + s),
@@ -181,11 +162,5 @@ const SFX(xpbd_softbody_kernels) SIMD(softbody_table) = {
     XPBD_SIMD_ISA, L, SIMD(tet_volume), SIMD(bending), SIMD(tethers),
 };
 
-#undef QUAD_FOR_SLOTS
-#undef QUAD_LIVE_LANES
-#undef SIMD
-#undef V
-#undef M
-#undef L
-#undef O
+#include "simd/lanes_end.h"
 #include "real_end.h"

@@ -45,3 +45,20 @@ void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], 
         out->fill[c] = out->begin[c];
     out->fill[max_colours] = out->overflow_begin;
 }
+
+int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,
+                    const uint32_t *colour_size, uint32_t overflow_begin)
+{
+    if (!colour_begin || (colours && !colour_size) || colours > XPBD_MAX_COLOURS ||
+        colour_begin[0] != 0 || overflow_begin != colour_begin[colours] || overflow_begin > slots)
+        return 0;
+    uint32_t real = slots - overflow_begin;
+    for (uint32_t k = 0; k < colours; ++k) {
+        const uint32_t b0 = colour_begin[k], b1 = colour_begin[k + 1];
+        if (b1 < b0 || (b1 - b0) % XPBD_BATCH != 0 || colour_size[k] > b1 - b0 ||
+            b1 - b0 - colour_size[k] >= XPBD_BATCH)
+            return 0;
+        real += colour_size[k];
+    }
+    return real == count;
+}

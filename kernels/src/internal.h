@@ -58,4 +58,11 @@ typedef struct xpbd__layout {
 void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
                   uint32_t max_colours, uint64_t *used, uint8_t *colour_of, xpbd__layout *out);
 
+/* 1 if the layout fields of a coloured set are consistent: colour 0 starts
+ * at slot 0, every colour is whole batches with fewer than XPBD_BATCH
+ * padding slots, the overflow range follows the colours, and the real
+ * constraints add up to count. */
+int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,
+                    const uint32_t *colour_size, uint32_t overflow_begin);
+
 #endif

@@ -17,20 +17,10 @@ xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, size_t *bad_ind
         return XPBD_ERR_ARGUMENT;
     if (c->slots == 0)
         return c->count == 0 ? XPBD_OK : XPBD_ERR_ARGUMENT;
-    if (!c->colour_begin || (c->colours && !c->colour_size) || !c->i0 || !c->i1 || !c->i2 ||
-        !c->i3 || !c->rest || !c->k0 || !c->compliance || !c->lambda || !c->source ||
-        c->colour_begin[0] != 0 || c->colours > XPBD_MAX_COLOURS ||
-        c->overflow_begin != c->colour_begin[c->colours] || c->overflow_begin > c->slots)
-        return XPBD_ERR_ARGUMENT;
-    uint32_t real = c->slots - c->overflow_begin;
-    for (uint32_t k = 0; k < c->colours; ++k) {
-        const uint32_t b0 = c->colour_begin[k], b1 = c->colour_begin[k + 1];
-        if (b1 < b0 || (b1 - b0) % XPBD_BATCH != 0 || c->colour_size[k] > b1 - b0 ||
-            b1 - b0 - c->colour_size[k] >= XPBD_BATCH)
-            return XPBD_ERR_ARGUMENT;
-        real += c->colour_size[k];
-    }
-    if (real != c->count)
+    if (!c->i0 || !c->i1 || !c->i2 || !c->i3 || !c->rest || !c->k0 || !c->k1 || !c->k2 ||
+        !c->k3 || !c->scale || !c->compliance || !c->lambda || !c->source ||
+        !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
+                         c->overflow_begin))
         return XPBD_ERR_ARGUMENT;
     for (uint32_t k = 0, s = 0; s < c->slots; ++s) {
         while (k < c->colours && s >= c->colour_begin[k + 1])

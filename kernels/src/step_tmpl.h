@@ -283,8 +283,8 @@ static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, size_
         if (!cs->i0 || !cs->i1 || cs->slots > cs->capacity || cs->colours > XPBD_MAX_COLOURS)
             return XPBD_ERR_ARGUMENT;
         if (w->contacts_fixed) {
-            if (cs->overflow_begin != cs->colour_begin[cs->colours] ||
-                cs->overflow_begin > cs->slots)
+            if (!xpbd__layout_ok(cs->count, cs->slots, cs->colours, cs->colour_begin,
+                                 cs->colour_size, cs->overflow_begin))
                 return XPBD_ERR_ARGUMENT;
             for (uint32_t s = 0; s < cs->slots; ++s)
                 if (cs->i0[s] >= n || cs->i1[s] >= n) {

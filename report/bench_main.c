@@ -13,10 +13,11 @@
 
 #include "bench_core.h"
 
-/* The in-cache sizes the summary quotes: 2^10 items, whose particle arrays
- * (10 x 1024 x 4 bytes = 40 KiB for predict in f32) fit L1 of current x86
- * cores, and 2^12 items (160-416 KiB), which fit L2. The out-of-cache size
- * is the largest one measured. */
+/* The in-cache sizes the summary quotes: 2^10 items, whose f32 particle
+ * arrays (10 x 1024 x 4 bytes = 40 KiB for predict) fit L1 of current x86
+ * cores (the f64 ones, 80 KiB, and the constraint mesh do not), and 2^12
+ * items (160-416 KiB), which fit L2. The out-of-cache size is the largest
+ * one measured. */
 #define XB_IN_L1 1024u
 #define XB_IN_L2 4096u
 
@@ -244,7 +245,8 @@ static void print_table(const xb_row *r, size_t n, const int *isa_present)
 static void print_summary(const xb_row *r, size_t n)
 {
     static const char *const precs[2] = {"f32", "f64"};
-    printf("\nBest path vs scalar: in L1 (n ~ %u), in L2 (n ~ %u), out of cache (largest n)\n\n",
+    printf("\nBest path vs scalar at n ~ %u (f32 particle arrays in L1), n ~ %u (in L2) and\n"
+           "the largest n (out of cache)\n\n",
            XB_IN_L1, XB_IN_L2);
     printf("%-20s %-4s | %8s %-6s %6s | %8s %-6s %6s | %9s %-6s %6s\n", "kernel", "prec", "n",
            "best", "x", "n", "best", "x", "n", "best", "x");
@@ -342,11 +344,12 @@ static void print_target(const xb_row *r, size_t n, const char *kernel, const ch
 static void print_targets(const xb_row *r, size_t n, double fraction[2][2])
 {
     static const char *const precs[2] = {"f32", "f64"};
-    printf("\nTargets (measured here, not asserted)\n");
-    print_target(r, n, "distance_xpbd", "f32", XB_IN_L1, "in L1", XB_TARGET_DISTANCE);
-    print_target(r, n, "distance_xpbd", "f32", XB_IN_L2, "in L2", XB_TARGET_DISTANCE);
-    print_target(r, n, "distance_xpbd_packed", "f32", XB_IN_L1, "in L1", XB_TARGET_DISTANCE);
-    print_target(r, n, "distance_xpbd_packed", "f32", XB_IN_L2, "in L2", XB_TARGET_DISTANCE);
+    printf("\nTargets (measured here, not asserted; n~1k: f32 particle arrays in L1, n~4k: "
+           "in L2)\n");
+    print_target(r, n, "distance_xpbd", "f32", XB_IN_L1, "n~1k ", XB_TARGET_DISTANCE);
+    print_target(r, n, "distance_xpbd", "f32", XB_IN_L2, "n~4k ", XB_TARGET_DISTANCE);
+    print_target(r, n, "distance_xpbd_packed", "f32", XB_IN_L1, "n~1k ", XB_TARGET_DISTANCE);
+    print_target(r, n, "distance_xpbd_packed", "f32", XB_IN_L2, "n~4k ", XB_TARGET_DISTANCE);
     /* what the step driver runs (packed SIMD) against the scalar reference
      * kernel on the caller's arrays */
     for (int c = 0; c < 2; ++c) {
@@ -359,14 +362,14 @@ static void print_targets(const xb_row *r, size_t n, double fraction[2][2])
         const xb_row *s = find_row(r, n, "distance_xpbd", "f32", XPBD_ISA_SCALAR, at);
         if (b && s)
             printf("  %-20s f32 %s (n = %7zu), packed %-6s vs scalar distance_xpbd: %5.2fx\n",
-                   "(step driver path)", c ? "in L2" : "in L1", at, xpbd_isa_name(b->isa),
+                   "(step driver path)", c ? "n~4k " : "n~1k ", at, xpbd_isa_name(b->isa),
                    s->ns_per_item / b->ns_per_item);
     }
     for (int p = 0; p < 2; ++p) {
-        print_target(r, n, "predict", precs[p], XB_IN_L1, "in L1", XB_TARGET_PARTICLE);
-        print_target(r, n, "predict", precs[p], XB_IN_L2, "in L2", XB_TARGET_PARTICLE);
-        print_target(r, n, "update_velocity", precs[p], XB_IN_L1, "in L1", XB_TARGET_PARTICLE);
-        print_target(r, n, "update_velocity", precs[p], XB_IN_L2, "in L2", XB_TARGET_PARTICLE);
+        print_target(r, n, "predict", precs[p], XB_IN_L1, "n~1k ", XB_TARGET_PARTICLE);
+        print_target(r, n, "predict", precs[p], XB_IN_L2, "n~4k ", XB_TARGET_PARTICLE);
+        print_target(r, n, "update_velocity", precs[p], XB_IN_L1, "n~1k ", XB_TARGET_PARTICLE);
+        print_target(r, n, "update_velocity", precs[p], XB_IN_L2, "n~4k ", XB_TARGET_PARTICLE);
     }
     for (int p = 0; p < 2; ++p)
         for (int k = 0; k < 2; ++k)

@@ -469,16 +469,26 @@ static void FN(cross_packed)(int pbd)
             const uint32_t dedicated = (uint32_t)(r.g.coincident + r.g.static_pairs);
             char label[200];
             for (int sub = 0; sub < 3; ++sub) {
-                T->predict(&r.a.p, 0, n, h, 0, (XT_R)-9.81, 0);
-                S->predict(&r.b.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                if (sub % 2 == 1) {
+                    T->predict_pack(&r.a.p, qa, 0, n, h, 0, (XT_R)-9.81, 0);
+                    S->predict_pack(&r.b.p, qb, 0, n, h, 0, (XT_R)-9.81, 0);
+                } else {
+                    T->predict(&r.a.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                    S->predict(&r.b.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                }
                 S->predict(&u.b.p, 0, n, h, 0, (XT_R)-9.81, 0);
                 if (r.ca.slots) {
                     memset(r.ca.lambda, 0, r.ca.slots * sizeof(XT_R));
                     memset(r.cb.lambda, 0, r.cb.slots * sizeof(XT_R));
                     memset(u.cb.lambda, 0, u.cb.slots * sizeof(XT_R));
                 }
-                T->pack(&r.a.p, qa, 0, n);
-                S->pack(&r.b.p, qb, 0, n);
+                /* odd substeps: the fused predict_pack / unpack_velocity on both
+                 * packed runs, against the separate kernels on the SoA run */
+                const int fused = sub % 2 == 1;
+                if (!fused) {
+                    T->pack(&r.a.p, qa, 0, n);
+                    S->pack(&r.b.p, qb, 0, n);
+                }
                 snprintf(label, sizeof label, "%s: pack", r.label);
                 SAMER(qa, qb, 4 * n, label);
                 for (int it = 0; it < 4; ++it) {
@@ -518,15 +528,24 @@ static void FN(cross_packed)(int pbd)
                     SAMER(qa, qb, 4 * n, label);
                     SAMER(r.ca.lambda, u.cb.lambda, r.ca.slots, label);
                 }
-                T->unpack(qa, &r.a.p, 0, n);
-                S->unpack(qb, &r.b.p, 0, n);
-                snprintf(label, sizeof label, "%s: unpack", r.label);
+                if (fused) {
+                    T->unpack_velocity(qa, &r.a.p, 0, n, h, (XT_R)0.75);
+                    S->unpack_velocity(qb, &r.b.p, 0, n, h, (XT_R)0.75);
+                    S->update_velocity(&u.b.p, 0, n, h, (XT_R)0.75);
+                } else {
+                    T->unpack(qa, &r.a.p, 0, n);
+                    S->unpack(qb, &r.b.p, 0, n);
+                }
+                snprintf(label, sizeof label, "%s: unpack%s", r.label,
+                         fused ? "_velocity" : "");
                 SAMECL(&r.a, &r.b, label);
                 snprintf(label, sizeof label, "%s: packed vs SoA", r.label);
                 SAMECL(&r.a, &u.b, label);
-                T->update_velocity(&r.a.p, 0, n, h, 1);
-                S->update_velocity(&r.b.p, 0, n, h, 1);
-                S->update_velocity(&u.b.p, 0, n, h, 1);
+                if (!fused) {
+                    T->update_velocity(&r.a.p, 0, n, h, 1);
+                    S->update_velocity(&r.b.p, 0, n, h, 1);
+                    S->update_velocity(&u.b.p, 0, n, h, 1);
+                }
             }
             free(qa);
             free(qb);

@@ -26,9 +26,15 @@ static int SFX(screen_set)(const DS *c, size_t n)
     }
     for (uint32_t s = c->overflow_begin; s < c->slots; ++s)
         bad |= (c->source[s] == XPBD_PAD) | (c->i0[s] == c->i1[s]);
+    /* indices and reals in separate loops, each of one element type, so
+     * both vectorise; with n > UINT32_MAX every index is in range */
+    if (n <= UINT32_MAX) {
+        const uint32_t n32 = (uint32_t)n;
+        for (uint32_t s = 0; s < c->slots; ++s)
+            bad |= (c->i0[s] >= n32) | (c->i1[s] >= n32);
+    }
     for (uint32_t s = 0; s < c->slots; ++s)
-        bad |= (c->i0[s] >= n) | (c->i1[s] >= n) | !(c->rest[s] > 0) |
-               !(c->rest[s] - c->rest[s] == 0) | !(c->compliance[s] >= 0) |
+        bad |= !(c->rest[s] > 0) | !(c->rest[s] - c->rest[s] == 0) | !(c->compliance[s] >= 0) |
                !(c->compliance[s] - c->compliance[s] == 0) | !(c->lambda[s] - c->lambda[s] == 0);
     return bad == 0;
 }

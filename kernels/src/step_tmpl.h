@@ -500,11 +500,12 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                         SFX(contacts_velocity)(&cr, p, impulse, v0, rest_speed);
             }
         } else {
-            kt->predict(p, 0, n, hs, gx, gy, gz);
+            if (solve)
+                kt->predict_pack(p, q, 0, n, hs, gx, gy, gz);
+            else
+                kt->predict(p, 0, n, hs, gx, gy, gz);
             if (contacts && cfg->contact_velocity_pass)
                 SFX(save_velocities)(p, v0);
-            if (solve)
-                kt->pack(p, q, 0, n);
             for (uint32_t it = 0; solve && it < cfg->iterations; ++it) {
                 if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION)
                     SFX(reset_lambdas)(&lam);
@@ -530,8 +531,9 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                 k->iterations++;
             }
             if (solve)
-                kt->unpack(q, p, 0, n);
-            kt->update_velocity(p, 0, n, hs, keep);
+                kt->unpack_velocity(q, p, 0, n, hs, keep);
+            else
+                kt->update_velocity(p, 0, n, hs, keep);
             if (contacts && cfg->contact_velocity_pass)
                 k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse, v0, rest_speed);
             if (cfg->relative_damping > 0)

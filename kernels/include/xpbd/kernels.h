@@ -9,7 +9,7 @@
  * Per-element maths, in this order in every path (h = the substep length):
  *
  *   predict          w > 0: v += g*h;   always: p = x;  x += v*h
- *   update_velocity  v = ((x - p) / h) * keep            (keep = 1 - damping)
+ *   update_velocity  v = ((x - p) * (1/h)) * keep        (keep = 1 - damping)
  *   distance_xpbd    d = x1 - x0;  len = sqrt((dx*dx + dy*dy) + dz*dz)
  *                    skip if len == 0 or w0 + w1 == 0
  *                    C = len - rest;  at = compliance * (1 / (h*h))
@@ -81,6 +81,11 @@ typedef struct xpbd_kernels_f32 {
                                     uint32_t batch_begin, uint32_t batch_end, float stiffness);
     uint32_t (*distance_xpbd_packed)(float *q, const xpbd_distance_set_f32 *c, uint32_t colour,
                                      uint32_t batch_begin, uint32_t batch_end, float h);
+    /* predict then pack, and unpack then update_velocity, each in one pass */
+    void (*predict_pack)(const xpbd_particles_f32 *p, float *q, size_t begin, size_t end, float h,
+                         float gx, float gy, float gz);
+    void (*unpack_velocity)(const float *q, const xpbd_particles_f32 *p, size_t begin, size_t end,
+                            float h, float keep);
 } xpbd_kernels_f32;
 
 typedef struct xpbd_kernels_f64 {
@@ -113,6 +118,11 @@ typedef struct xpbd_kernels_f64 {
                                     uint32_t batch_begin, uint32_t batch_end, double stiffness);
     uint32_t (*distance_xpbd_packed)(double *q, const xpbd_distance_set_f64 *c, uint32_t colour,
                                      uint32_t batch_begin, uint32_t batch_end, double h);
+    /* predict then pack, and unpack then update_velocity, each in one pass */
+    void (*predict_pack)(const xpbd_particles_f64 *p, double *q, size_t begin, size_t end, double h,
+                         double gx, double gy, double gz);
+    void (*unpack_velocity)(const double *q, const xpbd_particles_f64 *p, size_t begin, size_t end,
+                            double h, double keep);
 } xpbd_kernels_f64;
 
 /* The table of a path, or NULL if it is not compiled in or not supported by

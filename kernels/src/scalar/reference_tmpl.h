@@ -13,8 +13,9 @@ static void SFX(ref_predict)(const P *p, size_t begin, size_t end, R h, R gx, R 
 
 static void SFX(ref_velocity)(const P *p, size_t begin, size_t end, R h, R keep)
 {
+    const R ih = 1 / h;
     for (size_t i = begin; i < end; ++i)
-        SFX(elem_velocity)(p, i, h, keep);
+        SFX(elem_velocity)(p, i, ih, keep);
 }
 
 static void SFX(ref_spring_integrate)(const P *p, R *fx, R *fy, R *fz, size_t begin, size_t end,
@@ -151,6 +152,19 @@ static void SFX(ref_unpack)(const R *q, const P *p, size_t begin, size_t end)
         SFX(elem_unpack)(q, p, i);
 }
 
+static void SFX(ref_predict_pack)(const P *p, R *q, size_t begin, size_t end, R h, R gx, R gy,
+                                  R gz)
+{
+    SFX(ref_predict)(p, begin, end, h, gx, gy, gz);
+    SFX(ref_pack)(p, q, begin, end);
+}
+
+static void SFX(ref_unpack_velocity)(const R *q, const P *p, size_t begin, size_t end, R h, R keep)
+{
+    SFX(ref_unpack)(q, p, begin, end);
+    SFX(ref_velocity)(p, begin, end, h, keep);
+}
+
 static R SFX(ref_kinetic_energy)(const P *p, size_t begin, size_t end)
 {
     R acc[16] = {0};
@@ -194,6 +208,8 @@ const SFX(xpbd_kernels) SFX(xpbd__scalar) = {
     SFX(ref_unpack),
     SFX(ref_distance_pbd_packed),
     SFX(ref_distance_xpbd_packed),
+    SFX(ref_predict_pack),
+    SFX(ref_unpack_velocity),
 };
 
 #include "real_end.h"

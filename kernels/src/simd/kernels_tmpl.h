@@ -37,15 +37,75 @@ static void SIMD(predict)(const P *p, size_t begin, size_t end, R h, R gx, R gy,
 
 static void SIMD(velocity)(const P *p, size_t begin, size_t end, R h, R keep)
 {
-    const V vh = O(set1)(h), vk = O(set1)(keep);
+    const R ih = 1 / h;
+    const V vih = O(set1)(ih), vk = O(set1)(keep);
     size_t i = begin;
     for (; i + L <= end; i += L) {
-        O(store)(p->vx + i, O(mul)(O(div)(O(sub)(O(load)(p->x + i), O(load)(p->px + i)), vh), vk));
-        O(store)(p->vy + i, O(mul)(O(div)(O(sub)(O(load)(p->y + i), O(load)(p->py + i)), vh), vk));
-        O(store)(p->vz + i, O(mul)(O(div)(O(sub)(O(load)(p->z + i), O(load)(p->pz + i)), vh), vk));
+        O(store)(p->vx + i, O(mul)(O(mul)(O(sub)(O(load)(p->x + i), O(load)(p->px + i)), vih), vk));
+        O(store)(p->vy + i, O(mul)(O(mul)(O(sub)(O(load)(p->y + i), O(load)(p->py + i)), vih), vk));
+        O(store)(p->vz + i, O(mul)(O(mul)(O(sub)(O(load)(p->z + i), O(load)(p->pz + i)), vih), vk));
     }
     for (; i < end; ++i)
-        SFX(elem_velocity)(p, i, h, keep);
+        SFX(elem_velocity)(p, i, ih, keep);
+}
+
+/* predict followed by pack, in one pass over the particles */
+static void SIMD(predict_pack)(const P *p, R *pk, size_t begin, size_t end, R h, R gx, R gy, R gz)
+{
+    const R gxh = gx * h, gyh = gy * h, gzh = gz * h;
+    const V vh = O(set1)(h), vgx = O(set1)(gxh), vgy = O(set1)(gyh), vgz = O(set1)(gzh);
+    const V zero = O(zero)();
+    uint32_t idx[L];
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        const V w = O(load)(p->w + i);
+        const M dyn = O(gt)(w, zero);
+        const V vx = O(select)(dyn, O(add)(O(load)(p->vx + i), vgx), O(load)(p->vx + i));
+        const V vy = O(select)(dyn, O(add)(O(load)(p->vy + i), vgy), O(load)(p->vy + i));
+        const V vz = O(select)(dyn, O(add)(O(load)(p->vz + i), vgz), O(load)(p->vz + i));
+        const V x = O(load)(p->x + i), y = O(load)(p->y + i), z = O(load)(p->z + i);
+        const V nx = O(add)(x, O(mul)(vx, vh)), ny = O(add)(y, O(mul)(vy, vh));
+        const V nz = O(add)(z, O(mul)(vz, vh));
+        O(store)(p->vx + i, vx);
+        O(store)(p->vy + i, vy);
+        O(store)(p->vz + i, vz);
+        O(store)(p->px + i, x);
+        O(store)(p->py + i, y);
+        O(store)(p->pz + i, z);
+        O(store)(p->x + i, nx);
+        O(store)(p->y + i, ny);
+        O(store)(p->z + i, nz);
+        for (int l = 0; l < L; ++l) idx[l] = (uint32_t)(i + (size_t)l);
+        O(store4t)(pk, idx, nx, ny, nz, w, L);
+    }
+    for (; i < end; ++i) {
+        SFX(elem_predict)(p, i, h, gxh, gyh, gzh);
+        SFX(elem_pack)(p, pk, i);
+    }
+}
+
+/* unpack followed by the velocity update, in one pass */
+static void SIMD(unpack_velocity)(const R *pk, const P *p, size_t begin, size_t end, R h, R keep)
+{
+    const R ih = 1 / h;
+    const V vih = O(set1)(ih), vk = O(set1)(keep);
+    uint32_t idx[L];
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        for (int l = 0; l < L; ++l) idx[l] = (uint32_t)(i + (size_t)l);
+        V x, y, z, w;
+        O(load4t)(pk, idx, &x, &y, &z, &w);
+        O(store)(p->x + i, x);
+        O(store)(p->y + i, y);
+        O(store)(p->z + i, z);
+        O(store)(p->vx + i, O(mul)(O(mul)(O(sub)(x, O(load)(p->px + i)), vih), vk));
+        O(store)(p->vy + i, O(mul)(O(mul)(O(sub)(y, O(load)(p->py + i)), vih), vk));
+        O(store)(p->vz + i, O(mul)(O(mul)(O(sub)(z, O(load)(p->pz + i)), vih), vk));
+    }
+    for (; i < end; ++i) {
+        SFX(elem_unpack)(pk, p, i);
+        SFX(elem_velocity)(p, i, ih, keep);
+    }
 }
 
 static void SIMD(spring_integrate)(const P *p, R *fx, R *fy, R *fz, size_t begin, size_t end,
@@ -440,6 +500,8 @@ const SFX(xpbd_kernels) SIMD(table) = {
     SIMD(unpack),
     SIMD(distance_pbd_packed),
     SIMD(distance_xpbd_packed),
+    SIMD(predict_pack),
+    SIMD(unpack_velocity),
 };
 
 #include "simd/lanes_end.h"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench_core.h"
+#include "bench_contacts.h"
 
 /* The in-cache sizes the summary quotes: 2^10 items, whose f32 particle
  * arrays (10 x 1024 x 4 bytes = 40 KiB for predict) fit L1 of current x86
@@ -57,7 +58,16 @@ static void usage(FILE *f)
             fprintf(f, "\n                    ");
             col = 20;
         }
-        fprintf(f, " %s%s", xb_kernel_name(i), xb_kernel_name(i + 1) ? "," : "");
+        fprintf(f, " %s,", xb_kernel_name(i));
+        col += len;
+    }
+    for (size_t i = 0; xb_contacts_kernel_name(i); ++i) {
+        const int len = (int)strlen(xb_contacts_kernel_name(i)) + 2;
+        if (col + len > 78) {
+            fprintf(f, "\n                    ");
+            col = 20;
+        }
+        fprintf(f, " %s%s", xb_contacts_kernel_name(i), xb_contacts_kernel_name(i + 1) ? "," : "");
         col += len;
     }
     fprintf(f,
@@ -75,6 +85,40 @@ static void usage(FILE *f)
             "(grid with both diagonals, ~4 N^2 edges). The XPBD_ISA variable does not\n"
             "affect the bench. Exit status: 0; 2 bad arguments or nothing measured; 1 a\n"
             "file could not be written; 3 a cloth run ended different from scalar's.\n");
+}
+
+static int is_contact_kernel(const char *name)
+{
+    for (size_t i = 0; xb_contacts_kernel_name(i); ++i)
+        if (strcmp(name, xb_contacts_kernel_name(i)) == 0)
+            return 1;
+    return 0;
+}
+
+/* Splits a --kernels list into the names of the core (xb_run) and the
+ * contact (xb_run_contacts) kernels; an empty part means "none of these". */
+static void split_kernels(const char *list, char *core, char *contact, size_t cap)
+{
+    core[0] = contact[0] = 0;
+    const char *s = list;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        const size_t len = e ? (size_t)(e - s) : strlen(s);
+        char name[64];
+        if (len < sizeof name) {
+            memcpy(name, s, len);
+            name[len] = 0;
+            char *dst = is_contact_kernel(name) ? contact : core;
+            if (strlen(dst) + len + 2 < cap) {
+                if (*dst)
+                    strcat(dst, ",");
+                strcat(dst, name);
+            }
+        }
+        s += len;
+        if (*s == ',')
+            ++s;
+    }
 }
 
 /* Checks a comma-separated list of names before anything runs, naming the
@@ -96,7 +140,7 @@ static int check_list(const char *list, int kind)
             memcpy(name, s, len);
             name[len] = 0;
             if (kind == 0) {
-                ok = xb_kernel_is_constraint(name) >= 0;
+                ok = xb_kernel_is_constraint(name) >= 0 || is_contact_kernel(name);
             } else if (kind == 1) {
                 xpbd_isa isa;
                 ok = xpbd_isa_from_name(name, &isa) == XPBD_OK;
@@ -510,9 +554,31 @@ int main(int argc, char **argv)
     warn_if_busy();
     int status = 0;
     if (do_kernels) {
-        xb_row *rows = NULL;
+        /* the core kernels (xb_run), then the contact kernels and the broad
+         * phase (xb_run_contacts), in one table */
+        static char core[1024], contact[1024];
+        xb_options copt = opt, kopt = opt;
+        int run_core = 1, run_contacts = 1;
+        if (opt.kernels) {
+            split_kernels(opt.kernels, core, contact, sizeof core);
+            run_core = core[0] != 0;
+            run_contacts = contact[0] != 0;
+            copt.kernels = core;
+            kopt.kernels = contact;
+        }
+        xb_row *rows = NULL, *crows = NULL;
         const double t0 = now();
-        const size_t n = xb_run(&opt, &rows);
+        size_t n = run_core ? xb_run(&copt, &rows) : 0;
+        const size_t cn = run_contacts ? xb_run_contacts(&kopt, &crows) : 0;
+        if (cn) {
+            xb_row *all = realloc(rows, (n + cn) * sizeof *all);
+            if (all) {
+                memcpy(all + n, crows, cn * sizeof *all);
+                rows = all;
+                n += cn;
+            }
+        }
+        free(crows);
         const double t_run = now() - t0;
         if (n == 0) {
             fprintf(stderr, "xpbd-bench: nothing measured (out of memory?)\n");

@@ -62,3 +62,15 @@ int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint
     }
     return real == count;
 }
+
+int xpbd__rigid_ok(const xpbd_rigid_f64 *b)
+{
+    int ok = (b->shape == XPBD_RIGID_SPHERE || b->shape == XPBD_RIGID_BOX) &&
+             isfinite(b->inv_mass) && b->inv_mass >= 0;
+    for (int k = 0; k < 3; ++k)
+        ok &= isfinite(b->centre[k]) && isfinite(b->half[k]) &&
+              (b->half[k] > 0 || (b->shape == XPBD_RIGID_SPHERE && k > 0));
+    for (int k = 0; k < 9; ++k)
+        ok &= isfinite(b->rot[k]) && isfinite(b->inv_inertia[k]);
+    return ok;
+}

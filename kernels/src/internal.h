@@ -65,4 +65,9 @@ void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], 
 int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,
                     const uint32_t *colour_size, uint32_t overflow_begin);
 
+/* 1 if a host rigid body is usable for coupling: known shape, positive
+ * finite size, finite non-negative inverse mass, finite rotation and
+ * inverse inertia. */
+int xpbd__rigid_ok(const xpbd_rigid_f64 *b);
+
 #endif

@@ -430,14 +430,7 @@ xpbd_status SFX(xpbd_couple_rigid)(R *q, const P *p, const R *radius, size_t beg
     memset(out, 0, sizeof *out);
     if (!isfinite(h) || !(h > 0))
         return XPBD_ERR_TIMESTEP;
-    int ok = (b->shape == XPBD_RIGID_SPHERE || b->shape == XPBD_RIGID_BOX) &&
-             isfinite(b->inv_mass) && b->inv_mass >= 0;
-    for (int k = 0; k < 3; ++k)
-        ok &= isfinite(b->centre[k]) && isfinite(b->half[k]) &&
-              (b->half[k] > 0 || (b->shape == XPBD_RIGID_SPHERE && k > 0));
-    for (int k = 0; k < 9; ++k)
-        ok &= isfinite(b->rot[k]) && isfinite(b->inv_inertia[k]);
-    if (!ok)
+    if (!xpbd__rigid_ok(b))
         return XPBD_ERR_CONFIG;
     for (size_t i = begin; i < end; ++i) {
         R *qi = q + 4 * i;

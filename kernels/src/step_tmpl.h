@@ -322,6 +322,23 @@ static uint64_t SFX(soft_iteration)(const SFX(xpbd_world) *w,
     return skipped;
 }
 
+/* Couples the particles with rigid body b on q for one iteration and adds
+ * the impulse to the world's rigid_impulse[b]. Returns the contacts. */
+static uint32_t SFX(couple_accumulate)(const SFX(xpbd_world) *w, uint32_t b, R *q, R hs)
+{
+    xpbd_rigid_impulse j;
+    if (SFX(xpbd_couple_rigid)(q, w->particles, w->radius, 0, w->particles->count, &w->rigids[b],
+                               (double)hs, &j) != XPBD_OK)
+        return 0; /* validated at step start: cannot happen */
+    xpbd_rigid_impulse *acc = &w->rigid_impulse[b];
+    for (int a = 0; a < 3; ++a) {
+        acc->linear[a] += j.linear[a];
+        acc->angular[a] += j.angular[a];
+    }
+    acc->contacts += j.contacts;
+    return j.contacts;
+}
+
 static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
                                       void *scratch, size_t scratch_bytes,
                                       xpbd_step_counters *k)
@@ -395,6 +412,15 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
             }
         }
     }
+    if (w->rigid_count) {
+        if (!w->rigids || !w->rigid_impulse || !w->radius)
+            return XPBD_ERR_ARGUMENT;
+        for (uint32_t b = 0; b < w->rigid_count; ++b)
+            if (!xpbd__rigid_ok(&w->rigids[b])) {
+                k->bad_index = b;
+                return XPBD_ERR_CONFIG;
+            }
+    }
     if (w->body_count) {
         if (!w->body_begin)
             return XPBD_ERR_ARGUMENT;
@@ -444,6 +470,8 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     R *impulse = w->plane_impulse;
     if (impulse && n)
         memset(impulse, 0, n * sizeof(R));
+    if (w->rigid_count)
+        memset(w->rigid_impulse, 0, w->rigid_count * sizeof *w->rigid_impulse);
 
     const SFX(lambdas) lam = SFX(world_lambdas)(w);
     const SFX(xpbd_softbody_kernels) *skt = SFXM(xpbd_softbody_kernels, get)(isa);
@@ -461,7 +489,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                                       cfg->gravity[2] * cfg->gravity[2]) *
                              (double)hs);
     const uint32_t real = c ? c->count : 0;
-    const int solve = c || contacts || soft;
+    const int solve = c || contacts || soft || w->rigid_count;
     for (uint32_t sub = 0; sub < cfg->substeps; ++sub) {
         SFX(reset_lambdas)(&lam);
         if (lesson) {
@@ -528,6 +556,8 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                     k->skipped += SFX(soft_iteration)(w, skt, q, hs, &k->solves);
                 if (contacts)
                     k->contact_hits += SFX(contacts_position)(&cr, q, p, impulse, hs);
+                for (uint32_t b = 0; b < w->rigid_count; ++b)
+                    k->contact_hits += SFX(couple_accumulate)(w, b, q, hs);
                 k->iterations++;
             }
             if (solve)
@@ -555,6 +585,8 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
         SFX(snapshot)(p, &lam, save, 1);
         if (impulse && n)
             memset(impulse, 0, n * sizeof(R));
+        if (w->rigid_count)
+            memset(w->rigid_impulse, 0, w->rigid_count * sizeof *w->rigid_impulse);
         k->bad_index = bad;
         return XPBD_ERR_DIVERGED;
     }
@@ -572,14 +604,6 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     return result;
 }
 
-static int SFX(names_element)(xpbd_status st)
-{
-    return st == XPBD_ERR_DIVERGED || st == XPBD_ERR_POSITION || st == XPBD_ERR_VELOCITY ||
-           st == XPBD_ERR_INVERSE_MASS || st == XPBD_ERR_INDEX || st == XPBD_ERR_REST ||
-           st == XPBD_ERR_COMPLIANCE || st == XPBD_ERR_LAMBDA || st == XPBD_ERR_RADIUS ||
-           st == XPBD_ERR_PLANE;
-}
-
 xpbd_status SFX(xpbd_world_step)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
                                  void *scratch, size_t scratch_bytes,
                                  xpbd_step_counters *counters)
@@ -590,8 +614,6 @@ xpbd_status SFX(xpbd_world_step)(const xpbd_step_config *cfg, double h, SFX(xpbd
     k.isa = XPBD_ISA_AUTO;
     k.bad_index = SIZE_MAX;
     const xpbd_status st = SFX(world_checked)(cfg, h, w, scratch, scratch_bytes, &k);
-    if (st < 0 && !SFX(names_element)(st))
-        k.bad_index = SIZE_MAX;
     k.status = st;
     if (counters)
         *counters = k;

@@ -157,6 +157,12 @@ typedef struct xpbd_world_f32 {
     const uint8_t *body_asleep;    /* [body_count] 1: body b sleeps (may be NULL): its
                                       particles end the step exactly as they began it
                                       and it is not damped (see xpbd/engine.h) */
+    const xpbd_rigid_f64 *rigids;  /* [rigid_count] host rigid bodies for two-way
+                                      coupling (particles with a radius), may be NULL */
+    uint32_t rigid_count;
+    xpbd_rigid_impulse *rigid_impulse; /* [rigid_count] out: impulse the particles gave
+                                      each body during the step, for the host to apply;
+                                      zeroed at step start, valid when the step succeeds */
 } xpbd_world_f32;
 
 typedef struct xpbd_world_f64 {
@@ -178,6 +184,12 @@ typedef struct xpbd_world_f64 {
     const uint8_t *body_asleep;    /* [body_count] 1: body b sleeps (may be NULL): its
                                       particles end the step exactly as they began it
                                       and it is not damped (see xpbd/engine.h) */
+    const xpbd_rigid_f64 *rigids;  /* [rigid_count] host rigid bodies for two-way
+                                      coupling (particles with a radius), may be NULL */
+    uint32_t rigid_count;
+    xpbd_rigid_impulse *rigid_impulse; /* [rigid_count] out: impulse the particles gave
+                                      each body during the step, for the host to apply;
+                                      zeroed at step start, valid when the step succeeds */
 } xpbd_world_f64;
 
 /* Scratch bytes for a world of n particles, constraint sets of `slots`
@@ -198,8 +210,12 @@ XPBD_API size_t xpbd_world_scratch_bytes_f64(size_t particles, size_t slots, siz
  *   XPBD_ERR_CONFIG       XPBD_CONTACTS_LESSON with constraints, an unknown
  *                         contact order, relative_damping outside [0, 1],
  *                         body ranges not increasing within [0, n]
+ *   XPBD_ERR_CONFIG       also: a rigid body with a bad shape, size, mass or
+ *                         inertia (bad_index = body)
  * Each substep solves, per iteration: distance colours, tetrahedra, bending,
- * tethers, then contacts and planes; after the velocity update, the contact
+ * tethers, then contacts and planes, then the coupling with each rigid body
+ * (xpbd_couple_rigid_*, impulses summed over iterations and substeps into
+ * rigid_impulse); after the velocity update, the contact
  * velocity pass and relative damping of each awake body. At step end the
  * particles of every sleeping body (body_asleep) are put back to their
  * step-start state, so a body sleeps and wakes whole.

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under ISO C11 */
 
 #include "bench_core.h"
+#include "bench_util.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -102,61 +103,7 @@ double xb_footprint_per_item(const char *kernel, const char *precision)
            xb_real_bytes(precision);
 }
 
-/* ------------------------------------------------------------- timing --- */
-
-static double xb_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double xb_time(void (*pass)(void *), void *ctx, size_t iters)
-{
-    const double t0 = xb_now();
-    for (size_t i = 0; i < iters; ++i)
-        pass(ctx);
-    return xb_now() - t0;
-}
-
-/* Seconds per pass: one untimed pass (page faults, caches, predictors), one
- * timed pass to size the loop, then `repeats` timed loops of at least min_s
- * each; the best is kept: the minimum is the run least disturbed by the rest
- * of the machine. A pass longer than min_s is its own loop, and the sizing
- * pass then counts as the first. */
-static double xb_measure(void (*pass)(void *), void *ctx, double min_s, int repeats)
-{
-    pass(ctx);
-    const double t1 = xb_time(pass, ctx, 1);
-    size_t iters = 1;
-    double best = INFINITY;
-    int r = 0;
-    if (t1 < min_s) {
-        /* a first pass under 100 ns says little: cap the jump, it only
-         * lengthens the loop */
-        const double f = t1 > 1e-7 ? 1.05 * min_s / t1 : 1.05 * min_s / 1e-7;
-        iters = (size_t)ceil(f);
-    } else {
-        best = t1; /* already a full-length loop */
-        r = 1;
-    }
-    for (; r < repeats; ++r) {
-        const double t = xb_time(pass, ctx, iters) / (double)iters;
-        if (t < best)
-            best = t;
-    }
-    return best;
-}
-
-/* splitmix64 -> [0, 1): deterministic data, the same on every run */
-static double xb_unit(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
+/* ------------------------------------------------------------ meshes --- */
 
 /* Grid side whose sheared cloth (2N(N-1) + 2(N-1)^2 edges) is closest to
  * `edges`. */
@@ -168,115 +115,6 @@ static int xb_mesh_side(size_t edges)
     const double e0 = 4.0 * side * side - 6.0 * side + 2.0;
     const double e1 = 4.0 * (side + 1) * (side + 1) - 6.0 * (side + 1) + 2.0;
     return fabs(e1 - (double)edges) < fabs(e0 - (double)edges) ? side + 1 : side;
-}
-
-/* ---------------------------------------------------------- the plan --- */
-
-typedef struct xb_plan {
-    int kernel_on[XB_KERNELS];
-    xpbd_isa isa[XPBD_ISA_COUNT]; /* measured, scalar first */
-    size_t isa_count;
-    int isa_on[XPBD_ISA_COUNT];   /* reported */
-    int prec_on[2];
-    double min_seconds;
-    int repeats;
-    int progress;
-} xb_plan;
-
-/* Calls fn(token, length, arg) for every comma-separated token of list;
- * stops at the first non-zero return and passes it on. */
-static int xb_each_token(const char *list, int (*fn)(const char *, size_t, void *), void *arg)
-{
-    const char *s = list;
-    while (*s) {
-        const char *e = strchr(s, ',');
-        const size_t len = e ? (size_t)(e - s) : strlen(s);
-        if (len > 0) {
-            const int r = fn(s, len, arg);
-            if (r)
-                return r;
-        }
-        s += len;
-        if (*s == ',')
-            ++s;
-    }
-    return 0;
-}
-
-static int xb_kernel_token(const char *t, size_t len, void *arg)
-{
-    xb_plan *plan = arg;
-    const int k = xb_kernel_index(t, len);
-    if (k < 0)
-        return -1;
-    plan->kernel_on[k] = 1;
-    return 0;
-}
-
-static int xb_isa_token(const char *t, size_t len, void *arg)
-{
-    xb_plan *plan = arg;
-    char name[16];
-    if (len >= sizeof name)
-        return -1;
-    memcpy(name, t, len);
-    name[len] = 0;
-    xpbd_isa isa;
-    if (xpbd_isa_from_name(name, &isa) != XPBD_OK)
-        return -1;
-    if (isa == XPBD_ISA_AUTO)
-        isa = xpbd_isa_best();
-    /* an ISA this machine cannot run is an error, never skipped quietly */
-    if (!xpbd_isa_supported(isa))
-        return -1;
-    plan->isa_on[isa] = 1;
-    return 0;
-}
-
-static int xb_prec_token(const char *t, size_t len, void *arg)
-{
-    xb_plan *plan = arg;
-    if (len == 3 && strncmp(t, "f32", 3) == 0)
-        plan->prec_on[0] = 1;
-    else if (len == 3 && strncmp(t, "f64", 3) == 0)
-        plan->prec_on[1] = 1;
-    else
-        return -1;
-    return 0;
-}
-
-static int xb_plan_init(xb_plan *plan, const xb_options *opt)
-{
-    memset(plan, 0, sizeof *plan);
-    if (opt->kernels) {
-        if (xb_each_token(opt->kernels, xb_kernel_token, plan) != 0)
-            return -1;
-    } else {
-        for (int k = 0; k < XB_KERNELS; ++k)
-            plan->kernel_on[k] = 1;
-    }
-    if (opt->isas) {
-        if (xb_each_token(opt->isas, xb_isa_token, plan) != 0)
-            return -1;
-    } else {
-        for (int i = 0; i < XPBD_ISA_COUNT; ++i)
-            plan->isa_on[i] = xpbd_isa_supported((xpbd_isa)i);
-    }
-    if (opt->precisions) {
-        if (xb_each_token(opt->precisions, xb_prec_token, plan) != 0)
-            return -1;
-    } else {
-        plan->prec_on[0] = plan->prec_on[1] = 1;
-    }
-    /* scalar is always measured: every ratio is against it */
-    plan->isa[plan->isa_count++] = XPBD_ISA_SCALAR;
-    for (int i = 1; i < XPBD_ISA_COUNT; ++i)
-        if (plan->isa_on[i])
-            plan->isa[plan->isa_count++] = (xpbd_isa)i;
-    plan->min_seconds = opt->quick ? 0.001 : 0.020;
-    plan->repeats = opt->quick ? 3 : 5;
-    plan->progress = opt->progress;
-    return 0;
 }
 
 /* ---------------------------------------------------- per precision --- */
@@ -291,6 +129,7 @@ static int xb_plan_init(xb_plan *plan, const xb_options *opt)
 #define XB_GET xpbd_kernels_f32_get
 #define XB_CLOTH xs_cloth_f32
 #define XB_WFREE xs_world_f32_free
+#define XB_BIND xs_particles_f32_bind
 #define XB_SER_XPBD xpbd_serial_distance_xpbd_f32
 #define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_f32_packed
 #define XB_SER_PBD_PK xpbd_serial_distance_pbd_f32_packed
@@ -308,6 +147,7 @@ static int xb_plan_init(xb_plan *plan, const xb_options *opt)
 #undef XB_GET
 #undef XB_CLOTH
 #undef XB_WFREE
+#undef XB_BIND
 #undef XB_SER_XPBD
 #undef XB_SER_XPBD_PK
 #undef XB_SER_PBD_PK
@@ -325,6 +165,7 @@ static int xb_plan_init(xb_plan *plan, const xb_options *opt)
 #define XB_GET xpbd_kernels_f64_get
 #define XB_CLOTH xs_cloth_f64
 #define XB_WFREE xs_world_f64_free
+#define XB_BIND xs_particles_f64_bind
 #define XB_SER_XPBD xpbd_serial_distance_xpbd_f64
 #define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_f64_packed
 #define XB_SER_PBD_PK xpbd_serial_distance_pbd_f64_packed
@@ -341,45 +182,17 @@ size_t xb_run(const xb_options *opt, xb_row **rows)
         return 0;
     *rows = NULL;
     xb_plan plan;
-    if (xb_plan_init(&plan, opt) != 0)
+    if (xb_plan_init(&plan, opt, xb_kernel_name, 1) != 0)
         return 0;
     int max = opt->max_log2_n ? opt->max_log2_n : opt->quick ? 20 : 23;
     if (max < 4 || max > 28)
         return 0;
-    int sizes[16], nsizes = 0;
-    if (opt->quick) {
-        for (int k = 10; k <= 12 && k < max; k += 2)
-            sizes[nsizes++] = k;
-        sizes[nsizes++] = max;
-    } else {
-        for (int k = 10; k < max; k += 2)
-            sizes[nsizes++] = k;
-        sizes[nsizes++] = max;
-    }
-    const size_t cap = (size_t)XB_KERNELS * XPBD_ISA_COUNT * 2 * (size_t)nsizes;
-    xb_row *r = calloc(cap, sizeof *r);
-    if (!r)
+    static const xb_measure_fn measure[2] = {xb_measure_size_f32, xb_measure_size_f64};
+    const size_t n = xb_sweep(&plan, max, opt->quick, XB_KERNELS, measure, rows);
+    if (n == (size_t)-1)
         return 0;
-    size_t n = 0;
-    for (int prec = 0; prec < 2; ++prec) {
-        if (!plan.prec_on[prec])
-            continue;
-        for (int s = 0; s < nsizes; ++s) {
-            n = prec == 0 ? xb_measure_size_f32(&plan, sizes[s], r, n)
-                          : xb_measure_size_f64(&plan, sizes[s], r, n);
-            if (n == (size_t)-1) {
-                free(r);
-                return 0;
-            }
-        }
-    }
     if (plan.progress)
         fprintf(stderr, "\r%70s\r", "");
-    if (n == 0) {
-        free(r);
-        return 0;
-    }
-    *rows = r;
     return n;
 }
 
@@ -502,7 +315,7 @@ size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows)
         return 0;
     *rows = NULL;
     xb_plan plan;
-    if (xb_plan_init(&plan, opt) != 0)
+    if (xb_plan_init(&plan, opt, xb_kernel_name, 1) != 0)
         return 0;
     static const int full_sides[] = {32, 64, 128, 256}, quick_sides[] = {32, 64};
     const int *sides = opt->quick ? quick_sides : full_sides;

@@ -48,24 +48,13 @@ static int XB_SFX(xb_particles_init)(XB_SFX(xb_parts) *s, size_t n)
     s->block = aligned_alloc(64, 17 * stride);
     if (!s->block)
         return -1;
-    XB_R *a[13];
-    for (int k = 0; k < 13; ++k)
-        a[k] = (XB_R *)(void *)((char *)s->block + (size_t)k * stride);
-    s->p.count = n;
-    s->p.x = a[0];
-    s->p.y = a[1];
-    s->p.z = a[2];
-    s->p.px = a[3];
-    s->p.py = a[4];
-    s->p.pz = a[5];
-    s->p.vx = a[6];
-    s->p.vy = a[7];
-    s->p.vz = a[8];
-    s->p.w = a[9];
-    s->fx = a[10];
-    s->fy = a[11];
-    s->fz = a[12];
-    s->q = (XB_R *)(void *)((char *)s->block + (size_t)13 * stride);
+    XB_R *const base = s->block;
+    const size_t step = stride / sizeof(XB_R); /* a multiple of 64 bytes */
+    XB_BIND(&s->p, n, base, step);
+    s->fx = base + 10 * step;
+    s->fy = base + 11 * step;
+    s->fz = base + 12 * step;
+    s->q = base + 13 * step;
     XB_SFX(xb_particles_fill)(s);
     return 0;
 }
@@ -81,30 +70,6 @@ typedef struct XB_SFX(xb_mesh) {
     XB_R *q;
     XB_R *start; /* x y z as filled, for xb_mesh_reset */
 } XB_SFX(xb_mesh);
-
-static void XB_SFX(xb_mesh_fill)(XB_SFX(xb_mesh) *m, int side)
-{
-    uint64_t rng = 0x2545f4914f6cdd1dull;
-    const size_t n = m->w.p.count;
-    for (size_t i = 0; i < n; ++i) {
-        const size_t gi = i % (size_t)side, gj = i / (size_t)side;
-        m->w.p.x[i] = (XB_R)((double)gi * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
-        m->w.p.y[i] = (XB_R)((xb_unit(&rng) - 0.5) * 0.04);
-        m->w.p.z[i] = (XB_R)((double)gj * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
-        m->w.p.vx[i] = (XB_R)(xb_unit(&rng) - 0.5);
-        m->w.p.vy[i] = (XB_R)(xb_unit(&rng) - 0.5);
-        m->w.p.vz[i] = (XB_R)(xb_unit(&rng) - 0.5);
-        m->fx[i] = m->fy[i] = m->fz[i] = 0;
-        m->q[4 * i] = m->w.p.x[i];
-        m->q[4 * i + 1] = m->w.p.y[i];
-        m->q[4 * i + 2] = m->w.p.z[i];
-        m->q[4 * i + 3] = m->w.p.w[i];
-    }
-    memset(m->w.set.lambda, 0, m->w.set.slots * sizeof(XB_R));
-    memcpy(m->start, m->w.p.x, n * sizeof(XB_R));
-    memcpy(m->start + n, m->w.p.y, n * sizeof(XB_R));
-    memcpy(m->start + 2 * n, m->w.p.z, n * sizeof(XB_R));
-}
 
 /* Back to the filled state: each ISA solves the same jittered mesh rather
  * than one its predecessors have already relaxed. */
@@ -122,6 +87,27 @@ static void XB_SFX(xb_mesh_reset)(XB_SFX(xb_mesh) *m)
         m->q[4 * i + 3] = m->w.p.w[i];
     }
     memset(m->w.set.lambda, 0, m->w.set.slots * sizeof(XB_R));
+}
+
+/* The jittered positions and the velocities, remembered as the start; then
+ * the rest of the state as xb_mesh_reset leaves it. */
+static void XB_SFX(xb_mesh_fill)(XB_SFX(xb_mesh) *m, int side)
+{
+    uint64_t rng = 0x2545f4914f6cdd1dull;
+    const size_t n = m->w.p.count;
+    for (size_t i = 0; i < n; ++i) {
+        const size_t gi = i % (size_t)side, gj = i / (size_t)side;
+        m->w.p.x[i] = (XB_R)((double)gi * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.y[i] = (XB_R)((xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.z[i] = (XB_R)((double)gj * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.vx[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        m->w.p.vy[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        m->w.p.vz[i] = (XB_R)(xb_unit(&rng) - 0.5);
+    }
+    memcpy(m->start, m->w.p.x, n * sizeof(XB_R));
+    memcpy(m->start + n, m->w.p.y, n * sizeof(XB_R));
+    memcpy(m->start + 2 * n, m->w.p.z, n * sizeof(XB_R));
+    XB_SFX(xb_mesh_reset)(m);
 }
 
 static int XB_SFX(xb_mesh_init)(XB_SFX(xb_mesh) *m, int side)
@@ -318,13 +304,8 @@ static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *ro
                 scalar_ns = ns;
             if (!plan->isa_on[isa])
                 continue;
-            xb_row *r = &rows[out++];
-            r->kernel = xb_kernel_table[kern].name;
-            r->precision = XB_PREC;
-            r->isa = isa;
-            r->n = items;
-            r->ns_per_item = ns;
-            r->ratio_vs_scalar = scalar_ns > 0 && ns > 0 ? scalar_ns / ns : 0;
+            xb_row_set(&rows[out++], xb_kernel_table[kern].name, XB_PREC, isa, items, ns,
+                       scalar_ns);
         }
     }
     if (have_parts)

@@ -218,6 +218,15 @@ static void *xr_grow(void *arr, size_t *cap, size_t n, size_t sz)
     return a;
 }
 
+/* Opens path for writing; on failure says why on stderr and returns NULL. */
+static FILE *xr_create(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "xpbd-report: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
 /* ---------------------------------------------------------- the context --- */
 
 typedef struct xr_checkrec {
@@ -285,13 +294,10 @@ FILE *xr_table_open(xr_ctx *ctx, const char *name, const char *columns)
     char *path = xr_path(ctx->out, "/data/", name);
     char *full = xr_path(path, ".tsv", NULL);
     free(path);
-    FILE *f = fopen(full, "w");
-    if (!f) {
-        fprintf(stderr, "xpbd-report: cannot write %s: %s\n", full, strerror(errno));
-        free(full);
-        return NULL;
-    }
+    FILE *f = xr_create(full);
     free(full);
+    if (!f)
+        return NULL;
     fprintf(f, "%s\n", columns);
     ctx->tables = xr_grow(ctx->tables, &ctx->captables, ctx->ntables, sizeof *ctx->tables);
     ctx->tables[ctx->ntables++] = xr_strdup(name);
@@ -527,19 +533,26 @@ static void xr_gp_single(xr_buf *b, const char *s)
     buf_printf(b, "'");
 }
 
-/* A string as a gnuplot double-quoted literal (backslash escapes). */
-static void xr_gp_double(xr_buf *b, const char *s)
+/* The first len chars of s as a gnuplot double-quoted literal (backslash
+ * escapes). */
+static void xr_gp_quote(xr_buf *b, const char *s, size_t len)
 {
     buf_printf(b, "\"");
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\')
-            buf_printf(b, "\\%c", *s);
-        else if (*s == '\n' || *s == '\t')
+    for (size_t i = 0; i < len; ++i) {
+        if (s[i] == '"' || s[i] == '\\')
+            buf_printf(b, "\\%c", s[i]);
+        else if (s[i] == '\n' || s[i] == '\t')
             buf_printf(b, " ");
         else
-            buf_printf(b, "%c", *s);
+            buf_printf(b, "%c", s[i]);
     }
     buf_printf(b, "\"");
+}
+
+/* A whole string, likewise. */
+static void xr_gp_double(xr_buf *b, const char *s)
+{
+    xr_gp_quote(b, s, strlen(s));
 }
 
 /* ------------------------------------------------------------ render --- */
@@ -686,15 +699,9 @@ static double xr_gp_wrap(xr_buf *b, const char *text, double x, double y, double
             ++p;
         }
         const char *end = (*p && *p != '\n' && cut) ? cut : p;
-        char *line = malloc((size_t)(end - s) + 1);
-        if (!line)
-            xr_die_nomem();
-        memcpy(line, s, (size_t)(end - s));
-        line[end - s] = 0;
         buf_printf(b, "set label ");
-        xr_gp_double(b, line);
+        xr_gp_quote(b, s, (size_t)(end - s));
         buf_printf(b, " at screen %.4f, %.4f left noenhanced font \"%s\"\n", x, y, font);
-        free(line);
         y -= dy;
         s = *end == '\n' ? end + 1 : end;
     }
@@ -765,16 +772,10 @@ static int xr_gp_lines(xr_buf *b, const char *text, double x, double x_cont, dou
                 end = cut;
         }
         if (b) {
-            char *part = malloc((size_t)(end - s) + 1);
-            if (!part)
-                xr_die_nomem();
-            memcpy(part, s, (size_t)(end - s));
-            part[end - s] = 0;
             buf_printf(b, "set label ");
-            xr_gp_double(b, part);
+            xr_gp_quote(b, s, (size_t)(end - s));
             buf_printf(b, " at screen %.4f, %.4f left noenhanced font \"Mono,%d\" tc rgb '%s'\n",
                        lines ? x_cont : x, *y, font, colour ? colour : "#000000");
-            free(part);
             *y -= dy;
         }
         ++lines;
@@ -1012,9 +1013,8 @@ static void xr_tsv_cell(FILE *f, const char *s)
 static int xr_write_checks_tsv(const xr_ctx *ctx)
 {
     char *path = xr_path(ctx->out, "/data/checks.tsv", NULL);
-    FILE *f = fopen(path, "w");
+    FILE *f = xr_create(path);
     if (!f) {
-        fprintf(stderr, "xpbd-report: cannot write %s: %s\n", path, strerror(errno));
         free(path);
         return -1;
     }
@@ -1039,9 +1039,8 @@ static int xr_write_checks_tsv(const xr_ctx *ctx)
 static void xr_write_figures_tsv(const xr_ctx *ctx)
 {
     char *path = xr_path(ctx->out, "/data/figures.tsv", NULL);
-    FILE *f = fopen(path, "w");
+    FILE *f = xr_create(path);
     if (!f) {
-        fprintf(stderr, "xpbd-report: cannot write %s: %s\n", path, strerror(errno));
         free(path);
         return;
     }
@@ -1060,9 +1059,8 @@ static void xr_write_md(const xr_ctx *ctx, size_t passed, size_t failed, int gnu
                         const char *argv0)
 {
     char *path = xr_path(ctx->out, "/report.md", NULL);
-    FILE *f = fopen(path, "w");
+    FILE *f = xr_create(path);
     if (!f) {
-        fprintf(stderr, "xpbd-report: cannot write %s: %s\n", path, strerror(errno));
         free(path);
         return;
     }

@@ -63,37 +63,33 @@ static int cv_scene(xs_world_f64 *w, int cloth, double alpha)
     return cloth ? cv_cloth(w, alpha) : cv_chain(w, alpha);
 }
 
-/* Sum over real constraints of (|d| - rest): the total stretch (m). */
-static double cv_total_stretch(const xs_world_f64 *w)
+/* C = |d| - rest of slot k (m). */
+static double cv_c(const xs_world_f64 *w, uint32_t k)
 {
     const xpbd_particles_f64 *p = &w->p;
     const xpbd_distance_set_f64 *c = &w->set;
+    const uint32_t a = c->i0[k], b = c->i1[k];
+    const double dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
+    return sqrt((dx * dx + dy * dy) + dz * dz) - c->rest[k];
+}
+
+/* Sum over real constraints of (|d| - rest): the total stretch (m). */
+static double cv_total_stretch(const xs_world_f64 *w)
+{
     double s = 0;
-    for (uint32_t k = 0; k < c->slots; ++k) {
-        if (c->source[k] == XPBD_PAD)
-            continue;
-        const uint32_t a = c->i0[k], b = c->i1[k];
-        const double dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
-        s += sqrt((dx * dx + dy * dy) + dz * dz) - c->rest[k];
-    }
+    for (uint32_t k = 0; k < w->set.slots; ++k)
+        if (w->set.source[k] != XPBD_PAD)
+            s += cv_c(w, k);
     return s;
 }
 
 /* max |C| over real constraints (m). */
 static double cv_max_c(const xs_world_f64 *w)
 {
-    const xpbd_particles_f64 *p = &w->p;
-    const xpbd_distance_set_f64 *c = &w->set;
     double m = 0;
-    for (uint32_t k = 0; k < c->slots; ++k) {
-        if (c->source[k] == XPBD_PAD)
-            continue;
-        const uint32_t a = c->i0[k], b = c->i1[k];
-        const double dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
-        const double C = fabs(sqrt((dx * dx + dy * dy) + dz * dz) - c->rest[k]);
-        if (C > m)
-            m = C;
-    }
+    for (uint32_t k = 0; k < w->set.slots; ++k)
+        if (w->set.source[k] != XPBD_PAD)
+            m = fmax(m, fabs(cv_c(w, k)));
     return m;
 }
 

@@ -38,25 +38,64 @@
 
 /* ------------------------------------------------------ a small world --- */
 
-/* Particles (double) with radii, the packed copy q, a contact set and the
- * world-step scratch, in caller-owned blocks as a host would hold them. */
-typedef struct s2_set {
-    xpbd_particles_f64 p;
-    double *r, *q, *imp;
-    double *block;
+/* What a host holds for the world step's contacts: the index arrays of a
+ * contact set, the broad phase's workspace (work, when asked for) and the
+ * world-step scratch, each in its own caller-owned block. */
+typedef struct s2_contacts {
     xpbd_contact_set cs;
     uint32_t *i0, *i1;
     void *work, *scratch;
     size_t work_bytes, scratch_bytes;
+} s2_contacts;
+
+static void s2_contacts_free(s2_contacts *c)
+{
+    free(c->i0);
+    free(c->i1);
+    free(c->work);
+    free(c->scratch);
+    memset(c, 0, sizeof *c);
+}
+
+/* Room for max_contacts contacts among n particles and scratch_bytes of
+ * step scratch (xpbd_world_scratch_bytes_* of the precision); with work,
+ * the workspace of xpbd_contact_set_assign too. Returns 0, or -1 with
+ * nothing held. */
+static int s2_contacts_init(s2_contacts *c, size_t n, size_t max_contacts, size_t scratch_bytes,
+                            int work)
+{
+    memset(c, 0, sizeof *c);
+    const size_t slots = xpbd_contact_slots(max_contacts);
+    c->i0 = malloc(slots * sizeof *c->i0);
+    c->i1 = malloc(slots * sizeof *c->i1);
+    if (work) {
+        c->work_bytes = xpbd_contacts_work_bytes(n, max_contacts);
+        c->work = malloc(c->work_bytes);
+    }
+    c->scratch_bytes = scratch_bytes;
+    c->scratch = aligned_alloc(64, (scratch_bytes + 63) / 64 * 64);
+    if (!c->i0 || !c->i1 || (work && !c->work) || !c->scratch ||
+        xpbd_contact_set_init(&c->cs, c->i0, c->i1, slots, max_contacts) != XPBD_OK) {
+        s2_contacts_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+/* Particles (double) with radii, the packed copy q and plane impulses in
+ * one block (x y z px py pz vx vy vz w | r | imp | q, 4n), and their
+ * contact storage. */
+typedef struct s2_set {
+    xpbd_particles_f64 p;
+    double *r, *q, *imp;
+    double *block;
+    s2_contacts ct;
 } s2_set;
 
 static void s2_set_free(s2_set *s)
 {
     free(s->block);
-    free(s->i0);
-    free(s->i1);
-    free(s->work);
-    free(s->scratch);
+    s2_contacts_free(&s->ct);
     memset(s, 0, sizeof *s);
 }
 
@@ -64,30 +103,14 @@ static int s2_set_init(s2_set *s, size_t n, size_t max_contacts)
 {
     memset(s, 0, sizeof *s);
     s->block = calloc(16 * n + 1, sizeof(double));
-    const size_t slots = xpbd_contact_slots(max_contacts);
-    s->i0 = malloc(slots * sizeof *s->i0);
-    s->i1 = malloc(slots * sizeof *s->i1);
-    s->work_bytes = xpbd_contacts_work_bytes(n, max_contacts);
-    s->work = malloc(s->work_bytes);
-    s->scratch_bytes = xpbd_world_scratch_bytes_f64(n, 0, max_contacts);
-    s->scratch = aligned_alloc(64, (s->scratch_bytes + 63) / 64 * 64);
-    if (!s->block || !s->i0 || !s->i1 || !s->work || !s->scratch ||
-        xpbd_contact_set_init(&s->cs, s->i0, s->i1, slots, max_contacts) != XPBD_OK) {
+    if (!s->block ||
+        s2_contacts_init(&s->ct, n, max_contacts, xpbd_world_scratch_bytes_f64(n, 0, max_contacts),
+                         1) != 0) {
         s2_set_free(s);
         return -1;
     }
     double *b = s->block;
-    s->p.count = n;
-    s->p.x = b;
-    s->p.y = b + n;
-    s->p.z = b + 2 * n;
-    s->p.px = b + 3 * n;
-    s->p.py = b + 4 * n;
-    s->p.pz = b + 5 * n;
-    s->p.vx = b + 6 * n;
-    s->p.vy = b + 7 * n;
-    s->p.vz = b + 8 * n;
-    s->p.w = b + 9 * n;
+    xs_particles_f64_bind(&s->p, n, b, n);
     s->r = b + 10 * n;
     s->imp = b + 11 * n;
     s->q = b + 12 * n;
@@ -111,7 +134,8 @@ static int s2_stack(s2_set *s, int balls, const double *heights)
         i0[k] = (uint32_t)k;
         i1[k] = (uint32_t)k + 1;
     }
-    if (xpbd_contact_set_assign(&s->cs, n, (size_t)balls, i0, i1, 0, 1, s->work, s->work_bytes,
+    if (xpbd_contact_set_assign(&s->ct.cs, n, (size_t)balls, i0, i1, 0, 1, s->ct.work,
+                                s->ct.work_bytes,
                                 NULL) != XPBD_OK) {
         s2_set_free(s);
         return -1;
@@ -161,9 +185,9 @@ static xpbd_status s2_stack_step(s2_set *s, const xpbd_step_config *cfg)
     memset(&w, 0, sizeof w);
     w.particles = &s->p;
     w.radius = s->r;
-    w.contacts = &s->cs;
+    w.contacts = &s->ct.cs;
     w.contacts_fixed = 1;
-    return xpbd_world_step_f64(cfg, S2_H, &w, s->scratch, s->scratch_bytes, NULL);
+    return xpbd_world_step_f64(cfg, S2_H, &w, s->ct.scratch, s->ct.scratch_bytes, NULL);
 }
 
 /* The tables of the ISA the report runs on. */
@@ -196,7 +220,7 @@ static double s2_lesson_frame(const s2_tables *t, s2_set *s, int plane, double b
         if (plane)
             t->c->plane_velocity(&s->p, s->r, 0, n, top, e, 0.005, NULL);
         else
-            xpbd_serial_contact_velocity_f64(&s->p, s->r, &s->cs, 0, s->cs.slots, e, 0.005);
+            xpbd_serial_contact_velocity_f64(&s->p, s->r, &s->ct.cs, 0, s->ct.cs.slots, e, 0.005);
     }
     t->c->integrate(&s->p, 0, n, S2_H);
     const double raw = s2_max_pen(s);
@@ -204,8 +228,8 @@ static double s2_lesson_frame(const s2_tables *t, s2_set *s, int plane, double b
     if (plane)
         t->c->plane_position(s->q, &s->p, s->r, 0, n, top, beta, 0, 0);
     else
-        xpbd_serial_contact_position_f64(s->q, &s->p, s->r, &s->cs, 0, s->cs.slots, beta, 1, 0,
-                                         0);
+        xpbd_serial_contact_position_f64(s->q, &s->p, s->r, &s->ct.cs, 0, s->ct.cs.slots, beta, 1,
+                                         0, 0);
     t->k->unpack(s->q, &s->p, 0, n);
     return raw;
 }
@@ -409,8 +433,8 @@ int xr_section_s2_restitution(xr_ctx *ctx)
         w.planes = &top;
         w.plane_count = 1;
         w.plane_impulse = s.imp;
-        const xpbd_status st2 = xpbd_world_step_f64(&cfg, S2_H, &w, s.scratch, s.scratch_bytes,
-                                                    NULL);
+        const xpbd_status st2 =
+            xpbd_world_step_f64(&cfg, S2_H, &w, s.ct.scratch, s.ct.scratch_bytes, NULL);
         vp[k] = st2 == XPBD_OK ? s.p.vy[0] : NAN;
         imp[k] = st2 == XPBD_OK ? s.imp[0] : NAN;
         s2_set_free(&s);
@@ -534,7 +558,7 @@ static int s2_two_balls(const s2_tables *t, double mu, s2_t3 *out)
     if (s2_set_init(&s, 2, 1) != 0)
         return -1;
     const uint32_t a0[1] = {0}, a1[1] = {1};
-    if (xpbd_contact_set_assign(&s.cs, 2, 1, a0, a1, 0, 0, s.work, s.work_bytes, NULL) !=
+    if (xpbd_contact_set_assign(&s.ct.cs, 2, 1, a0, a1, 0, 0, s.ct.work, s.ct.work_bytes, NULL) !=
         XPBD_OK) {
         s2_set_free(&s);
         return -1;
@@ -548,13 +572,13 @@ static int s2_two_balls(const s2_tables *t, double mu, s2_t3 *out)
     s.p.py[1] = s.p.y[1];
     const double pen = 0.36 - (s.p.y[1] - s.p.y[0]);
     t->k->pack(&s.p, s.q, 0, 2);
-    t->c->position(s.q, &s.p, s.r, &s.cs, 0, 0, 1, 1, 1, 0, 0);
+    t->c->position(s.q, &s.p, s.r, &s.ct.cs, 0, 0, 1, 1, 1, 0, 0);
     out->up = (s.q[5] - s.p.y[1]) / pen;
     out->down = (s.p.y[0] - s.q[1]) / pen;
     out->left = 0.36 - (s.q[5] - s.q[1]);
     s.p.y[1] = 1.36;
     s.p.vy[1] = -6;
-    t->c->velocity(&s.p, s.r, &s.cs, 0, 0, 1, 0.5, 0.005);
+    t->c->velocity(&s.p, s.r, &s.ct.cs, 0, 0, 1, 0.5, 0.005);
     out->v1 = s.p.vy[1];
     out->v2 = s.p.vy[0];
     s2_set_free(&s);
@@ -799,10 +823,7 @@ int xr_section_s2_iterations(xr_ctx *ctx)
 typedef struct s2_pour {
     xpbd_particles_f32 p;
     float *r, *block;
-    xpbd_contact_set cs;
-    uint32_t *i0, *i1;
-    void *scratch;
-    size_t scratch_bytes;
+    s2_contacts ct;
 } s2_pour;
 
 #define S2_BOX 0.8 /* box side (m) */
@@ -810,9 +831,7 @@ typedef struct s2_pour {
 static void s2_pour_free(s2_pour *s)
 {
     free(s->block);
-    free(s->i0);
-    free(s->i1);
-    free(s->scratch);
+    s2_contacts_free(&s->ct);
     memset(s, 0, sizeof *s);
 }
 
@@ -820,28 +839,14 @@ static int s2_pour_init(s2_pour *s, size_t n, size_t max_contacts)
 {
     memset(s, 0, sizeof *s);
     s->block = calloc(11 * n + 1, sizeof(float));
-    const size_t slots = xpbd_contact_slots(max_contacts);
-    s->i0 = malloc(slots * sizeof *s->i0);
-    s->i1 = malloc(slots * sizeof *s->i1);
-    s->scratch_bytes = xpbd_world_scratch_bytes_f32(n, 0, max_contacts);
-    s->scratch = aligned_alloc(64, (s->scratch_bytes + 63) / 64 * 64);
-    if (!s->block || !s->i0 || !s->i1 || !s->scratch ||
-        xpbd_contact_set_init(&s->cs, s->i0, s->i1, slots, max_contacts) != XPBD_OK) {
+    if (!s->block ||
+        s2_contacts_init(&s->ct, n, max_contacts, xpbd_world_scratch_bytes_f32(n, 0, max_contacts),
+                         0) != 0) {
         s2_pour_free(s);
         return -1;
     }
     float *b = s->block;
-    s->p.count = n;
-    s->p.x = b;
-    s->p.y = b + n;
-    s->p.z = b + 2 * n;
-    s->p.px = b + 3 * n;
-    s->p.py = b + 4 * n;
-    s->p.pz = b + 5 * n;
-    s->p.vx = b + 6 * n;
-    s->p.vy = b + 7 * n;
-    s->p.vz = b + 8 * n;
-    s->p.w = b + 9 * n;
+    xs_particles_f32_bind(&s->p, n, b, n);
     s->r = b + 10 * n;
     /* a jittered lattice column over the middle of the box, radii 2-3 cm */
     uint64_t rng = 0x5eedf00dull;
@@ -864,6 +869,19 @@ static int s2_pour_init(s2_pour *s, size_t n, size_t max_contacts)
     return 0;
 }
 
+/* The deepest pair penetration of contact slots [t0, t1), at least pp. */
+static double s2_pour_pair_pen(const s2_pour *s, uint32_t t0, uint32_t t1, double pp)
+{
+    const xpbd_particles_f32 *p = &s->p;
+    for (uint32_t t = t0; t < t1; ++t) {
+        const uint32_t a = s->ct.cs.i0[t], b = s->ct.cs.i1[t];
+        const double dx = (double)p->x[b] - p->x[a], dy = (double)p->y[b] - p->y[a];
+        const double dz = (double)p->z[b] - p->z[a];
+        pp = fmax(pp, (double)s->r[a] + s->r[b] - sqrt(dx * dx + dy * dy + dz * dz));
+    }
+    return pp;
+}
+
 /* Energy (J, potential from the floor), max pair and plane penetration. */
 static void s2_pour_measure(const s2_pour *s, double *energy, double *kinetic, double *pair_pen,
                             double *plane_pen)
@@ -880,20 +898,10 @@ static void s2_pour_measure(const s2_pour *s, double *energy, double *kinetic, d
         for (int w = 0; w < 5; ++w)
             wp = fmax(wp, s->r[i] - walls[w]);
     }
-    const xpbd_contact_set *cs = &s->cs;
+    const xpbd_contact_set *cs = &s->ct.cs;
     for (uint32_t c = 0; c < cs->colours; ++c)
-        for (uint32_t t = cs->colour_begin[c]; t < cs->colour_begin[c] + cs->colour_size[c]; ++t) {
-            const uint32_t a = cs->i0[t], b = cs->i1[t];
-            const double dx = (double)p->x[b] - p->x[a], dy = (double)p->y[b] - p->y[a];
-            const double dz = (double)p->z[b] - p->z[a];
-            pp = fmax(pp, (double)s->r[a] + s->r[b] - sqrt(dx * dx + dy * dy + dz * dz));
-        }
-    for (uint32_t t = cs->overflow_begin; t < cs->slots; ++t) {
-        const uint32_t a = cs->i0[t], b = cs->i1[t];
-        const double dx = (double)p->x[b] - p->x[a], dy = (double)p->y[b] - p->y[a];
-        const double dz = (double)p->z[b] - p->z[a];
-        pp = fmax(pp, (double)s->r[a] + s->r[b] - sqrt(dx * dx + dy * dy + dz * dz));
-    }
+        pp = s2_pour_pair_pen(s, cs->colour_begin[c], cs->colour_begin[c] + cs->colour_size[c], pp);
+    pp = s2_pour_pair_pen(s, cs->overflow_begin, cs->slots, pp);
     *energy = e + k;
     *kinetic = k;
     *pair_pen = pp;
@@ -928,7 +936,7 @@ int xr_section_s2_particles(xr_ctx *ctx)
     memset(&w, 0, sizeof w);
     w.particles = &s.p;
     w.radius = s.r;
-    w.contacts = &s.cs;
+    w.contacts = &s.ct.cs;
     w.planes = box;
     w.plane_count = 5;
     xpbd_step_config cfg = xpbd_step_config_default();
@@ -953,7 +961,7 @@ int xr_section_s2_particles(xr_ctx *ctx)
     int ok = 1;
     for (int fr = 1; fr <= frames && ok; ++fr) {
         xpbd_step_counters kc;
-        const xpbd_status st = xpbd_world_step_f32(&cfg, S2_H, &w, s.scratch, s.scratch_bytes,
+        const xpbd_status st = xpbd_world_step_f32(&cfg, S2_H, &w, s.ct.scratch, s.ct.scratch_bytes,
                                                    &kc);
         if (st != XPBD_OK) {
             ok = 0;

@@ -21,213 +21,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define S3_G 9.81
 #define S3_H (1.0 / 60)
 
-/* ------------------------------------------------------------ meshes --- */
-
-typedef struct s3_mesh {
-    xpbd_mesh_counts k;
-    double *xyz;
-    uint32_t *edges, *shear, *bends, *tets, *tris;
-} s3_mesh;
-
-static void s3_mesh_free(s3_mesh *m)
-{
-    free(m->xyz);
-    free(m->edges);
-    free(m->shear);
-    free(m->bends);
-    free(m->tets);
-    free(m->tris);
-    memset(m, 0, sizeof *m);
-}
-
-static int s3_mesh_alloc(s3_mesh *m, xpbd_mesh_out *o)
-{
-    m->xyz = malloc((3 * m->k.particles + 1) * sizeof *m->xyz);
-    m->edges = malloc((2 * m->k.edges + 1) * sizeof *m->edges);
-    m->shear = malloc((2 * m->k.shear + 1) * sizeof *m->shear);
-    m->bends = malloc((4 * m->k.bends + 1) * sizeof *m->bends);
-    m->tets = malloc((4 * m->k.tets + 1) * sizeof *m->tets);
-    m->tris = malloc((3 * m->k.triangles + 1) * sizeof *m->tris);
-    memset(o, 0, sizeof *o);
-    o->xyz64 = m->xyz;
-    o->edges = m->edges;
-    o->shear = m->k.shear ? m->shear : NULL;
-    o->bends = m->k.bends ? m->bends : NULL;
-    o->tets = m->k.tets ? m->tets : NULL;
-    o->triangles = m->tris;
-    o->capacity = m->k;
-    return m->xyz && m->edges && m->shear && m->bends && m->tets && m->tris;
-}
-
-static int s3_box(s3_mesh *m, uint32_t n, const double origin[3])
-{
-    memset(m, 0, sizeof *m);
-    const xpbd_box_desc d = {n, n, n, 0.1, {origin[0], origin[1], origin[2]}, 6};
-    xpbd_mesh_out o;
-    return xpbd_mesh_box(&d, &m->k, NULL) == XPBD_OK && s3_mesh_alloc(m, &o) &&
-           xpbd_mesh_box(&d, NULL, &o) == XPBD_OK;
-}
-
-static double s3_det(const double a[3], const double b[3], const double c[3])
-{
-    return a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
-           a[2] * (b[0] * c[1] - b[1] * c[0]);
-}
-
-static double s3_volume(const xpbd_particles_f64 *p, const uint32_t *tets, size_t nt)
-{
-    double v = 0;
-    for (size_t t = 0; t < nt; ++t) {
-        const uint32_t *q = tets + 4 * t;
-        double e[3][3];
-        for (int a = 0; a < 3; ++a) {
-            e[a][0] = p->x[q[a + 1]] - p->x[q[0]];
-            e[a][1] = p->y[q[a + 1]] - p->y[q[0]];
-            e[a][2] = p->z[q[a + 1]] - p->z[q[0]];
-        }
-        v += s3_det(e[0], e[1], e[2]) / 6;
-    }
-    return v;
-}
+/* The S3 scenes come from scenes.h (xs_mesh, xs_cube, xs_box_body), the
+ * same builders the S3 tests assert on; these are the report's views. */
 
 static double s3_min_y(const xpbd_particles_f64 *p)
 {
-    double m = HUGE_VAL;
-    for (size_t i = 0; i < p->count; ++i)
-        m = p->y[i] < m ? p->y[i] : m;
-    return m;
+    return xs_min_y(p, 0, p->count);
 }
 
 static double s3_max_y(const xpbd_particles_f64 *p)
 {
-    double m = -HUGE_VAL;
-    for (size_t i = 0; i < p->count; ++i)
-        m = p->y[i] > m ? p->y[i] : m;
-    return m;
-}
-
-/* Mass-weighted centre and momentum of the particles with w > 0. */
-static double s3_com(const xpbd_particles_f64 *p, double c[3], double mom[3])
-{
-    double m = 0, cc[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
-    for (size_t i = 0; i < p->count; ++i) {
-        if (!(p->w[i] > 0))
-            continue;
-        const double mi = 1 / p->w[i];
-        m += mi;
-        cc[0] += mi * p->x[i];
-        cc[1] += mi * p->y[i];
-        cc[2] += mi * p->z[i];
-        pp[0] += mi * p->vx[i];
-        pp[1] += mi * p->vy[i];
-        pp[2] += mi * p->vz[i];
-    }
-    for (int a = 0; a < 3; ++a) {
-        if (c)
-            c[a] = m > 0 ? cc[a] / m : 0;
-        if (mom)
-            mom[a] = pp[a];
-    }
-    return m;
+    return xs_max_y(p, 0, p->count);
 }
 
 /* |angular momentum| about the centre of mass. */
 static double s3_spin(const xpbd_particles_f64 *p)
 {
-    double c[3], mom[3];
-    const double m = s3_com(p, c, mom);
-    double L[3] = {0, 0, 0};
-    for (size_t i = 0; i < p->count; ++i) {
-        if (!(p->w[i] > 0))
-            continue;
-        const double mi = 1 / p->w[i];
-        const double r[3] = {p->x[i] - c[0], p->y[i] - c[1], p->z[i] - c[2]};
-        const double u[3] = {p->vx[i] - mom[0] / m, p->vy[i] - mom[1] / m, p->vz[i] - mom[2] / m};
-        L[0] += mi * (r[1] * u[2] - r[2] * u[1]);
-        L[1] += mi * (r[2] * u[0] - r[0] * u[2]);
-        L[2] += mi * (r[0] * u[1] - r[1] * u[0]);
-    }
-    return sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
+    double L[3];
+    xs_angular(p, 0, p->count, L);
+    return xs_norm3(L);
 }
 
 /* -------------------------------------------------------------- cube --- */
 
-/* The S3 tet cube: n^3 cubes of 0.1 m, 6 tets each, 0.1 kg per particle,
- * edges of compliance alpha (m/N), tets (volume != 0) of compliance 0. */
-typedef struct s3_cube {
-    s3_mesh m;
-    xpbd_engine_f64 e;
-    double V0;
-} s3_cube;
-
-typedef struct s3_cube_desc {
-    uint32_t n;
-    double origin[3];
-    double alpha;
-    int volume, pin_top, ground;
-    double radius;
-    xpbd_step_config cfg;
-} s3_cube_desc;
-
-static s3_cube_desc s3_cube_default(const xr_ctx *ctx)
+/* The S3 tet cube (xs_cube_desc) on the ISA of --isa. */
+static xs_cube_desc s3_cube_default(const xr_ctx *ctx)
 {
-    s3_cube_desc d;
-    memset(&d, 0, sizeof d);
-    d.n = 3;
-    d.alpha = 1e-2;
-    d.volume = 1;
-    d.cfg = xpbd_step_config_default();
+    xs_cube_desc d = xs_cube_default();
     d.cfg.isa = xr_isa(ctx);
     return d;
-}
-
-static void s3_cube_free(s3_cube *c)
-{
-    xpbd_engine_f64_destroy(&c->e);
-    s3_mesh_free(&c->m);
-}
-
-static int s3_cube_make(s3_cube *c, const s3_cube_desc *d)
-{
-    memset(c, 0, sizeof *c);
-    if (!s3_box(&c->m, d->n, d->origin))
-        return 0;
-    const size_t n = c->m.k.particles;
-    double *w = malloc(n * sizeof *w), *r = malloc(n * sizeof *r);
-    int ok = w && r;
-    const double top = d->origin[1] + 0.1 * d->n;
-    for (size_t i = 0; ok && i < n; ++i) {
-        w[i] = d->pin_top && c->m.xyz[3 * i + 1] == top ? 0 : 10;
-        r[i] = d->radius;
-    }
-    const xpbd_plane ground = {{0, 1, 0}, 0};
-    const size_t body[2] = {0, n};
-    xpbd_scene_f64 s;
-    memset(&s, 0, sizeof s);
-    s.particles = n;
-    s.xyz = c->m.xyz;
-    s.inv_mass = w;
-    s.radius = d->ground ? r : NULL;
-    s.edges = c->m.k.edges;
-    s.edge = c->m.edges;
-    s.edge_alpha = d->alpha;
-    if (d->volume) {
-        s.tets = c->m.k.tets;
-        s.tet = c->m.tets;
-    }
-    s.bodies = 1;
-    s.body_begin = body;
-    s.planes = d->ground ? 1 : 0;
-    s.plane = &ground;
-    ok = ok && xpbd_engine_f64_create(&c->e, &s, &d->cfg, NULL, NULL) == XPBD_OK;
-    free(w);
-    free(r);
-    if (ok)
-        c->V0 = s3_volume(&c->e.particles, c->m.tets, c->m.k.tets);
-    return ok;
 }
 
 /* Orthographic view of the shapes: azimuth 35 degrees about y, elevation
@@ -243,7 +67,7 @@ static void s3_project(double x, double y, double z, double *X, double *Y)
 /* The surface edges of a cube (each once: the surface is closed and
  * oriented, so every edge appears as a -> b in one triangle and b -> a in
  * its neighbour), projected, shifted by dx. */
-static void s3_write_shape(FILE *f, int scene, const s3_cube *c, double dx)
+static void s3_write_shape(FILE *f, int scene, const xs_cube *c, double dx)
 {
     const xpbd_particles_f64 *p = &c->e.particles;
     for (size_t t = 0; t < c->m.k.triangles; ++t)
@@ -259,21 +83,16 @@ static void s3_write_shape(FILE *f, int scene, const s3_cube *c, double dx)
         }
 }
 
-static int s3_step(xpbd_engine_f64 *e)
-{
-    return xpbd_engine_f64_step(e, S3_H) >= 0;
-}
-
 int xr_section_s3_tet_cube(xr_ctx *ctx)
 {
     const int frames = xr_quick(ctx) ? 300 : 600;
     /* 0 hanging + volume, 1 hanging, edges only, 2 dropped + volume,
      * 3 dropped, edges only */
-    s3_cube c[4];
+    xs_cube c[4];
     memset(c, 0, sizeof c);
     int ok = 1;
     for (int k = 0; k < 4; ++k) {
-        s3_cube_desc d = s3_cube_default(ctx);
+        xs_cube_desc d = s3_cube_default(ctx);
         d.volume = k % 2 == 0;
         if (k < 2) {
             d.pin_top = 1;
@@ -284,7 +103,7 @@ int xr_section_s3_tet_cube(xr_ctx *ctx)
             d.origin[2] = -0.15;
             d.ground = 1;
         }
-        ok = ok && s3_cube_make(&c[k], &d);
+        ok = ok && xs_cube_make(&c[k], &d);
     }
     FILE *f = ok ? xr_table_open(ctx, "s3_tet_cube",
                                  "t\thang_sag_vol\thang_volume_vol\thang_sag_edges\t"
@@ -293,7 +112,7 @@ int xr_section_s3_tet_cube(xr_ctx *ctx)
                  : NULL;
     if (!f) {
         for (int k = 0; k < 4; ++k)
-            s3_cube_free(&c[k]);
+            xs_cube_free(&c[k]);
         xr_md(ctx, "The tet cube scenes could not be built.\n\n");
         return -1;
     }
@@ -304,7 +123,7 @@ int xr_section_s3_tet_cube(xr_ctx *ctx)
         row[0] = fr * S3_H;
         for (int k = 0; k < 4; ++k) {
             const xpbd_particles_f64 *p = &c[k].e.particles;
-            const double v = s3_volume(p, c[k].m.tets, c[k].m.k.tets) / c[k].V0;
+            const double v = xs_tets_volume(p, c[k].m.tets, c[k].m.k.tets) / c[k].V0;
             vmin[k] = v < vmin[k] ? v : vmin[k];
             vmax[k] = v > vmax[k] ? v : vmax[k];
             row[1 + 2 * k] = k < 2 ? -s3_min_y(p) : s3_max_y(p) - s3_min_y(p);
@@ -318,7 +137,7 @@ int xr_section_s3_tet_cube(xr_ctx *ctx)
             sag_half = row[1];
         xr_row(f, 9, row);
         for (int k = 0; fr < frames && k < 4; ++k)
-            ok = ok && s3_step(&c[k].e);
+            ok = ok && xs_run(&c[k].e, 1);
         xr_progress(ctx, "s3_tet_cube", fr, frames);
     }
     xr_table_close(f);
@@ -329,53 +148,43 @@ int xr_section_s3_tet_cube(xr_ctx *ctx)
         xr_table_close(g);
     }
     const double sag = -s3_min_y(&c[0].e.particles), sag_edges = -s3_min_y(&c[1].e.particles);
-    const double v_hang = s3_volume(&c[0].e.particles, c[0].m.tets, c[0].m.k.tets) / c[0].V0;
-    const double v_hang_e = s3_volume(&c[1].e.particles, c[1].m.tets, c[1].m.k.tets) / c[1].V0;
+    const double v_hang = xs_tets_volume(&c[0].e.particles, c[0].m.tets, c[0].m.k.tets) / c[0].V0;
+    const double v_hang_e = xs_tets_volume(&c[1].e.particles, c[1].m.tets, c[1].m.k.tets) / c[1].V0;
     const double h_rest = s3_max_y(&c[2].e.particles) - s3_min_y(&c[2].e.particles);
     const double h_pan = s3_max_y(&c[3].e.particles) - s3_min_y(&c[3].e.particles);
-    const double v_pan = s3_volume(&c[3].e.particles, c[3].m.tets, c[3].m.k.tets) / c[3].V0;
-    const double v_rest = s3_volume(&c[2].e.particles, c[2].m.tets, c[2].m.k.tets) / c[2].V0;
+    const double v_pan = xs_tets_volume(&c[3].e.particles, c[3].m.tets, c[3].m.k.tets) / c[3].V0;
+    const double v_rest = xs_tets_volume(&c[2].e.particles, c[2].m.tets, c[2].m.k.tets) / c[2].V0;
     for (int k = 0; k < 4; ++k)
-        s3_cube_free(&c[k]);
+        xs_cube_free(&c[k]);
     if (!ok) {
         xr_md(ctx, "A tet cube step failed.\n\n");
         return -1;
     }
     /* the same cube ten times stiffer: the sag must follow the compliance */
-    s3_cube stiff;
-    s3_cube_desc d = s3_cube_default(ctx);
-    d.alpha = 1e-3;
+    xs_cube stiff;
+    xs_cube_desc d = s3_cube_default(ctx);
+    d.alpha_e = 1e-3;
     d.pin_top = 1;
     d.cfg.damping = 0.01;
     double sag_stiff = NAN;
-    if (s3_cube_make(&stiff, &d)) {
-        for (int fr = 0; fr < frames && s3_step(&stiff.e); ++fr)
-            ;
+    if (xs_cube_make(&stiff, &d)) {
+        xs_run(&stiff.e, frames);
         sag_stiff = -s3_min_y(&stiff.e.particles);
     }
-    s3_cube_free(&stiff);
+    xs_cube_free(&stiff);
     /* SPEC S3: before trusting a colouring, compare two serial orders */
     xpbd_order_report rev, shuf;
     memset(&rev, 0, sizeof rev);
     memset(&shuf, 0, sizeof shuf);
     xpbd_status ost = XPBD_ERR_NOMEM;
-    if (s3_cube_make(&stiff, &d)) {
-        xpbd_scene_f64 s;
-        memset(&s, 0, sizeof s);
-        s.particles = stiff.m.k.particles;
-        s.xyz = stiff.m.xyz;
-        s.inv_mass = stiff.e.particles.w;
-        s.edges = stiff.m.k.edges;
-        s.edge = stiff.m.edges;
-        s.edge_alpha = 1e-2;
-        s.tets = stiff.m.k.tets;
-        s.tet = stiff.m.tets;
+    if (xs_cube_make(&stiff, &d)) {
+        const xpbd_scene_f64 s = xs_cube_scene(&stiff, 1e-2, 1, 0);
         ost = xpbd_order_check_f64(&s, &d.cfg, S3_H, 240, 0, &rev);
         if (ost == XPBD_OK)
             ost = xpbd_order_check_f64(&s, &d.cfg, S3_H, 240, 12345, &shuf);
     }
-    s3_cube_free(&stiff);
-    const double column = 0.1 * S3_G * 1e-2 * 6;
+    xs_cube_free(&stiff);
+    const double column = 0.1 * XS_G * 1e-2 * 6;
 
     xr_md(ctx,
           "A cube of 3 x 3 x 3 cells of 0.1 m (64 particles of 0.1 kg, 279 edges, 162 tets, "
@@ -439,23 +248,8 @@ int xr_section_s3_tet_cube(xr_ctx *ctx)
 static double s3_hanging_sag(const xr_ctx *ctx, xpbd_solver solver, double ks, uint32_t iterations,
                              int frames)
 {
-    s3_cube_desc d = s3_cube_default(ctx);
-    d.pin_top = 1;
-    d.cfg.iterations = iterations;
-    d.cfg.solver = solver;
-    d.cfg.pbd_stiffness = ks;
-    d.cfg.damping = 0.01;
-    s3_cube c;
-    double sag = NAN;
-    if (s3_cube_make(&c, &d)) {
-        int fr = 0;
-        while (fr < frames && s3_step(&c.e))
-            ++fr;
-        if (fr == frames)
-            sag = -s3_min_y(&c.e.particles);
-    }
-    s3_cube_free(&c);
-    return sag;
+    const xs_cube_desc d = s3_cube_default(ctx);
+    return xs_cube_hanging_sag(&d, solver, ks, iterations, frames, NULL);
 }
 
 int xr_section_s3_iteration_tiers(xr_ctx *ctx)
@@ -527,21 +321,21 @@ int xr_section_s3_damping(xr_ctx *ctx)
 {
     const int frames = 90;
     const double v0[2] = {3, 4}, spin = 5;
-    s3_cube c[3];
+    xs_cube c[3];
     memset(c, 0, sizeof c);
     int ok = 1;
     double c0[3], L0 = 0;
     for (int k = 0; k < 3; ++k) { /* none, relative 0.1, global 0.99 per frame */
-        s3_cube_desc d = s3_cube_default(ctx);
+        xs_cube_desc d = s3_cube_default(ctx);
         d.n = 2;
-        d.alpha = 1e-3;
+        d.alpha_e = 1e-3;
         d.cfg.relative_damping = k == 1 ? 0.1 : 0;
         d.cfg.damping = k == 2 ? 0.01 : 0;
-        ok = ok && s3_cube_make(&c[k], &d);
+        ok = ok && xs_cube_make(&c[k], &d);
         if (!ok)
             break;
         xpbd_particles_f64 *p = &c[k].e.particles;
-        s3_com(p, c0, NULL);
+        xs_com(p, 0, p->count, c0, NULL);
         for (size_t i = 0; i < p->count; ++i) {
             p->vx[i] = v0[0] - spin * (p->y[i] - c0[1]);
             p->vy[i] = v0[1] + spin * (p->x[i] - c0[0]);
@@ -555,7 +349,7 @@ int xr_section_s3_damping(xr_ctx *ctx)
                  : NULL;
     if (!f) {
         for (int k = 0; k < 3; ++k)
-            s3_cube_free(&c[k]);
+            xs_cube_free(&c[k]);
         return -1;
     }
     double drift[3] = {0, 0, 0}, vx[3] = {0, 0, 0}, Lr[3] = {0, 0, 0};
@@ -564,10 +358,10 @@ int xr_section_s3_damping(xr_ctx *ctx)
         const double t = fr * S3_H;
         row[0] = t;
         row[1] = c0[0] + v0[0] * t;
-        row[2] = c0[1] + v0[1] * t - S3_G * S3_H * S3_H * fr * (fr + 1) / 2;
+        row[2] = c0[1] + v0[1] * t - XS_G * S3_H * S3_H * fr * (fr + 1) / 2;
         for (int k = 0; k < 3; ++k) {
             double cc[3], mom[3];
-            const double m = s3_com(&c[k].e.particles, cc, mom);
+            const double m = xs_com(&c[k].e.particles, 0, c[k].e.particles.count, cc, mom);
             row[3 + 2 * k] = cc[0];
             row[4 + 2 * k] = cc[1];
             row[9 + k] = sqrt(mom[0] * mom[0] + mom[1] * mom[1]) / m;
@@ -577,13 +371,13 @@ int xr_section_s3_damping(xr_ctx *ctx)
             vx[k] = mom[0] / m;
             Lr[k] = row[12 + k];
             if (fr < frames)
-                ok = ok && s3_step(&c[k].e);
+                ok = ok && xs_run(&c[k].e, 1);
         }
         xr_row(f, 15, row);
     }
     xr_table_close(f);
     for (int k = 0; k < 3; ++k)
-        s3_cube_free(&c[k]);
+        xs_cube_free(&c[k]);
     if (!ok)
         return -1;
     const double keep = pow(0.99, frames);
@@ -626,54 +420,38 @@ int xr_section_s3_damping(xr_ctx *ctx)
 
 /* ---------------------------------------------------- rigid coupling --- */
 
-typedef struct s3_box_body {
-    xpbd_rigid_f64 rb;
-    double v[3], w[3], mass;
-} s3_box_body;
-
 /* A soft cube (2.7 kg, radii 0.02 m) at 2 m/s (+x, no gravity) against a
  * free box of box_mass at rest; writes t, p_soft, p_box, p_total (x) per
  * frame into rows[frames + 1][4]. */
 static int s3_collide(const xr_ctx *ctx, double box_mass, int frames, double (*rows)[4],
                       double *v_soft, double *v_box, double *worst)
 {
-    s3_cube_desc d = s3_cube_default(ctx);
+    xs_cube_desc d = s3_cube_default(ctx);
     d.n = 2;
-    d.alpha = 1e-4;
+    d.alpha_e = 1e-4;
     d.origin[0] = -0.5;
     d.origin[1] = 4.9;
     d.origin[2] = -0.1;
     d.ground = 1;
     d.radius = 0.02;
     d.cfg.gravity[1] = 0;
-    s3_cube c;
-    if (!s3_cube_make(&c, &d)) {
-        s3_cube_free(&c);
+    xs_cube c;
+    if (!xs_cube_make(&c, &d)) {
+        xs_cube_free(&c);
         return 0;
     }
     xpbd_particles_f64 *p = &c.e.particles;
     for (size_t i = 0; i < p->count; ++i)
         p->vx[i] = 2;
-    s3_box_body b;
-    memset(&b, 0, sizeof b);
-    b.rb.shape = XPBD_RIGID_BOX;
-    b.rb.rot[0] = b.rb.rot[4] = b.rb.rot[8] = 1;
-    const double centre[3] = {0.25, 5.0, 0};
-    for (int k = 0; k < 3; ++k) {
-        b.rb.centre[k] = centre[k];
-        b.rb.half[k] = 0.15;
-    }
-    b.mass = box_mass;
-    b.rb.inv_mass = 1 / box_mass;
-    const double I = box_mass * 0.3 * 0.3 / 6;
-    b.rb.inv_inertia[0] = b.rb.inv_inertia[4] = b.rb.inv_inertia[8] = 1 / I;
+    xs_box_body b;
+    xs_box_body_init(&b, box_mass, (const double[3]){0.25, 5.0, 0}, 0.15);
     double p0[3];
-    s3_com(p, NULL, p0);
+    xs_com(p, 0, p->count, NULL, p0);
     *worst = 0;
     int ok = 1;
     for (int fr = 0; fr <= frames && ok; ++fr) {
         double mom[3];
-        const double m = s3_com(p, NULL, mom);
+        const double m = xs_com(p, 0, p->count, NULL, mom);
         rows[fr][0] = fr * S3_H;
         rows[fr][1] = mom[0];
         rows[fr][2] = box_mass * b.v[0];
@@ -683,14 +461,9 @@ static int s3_collide(const xr_ctx *ctx, double box_mass, int frames, double (*r
         *v_box = b.v[0];
         if (fr == frames)
             break;
-        xpbd_rigid_impulse j;
-        ok = s3_step(&c.e) && xpbd_engine_f64_couple_rigid(&c.e, &b.rb, S3_H, &j) == XPBD_OK;
-        for (int k = 0; k < 3; ++k) {
-            b.v[k] += b.rb.inv_mass * j.linear[k];
-            b.rb.centre[k] += b.v[k] * S3_H;
-        }
+        ok = xs_couple_frame(&c.e, &b, NULL) != UINT32_MAX;
     }
-    s3_cube_free(&c);
+    xs_cube_free(&c);
     return ok;
 }
 
@@ -753,7 +526,7 @@ int xr_section_s3_rigid_coupling(xr_ctx *ctx)
  * pin of its column, at the rest distance. Falls, drapes over the sphere
  * (a kinematic rigid body through xpbd_engine_f64_couple_rigid). */
 typedef struct s3_drape {
-    s3_mesh m;
+    xs_mesh m;
     xpbd_engine_f64 e;
     xpbd_rigid_f64 sphere;
     uint32_t nx;
@@ -764,45 +537,23 @@ static int s3_drape_make(s3_drape *d, const xr_ctx *ctx, uint32_t nx, uint32_t i
 {
     memset(d, 0, sizeof *d);
     d->nx = nx;
-    xpbd_cloth_desc cd;
-    memset(&cd, 0, sizeof cd);
-    cd.nx = cd.ny = nx;
-    cd.spacing = 1.2 / (nx - 1);
-    cd.origin[0] = -0.6;
-    cd.origin[1] = 0.9;
-    cd.origin[2] = -0.25;
-    xpbd_mesh_out o;
-    if (xpbd_mesh_cloth(&cd, &d->m.k, NULL) != XPBD_OK || !s3_mesh_alloc(&d->m, &o) ||
-        xpbd_mesh_cloth(&cd, NULL, &o) != XPBD_OK)
+    const double spacing = 1.2 / (nx - 1);
+    if (!xs_mesh_cloth(&d->m, nx, nx, spacing, (const double[3]){-0.6, 0.9, -0.25}, NULL, NULL))
         return 0;
     const size_t n = d->m.k.particles;
     double *w = malloc(n * sizeof *w), *r = malloc(n * sizeof *r), *len = malloc(n * sizeof *len);
     uint32_t *anchor = malloc(n * sizeof *anchor);
-    uint32_t *edges = malloc(2 * (d->m.k.edges + d->m.k.shear) * sizeof *edges);
+    uint32_t *edges = xs_mesh_all_edges(&d->m);
     int ok = w && r && len && anchor && edges;
     for (size_t i = 0; ok && i < n; ++i) {
         const size_t col = i % nx;
         w[i] = i < nx ? 0 : (double)n / 0.5;
         r[i] = 0.01;
         anchor[i] = i < nx ? (uint32_t)i : (uint32_t)col;
-        len[i] = i < nx ? 0 : cd.spacing * (double)(i / nx);
+        len[i] = i < nx ? 0 : spacing * (double)(i / nx);
     }
-    if (ok) {
-        memcpy(edges, d->m.edges, 2 * d->m.k.edges * sizeof *edges);
-        memcpy(edges + 2 * d->m.k.edges, d->m.shear, 2 * d->m.k.shear * sizeof *edges);
-    }
-    xpbd_scene_f64 s;
-    memset(&s, 0, sizeof s);
-    s.particles = n;
-    s.xyz = d->m.xyz;
-    s.inv_mass = w;
+    xpbd_scene_f64 s = xs_cloth_scene(&d->m, w, edges, 1e-7, 1e-3);
     s.radius = r;
-    s.edges = d->m.k.edges + d->m.k.shear;
-    s.edge = edges;
-    s.edge_alpha = 1e-7;
-    s.bends = d->m.k.bends;
-    s.bend = d->m.bends;
-    s.bend_alpha = 1e-3;
     s.tether_anchor = tethers ? anchor : NULL;
     s.tether_length = tethers ? len : NULL;
     xpbd_step_config cfg = xpbd_step_config_default();
@@ -825,14 +576,14 @@ static int s3_drape_make(s3_drape *d, const xr_ctx *ctx, uint32_t nx, uint32_t i
 static void s3_drape_free(s3_drape *d)
 {
     xpbd_engine_f64_destroy(&d->e);
-    s3_mesh_free(&d->m);
+    xs_mesh_free(&d->m);
 }
 
 static int s3_drape_run(s3_drape *d, int frames)
 {
     for (int fr = 0; fr < frames; ++fr) {
         xpbd_rigid_impulse j;
-        if (!s3_step(&d->e) ||
+        if (!xs_run(&d->e, 1) ||
             xpbd_engine_f64_couple_rigid(&d->e, &d->sphere, S3_H, &j) != XPBD_OK)
             return 0;
     }

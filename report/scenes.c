@@ -2,6 +2,7 @@
 #include "scenes.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +11,314 @@ double xs_chain_stretch_closed(int n, double mass, double alpha)
     return mass * XS_G * (double)n * (double)(n - 1) / 2.0 * alpha;
 }
 
+/* ------------------------------------------------------------ SPEC S3 --- */
+
+void xs_mesh_free(xs_mesh *m)
+{
+    free(m->xyz);
+    free(m->edges);
+    free(m->shear);
+    free(m->bends);
+    free(m->tets);
+    free(m->tris);
+    memset(m, 0, sizeof *m);
+}
+
+int xs_mesh_alloc(xs_mesh *m, xpbd_mesh_out *o)
+{
+    m->xyz = malloc((3 * m->k.particles + 1) * sizeof *m->xyz);
+    m->edges = malloc((2 * m->k.edges + 1) * sizeof *m->edges);
+    m->shear = malloc((2 * m->k.shear + 1) * sizeof *m->shear);
+    m->bends = malloc((4 * m->k.bends + 1) * sizeof *m->bends);
+    m->tets = malloc((4 * m->k.tets + 1) * sizeof *m->tets);
+    m->tris = malloc((3 * m->k.triangles + 1) * sizeof *m->tris);
+    memset(o, 0, sizeof *o);
+    o->xyz64 = m->xyz;
+    o->edges = m->edges;
+    o->shear = m->k.shear ? m->shear : NULL;
+    o->bends = m->k.bends ? m->bends : NULL;
+    o->tets = m->k.tets ? m->tets : NULL;
+    o->triangles = m->tris;
+    o->capacity = m->k;
+    return m->xyz && m->edges && m->shear && m->bends && m->tets && m->tris;
+}
+
+int xs_mesh_box(xs_mesh *m, uint32_t n, double d, const double o[3], uint32_t tets_per_cube)
+{
+    memset(m, 0, sizeof *m);
+    const xpbd_box_desc desc = {n, n, n, d, {o[0], o[1], o[2]}, tets_per_cube};
+    xpbd_mesh_out out;
+    return xpbd_mesh_box(&desc, &m->k, NULL) == XPBD_OK && xs_mesh_alloc(m, &out) &&
+           xpbd_mesh_box(&desc, NULL, &out) == XPBD_OK;
+}
+
+int xs_mesh_cloth(xs_mesh *m, uint32_t nx, uint32_t ny, double d, const double o[3],
+                  const double *u, const double *v)
+{
+    memset(m, 0, sizeof *m);
+    xpbd_cloth_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.nx = nx;
+    desc.ny = ny;
+    desc.spacing = d;
+    for (int a = 0; a < 3; ++a) {
+        desc.origin[a] = o[a];
+        desc.u[a] = u ? u[a] : 0;
+        desc.v[a] = v ? v[a] : 0;
+    }
+    xpbd_mesh_out out;
+    return xpbd_mesh_cloth(&desc, &m->k, NULL) == XPBD_OK && xs_mesh_alloc(m, &out) &&
+           xpbd_mesh_cloth(&desc, NULL, &out) == XPBD_OK;
+}
+
+uint32_t *xs_mesh_all_edges(const xs_mesh *m)
+{
+    uint32_t *e = malloc((2 * (m->k.edges + m->k.shear) + 1) * sizeof *e);
+    if (e) {
+        memcpy(e, m->edges, 2 * m->k.edges * sizeof *e);
+        memcpy(e + 2 * m->k.edges, m->shear, 2 * m->k.shear * sizeof *e);
+    }
+    return e;
+}
+
+xpbd_scene_f64 xs_cloth_scene(const xs_mesh *m, const double *w, const uint32_t *edges,
+                              double edge_alpha, double bend_alpha)
+{
+    xpbd_scene_f64 s;
+    memset(&s, 0, sizeof s);
+    s.particles = m->k.particles;
+    s.xyz = m->xyz;
+    s.inv_mass = w;
+    s.edges = m->k.edges + m->k.shear;
+    s.edge = edges;
+    s.edge_alpha = edge_alpha;
+    s.bends = m->k.bends;
+    s.bend = m->bends;
+    s.bend_alpha = bend_alpha;
+    return s;
+}
+
+double xs_det3(const double a[3], const double b[3], const double c[3])
+{
+    return a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
+           a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+double xs_norm3(const double v[3])
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+double xs_tets_volume(const xpbd_particles_f64 *p, const uint32_t *tets, size_t nt)
+{
+    double v = 0;
+    for (size_t t = 0; t < nt; ++t) {
+        const uint32_t *q = tets + 4 * t;
+        double e[3][3];
+        for (int a = 0; a < 3; ++a) {
+            e[a][0] = p->x[q[a + 1]] - p->x[q[0]];
+            e[a][1] = p->y[q[a + 1]] - p->y[q[0]];
+            e[a][2] = p->z[q[a + 1]] - p->z[q[0]];
+        }
+        v += xs_det3(e[0], e[1], e[2]) / 6;
+    }
+    return v;
+}
+
+double xs_min_y(const xpbd_particles_f64 *p, size_t b0, size_t b1)
+{
+    double m = HUGE_VAL;
+    for (size_t i = b0; i < b1; ++i)
+        m = p->y[i] < m ? p->y[i] : m;
+    return m;
+}
+
+double xs_max_y(const xpbd_particles_f64 *p, size_t b0, size_t b1)
+{
+    double m = -HUGE_VAL;
+    for (size_t i = b0; i < b1; ++i)
+        m = p->y[i] > m ? p->y[i] : m;
+    return m;
+}
+
+double xs_com(const xpbd_particles_f64 *p, size_t b0, size_t b1, double c[3], double mom[3])
+{
+    double m = 0, cc[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
+    for (size_t i = b0; i < b1; ++i) {
+        if (!(p->w[i] > 0))
+            continue;
+        const double mi = 1 / p->w[i];
+        m += mi;
+        cc[0] += mi * p->x[i];
+        cc[1] += mi * p->y[i];
+        cc[2] += mi * p->z[i];
+        pp[0] += mi * p->vx[i];
+        pp[1] += mi * p->vy[i];
+        pp[2] += mi * p->vz[i];
+    }
+    for (int a = 0; a < 3; ++a) {
+        if (c)
+            c[a] = m > 0 ? cc[a] / m : 0;
+        if (mom)
+            mom[a] = pp[a];
+    }
+    return m;
+}
+
+void xs_angular(const xpbd_particles_f64 *p, size_t b0, size_t b1, double L[3])
+{
+    double c[3], mom[3];
+    const double m = xs_com(p, b0, b1, c, mom);
+    const double vc[3] = {mom[0] / m, mom[1] / m, mom[2] / m};
+    L[0] = L[1] = L[2] = 0;
+    for (size_t i = b0; i < b1; ++i) {
+        if (!(p->w[i] > 0))
+            continue;
+        const double mi = 1 / p->w[i];
+        const double r[3] = {p->x[i] - c[0], p->y[i] - c[1], p->z[i] - c[2]};
+        const double u[3] = {p->vx[i] - vc[0], p->vy[i] - vc[1], p->vz[i] - vc[2]};
+        L[0] += mi * (r[1] * u[2] - r[2] * u[1]);
+        L[1] += mi * (r[2] * u[0] - r[0] * u[2]);
+        L[2] += mi * (r[0] * u[1] - r[1] * u[0]);
+    }
+}
+
+int xs_run(xpbd_engine_f64 *e, int frames)
+{
+    for (int f = 0; f < frames; ++f)
+        if (xpbd_engine_f64_step(e, 1.0 / 60) < 0)
+            return 0;
+    return 1;
+}
+
+xs_cube_desc xs_cube_default(void)
+{
+    xs_cube_desc d;
+    memset(&d, 0, sizeof d);
+    d.n = 3;
+    d.alpha_e = 1e-2;
+    d.alpha_t = 0;
+    d.volume = 1;
+    d.cfg = xpbd_step_config_default();
+    return d;
+}
+
+void xs_cube_free(xs_cube *c)
+{
+    xpbd_engine_f64_destroy(&c->e);
+    xs_mesh_free(&c->m);
+    free(c->w);
+    free(c->r);
+    memset(c, 0, sizeof *c);
+}
+
+xpbd_scene_f64 xs_cube_scene(const xs_cube *c, double edge_alpha, int volume, double tet_alpha)
+{
+    xpbd_scene_f64 s;
+    memset(&s, 0, sizeof s);
+    s.particles = c->m.k.particles;
+    s.xyz = c->m.xyz;
+    s.inv_mass = c->w;
+    s.edges = c->m.k.edges;
+    s.edge = c->m.edges;
+    s.edge_alpha = edge_alpha;
+    if (volume) {
+        s.tets = c->m.k.tets;
+        s.tet = c->m.tets;
+        s.tet_alpha = tet_alpha;
+    }
+    return s;
+}
+
+int xs_cube_make(xs_cube *c, const xs_cube_desc *d)
+{
+    memset(c, 0, sizeof *c);
+    if (!xs_mesh_box(&c->m, d->n, 0.1, d->origin, 6))
+        return 0;
+    const size_t n = c->m.k.particles;
+    c->w = malloc(n * sizeof *c->w);
+    c->r = malloc(n * sizeof *c->r);
+    if (!c->w || !c->r)
+        return 0;
+    const double top = d->origin[1] + 0.1 * d->n;
+    for (size_t i = 0; i < n; ++i) {
+        c->w[i] = d->pin_top && c->m.xyz[3 * i + 1] == top ? 0 : 10;
+        c->r[i] = d->radius;
+    }
+    const xpbd_plane ground = {{0, 1, 0}, 0};
+    const size_t body[2] = {0, n};
+    xpbd_scene_f64 s = xs_cube_scene(c, d->alpha_e, d->volume, d->alpha_t);
+    s.radius = d->ground ? c->r : NULL;
+    s.bodies = 1;
+    s.body_begin = body;
+    s.planes = d->ground ? 1 : 0;
+    s.plane = &ground;
+    if (xpbd_engine_f64_create(&c->e, &s, &d->cfg, &d->opt, NULL) != XPBD_OK)
+        return 0;
+    c->V0 = xs_tets_volume(&c->e.particles, c->m.tets, c->m.k.tets);
+    return 1;
+}
+
+double xs_cube_hanging_sag(const xs_cube_desc *base, xpbd_solver solver, double ks,
+                           uint32_t iterations, int frames, double *volume_ratio)
+{
+    xs_cube_desc d = *base;
+    d.pin_top = 1;
+    d.cfg.iterations = iterations;
+    d.cfg.solver = solver;
+    d.cfg.pbd_stiffness = ks;
+    d.cfg.damping = 0.01; /* settle: the sag asked for is the static one */
+    xs_cube c;
+    double sag = NAN;
+    if (xs_cube_make(&c, &d) && xs_run(&c.e, frames)) {
+        sag = -xs_min_y(&c.e.particles, 0, c.m.k.particles);
+        if (volume_ratio)
+            *volume_ratio = xs_tets_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
+    }
+    xs_cube_free(&c);
+    return sag;
+}
+
+void xs_box_body_init(xs_box_body *b, double mass, const double centre[3], double half)
+{
+    memset(b, 0, sizeof *b);
+    b->rb.shape = XPBD_RIGID_BOX;
+    b->rb.rot[0] = b->rb.rot[4] = b->rb.rot[8] = 1;
+    for (int k = 0; k < 3; ++k) {
+        b->rb.centre[k] = centre[k];
+        b->rb.half[k] = half;
+    }
+    b->mass = mass;
+    b->rb.inv_mass = 1 / mass;
+    const double I = mass * (2 * half) * (2 * half) / 6; /* cube: m a^2 / 6 */
+    b->rb.inv_inertia[0] = b->rb.inv_inertia[4] = b->rb.inv_inertia[8] = 1 / I;
+}
+
+uint32_t xs_couple_frame(xpbd_engine_f64 *e, xs_box_body *b, xpbd_rigid_impulse *sum)
+{
+    const double h = 1.0 / 60;
+    if (xpbd_engine_f64_step(e, h) < 0)
+        return UINT32_MAX;
+    xpbd_rigid_impulse j;
+    if (xpbd_engine_f64_couple_rigid(e, &b->rb, h, &j) != XPBD_OK)
+        return UINT32_MAX;
+    for (int k = 0; k < 3; ++k) {
+        b->v[k] += b->rb.inv_mass * j.linear[k];
+        b->w[k] += b->rb.inv_inertia[4 * k] * j.angular[k];
+        b->rb.centre[k] += b->v[k] * h;
+        if (sum) {
+            sum->linear[k] += j.linear[k];
+            sum->angular[k] += j.angular[k];
+        }
+    }
+    if (sum)
+        sum->contacts += j.contacts;
+    return j.contacts;
+}
+
 #define XS_R double
 #define XS_W xs_world_f64
+#define XS_P xpbd_particles_f64
 #define XS_SFX(n) n##_f64
 #define XS_M(a, b) a##_f64_##b
 #define XS_SQRT sqrt
@@ -21,6 +328,7 @@ double xs_chain_stretch_closed(int n, double mass, double alpha)
 #include "scenes_tmpl.h"
 #undef XS_R
 #undef XS_W
+#undef XS_P
 #undef XS_SFX
 #undef XS_M
 #undef XS_SQRT
@@ -30,6 +338,7 @@ double xs_chain_stretch_closed(int n, double mass, double alpha)
 
 #define XS_R float
 #define XS_W xs_world_f32
+#define XS_P xpbd_particles_f32
 #define XS_SFX(n) n##_f32
 #define XS_M(a, b) a##_f32_##b
 #define XS_SQRT sqrtf

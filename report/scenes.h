@@ -1,8 +1,12 @@
-/* scenes.h: the reference scenes of SPEC S0-S1 as a small internal library
- * that xpbd-report, xpbd-bench and the tests link (target xpbd_scenes).
+/* scenes.h: the reference scenes of SPEC S0-S1 and S3 as a small internal
+ * library that xpbd-report, xpbd-bench and the tests link (target
+ * xpbd_scenes), so a scene the report shows and the test that asserts on it
+ * are built by the same code.
  *
  * A world owns its particle arrays, its built constraint set and the step
- * scratch, all in double (f64) or float (f32). Units are SI. */
+ * scratch, all in double (f64) or float (f32). The S3 scenes (generated
+ * meshes, the tet cube, a host-integrated rigid box) run on the engine of
+ * xpbd/engine.h in double. Units are SI. */
 #ifndef XPBD_SCENES_H
 #define XPBD_SCENES_H
 
@@ -35,6 +39,13 @@ typedef struct xs_world_f32 {
  * status. Positions are set by the caller (or a scene function) afterwards;
  * when rest is NULL the rest lengths are taken from the positions given in
  * xyz (3*n values, may be NULL only if rest is given). */
+/* Points the ten arrays of p (x y z px py pz vx vy vz w, in that order) at
+ * base, base + stride, ..., base + 9 * stride (stride in elements, >= n),
+ * count n: one block holds a whole particle set, and further arrays of the
+ * caller may follow at base + 10 * stride. */
+void xs_particles_f64_bind(xpbd_particles_f64 *p, size_t n, double *base, size_t stride);
+void xs_particles_f32_bind(xpbd_particles_f32 *p, size_t n, float *base, size_t stride);
+
 xpbd_status xs_world_f64_init(xs_world_f64 *w, size_t n, const double *xyz, size_t m,
                               const uint32_t *i0, const uint32_t *i1, const double *rest,
                               const double *compliance);
@@ -64,6 +75,116 @@ xpbd_status xs_cloth_f64(xs_world_f64 *w, int nx, int ny, double d, double alpha
                          int flat);
 xpbd_status xs_cloth_f32(xs_world_f32 *w, int nx, int ny, float d, float alpha, int shear,
                          int flat);
+
+/* ------------------------------------------------------------ SPEC S3 --- */
+
+/* A generated mesh (xpbd/mesh.h, double positions) owning every array the
+ * generators can fill. */
+typedef struct xs_mesh {
+    xpbd_mesh_counts k;
+    double *xyz;
+    uint32_t *edges, *shear, *bends, *tets, *tris;
+} xs_mesh;
+
+/* Allocates the arrays for the counts in m->k (one spare element each, so
+ * an empty kind is still a valid pointer) and points *o at them, capacity
+ * m->k, absent kinds NULL. Returns 1, or 0 if an allocation failed
+ * (xs_mesh_free frees what was allocated). */
+int xs_mesh_alloc(xs_mesh *m, xpbd_mesh_out *o);
+void xs_mesh_free(xs_mesh *m);
+/* n x n x n cubes of edge d, lowest corner at o, tets_per_cube 5 or 6
+ * (xpbd_mesh_box). Returns 1 on success. */
+int xs_mesh_box(xs_mesh *m, uint32_t n, double d, const double o[3], uint32_t tets_per_cube);
+/* nx x ny cloth of spacing d, particle (0, 0) at o, rows along u and
+ * columns along v (NULL: the generator's default axes). Returns 1 on
+ * success. */
+int xs_mesh_cloth(xs_mesh *m, uint32_t nx, uint32_t ny, double d, const double o[3],
+                  const double *u, const double *v);
+/* The structural edges followed by the shear edges, one malloc'd array of
+ * 2 * (k.edges + k.shear) indices (NULL when out of memory): a cloth's
+ * distance constraints as the engine takes them. */
+uint32_t *xs_mesh_all_edges(const xs_mesh *m);
+
+/* A cloth mesh as an engine scene: its particles with inverse masses w,
+ * the distance constraints `edges` (2 * (k.edges + k.shear) indices, as
+ * xs_mesh_all_edges gives them) of compliance edge_alpha, its bending
+ * stencils of compliance bend_alpha; no radii, tethers, bodies or planes. */
+xpbd_scene_f64 xs_cloth_scene(const xs_mesh *m, const double *w, const uint32_t *edges,
+                              double edge_alpha, double bend_alpha);
+
+/* a . (b x c) */
+double xs_det3(const double a[3], const double b[3], const double c[3]);
+double xs_norm3(const double v[3]);
+/* Signed volume of nt tets (4 indices each) over a particle set. */
+double xs_tets_volume(const xpbd_particles_f64 *p, const uint32_t *tets, size_t nt);
+/* Lowest and highest y of particles [b0, b1). */
+double xs_min_y(const xpbd_particles_f64 *p, size_t b0, size_t b1);
+double xs_max_y(const xpbd_particles_f64 *p, size_t b0, size_t b1);
+/* Mass-weighted centre (c) and momentum (mom) of the particles [b0, b1)
+ * with w > 0, either may be NULL; returns their mass. */
+double xs_com(const xpbd_particles_f64 *p, size_t b0, size_t b1, double c[3], double mom[3]);
+/* Angular momentum of the particles [b0, b1) with w > 0 about their centre
+ * of mass. */
+void xs_angular(const xpbd_particles_f64 *p, size_t b0, size_t b1, double L[3]);
+
+/* Steps frames of 1/60 s; 1 if every step succeeded (status >= 0). */
+int xs_run(xpbd_engine_f64 *e, int frames);
+
+/* The S3 tet cube: n^3 cells of 0.1 m (6 tets each), 0.1 kg per particle
+ * (w = 10), edges of compliance alpha_e (m/N), tets (if volume) of
+ * compliance alpha_t. pin_top pins the top layer (w = 0); ground gives
+ * every particle the contact radius `radius` and adds the plane y = 0.
+ * One body. */
+typedef struct xs_cube_desc {
+    uint32_t n;
+    double origin[3];        /* lowest corner */
+    double alpha_e, alpha_t;
+    int volume, pin_top;
+    double radius;
+    int ground;
+    xpbd_step_config cfg;
+    xpbd_engine_options opt;
+} xs_cube_desc;
+
+typedef struct xs_cube {
+    xs_mesh m;
+    xpbd_engine_f64 e;
+    double *w, *r;           /* the inverse masses and radii it was made with */
+    double V0;               /* rest volume of its tets */
+} xs_cube;
+
+/* n = 3, alpha_e = 1e-2, alpha_t = 0, volume on, the default step
+ * configuration; nothing pinned, no ground. */
+xs_cube_desc xs_cube_default(void);
+/* Returns 1, or 0 on failure (xs_cube_free still frees what was made). */
+int xs_cube_make(xs_cube *c, const xs_cube_desc *d);
+void xs_cube_free(xs_cube *c);
+/* The cube's particles (its w), edges of compliance edge_alpha and, if
+ * volume, its tets of compliance tet_alpha, as an engine scene: no radii,
+ * bodies or planes. */
+xpbd_scene_f64 xs_cube_scene(const xs_cube *c, double edge_alpha, int volume, double tet_alpha);
+/* Sag of the cube of *base hung from its top layer (solver, k_s,
+ * iterations; 1% damping per frame to settle) after `frames` frames: how
+ * far its lowest particle fell (m); NAN if it could not be built or a step
+ * failed. volume_ratio (may be NULL) receives V/V0 at the end. */
+double xs_cube_hanging_sag(const xs_cube_desc *base, xpbd_solver solver, double ks,
+                           uint32_t iterations, int frames, double *volume_ratio);
+
+/* A free rigid box for the coupling scenes, integrated by the host
+ * (symplectic Euler, no gravity): the body, its velocity and angular
+ * velocity, its mass. */
+typedef struct xs_box_body {
+    xpbd_rigid_f64 rb;
+    double v[3], w[3], mass;
+} xs_box_body;
+
+/* A solid cube of the given mass and half extent at centre, at rest. */
+void xs_box_body_init(xs_box_body *b, double mass, const double centre[3], double half);
+/* One frame of 1/60 s: the soft body's step, the two-way coupling with the
+ * box, the box's response (the host's integrator). Adds the impulse to
+ * *sum (may be NULL) and returns the coupling's contacts, UINT32_MAX if the
+ * step or the coupling failed. */
+uint32_t xs_couple_frame(xpbd_engine_f64 *e, xs_box_body *b, xpbd_rigid_impulse *sum);
 
 #ifdef __cplusplus
 }

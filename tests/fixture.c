@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "scenes.h"
+
 static double compliance_mix(xt_rng *rng)
 {
     const uint32_t k = xt_below(rng, 4);

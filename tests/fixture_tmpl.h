@@ -21,17 +21,7 @@ int XT_SFXM(xt_cloud, alloc)(XT_CLOUD *c, size_t n)
     if (!c->block)
         return 0;
     XT_R *b = c->block;
-    c->p.count = n;
-    c->p.x = b;
-    c->p.y = b + n;
-    c->p.z = b + 2 * n;
-    c->p.px = b + 3 * n;
-    c->p.py = b + 4 * n;
-    c->p.pz = b + 5 * n;
-    c->p.vx = b + 6 * n;
-    c->p.vy = b + 7 * n;
-    c->p.vz = b + 8 * n;
-    c->p.w = b + 9 * n;
+    XT_SFXM(xs_particles, bind)(&c->p, n, b, n);
     c->fx = b + 10 * n;
     c->fy = b + 11 * n;
     c->fz = b + 12 * n;

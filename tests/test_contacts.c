@@ -43,17 +43,7 @@ static int FN(ct_alloc)(CT *c, size_t n)
         return 0;
     CT_R *b = c->block;
     c->n = n;
-    c->p.count = n;
-    c->p.x = b;
-    c->p.y = b + n;
-    c->p.z = b + 2 * n;
-    c->p.px = b + 3 * n;
-    c->p.py = b + 4 * n;
-    c->p.pz = b + 5 * n;
-    c->p.vx = b + 6 * n;
-    c->p.vy = b + 7 * n;
-    c->p.vz = b + 8 * n;
-    c->p.w = b + 9 * n;
+    CT_SFXM(xs_particles, bind)(&c->p, n, b, n);
     c->r = b + 10 * n;
     c->imp = b + 11 * n;
     c->q = b + 12 * n;
@@ -69,6 +59,24 @@ static void FN(ct_free)(CT *c)
 static void FN(ct_copy)(CT *dst, const CT *src)
 {
     memcpy(dst->block, src->block, (16 * src->n + 1) * sizeof(CT_R));
+}
+
+/* Every array back to zero. */
+static void FN(ct_clear)(CT *c)
+{
+    memset(c->block, 0, (16 * c->n + 1) * sizeof(CT_R));
+}
+
+/* Two particles and their one contact (0, 1) in a set with room for 4: the
+ * setting of SPEC S2 Tables 2 and 3. Returns the assignment's status
+ * (XPBD_ERR_NOMEM if an allocation failed). */
+static xpbd_status FN(ct_pair)(CT *c, ct_set *set)
+{
+    static const uint32_t a0[1] = {0}, a1[1] = {1};
+    if (!ct_set_alloc(set, 2, 4) || !FN(ct_alloc)(c, 2))
+        return XPBD_ERR_NOMEM;
+    return xpbd_contact_set_assign(&set->cs, 2, 1, a0, a1, 0, 0, set->work, set->work_bytes,
+                                   NULL);
 }
 
 /* memcmp of every array (names the first that differs). */
@@ -156,13 +164,8 @@ static void FN(table2)(void)
     const CK *S = CGET(XPBD_ISA_SCALAR);
     REQUIRE(S != NULL);
     ct_set set;
-    REQUIRE(ct_set_alloc(&set, 2, 4));
-    const uint32_t a0[1] = {0}, a1[1] = {1};
-    REQUIRE_STATUS(xpbd_contact_set_assign(&set.cs, 2, 1, a0, a1, 0, 0, set.work, set.work_bytes,
-                                           NULL),
-                   XPBD_OK);
     CT c;
-    REQUIRE(FN(ct_alloc)(&c, 2));
+    REQUIRE_STATUS(FN(ct_pair)(&c, &set), XPBD_OK);
     size_t sb;
     void *scratch = FN(ct_scratch)(2, 4, &sb);
     REQUIRE(scratch != NULL);
@@ -170,7 +173,7 @@ static void FN(table2)(void)
         const CT_R e = (CT_R)es[k];
         const CT_R want = -e * (CT_R)-6; /* -e*v, v = -6 */
         for (int path = 0; path < 3; ++path) {
-            memset(c.block, 0, (16 * c.n + 1) * sizeof(CT_R));
+            FN(ct_clear)(&c);
             c.r[0] = (CT_R)0.34;
             c.r[1] = (CT_R)0.18;
             c.p.w[0] = 0;
@@ -248,19 +251,14 @@ static void FN(table3)(void)
     const CK *S = CGET(XPBD_ISA_SCALAR);
     REQUIRE(S != NULL);
     ct_set set;
-    REQUIRE(ct_set_alloc(&set, 2, 4));
-    const uint32_t a0[1] = {0}, a1[1] = {1};
-    REQUIRE_STATUS(xpbd_contact_set_assign(&set.cs, 2, 1, a0, a1, 0, 0, set.work, set.work_bytes,
-                                           NULL),
-                   XPBD_OK);
     CT c;
-    REQUIRE(FN(ct_alloc)(&c, 2));
+    REQUIRE_STATUS(FN(ct_pair)(&c, &set), XPBD_OK);
     const double eps = CT_EPS;
     const double ulp6 = 4 * eps; /* ulp of 6 = 2^2 * eps */
     for (int k = 0; k < 5; ++k) {
         const double mu = mus[k];
         for (int weighted = 1; weighted >= 0; --weighted) {
-            memset(c.block, 0, (16 * c.n + 1) * sizeof(CT_R));
+            FN(ct_clear)(&c);
             c.r[0] = c.r[1] = (CT_R)0.18;
             c.p.w[0] = (CT_R)(1 / mu);
             c.p.w[1] = 1;
@@ -290,7 +288,7 @@ static void FN(table3)(void)
             ENSURE_BITS_F64((double)c.q[4], 0.0);
         }
         /* velocity: touching, v1 = -6, v2 = 0, e = 0.5 */
-        memset(c.block, 0, (16 * c.n + 1) * sizeof(CT_R));
+        FN(ct_clear)(&c);
         c.r[0] = c.r[1] = (CT_R)0.18;
         c.p.w[0] = (CT_R)(1 / mu);
         c.p.w[1] = 1;
@@ -1085,6 +1083,7 @@ static void FN(cross_world)(void)
 /* ========================================================== shared === */
 
 #include "fixture.h"
+#include "scenes.h"
 
 #include <float.h>
 #include <math.h>
@@ -1545,7 +1544,7 @@ static void contacts_head_on(void)
     }
     ENSURE_LE(worst, 64 * DBL_EPSILON); /* velocities ~5 m/s: ~2 ulp */
     /* the world step, lesson order, no gravity: touching and approaching */
-    memset(c.block, 0, (16 * c.n + 1) * sizeof(double));
+    ct_clear_f64(&c);
     c.r[0] = c.r[1] = 0.25;
     c.p.w[0] = c.p.w[1] = 2;
     c.p.x[1] = 0.5;
@@ -1586,7 +1585,7 @@ static void contacts_resting_impulse(void)
     REQUIRE(scratch != NULL);
     for (int order = 0; order < 2; ++order)
         for (uint32_t sub = 1; sub <= 8; sub *= 2) {
-            memset(c.block, 0, (16 * c.n + 1) * sizeof(double));
+            ct_clear_f64(&c);
             c.r[0] = 0.18;
             c.r[1] = 0.1;
             c.p.w[0] = 1;   /* m = 1 */
@@ -1639,7 +1638,7 @@ static void contacts_friction(void)
     for (int k = 0; k < 3; ++k)
         for (uint32_t sub = 1; sub <= 4; sub *= 4) {
             const double mu = mus[k];
-            memset(c.block, 0, (16 * c.n + 1) * sizeof(double));
+            ct_clear_f64(&c);
             c.r[0] = 0.1;
             c.p.w[0] = 1;
             c.p.y[0] = 0.1;
@@ -1670,7 +1669,7 @@ static void contacts_friction(void)
         const double th = degs[k] * 3.14159265358979323846 / 180;
         const double n[3] = {-sin(th), cos(th), 0};
         const xpbd_plane slope = {{n[0], n[1], n[2]}, 0};
-        memset(c.block, 0, (16 * c.n + 1) * sizeof(double));
+        ct_clear_f64(&c);
         c.r[0] = 0.1;
         c.p.w[0] = 1;
         c.p.x[0] = 0.1 * n[0];

@@ -56,31 +56,46 @@ int xt_same_bytes(const void *a, const void *b, size_t bytes, const char *what,
     return 0;
 }
 
+/* The first of n elements of size sz at which a and b differ bitwise (a
+ * -0.0 against a 0.0, or two NaNs of other bits, count), n if none. */
+static size_t xt_first_diff(const void *a, const void *b, size_t n, size_t sz)
+{
+    const unsigned char *x = a, *y = b;
+    if (n == 0 || memcmp(x, y, n * sz) == 0)
+        return n;
+    size_t i = 0;
+    while (memcmp(x + i * sz, y + i * sz, sz) == 0)
+        ++i;
+    return i;
+}
+
+/* Reports element i of n of two real arrays, with `digits` significant
+ * digits (enough to read the precision back). */
+static void xt_report_real(const char *file, int line, const char *what, size_t i, size_t n,
+                           double got, double want, int digits)
+{
+    if (xt_fail_begin(file, line))
+        fprintf(stderr, "%s differs at [%zu] of %zu:\n    got  %a = %.*g\n    want %a = %.*g\n",
+                what, i, n, got, digits, got, want, digits, want);
+}
+
 int xt_same_f32(const float *a, const float *b, size_t n, const char *what, const char *file,
                 int line)
 {
-    if (n == 0 || memcmp(a, b, n * sizeof *a) == 0)
+    const size_t i = xt_first_diff(a, b, n, sizeof *a);
+    if (i == n)
         return 1;
-    size_t i = 0;
-    while (memcmp(a + i, b + i, sizeof *a) == 0)
-        ++i;
-    if (xt_fail_begin(file, line))
-        fprintf(stderr, "%s differs at [%zu] of %zu:\n    got  %a = %.9g\n    want %a = %.9g\n",
-                what, i, n, (double)a[i], (double)a[i], (double)b[i], (double)b[i]);
+    xt_report_real(file, line, what, i, n, (double)a[i], (double)b[i], 9);
     return 0;
 }
 
 int xt_same_f64(const double *a, const double *b, size_t n, const char *what, const char *file,
                 int line)
 {
-    if (n == 0 || memcmp(a, b, n * sizeof *a) == 0)
+    const size_t i = xt_first_diff(a, b, n, sizeof *a);
+    if (i == n)
         return 1;
-    size_t i = 0;
-    while (memcmp(a + i, b + i, sizeof *a) == 0)
-        ++i;
-    if (xt_fail_begin(file, line))
-        fprintf(stderr, "%s differs at [%zu] of %zu:\n    got  %a = %.17g\n    want %a = %.17g\n",
-                what, i, n, a[i], a[i], b[i], b[i]);
+    xt_report_real(file, line, what, i, n, a[i], b[i], 17);
     return 0;
 }
 

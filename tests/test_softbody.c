@@ -63,17 +63,7 @@ static xpbd_status FN(sb_random_tets)(SQS *set, size_t n, size_t count, xt_rng *
         comp[count + t] = 0;
     }
     for (size_t t = 0; t < count; ++t) {
-        for (int a = 0; a < 4; ++a) {
-            uint32_t v;
-            int again;
-            do {
-                v = xt_below(rng, (uint32_t)shared);
-                again = 0;
-                for (int b = 0; b < a; ++b)
-                    again |= idx[4 * t + (size_t)b] == v;
-            } while (again);
-            idx[4 * t + (size_t)a] = v;
-        }
+        sb_pick4(rng, (uint32_t)shared, idx + 4 * t);
         const double u = xt_unit(rng);
         comp[t] = u < 0.3 ? 0 : (SB_R)(u < 0.7 ? xt_range(rng, 1e-7, 1e-3) : xt_range(rng, 1, 100));
     }
@@ -100,17 +90,7 @@ static xpbd_status FN(sb_random_bends)(SQS *set, size_t n, size_t count, xt_rng 
         return XPBD_ERR_NOMEM;
     }
     for (size_t t = 0; t < count; ++t) {
-        for (int a = 0; a < 4; ++a) {
-            uint32_t v;
-            int again;
-            do {
-                v = xt_below(rng, (uint32_t)n);
-                again = 0;
-                for (int b = 0; b < a; ++b)
-                    again |= idx[4 * t + (size_t)b] == v;
-            } while (again);
-            idx[4 * t + (size_t)a] = v;
-        }
+        sb_pick4(rng, (uint32_t)n, idx + 4 * t);
         comp[t] = xt_unit(rng) < 0.3 ? 0 : (SB_R)xt_range(rng, 1e-6, 1e-1);
     }
     xpbd_colouring_options o = {0, serial};
@@ -300,15 +280,30 @@ static void FN(sb_cross_tethers)(void)
     free(anchor);
 }
 
+/* Every particle array of two engines (n particles), bit for bit. */
+static void FN(sb_same_particles)(const SENG *got, const SENG *want, size_t n, const char *what)
+{
+    const SB_R *const g[10] = {got->particles.x,  got->particles.y,  got->particles.z,
+                               got->particles.px, got->particles.py, got->particles.pz,
+                               got->particles.vx, got->particles.vy, got->particles.vz,
+                               got->particles.w};
+    const SB_R *const w[10] = {want->particles.x,  want->particles.y,  want->particles.z,
+                               want->particles.px, want->particles.py, want->particles.pz,
+                               want->particles.vx, want->particles.vy, want->particles.vz,
+                               want->particles.w};
+    for (int k = 0; k < 10; ++k)
+        SSAME(g[k], w[k], n, what);
+}
+
 /* A whole engine frame on the ISA under test against the scalar path:
  * cloth with bending and tethers plus a tet cube with contacts, planes and
  * relative damping; 30 frames, then memcmp of every particle array. */
 static void FN(sb_cross_world)(void)
 {
     SENG a, b;
-    sb_mesh cloth, cube;
-    REQUIRE(sb_cloth(&cloth, 9, 7, 0.1, (const double[3]){-0.4, 1.0, -0.3}, NULL, NULL));
-    REQUIRE(sb_box(&cube, 2, 0.1, (const double[3]){-0.1, 0.2, -0.1}, 6));
+    xs_mesh cloth, cube;
+    REQUIRE(xs_mesh_cloth(&cloth, 9, 7, 0.1, (const double[3]){-0.4, 1.0, -0.3}, NULL, NULL));
+    REQUIRE(xs_mesh_box(&cube, 2, 0.1, (const double[3]){-0.1, 0.2, -0.1}, 6));
     const size_t nc = cloth.k.particles, nb = cube.k.particles, n = nc + nb;
     SB_R *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w);
     SB_R *r = malloc(n * sizeof *r), *len = malloc(n * sizeof *len);
@@ -395,14 +390,7 @@ static void FN(sb_cross_world)(void)
         ENSURE_INT(a.counters.skipped, b.counters.skipped);
     }
     ENSURE(hits > 0);
-    const SB_R *const pa[10] = {a.particles.x,  a.particles.y,  a.particles.z,  a.particles.px,
-                                a.particles.py, a.particles.pz, a.particles.vx, a.particles.vy,
-                                a.particles.vz, a.particles.w};
-    const SB_R *const pb[10] = {b.particles.x,  b.particles.y,  b.particles.z,  b.particles.px,
-                                b.particles.py, b.particles.pz, b.particles.vx, b.particles.vy,
-                                b.particles.vz, b.particles.w};
-    for (int k = 0; k < 10; ++k)
-        SSAME(pa[k], pb[k], n, SB_F64 ? "world f64" : "world f32");
+    FN(sb_same_particles)(&a, &b, n, SB_F64 ? "world f64" : "world f32");
     ENSURE(FN(sb_all_finite)(a.particles.x, n));
     SB_SFXM(xpbd_engine, destroy)(&a);
     SB_SFXM(xpbd_engine, destroy)(&b);
@@ -413,18 +401,18 @@ static void FN(sb_cross_world)(void)
     free(edges);
     free(tets);
     free(anchor);
-    sb_free(&cloth);
-    sb_free(&cube);
+    xs_mesh_free(&cloth);
+    xs_mesh_free(&cube);
 }
 
 /* Record a run (a cube dropped on a cloth-free ground, poked, with sleeping
  * and a cloth torn by its pins), replay the file, compare bit for bit. */
 static void FN(sb_replay_roundtrip)(void)
 {
-    sb_mesh cube, cloth;
-    REQUIRE(sb_box(&cube, 2, 0.1, (const double[3]){-0.1, 0.3, -0.1}, 5));
-    REQUIRE(sb_cloth(&cloth, 8, 5, 0.1, (const double[3]){0.5, 1.0, 0}, (const double[3]){1, 0, 0},
-                     (const double[3]){0, -1, 0}));
+    xs_mesh cube, cloth;
+    REQUIRE(xs_mesh_box(&cube, 2, 0.1, (const double[3]){-0.1, 0.3, -0.1}, 5));
+    REQUIRE(xs_mesh_cloth(&cloth, 8, 5, 0.1, (const double[3]){0.5, 1.0, 0},
+                          (const double[3]){1, 0, 0}, (const double[3]){0, -1, 0}));
     const size_t nb = cube.k.particles, n = nb + cloth.k.particles;
     SB_R *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w), *r = malloc(n * sizeof *r);
     uint32_t *edges = malloc(2 * (cube.k.edges + cloth.k.edges + cloth.k.shear) * sizeof *edges);
@@ -511,14 +499,7 @@ static void FN(sb_replay_roundtrip)(void)
     ENSURE_STATUS(SB_SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
     ENSURE_INT(b.frame, a.frame);
     ENSURE_INT(b.edge_count, a.edge_count);
-    const SB_R *const pa[10] = {a.particles.x,  a.particles.y,  a.particles.z,  a.particles.px,
-                                a.particles.py, a.particles.pz, a.particles.vx, a.particles.vy,
-                                a.particles.vz, a.particles.w};
-    const SB_R *const pb[10] = {b.particles.x,  b.particles.y,  b.particles.z,  b.particles.px,
-                                b.particles.py, b.particles.pz, b.particles.vx, b.particles.vy,
-                                b.particles.vz, b.particles.w};
-    for (int k = 0; k < 10; ++k)
-        SSAME(pb[k], pa[k], n, "replayed state");
+    FN(sb_same_particles)(&b, &a, n, "replayed state");
     ENSURE(SB_SFX(xrp_state_hash)(&b) == fl.hash);
     SAME_BYTES(b.sleep.asleep, a.sleep.asleep, 2, "sleep flags");
     xrp_free(&fl);
@@ -530,8 +511,8 @@ static void FN(sb_replay_roundtrip)(void)
     free(r);
     free(edges);
     free(bends);
-    sb_free(&cube);
-    sb_free(&cloth);
+    xs_mesh_free(&cube);
+    xs_mesh_free(&cloth);
 }
 
 #undef FN
@@ -548,6 +529,7 @@ static void FN(sb_replay_roundtrip)(void)
 
 #include "test.h"
 #include "replay.h"
+#include "scenes.h"
 
 #include <float.h>
 #include <math.h>
@@ -563,87 +545,25 @@ static void FN(sb_replay_roundtrip)(void)
 
 extern const xt_test xt_tests_softbody[];
 
-#define SB_G 9.81
+/* The S3 scenes and their measurements (xs_mesh, xs_cube, xs_box_body,
+ * xs_com, ...) come from the reference-scene library (report/scenes.h), the
+ * same builders xpbd-report's s3_* sections run. */
 
-/* A generated mesh (double positions), every array the generator has. */
-typedef struct sb_mesh {
-    xpbd_mesh_counts k;
-    double *xyz;
-    uint32_t *edges, *shear, *bends, *tets, *tris;
-} sb_mesh;
-
-static void sb_free(sb_mesh *m)
+/* Four distinct particle indices below `below` into q[0..3] (a tet or a
+ * bending stencil). */
+static void sb_pick4(xt_rng *rng, uint32_t below, uint32_t *q)
 {
-    free(m->xyz);
-    free(m->edges);
-    free(m->shear);
-    free(m->bends);
-    free(m->tets);
-    free(m->tris);
-    memset(m, 0, sizeof *m);
-}
-
-static int sb_alloc(sb_mesh *m)
-{
-    m->xyz = malloc((3 * m->k.particles + 1) * sizeof *m->xyz);
-    m->edges = malloc((2 * m->k.edges + 1) * sizeof *m->edges);
-    m->shear = malloc((2 * m->k.shear + 1) * sizeof *m->shear);
-    m->bends = malloc((4 * m->k.bends + 1) * sizeof *m->bends);
-    m->tets = malloc((4 * m->k.tets + 1) * sizeof *m->tets);
-    m->tris = malloc((3 * m->k.triangles + 1) * sizeof *m->tris);
-    return m->xyz && m->edges && m->shear && m->bends && m->tets && m->tris;
-}
-
-static xpbd_mesh_out sb_out(const sb_mesh *m)
-{
-    xpbd_mesh_out o;
-    memset(&o, 0, sizeof o);
-    o.xyz64 = m->xyz;
-    o.edges = m->edges;
-    o.shear = m->k.shear ? m->shear : NULL;
-    o.bends = m->k.bends ? m->bends : NULL;
-    o.tets = m->k.tets ? m->tets : NULL;
-    o.triangles = m->tris;
-    o.capacity = m->k;
-    return o;
-}
-
-/* n^3 cubes of edge d, lowest corner at o. */
-static int sb_box(sb_mesh *m, uint32_t n, double d, const double o[3], uint32_t tpc)
-{
-    memset(m, 0, sizeof *m);
-    const xpbd_box_desc desc = {n, n, n, d, {o[0], o[1], o[2]}, tpc};
-    if (xpbd_mesh_box(&desc, &m->k, NULL) != XPBD_OK || !sb_alloc(m))
-        return 0;
-    const xpbd_mesh_out out = sb_out(m);
-    return xpbd_mesh_box(&desc, NULL, &out) == XPBD_OK;
-}
-
-/* nx x ny cloth from o along u and v (NULL: defaults). */
-static int sb_cloth(sb_mesh *m, uint32_t nx, uint32_t ny, double d, const double o[3],
-                    const double *u, const double *v)
-{
-    memset(m, 0, sizeof *m);
-    xpbd_cloth_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.nx = nx;
-    desc.ny = ny;
-    desc.spacing = d;
-    for (int a = 0; a < 3; ++a) {
-        desc.origin[a] = o[a];
-        desc.u[a] = u ? u[a] : 0;
-        desc.v[a] = v ? v[a] : 0;
+    for (int a = 0; a < 4; ++a) {
+        uint32_t v;
+        int again;
+        do {
+            v = xt_below(rng, below);
+            again = 0;
+            for (int b = 0; b < a; ++b)
+                again |= q[b] == v;
+        } while (again);
+        q[a] = v;
     }
-    if (xpbd_mesh_cloth(&desc, &m->k, NULL) != XPBD_OK || !sb_alloc(m))
-        return 0;
-    const xpbd_mesh_out out = sb_out(m);
-    return xpbd_mesh_cloth(&desc, NULL, &out) == XPBD_OK;
-}
-
-static double sb_det(const double a[3], const double b[3], const double c[3])
-{
-    return a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
-           a[2] * (b[0] * c[1] - b[1] * c[0]);
 }
 
 /* Signed volume of tets over interleaved positions. */
@@ -656,185 +576,9 @@ static double sb_tets_volume_xyz(const double *xyz, const uint32_t *tets, size_t
         for (int a = 0; a < 3; ++a)
             for (int k = 0; k < 3; ++k)
                 e[a][k] = xyz[3 * (size_t)tets[4 * t + 1 + (size_t)a] + (size_t)k] - p0[k];
-        v += sb_det(e[0], e[1], e[2]) / 6;
+        v += xs_det3(e[0], e[1], e[2]) / 6;
     }
     return v;
-}
-
-/* Signed volume of tets over a particle set. */
-static double sb_volume(const xpbd_particles_f64 *p, const uint32_t *tets, size_t nt)
-{
-    double v = 0;
-    for (size_t t = 0; t < nt; ++t) {
-        const uint32_t *q = tets + 4 * t;
-        double e[3][3];
-        for (int a = 0; a < 3; ++a) {
-            e[a][0] = p->x[q[a + 1]] - p->x[q[0]];
-            e[a][1] = p->y[q[a + 1]] - p->y[q[0]];
-            e[a][2] = p->z[q[a + 1]] - p->z[q[0]];
-        }
-        v += sb_det(e[0], e[1], e[2]) / 6;
-    }
-    return v;
-}
-
-static double sb_min_y(const xpbd_particles_f64 *p, size_t b0, size_t b1)
-{
-    double m = HUGE_VAL;
-    for (size_t i = b0; i < b1; ++i)
-        m = p->y[i] < m ? p->y[i] : m;
-    return m;
-}
-
-static double sb_max_y(const xpbd_particles_f64 *p, size_t b0, size_t b1)
-{
-    double m = -HUGE_VAL;
-    for (size_t i = b0; i < b1; ++i)
-        m = p->y[i] > m ? p->y[i] : m;
-    return m;
-}
-
-/* Mass-weighted centre and momentum of particles [b0, b1) with w > 0. */
-static double sb_com(const xpbd_particles_f64 *p, size_t b0, size_t b1, double c[3], double mom[3])
-{
-    double m = 0, cc[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
-    for (size_t i = b0; i < b1; ++i) {
-        if (!(p->w[i] > 0))
-            continue;
-        const double mi = 1 / p->w[i];
-        m += mi;
-        cc[0] += mi * p->x[i];
-        cc[1] += mi * p->y[i];
-        cc[2] += mi * p->z[i];
-        pp[0] += mi * p->vx[i];
-        pp[1] += mi * p->vy[i];
-        pp[2] += mi * p->vz[i];
-    }
-    for (int a = 0; a < 3; ++a) {
-        if (c)
-            c[a] = m > 0 ? cc[a] / m : 0;
-        if (mom)
-            mom[a] = pp[a];
-    }
-    return m;
-}
-
-/* Angular momentum about the centre of mass. */
-static void sb_angular(const xpbd_particles_f64 *p, size_t b0, size_t b1, double L[3])
-{
-    double c[3], mom[3];
-    const double m = sb_com(p, b0, b1, c, mom);
-    const double vc[3] = {mom[0] / m, mom[1] / m, mom[2] / m};
-    L[0] = L[1] = L[2] = 0;
-    for (size_t i = b0; i < b1; ++i) {
-        if (!(p->w[i] > 0))
-            continue;
-        const double mi = 1 / p->w[i];
-        const double r[3] = {p->x[i] - c[0], p->y[i] - c[1], p->z[i] - c[2]};
-        const double u[3] = {p->vx[i] - vc[0], p->vy[i] - vc[1], p->vz[i] - vc[2]};
-        L[0] += mi * (r[1] * u[2] - r[2] * u[1]);
-        L[1] += mi * (r[2] * u[0] - r[0] * u[2]);
-        L[2] += mi * (r[0] * u[1] - r[1] * u[0]);
-    }
-}
-
-static double sb_norm3(const double v[3])
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
-/* ---------------------------------------------------------- the cube --- */
-
-/* The S3 tet cube: n^3 cubes of 0.1 m (6 tets each), 0.1 kg per particle,
- * edges of compliance alpha_e, tets (if volume) of compliance alpha_t.
- * pin_top pins the top layer; radius > 0 adds contact radii, the ground
- * plane y = 0 and a contact set. */
-typedef struct sb_cube {
-    sb_mesh m;
-    xpbd_engine_f64 e;
-    double *w, *r;
-    double V0;
-} sb_cube;
-
-typedef struct sb_cube_desc {
-    uint32_t n;
-    double origin[3];
-    double alpha_e, alpha_t;
-    int volume, pin_top;
-    double radius;
-    int ground;
-    xpbd_step_config cfg;
-    xpbd_engine_options opt;
-} sb_cube_desc;
-
-static sb_cube_desc sb_cube_default(void)
-{
-    sb_cube_desc d;
-    memset(&d, 0, sizeof d);
-    d.n = 3;
-    d.alpha_e = 1e-2;
-    d.alpha_t = 0;
-    d.volume = 1;
-    d.cfg = xpbd_step_config_default();
-    return d;
-}
-
-static void sb_cube_free(sb_cube *c)
-{
-    xpbd_engine_f64_destroy(&c->e);
-    sb_free(&c->m);
-    free(c->w);
-    free(c->r);
-    memset(c, 0, sizeof *c);
-}
-
-static int sb_cube_make(sb_cube *c, const sb_cube_desc *d)
-{
-    memset(c, 0, sizeof *c);
-    if (!sb_box(&c->m, d->n, 0.1, d->origin, 6))
-        return 0;
-    const size_t n = c->m.k.particles;
-    c->w = malloc(n * sizeof *c->w);
-    c->r = malloc(n * sizeof *c->r);
-    if (!c->w || !c->r)
-        return 0;
-    const double top = d->origin[1] + 0.1 * d->n;
-    for (size_t i = 0; i < n; ++i) {
-        c->w[i] = d->pin_top && c->m.xyz[3 * i + 1] == top ? 0 : 10;
-        c->r[i] = d->radius;
-    }
-    const xpbd_plane ground = {{0, 1, 0}, 0};
-    const size_t body[2] = {0, n};
-    xpbd_scene_f64 s;
-    memset(&s, 0, sizeof s);
-    s.particles = n;
-    s.xyz = c->m.xyz;
-    s.inv_mass = c->w;
-    s.radius = d->ground ? c->r : NULL;
-    s.edges = c->m.k.edges;
-    s.edge = c->m.edges;
-    s.edge_alpha = d->alpha_e;
-    if (d->volume) {
-        s.tets = c->m.k.tets;
-        s.tet = c->m.tets;
-        s.tet_alpha = d->alpha_t;
-    }
-    s.bodies = 1;
-    s.body_begin = body;
-    s.planes = d->ground ? 1 : 0;
-    s.plane = &ground;
-    if (xpbd_engine_f64_create(&c->e, &s, &d->cfg, &d->opt, NULL) != XPBD_OK)
-        return 0;
-    c->V0 = sb_volume(&c->e.particles, c->m.tets, c->m.k.tets);
-    return 1;
-}
-
-static int sb_run(xpbd_engine_f64 *e, int frames)
-{
-    for (int f = 0; f < frames; ++f)
-        if (xpbd_engine_f64_step(e, 1.0 / 60) < 0)
-            return 0;
-    return 1;
 }
 
 /* Sag of a cube hanging from its top layer: how far the bottom layer's
@@ -842,23 +586,10 @@ static int sb_run(xpbd_engine_f64 *e, int frames)
 static double sb_hanging_sag(double alpha_e, int volume, xpbd_solver solver, double ks,
                              uint32_t iterations, int frames, double *volume_ratio)
 {
-    sb_cube_desc d = sb_cube_default();
+    xs_cube_desc d = xs_cube_default();
     d.alpha_e = alpha_e;
     d.volume = volume;
-    d.pin_top = 1;
-    d.cfg.iterations = iterations;
-    d.cfg.solver = solver;
-    d.cfg.pbd_stiffness = ks;
-    d.cfg.damping = 0.01; /* settle: the test is about the static sag */
-    sb_cube c;
-    double sag = NAN;
-    if (sb_cube_make(&c, &d) && sb_run(&c.e, frames)) {
-        sag = -sb_min_y(&c.e.particles, 0, c.m.k.particles);
-        if (volume_ratio)
-            *volume_ratio = sb_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
-    }
-    sb_cube_free(&c);
-    return sag;
+    return xs_cube_hanging_sag(&d, solver, ks, iterations, frames, volume_ratio);
 }
 
 #define SB_BODY
@@ -917,11 +648,11 @@ static void softbody_mesh_box(void)
         /* axis edges 3*3*5 + 4*2*5 + 4*3*4 = 133, face diagonals 4*2*4 +
          * 3*3*4 + 3*2*5 = 98, cube diagonals (6 tets) 24 */
         ENSURE_INT(k.edges, 133 + 98 + (tpc == 6 ? 24 : 0));
-        sb_mesh m;
+        xs_mesh m;
         memset(&m, 0, sizeof m);
         m.k = k;
-        REQUIRE(sb_alloc(&m));
-        xpbd_mesh_out o = sb_out(&m);
+        xpbd_mesh_out o;
+        REQUIRE(xs_mesh_alloc(&m, &o));
         o.capacity.tets = k.tets - 1;
         ENSURE_STATUS(xpbd_mesh_box(&d, NULL, &o), XPBD_ERR_CAPACITY);
         o.capacity = k;
@@ -993,7 +724,7 @@ static void softbody_mesh_box(void)
         size_t unmatched = 0;
         for (size_t t = 0; t < k.triangles; ++t) {
             const uint32_t *a = m.tris + 3 * t;
-            vs += sb_det(m.xyz + 3 * (size_t)a[0], m.xyz + 3 * (size_t)a[1],
+            vs += xs_det3(m.xyz + 3 * (size_t)a[0], m.xyz + 3 * (size_t)a[1],
                          m.xyz + 3 * (size_t)a[2]) / 6;
             for (int e = 0; e < 3; ++e) {
                 const uint32_t p = a[e], q = a[(e + 1) % 3];
@@ -1010,7 +741,7 @@ static void softbody_mesh_box(void)
         free(te);
         free(el);
         free(f);
-        sb_free(&m);
+        xs_mesh_free(&m);
     }
     /* bad input */
     xpbd_box_desc bad = {2, 2, 2, 0.1, {0, 0, 0}, 4};
@@ -1028,8 +759,8 @@ static void softbody_mesh_box(void)
  * stencils that really straddle an interior edge of two triangles. */
 static void softbody_mesh_cloth(void)
 {
-    sb_mesh m;
-    REQUIRE(sb_cloth(&m, 5, 4, 0.2, (const double[3]){0, 1, 0}, NULL, NULL));
+    xs_mesh m;
+    REQUIRE(xs_mesh_cloth(&m, 5, 4, 0.2, (const double[3]){0, 1, 0}, NULL, NULL));
     ENSURE_INT(m.k.particles, 20);
     ENSURE_INT(m.k.edges, 4 * 4 + 5 * 3);
     ENSURE_INT(m.k.shear, 2 * 4 * 3);
@@ -1103,7 +834,7 @@ static void softbody_mesh_cloth(void)
         flipped += !(ny < 0);
     }
     ENSURE_INT(flipped, 0);
-    sb_free(&m);
+    xs_mesh_free(&m);
     xpbd_cloth_desc d;
     memset(&d, 0, sizeof d);
     d.nx = 1;
@@ -1136,7 +867,7 @@ static void softbody_hanging_cube(void)
      * every particle below it sags m g alpha N(N+1)/2 = 0.0589 m at alpha =
      * 1e-2; the lattice's diagonals share the load: measured 0.03713 (0.63
      * of the column) at 1e-2 and 0.003770 at 1e-3, ratio 9.85 */
-    const double column = 0.1 * SB_G * 1e-2 * 6;
+    const double column = 0.1 * XS_G * 1e-2 * 6;
     ENSURE(s1 > 0.5 * column && s1 < column);
     ENSURE_NEAR(s1 / s2, 10, 0.5);
     /* volume: with tets (alpha_t = 0) within 0.2% (measured +0.070% at
@@ -1155,22 +886,22 @@ static void softbody_hanging_cube(void)
 static void softbody_ground_cube(void)
 {
     for (int volume = 1; volume >= 0; --volume) {
-        sb_cube_desc d = sb_cube_default();
+        xs_cube_desc d = xs_cube_default();
         d.origin[0] = -0.15;
         d.origin[1] = 0.5;
         d.origin[2] = -0.15;
         d.volume = volume;
         d.ground = 1;
-        sb_cube c;
-        REQUIRE(sb_cube_make(&c, &d));
+        xs_cube c;
+        REQUIRE(xs_cube_make(&c, &d));
         const size_t n = c.m.k.particles;
         double hmin = HUGE_VAL, hmax_after = 0, vmin = HUGE_VAL, vmax = 0;
         int landed = -1;
         double hlast[60];
         for (int f = 0; f < 300; ++f) {
-            REQUIRE(sb_run(&c.e, 1));
-            const double lo = sb_min_y(&c.e.particles, 0, n), hi = sb_max_y(&c.e.particles, 0, n);
-            const double v = sb_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
+            REQUIRE(xs_run(&c.e, 1));
+            const double lo = xs_min_y(&c.e.particles, 0, n), hi = xs_max_y(&c.e.particles, 0, n);
+            const double v = xs_tets_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
             vmin = v < vmin ? v : vmin;
             vmax = v > vmax ? v : vmax;
             if (landed < 0 && lo <= 1e-12)
@@ -1191,7 +922,7 @@ static void softbody_ground_cube(void)
         }
         SB_NOTE("volume %d: landed %d, squash %.5g, rebound %.5g, last second %.5g..%.5g, "
                 "volume %.5f..%.5f, final volume %.5f\n", volume, landed, hmin, hmax_after, lo60,
-                hi60, vmin, vmax, sb_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0);
+                hi60, vmin, vmax, xs_tets_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0);
         /* free fall of 0.5 m: g h^2 f(f+1)/2 >= 0.5 first at f = 19, the
          * 19th frame (index 18, t = 0.317 s) */
         ENSURE_INT(landed, 18);
@@ -1212,33 +943,33 @@ static void softbody_ground_cube(void)
              * volume gone (measured -0.00004 of the cube's after 5 s: flat,
              * as many tets inverted as not) */
             ENSURE_LE(hlast[59], 0.12);
-            const double v = sb_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
+            const double v = xs_tets_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
             ENSURE_LE(v, 0.1);
         }
-        sb_cube_free(&c);
+        xs_cube_free(&c);
     }
 }
 
 /* SPEC S3: a poke oscillates and the oscillation decays. */
 static void softbody_poke(void)
 {
-    sb_cube_desc d = sb_cube_default();
+    xs_cube_desc d = xs_cube_default();
     d.origin[0] = -0.15;
     d.origin[2] = -0.15;
     d.ground = 1;
-    sb_cube c;
-    REQUIRE(sb_cube_make(&c, &d));
+    xs_cube c;
+    REQUIRE(xs_cube_make(&c, &d));
     const size_t n = c.m.k.particles;
-    REQUIRE(sb_run(&c.e, 240)); /* settle on the ground */
-    const double rest = sb_max_y(&c.e.particles, 0, n);
+    REQUIRE(xs_run(&c.e, 240)); /* settle on the ground */
+    const double rest = xs_max_y(&c.e.particles, 0, n);
     /* poke: the top layer (the last 16 particles) down at 1 m/s */
     const xpbd_input poke = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)(n - 16), (uint32_t)n, {0, -1, 0}};
     ENSURE_STATUS(xpbd_engine_f64_apply(&c.e, &poke), XPBD_OK);
     double prev = 0, peak = 0, peaks[64];
     int np = 0, sign = 0;
     for (int f = 0; f < 180; ++f) {
-        REQUIRE(sb_run(&c.e, 1));
-        const double dev = sb_max_y(&c.e.particles, 0, n) - rest;
+        REQUIRE(xs_run(&c.e, 1));
+        const double dev = xs_max_y(&c.e.particles, 0, n) - rest;
         const int s = dev > 1e-6 ? 1 : dev < -1e-6 ? -1 : 0;
         if (s != 0 && s != sign) {
             if (sign != 0 && np < 64)
@@ -1265,7 +996,7 @@ static void softbody_poke(void)
     if (np >= 4)
         ENSURE(fabs(peaks[np - 1]) < fabs(peaks[0]) / 3);
     ENSURE(peaks[0] < 0); /* the first swing goes down, the way it was poked */
-    sb_cube_free(&c);
+    xs_cube_free(&c);
 }
 
 /* SPEC S3: iterations are a quality tier. XPBD: 4 and 10 iterations give
@@ -1293,90 +1024,47 @@ static void softbody_iteration_tiers(void)
  * mass follows it to rounding, its shape unchanged. */
 static void softbody_free_fall(void)
 {
-    sb_cube_desc d = sb_cube_default();
+    xs_cube_desc d = xs_cube_default();
     d.n = 2;
     d.origin[1] = 10;
-    sb_cube c;
-    REQUIRE(sb_cube_make(&c, &d));
+    xs_cube c;
+    REQUIRE(xs_cube_make(&c, &d));
     const size_t n = c.m.k.particles;
     double c0[3], c1[3], mom[3];
-    sb_com(&c.e.particles, 0, n, c0, NULL);
-    REQUIRE(sb_run(&c.e, 60));
-    const double m = sb_com(&c.e.particles, 0, n, c1, mom);
-    const double closed = SB_G * (1.0 / 3600) * 60 * 61 / 2;
+    xs_com(&c.e.particles, 0, n, c0, NULL);
+    REQUIRE(xs_run(&c.e, 60));
+    const double m = xs_com(&c.e.particles, 0, n, c1, mom);
+    const double closed = XS_G * (1.0 / 3600) * 60 * 61 / 2;
     SB_NOTE("drop %.17g, closed form %.17g\n", c0[1] - c1[1], closed);
     ENSURE_NEAR(c0[1] - c1[1], closed, 1e-12);
     ENSURE_NEAR(c0[1] - c1[1], 4.9, 0.1);
-    ENSURE_NEAR(mom[1] / m, -SB_G, 1e-12); /* v = g t */
+    ENSURE_NEAR(mom[1] / m, -XS_G, 1e-12); /* v = g t */
     ENSURE_LE(c.e.counters.max_stretch, 1e-12);
-    sb_cube_free(&c);
+    xs_cube_free(&c);
 }
 
 /* SPEC S3 memo 4: a resting body's support impulse is m g h per step. */
 static void softbody_support_impulse(void)
 {
-    sb_cube_desc d = sb_cube_default();
+    xs_cube_desc d = xs_cube_default();
     d.ground = 1;
     d.cfg.damping = 0.02;
-    sb_cube c;
-    REQUIRE(sb_cube_make(&c, &d));
+    xs_cube c;
+    REQUIRE(xs_cube_make(&c, &d));
     const size_t n = c.m.k.particles;
-    REQUIRE(sb_run(&c.e, 300));
+    REQUIRE(xs_run(&c.e, 300));
     const double M = 0.1 * (double)n, h = 1.0 / 60;
     double total = 0;
     for (int f = 0; f < 60; ++f) {
-        REQUIRE(sb_run(&c.e, 1));
+        REQUIRE(xs_run(&c.e, 1));
         for (size_t i = 0; i < n; ++i)
             total += c.e.plane_impulse[i];
     }
-    SB_NOTE("support impulse / (60 M g h) = %.9f\n", total / (60 * M * SB_G * h));
+    SB_NOTE("support impulse / (60 M g h) = %.9f\n", total / (60 * M * XS_G * h));
     /* 6.4 kg at rest: 60 frames of M g h = 6.278 N s; measured ratio
      * 1.00000017 (damping 0.02 settles the cube first) */
-    ENSURE_NEAR(total / (60 * M * SB_G * h), 1, 1e-4);
-    sb_cube_free(&c);
-}
-
-/* A rigid box for the coupling tests, integrated by the "host" (symplectic
- * Euler, no gravity); inertia of a solid box. */
-typedef struct sb_box_body {
-    xpbd_rigid_f64 rb;
-    double v[3], w[3], mass;
-} sb_box_body;
-
-static void sb_box_body_init(sb_box_body *b, double mass, const double centre[3], double half)
-{
-    memset(b, 0, sizeof *b);
-    b->rb.shape = XPBD_RIGID_BOX;
-    b->rb.rot[0] = b->rb.rot[4] = b->rb.rot[8] = 1;
-    for (int k = 0; k < 3; ++k) {
-        b->rb.centre[k] = centre[k];
-        b->rb.half[k] = half;
-    }
-    b->mass = mass;
-    b->rb.inv_mass = 1 / mass;
-    const double I = mass * (2 * half) * (2 * half) / 6; /* cube: m a^2 / 6 */
-    b->rb.inv_inertia[0] = b->rb.inv_inertia[4] = b->rb.inv_inertia[8] = 1 / I;
-}
-
-/* One frame: the soft body's step, the two-way coupling, the box's
- * response (the host's integrator). Returns the coupling's contacts. */
-static uint32_t sb_couple_frame(xpbd_engine_f64 *e, sb_box_body *b, xpbd_rigid_impulse *sum)
-{
-    const double h = 1.0 / 60;
-    if (xpbd_engine_f64_step(e, h) < 0)
-        return UINT32_MAX;
-    xpbd_rigid_impulse j;
-    if (xpbd_engine_f64_couple_rigid(e, &b->rb, h, &j) != XPBD_OK)
-        return UINT32_MAX;
-    for (int k = 0; k < 3; ++k) {
-        b->v[k] += b->rb.inv_mass * j.linear[k];
-        b->w[k] += b->rb.inv_inertia[4 * k] * j.angular[k];
-        b->rb.centre[k] += b->v[k] * h;
-        sum->linear[k] += j.linear[k];
-        sum->angular[k] += j.angular[k];
-    }
-    sum->contacts += j.contacts;
-    return j.contacts;
+    ENSURE_NEAR(total / (60 * M * XS_G * h), 1, 1e-4);
+    xs_cube_free(&c);
 }
 
 /* A soft cube of total mass M_s thrown at speed v (+x, no gravity) at a
@@ -1385,7 +1073,7 @@ static uint32_t sb_couple_frame(xpbd_engine_f64 *e, sb_box_body *b, xpbd_rigid_i
 static int sb_throw_at_box(double soft_mass, double box_mass, double speed, double dp_soft[3],
                            double dp_box[3], double *soft_v_after, uint32_t *contacts)
 {
-    sb_cube_desc d = sb_cube_default();
+    xs_cube_desc d = xs_cube_default();
     d.n = 2;
     d.alpha_e = 1e-4;
     d.origin[0] = -0.5;
@@ -1395,34 +1083,34 @@ static int sb_throw_at_box(double soft_mass, double box_mass, double speed, doub
     d.radius = 0.02;
     d.cfg.gravity[1] = 0;
     d.origin[1] = 5;
-    sb_cube c;
-    if (!sb_cube_make(&c, &d))
+    xs_cube c;
+    if (!xs_cube_make(&c, &d))
         return 0;
     const size_t n = c.m.k.particles;
     for (size_t i = 0; i < n; ++i)
         c.e.particles.w[i] = (double)n / soft_mass;
     const xpbd_input thr = {XPBD_INPUT_SET_VELOCITY, 0, (uint32_t)n, {speed, 0, 0}};
     xpbd_engine_f64_apply(&c.e, &thr);
-    sb_box_body b;
-    sb_box_body_init(&b, box_mass, (const double[3]){0.25, 5.1, 0}, 0.15);
+    xs_box_body b;
+    xs_box_body_init(&b, box_mass, (const double[3]){0.25, 5.1, 0}, 0.15);
     double p0[3];
-    sb_com(&c.e.particles, 0, n, NULL, p0);
+    xs_com(&c.e.particles, 0, n, NULL, p0);
     xpbd_rigid_impulse sum;
     memset(&sum, 0, sizeof sum);
     for (int f = 0; f < 90; ++f)
-        if (sb_couple_frame(&c.e, &b, &sum) == UINT32_MAX) {
-            sb_cube_free(&c);
+        if (xs_couple_frame(&c.e, &b, &sum) == UINT32_MAX) {
+            xs_cube_free(&c);
             return 0;
         }
     double p1[3], cc[3];
-    const double m = sb_com(&c.e.particles, 0, n, cc, p1);
+    const double m = xs_com(&c.e.particles, 0, n, cc, p1);
     for (int k = 0; k < 3; ++k) {
         dp_soft[k] = p1[k] - p0[k];
         dp_box[k] = box_mass * b.v[k];
     }
     *soft_v_after = p1[0] / m;
     *contacts = sum.contacts;
-    sb_cube_free(&c);
+    xs_cube_free(&c);
     return 1;
 }
 
@@ -1480,7 +1168,7 @@ static void softbody_rigid_coupling(void)
     const double dist = sqrt(q[0] * q[0] + q[1] * q[1]);
     ENSURE_NEAR(dist, 1.05, 1e-15);
     const double pen = 1.05 - sqrt(0.1 * 0.1 + 0.95 * 0.95);
-    ENSURE_NEAR(sb_norm3(j.linear), pen / (2 * 0.01), 1e-12);
+    ENSURE_NEAR(xs_norm3(j.linear), pen / (2 * 0.01), 1e-12);
     ENSURE(j.linear[1] < 0); /* the body is pushed away from the particle */
 }
 
@@ -1491,42 +1179,42 @@ static void softbody_relative_damping(void)
     double vx[3], Lr[3], drift[3];
     const double v0[3] = {3, 4, 0}, spin = 5;
     for (int mode = 0; mode < 3; ++mode) { /* none, relative 0.1, global 0.01 */
-        sb_cube_desc d = sb_cube_default();
+        xs_cube_desc d = xs_cube_default();
         d.n = 2;
         d.alpha_e = 1e-3;
         d.cfg.relative_damping = mode == 1 ? 0.1 : 0;
         d.cfg.damping = mode == 2 ? 0.01 : 0;
-        sb_cube c;
-        REQUIRE(sb_cube_make(&c, &d));
+        xs_cube c;
+        REQUIRE(xs_cube_make(&c, &d));
         xpbd_particles_f64 *p = &c.e.particles;
         const size_t n = p->count;
         double c0[3];
-        sb_com(p, 0, n, c0, NULL);
+        xs_com(p, 0, n, c0, NULL);
         for (size_t i = 0; i < n; ++i) { /* thrown with a spin about z */
             p->vx[i] = v0[0] - spin * (p->y[i] - c0[1]);
             p->vy[i] = v0[1] + spin * (p->x[i] - c0[0]);
             p->vz[i] = v0[2];
         }
         double L0[3];
-        sb_angular(p, 0, n, L0);
+        xs_angular(p, 0, n, L0);
         drift[mode] = 0;
         for (int f = 1; f <= 60; ++f) {
-            REQUIRE(sb_run(&c.e, 1));
+            REQUIRE(xs_run(&c.e, 1));
             double cc[3];
-            sb_com(p, 0, n, cc, NULL);
+            xs_com(p, 0, n, cc, NULL);
             const double h = 1.0 / 60;
             /* discrete ballistic centre: c0 + v0 t - g h^2 f(f+1)/2 */
-            const double bx = c0[0] + v0[0] * h * f, by = c0[1] + v0[1] * h * f - SB_G * h * h * f * (f + 1) / 2;
+            const double bx = c0[0] + v0[0] * h * f, by = c0[1] + v0[1] * h * f - XS_G * h * h * f * (f + 1) / 2;
             const double dd = fabs(cc[0] - bx) + fabs(cc[1] - by);
             drift[mode] = dd > drift[mode] ? dd : drift[mode];
         }
         double mom[3];
-        const double m = sb_com(p, 0, n, NULL, mom);
+        const double m = xs_com(p, 0, n, NULL, mom);
         vx[mode] = mom[0] / m;
         double L[3];
-        sb_angular(p, 0, n, L);
-        Lr[mode] = sb_norm3(L) / sb_norm3(L0);
-        sb_cube_free(&c);
+        xs_angular(p, 0, n, L);
+        Lr[mode] = xs_norm3(L) / xs_norm3(L0);
+        xs_cube_free(&c);
     }
     SB_NOTE("drift %.3g %.3g %.3g, vx %.9g %.9g %.9g, |L|/|L0| %.5f %.5f %.5f\n", drift[0],
             drift[1], drift[2], vx[0], vx[1], vx[2], Lr[0], Lr[1], Lr[2]);
@@ -1558,8 +1246,8 @@ static void softbody_damp_relative_exact(void)
     const size_t n = 57;
     double *b = calloc(10 * n, sizeof *b);
     REQUIRE(b);
-    xpbd_particles_f64 p = {n, b, b + n, b + 2 * n, b + 3 * n, b + 4 * n, b + 5 * n, b + 6 * n,
-                            b + 7 * n, b + 8 * n, b + 9 * n};
+    xpbd_particles_f64 p;
+    xs_particles_f64_bind(&p, n, b, n);
     for (size_t i = 0; i < n; ++i) {
         p.x[i] = xt_range(&rng, -1, 1);
         p.y[i] = xt_range(&rng, -1, 1);
@@ -1572,11 +1260,11 @@ static void softbody_damp_relative_exact(void)
     for (int pass = 0; pass < 2; ++pass) {
         const double k = pass ? 1 : 0.3;
         double P0[3], L0[3], P1[3], L1[3];
-        sb_com(&p, 0, n, NULL, P0);
-        sb_angular(&p, 0, n, L0);
+        xs_com(&p, 0, n, NULL, P0);
+        xs_angular(&p, 0, n, L0);
         ENSURE_STATUS(xpbd_damp_relative_f64(&p, 0, n, k), XPBD_OK);
-        sb_com(&p, 0, n, NULL, P1);
-        sb_angular(&p, 0, n, L1);
+        xs_com(&p, 0, n, NULL, P1);
+        xs_angular(&p, 0, n, L1);
         /* measured differences of a few 1e-15 on momenta of order 20 */
         for (int a = 0; a < 3; ++a) {
             ENSURE_NEAR(P1[a], P0[a], 1e-12);
@@ -1706,28 +1394,16 @@ static void softbody_tearing(void)
     }
     /* a 12 x 8 curtain hanging from its top row; the top row's left half
      * is dragged left and the right half right, 1 cm per frame */
-    sb_mesh m;
-    REQUIRE(sb_cloth(&m, 12, 8, 0.05, (const double[3]){0, 1, 0}, (const double[3]){1, 0, 0},
-                     (const double[3]){0, -1, 0}));
+    xs_mesh m;
+    REQUIRE(xs_mesh_cloth(&m, 12, 8, 0.05, (const double[3]){0, 1, 0}, (const double[3]){1, 0, 0},
+                          (const double[3]){0, -1, 0}));
     const size_t n = m.k.particles;
     double *w = malloc(n * sizeof *w);
-    uint32_t *edges = malloc(2 * (m.k.edges + m.k.shear) * sizeof *edges);
+    uint32_t *edges = xs_mesh_all_edges(&m);
     REQUIRE(w && edges);
     for (size_t i = 0; i < n; ++i)
         w[i] = i < 12 ? 0 : 50;
-    memcpy(edges, m.edges, 2 * m.k.edges * sizeof *edges);
-    memcpy(edges + 2 * m.k.edges, m.shear, 2 * m.k.shear * sizeof *edges);
-    xpbd_scene_f64 s;
-    memset(&s, 0, sizeof s);
-    s.particles = n;
-    s.xyz = m.xyz;
-    s.inv_mass = w;
-    s.edges = m.k.edges + m.k.shear;
-    s.edge = edges;
-    s.edge_alpha = 1e-5;
-    s.bends = m.k.bends;
-    s.bend = m.bends;
-    s.bend_alpha = 1e-3;
+    const xpbd_scene_f64 s = xs_cloth_scene(&m, w, edges, 1e-5, 1e-3);
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 8;
     const xpbd_engine_options opt = {0.3, 0, 0};
@@ -1781,7 +1457,7 @@ static void softbody_tearing(void)
     xpbd_engine_f64_destroy(&e);
     free(w);
     free(edges);
-    sb_free(&m);
+    xs_mesh_free(&m);
 }
 
 /* SPEC S3: a body sleeps whole and wakes whole. */
@@ -1789,8 +1465,8 @@ static void softbody_sleeping(void)
 {
     /* two cubes on the ground (bodies 0, 1) and a third falling on body 1
      * later (body 2, held up by a pin until released) */
-    sb_mesh a;
-    REQUIRE(sb_box(&a, 2, 0.1, (const double[3]){0, 0, 0}, 6));
+    xs_mesh a;
+    REQUIRE(xs_mesh_box(&a, 2, 0.1, (const double[3]){0, 0, 0}, 6));
     const size_t nb = a.k.particles, n = 3 * nb;
     double *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w), *r = malloc(n * sizeof *r);
     uint32_t *edges = malloc(3 * 2 * a.k.edges * sizeof *edges);
@@ -1908,7 +1584,7 @@ static void softbody_sleeping(void)
     free(r);
     free(edges);
     free(tets);
-    sb_free(&a);
+    xs_mesh_free(&a);
 }
 
 static void softbody_replay(void)
@@ -1951,15 +1627,15 @@ static int sb_file_replace(const char *path, const char *from, const char *to)
  * clear message, never replayed. */
 static void softbody_replay_version(void)
 {
-    sb_cube_desc d = sb_cube_default();
+    xs_cube_desc d = xs_cube_default();
     d.n = 1;
-    sb_cube c;
-    REQUIRE(sb_cube_make(&c, &d));
+    xs_cube c;
+    REQUIRE(xs_cube_make(&c, &d));
     const char *path = "softbody_replay_version.xpbdr";
     char err[512];
     xrp_recorder rec;
     REQUIRE(xrp_record_begin_f64(&rec, path, &c.e, 1.0 / 60, err, sizeof err) == 0);
-    REQUIRE(sb_run(&c.e, 3));
+    REQUIRE(xs_run(&c.e, 3));
     REQUIRE(xrp_record_end_f64(&rec, &c.e) == 0);
     xrp_file f;
     ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_OK);
@@ -1998,21 +1674,21 @@ static void softbody_replay_version(void)
     memset(&s, 0, sizeof s);
     xpbd_engine_f64 e;
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, NULL, NULL), XPBD_ERR_VERSION);
-    sb_cube_free(&c);
+    xs_cube_free(&c);
 }
 
 /* SPEC S3 memo 9: counters snapshotted at step end, with the numbers of a
  * scene whose every count is known. */
 static void softbody_counters(void)
 {
-    sb_cube_desc d = sb_cube_default();
+    xs_cube_desc d = xs_cube_default();
     d.n = 2;
     d.pin_top = 1;
     d.cfg.iterations = 6;
     d.cfg.substeps = 2;
     d.opt.sleep_energy = 1e-9;
-    sb_cube c;
-    REQUIRE(sb_cube_make(&c, &d));
+    xs_cube c;
+    REQUIRE(xs_cube_make(&c, &d));
     REQUIRE_STATUS(xpbd_engine_f64_step(&c.e, 1.0 / 60), XPBD_OK);
     const xpbd_engine_counters *k = &c.e.counters;
     /* 2^3 cubes: 27 particles, 54 + 36 + 8 = 98 edges, 48 tets; the top
@@ -2056,7 +1732,7 @@ static void softbody_counters(void)
     ENSURE_INT(c.e.counters.step.status, XPBD_ERR_TIMESTEP);
     ENSURE_INT(c.e.counters.frame, 1);
     ENSURE_BITS_F64(c.e.particles.y[0], y);
-    sb_cube_free(&c);
+    xs_cube_free(&c);
 }
 
 /* SPEC S3: two serial orders give different shapes (PBD is order
@@ -2064,21 +1740,12 @@ static void softbody_counters(void)
  * cloth. */
 static void softbody_order_check(void)
 {
-    sb_cube_desc d = sb_cube_default();
+    xs_cube_desc d = xs_cube_default();
     d.pin_top = 1;
     d.cfg.damping = 0.01;
-    sb_cube c;
-    REQUIRE(sb_cube_make(&c, &d));
-    xpbd_scene_f64 s;
-    memset(&s, 0, sizeof s);
-    s.particles = c.m.k.particles;
-    s.xyz = c.m.xyz;
-    s.inv_mass = c.w;
-    s.edges = c.m.k.edges;
-    s.edge = c.m.edges;
-    s.edge_alpha = 1e-2;
-    s.tets = c.m.k.tets;
-    s.tet = c.m.tets;
+    xs_cube c;
+    REQUIRE(xs_cube_make(&c, &d));
+    xpbd_scene_f64 s = xs_cube_scene(&c, 1e-2, 1, 0);
     xpbd_order_report rev, shuf;
     ENSURE_STATUS(xpbd_order_check_f64(&s, &d.cfg, 1.0 / 60, 240, 0, &rev), XPBD_OK);
     ENSURE_STATUS(xpbd_order_check_f64(&s, &d.cfg, 1.0 / 60, 240, 12345, &shuf), XPBD_OK);
@@ -2091,29 +1758,18 @@ static void softbody_order_check(void)
     ENSURE_LE(shuf.relative, 0.02);
     ENSURE(rev.rms_diff <= rev.max_diff);
     ENSURE_INT(rev.frames, 240);
-    sb_cube_free(&c);
+    xs_cube_free(&c);
 
     /* the cloth: 16 x 16 hanging from two corners with bending */
-    sb_mesh m;
-    REQUIRE(sb_cloth(&m, 16, 16, 0.05, (const double[3]){0, 1, 0}, (const double[3]){1, 0, 0},
-                     (const double[3]){0, 0, 1}));
+    xs_mesh m;
+    REQUIRE(xs_mesh_cloth(&m, 16, 16, 0.05, (const double[3]){0, 1, 0}, (const double[3]){1, 0, 0},
+                          (const double[3]){0, 0, 1}));
     double *w = malloc(m.k.particles * sizeof *w);
-    uint32_t *edges = malloc(2 * (m.k.edges + m.k.shear) * sizeof *edges);
+    uint32_t *edges = xs_mesh_all_edges(&m);
     REQUIRE(w && edges);
     for (size_t i = 0; i < m.k.particles; ++i)
         w[i] = i == 0 || i == 15 ? 0 : 100;
-    memcpy(edges, m.edges, 2 * m.k.edges * sizeof *edges);
-    memcpy(edges + 2 * m.k.edges, m.shear, 2 * m.k.shear * sizeof *edges);
-    memset(&s, 0, sizeof s);
-    s.particles = m.k.particles;
-    s.xyz = m.xyz;
-    s.inv_mass = w;
-    s.edges = m.k.edges + m.k.shear;
-    s.edge = edges;
-    s.edge_alpha = 1e-6;
-    s.bends = m.k.bends;
-    s.bend = m.bends;
-    s.bend_alpha = 1e-2;
+    s = xs_cloth_scene(&m, w, edges, 1e-6, 1e-2);
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.damping = 0.02;
     ENSURE_STATUS(xpbd_order_check_f64(&s, &cfg, 1.0 / 60, 400, 0, &rev), XPBD_OK);
@@ -2127,14 +1783,14 @@ static void softbody_order_check(void)
     ENSURE_LE(shuf.relative, 0.05);
     free(w);
     free(edges);
-    sb_free(&m);
+    xs_mesh_free(&m);
 }
 
 /* Bad input at the engine's doors: nothing allocated, the index named. */
 static void softbody_bad_input(void)
 {
-    sb_mesh m;
-    REQUIRE(sb_box(&m, 1, 0.1, (const double[3]){0, 0, 0}, 6));
+    xs_mesh m;
+    REQUIRE(xs_mesh_box(&m, 1, 0.1, (const double[3]){0, 0, 0}, 6));
     double w[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     xpbd_scene_f64 s;
     memset(&s, 0, sizeof s);
@@ -2191,7 +1847,7 @@ static void softbody_bad_input(void)
     ENSURE(e.particles.vx[0] == 0);
     xpbd_engine_f64_destroy(&e);
     xpbd_engine_f64_destroy(&e); /* twice is fine */
-    sb_free(&m);
+    xs_mesh_free(&m);
 }
 
 /* ============================================================= cross === */

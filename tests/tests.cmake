@@ -6,25 +6,21 @@
 # the build or CPU lacks exits 77 = skipped), the install + find_package
 # consumer test, and builds every public header alone as C11 and C++.
 
-# The reference scenes (report/scenes.h) normally come from report/; a build
-# without the report tools compiles them here.
-if(TARGET xpbd_scenes)
-  set(XPBD_TEST_SCENES xpbd_scenes)
-else()
-  add_library(xpbd_test_scenes STATIC ${PROJECT_SOURCE_DIR}/report/scenes.c)
-  target_include_directories(xpbd_test_scenes PUBLIC ${PROJECT_SOURCE_DIR}/report)
-  target_link_libraries(xpbd_test_scenes PUBLIC xpbd::xpbd)
-  set(XPBD_TEST_SCENES xpbd_test_scenes)
-endif()
-# The replay recorder/reader (report/replay.h), likewise.
-if(TARGET xpbd_replay)
-  set(XPBD_TEST_REPLAY xpbd_replay)
-else()
-  add_library(xpbd_test_replay STATIC ${PROJECT_SOURCE_DIR}/report/replay.c)
-  target_include_directories(xpbd_test_replay PUBLIC ${PROJECT_SOURCE_DIR}/report)
-  target_link_libraries(xpbd_test_replay PUBLIC xpbd::xpbd)
-  set(XPBD_TEST_REPLAY xpbd_test_replay)
-endif()
+# The reference scenes (report/scenes.h) and the replay recorder/reader
+# (report/replay.h) normally come from report/ (targets xpbd_scenes,
+# xpbd_replay); a build without the report tools compiles them here.
+# XPBD_TEST_SCENES and XPBD_TEST_REPLAY name the library to link.
+foreach(lib IN ITEMS scenes replay)
+  string(TOUPPER ${lib} LIB)
+  if(TARGET xpbd_${lib})
+    set(XPBD_TEST_${LIB} xpbd_${lib})
+  else()
+    add_library(xpbd_test_${lib} STATIC ${PROJECT_SOURCE_DIR}/report/${lib}.c)
+    target_include_directories(xpbd_test_${lib} PUBLIC ${PROJECT_SOURCE_DIR}/report)
+    target_link_libraries(xpbd_test_${lib} PUBLIC xpbd::xpbd)
+    set(XPBD_TEST_${LIB} xpbd_test_${lib})
+  endif()
+endforeach()
 
 add_executable(xpbd-tests
   test_main.c

@@ -67,30 +67,54 @@ static inline uint32_t SFX(elem_contact_position)(R *q, const P *p, const R *rad
     return 1;
 }
 
-/* Particle-particle contact at velocity level (SoA); ope = 1 + e. */
-static inline uint32_t SFX(elem_contact_velocity)(const P *p, const R *radius, uint32_t a,
-                                                  uint32_t b, R ope, R neg_slop)
+/* The geometry both velocity passes share: the unit normal from a to b
+ * (SoA positions) and w0 + w1; 0 when the pair is out of reach (pen <
+ * -slop), coincident or static. */
+static inline int SFX(elem_pair_normal)(const P *p, const R *radius, uint32_t a, uint32_t b,
+                                        R neg_slop, R n[3], R *wsum)
 {
     const R dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
     const R dist = SQRT((dx * dx + dy * dy) + dz * dz);
     const R pen = (radius[a] + radius[b]) - dist;
-    const R w0 = p->w[a], w1 = p->w[b];
-    const R wsum = w0 + w1;
-    if (!(pen >= neg_slop) || !(dist > 0) || !(wsum > 0))
+    *wsum = p->w[a] + p->w[b];
+    if (!(pen >= neg_slop) || !(dist > 0) || !(*wsum > 0))
         return 0;
-    const R nx = dx / dist, ny = dy / dist, nz = dz / dist;
-    const R rel = ((p->vx[b] - p->vx[a]) * nx + (p->vy[b] - p->vy[a]) * ny) +
-                  (p->vz[b] - p->vz[a]) * nz;
+    n[0] = dx / dist;
+    n[1] = dy / dist;
+    n[2] = dz / dist;
+    return 1;
+}
+
+/* Normal component of (v[b] - v[a]) for velocity arrays vx, vy, vz. */
+static inline R SFX(elem_pair_rel)(const R *vx, const R *vy, const R *vz, uint32_t a, uint32_t b,
+                                   const R n[3])
+{
+    return ((vx[b] - vx[a]) * n[0] + (vy[b] - vy[a]) * n[1]) + (vz[b] - vz[a]) * n[2];
+}
+
+/* Equal and opposite impulse j along n: v_a -= (j w_a) n, v_b += (j w_b) n. */
+static inline void SFX(elem_pair_impulse)(const P *p, uint32_t a, uint32_t b, R j, const R n[3])
+{
+    const R ja = j * p->w[a], jb = j * p->w[b];
+    p->vx[a] = p->vx[a] - ja * n[0];
+    p->vy[a] = p->vy[a] - ja * n[1];
+    p->vz[a] = p->vz[a] - ja * n[2];
+    p->vx[b] = p->vx[b] + jb * n[0];
+    p->vy[b] = p->vy[b] + jb * n[1];
+    p->vz[b] = p->vz[b] + jb * n[2];
+}
+
+/* Particle-particle contact at velocity level (SoA); ope = 1 + e. */
+static inline uint32_t SFX(elem_contact_velocity)(const P *p, const R *radius, uint32_t a,
+                                                  uint32_t b, R ope, R neg_slop)
+{
+    R n[3], wsum;
+    if (!SFX(elem_pair_normal)(p, radius, a, b, neg_slop, n, &wsum))
+        return 0;
+    const R rel = SFX(elem_pair_rel)(p->vx, p->vy, p->vz, a, b, n);
     if (!(rel < 0))
         return 0;
-    const R j = -(ope * rel) / wsum;
-    const R ja = j * w0, jb = j * w1;
-    p->vx[a] = p->vx[a] - ja * nx;
-    p->vy[a] = p->vy[a] - ja * ny;
-    p->vz[a] = p->vz[a] - ja * nz;
-    p->vx[b] = p->vx[b] + jb * nx;
-    p->vy[b] = p->vy[b] + jb * ny;
-    p->vz[b] = p->vz[b] + jb * nz;
+    SFX(elem_pair_impulse)(p, a, b, -(ope * rel) / wsum, n);
     return 1;
 }
 
@@ -170,28 +194,15 @@ static inline uint32_t SFX(elem_contact_restitution)(const P *p, const R *radius
                                                      const R *v0y, const R *v0z, uint32_t a,
                                                      uint32_t b, R e, R neg_slop, R rest_speed)
 {
-    const R dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
-    const R dist = SQRT((dx * dx + dy * dy) + dz * dz);
-    const R pen = (radius[a] + radius[b]) - dist;
-    const R w0 = p->w[a], w1 = p->w[b];
-    const R wsum = w0 + w1;
-    if (!(pen >= neg_slop) || !(dist > 0) || !(wsum > 0))
+    R n[3], wsum;
+    if (!SFX(elem_pair_normal)(p, radius, a, b, neg_slop, n, &wsum))
         return 0;
-    const R nx = dx / dist, ny = dy / dist, nz = dz / dist;
-    const R rel0 = ((v0x[b] - v0x[a]) * nx + (v0y[b] - v0y[a]) * ny) + (v0z[b] - v0z[a]) * nz;
+    const R rel0 = SFX(elem_pair_rel)(v0x, v0y, v0z, a, b, n);
     if (!(rel0 < 0))
         return 0;
-    const R rel = ((p->vx[b] - p->vx[a]) * nx + (p->vy[b] - p->vy[a]) * ny) +
-                  (p->vz[b] - p->vz[a]) * nz;
+    const R rel = SFX(elem_pair_rel)(p->vx, p->vy, p->vz, a, b, n);
     const R ee = -rel0 > rest_speed ? e : 0;
-    const R j = (-(ee * rel0) - rel) / wsum;
-    const R ja = j * w0, jb = j * w1;
-    p->vx[a] = p->vx[a] - ja * nx;
-    p->vy[a] = p->vy[a] - ja * ny;
-    p->vz[a] = p->vz[a] - ja * nz;
-    p->vx[b] = p->vx[b] + jb * nx;
-    p->vy[b] = p->vy[b] + jb * ny;
-    p->vz[b] = p->vz[b] + jb * nz;
+    SFX(elem_pair_impulse)(p, a, b, (-(ee * rel0) - rel) / wsum, n);
     return 1;
 }
 

@@ -84,6 +84,61 @@ static uint32_t SIMD(contact_position)(R *pk, const P *p, const R *radius,
     return hits;
 }
 
+/* elem_pair_normal / _rel / _impulse on L lanes: the gathered pair, its
+ * unit normal, w0 + w1, the current velocities, and the lanes in reach. */
+typedef struct SIMD(vpair) {
+    SIMD(pair) q;
+    V wsum, nx, ny, nz, vxa, vya, vza, vxb, vyb, vzb;
+    M ok;
+} SIMD(vpair);
+
+static inline __attribute__((always_inline)) void SIMD(vpair_load)(SIMD(vpair) *v, const P *p,
+                                                                   const R *radius,
+                                                                   const uint32_t *ia,
+                                                                   const uint32_t *ib,
+                                                                   V neg_slop)
+{
+    const V zero = O(zero)();
+    SIMD(gather_pair)(&v->q, p, ia, ib);
+    const V pen = O(sub)(O(add)(O(gather)(radius, ia), O(gather)(radius, ib)), v->q.len);
+    v->wsum = O(add)(v->q.wa, v->q.wb);
+    v->ok = O(mand)(O(mand)(O(ge)(pen, neg_slop), O(gt)(v->q.len, zero)),
+                    O(gt)(v->wsum, zero));
+    v->nx = O(div)(v->q.dx, v->q.len);
+    v->ny = O(div)(v->q.dy, v->q.len);
+    v->nz = O(div)(v->q.dz, v->q.len);
+    v->vxa = O(gather)(p->vx, ia);
+    v->vya = O(gather)(p->vy, ia);
+    v->vza = O(gather)(p->vz, ia);
+    v->vxb = O(gather)(p->vx, ib);
+    v->vyb = O(gather)(p->vy, ib);
+    v->vzb = O(gather)(p->vz, ib);
+}
+
+/* normal component of v_b - v_a from the given (already gathered) lanes */
+static inline __attribute__((always_inline)) V SIMD(vpair_rel)(const SIMD(vpair) *v, V xa, V ya,
+                                                               V za, V xb, V yb, V zb)
+{
+    return O(add)(O(add)(O(mul)(O(sub)(xb, xa), v->nx), O(mul)(O(sub)(yb, ya), v->ny)),
+                  O(mul)(O(sub)(zb, za), v->nz));
+}
+
+/* impulse j along n on the lanes in ok; scatter the first n lanes */
+static inline __attribute__((always_inline)) void SIMD(vpair_impulse)(const SIMD(vpair) *v,
+                                                                      const P *p,
+                                                                      const uint32_t *ia,
+                                                                      const uint32_t *ib, M ok,
+                                                                      V j, unsigned n)
+{
+    const V ja = O(mul)(j, v->q.wa), jb = O(mul)(j, v->q.wb);
+    O(scatter3)(p->vx, p->vy, p->vz, ia, O(select)(ok, O(sub)(v->vxa, O(mul)(ja, v->nx)), v->vxa),
+                O(select)(ok, O(sub)(v->vya, O(mul)(ja, v->ny)), v->vya),
+                O(select)(ok, O(sub)(v->vza, O(mul)(ja, v->nz)), v->vza), n);
+    O(scatter3)(p->vx, p->vy, p->vz, ib, O(select)(ok, O(add)(v->vxb, O(mul)(jb, v->nx)), v->vxb),
+                O(select)(ok, O(add)(v->vyb, O(mul)(jb, v->ny)), v->vyb),
+                O(select)(ok, O(add)(v->vzb, O(mul)(jb, v->nz)), v->vzb), n);
+}
+
 static uint32_t SIMD(contact_velocity)(const P *p, const R *radius, const xpbd_contact_set *cs,
                                        uint32_t colour, uint32_t b0, uint32_t b1, R e, R slop)
 {
@@ -94,25 +149,11 @@ static uint32_t SIMD(contact_velocity)(const P *p, const R *radius, const xpbd_c
     {
         const unsigned n = LIVE_LANES;
         const uint32_t *ia = cs->i0 + s, *ib = cs->i1 + s;
-        SIMD(pair) q;
-        SIMD(gather_pair)(&q, p, ia, ib);
-        const V pen = O(sub)(O(add)(O(gather)(radius, ia), O(gather)(radius, ib)), q.len);
-        const V wsum = O(add)(q.wa, q.wb);
-        M ok = O(mand)(O(mand)(O(ge)(pen, neg_slop), O(gt)(q.len, zero)), O(gt)(wsum, zero));
-        const V nx = O(div)(q.dx, q.len), ny = O(div)(q.dy, q.len), nz = O(div)(q.dz, q.len);
-        const V vxa = O(gather)(p->vx, ia), vya = O(gather)(p->vy, ia), vza = O(gather)(p->vz, ia);
-        const V vxb = O(gather)(p->vx, ib), vyb = O(gather)(p->vy, ib), vzb = O(gather)(p->vz, ib);
-        const V rel = O(add)(O(add)(O(mul)(O(sub)(vxb, vxa), nx), O(mul)(O(sub)(vyb, vya), ny)),
-                             O(mul)(O(sub)(vzb, vza), nz));
-        ok = O(mand)(ok, O(gt)(zero, rel));
-        const V j = O(div)(O(neg)(O(mul)(ope, rel)), wsum);
-        const V ja = O(mul)(j, q.wa), jb = O(mul)(j, q.wb);
-        O(scatter3)(p->vx, p->vy, p->vz, ia, O(select)(ok, O(sub)(vxa, O(mul)(ja, nx)), vxa),
-                    O(select)(ok, O(sub)(vya, O(mul)(ja, ny)), vya),
-                    O(select)(ok, O(sub)(vza, O(mul)(ja, nz)), vza), n);
-        O(scatter3)(p->vx, p->vy, p->vz, ib, O(select)(ok, O(add)(vxb, O(mul)(jb, nx)), vxb),
-                    O(select)(ok, O(add)(vyb, O(mul)(jb, ny)), vyb),
-                    O(select)(ok, O(add)(vzb, O(mul)(jb, nz)), vzb), n);
+        SIMD(vpair) v;
+        SIMD(vpair_load)(&v, p, radius, ia, ib, neg_slop);
+        const V rel = SIMD(vpair_rel)(&v, v.vxa, v.vya, v.vza, v.vxb, v.vyb, v.vzb);
+        const M ok = O(mand)(v.ok, O(gt)(zero, rel));
+        SIMD(vpair_impulse)(&v, p, ia, ib, ok, O(div)(O(neg)(O(mul)(ope, rel)), v.wsum), n);
         hits += SIMD(count_hits)(ok, n);
     }
     return hits;
@@ -232,30 +273,16 @@ static uint32_t SIMD(contact_restitution)(const P *p, const R *radius, const xpb
     {
         const unsigned n = LIVE_LANES;
         const uint32_t *ia = cs->i0 + s, *ib = cs->i1 + s;
-        SIMD(pair) q;
-        SIMD(gather_pair)(&q, p, ia, ib);
-        const V pen = O(sub)(O(add)(O(gather)(radius, ia), O(gather)(radius, ib)), q.len);
-        const V wsum = O(add)(q.wa, q.wb);
-        M ok = O(mand)(O(mand)(O(ge)(pen, neg_slop), O(gt)(q.len, zero)), O(gt)(wsum, zero));
-        const V nx = O(div)(q.dx, q.len), ny = O(div)(q.dy, q.len), nz = O(div)(q.dz, q.len);
-        const V rel0 = O(add)(
-            O(add)(O(mul)(O(sub)(O(gather)(v0x, ib), O(gather)(v0x, ia)), nx),
-                   O(mul)(O(sub)(O(gather)(v0y, ib), O(gather)(v0y, ia)), ny)),
-            O(mul)(O(sub)(O(gather)(v0z, ib), O(gather)(v0z, ia)), nz));
-        ok = O(mand)(ok, O(gt)(zero, rel0));
-        const V vxa = O(gather)(p->vx, ia), vya = O(gather)(p->vy, ia), vza = O(gather)(p->vz, ia);
-        const V vxb = O(gather)(p->vx, ib), vyb = O(gather)(p->vy, ib), vzb = O(gather)(p->vz, ib);
-        const V rel = O(add)(O(add)(O(mul)(O(sub)(vxb, vxa), nx), O(mul)(O(sub)(vyb, vya), ny)),
-                             O(mul)(O(sub)(vzb, vza), nz));
+        SIMD(vpair) v;
+        SIMD(vpair_load)(&v, p, radius, ia, ib, neg_slop);
+        const V rel0 = SIMD(vpair_rel)(&v, O(gather)(v0x, ia), O(gather)(v0y, ia),
+                                       O(gather)(v0z, ia), O(gather)(v0x, ib),
+                                       O(gather)(v0y, ib), O(gather)(v0z, ib));
+        const M ok = O(mand)(v.ok, O(gt)(zero, rel0));
+        const V rel = SIMD(vpair_rel)(&v, v.vxa, v.vya, v.vza, v.vxb, v.vyb, v.vzb);
         const V ee = O(select)(O(gt)(O(neg)(rel0), vrest), ve, zero);
-        const V j = O(div)(O(sub)(O(neg)(O(mul)(ee, rel0)), rel), wsum);
-        const V ja = O(mul)(j, q.wa), jb = O(mul)(j, q.wb);
-        O(scatter3)(p->vx, p->vy, p->vz, ia, O(select)(ok, O(sub)(vxa, O(mul)(ja, nx)), vxa),
-                    O(select)(ok, O(sub)(vya, O(mul)(ja, ny)), vya),
-                    O(select)(ok, O(sub)(vza, O(mul)(ja, nz)), vza), n);
-        O(scatter3)(p->vx, p->vy, p->vz, ib, O(select)(ok, O(add)(vxb, O(mul)(jb, nx)), vxb),
-                    O(select)(ok, O(add)(vyb, O(mul)(jb, ny)), vyb),
-                    O(select)(ok, O(add)(vzb, O(mul)(jb, nz)), vzb), n);
+        SIMD(vpair_impulse)(&v, p, ia, ib, ok,
+                            O(div)(O(sub)(O(neg)(O(mul)(ee, rel0)), rel), v.wsum), n);
         hits += SIMD(count_hits)(ok, n);
     }
     return hits;

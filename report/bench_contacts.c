@@ -54,7 +54,7 @@ static int XFN(xbc_init)(XFN(xbc_scene) *s, size_t n)
     }
     XB_CT_R *const base = s->block;
     const size_t step = stride / sizeof(XB_CT_R); /* a multiple of 64 bytes */
-    XB_CT_SFXM(xs_particles, bind)(&s->p, n, base, step);
+    XB_CT_SFXM(xpbd_particles, bind)(&s->p, n, base, step);
     s->r = base + 10 * step;
     s->imp = base + 11 * step;
     s->imp0 = base + 12 * step;

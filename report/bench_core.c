@@ -129,7 +129,7 @@ static int xb_mesh_side(size_t edges)
 #define XB_GET xpbd_kernels_f32_get
 #define XB_CLOTH xs_cloth_f32
 #define XB_WFREE xs_world_f32_free
-#define XB_BIND xs_particles_f32_bind
+#define XB_BIND xpbd_particles_f32_bind
 #define XB_SER_XPBD xpbd_serial_distance_xpbd_f32
 #define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_f32_packed
 #define XB_SER_PBD_PK xpbd_serial_distance_pbd_f32_packed
@@ -165,7 +165,7 @@ static int xb_mesh_side(size_t edges)
 #define XB_GET xpbd_kernels_f64_get
 #define XB_CLOTH xs_cloth_f64
 #define XB_WFREE xs_world_f64_free
-#define XB_BIND xs_particles_f64_bind
+#define XB_BIND xpbd_particles_f64_bind
 #define XB_SER_XPBD xpbd_serial_distance_xpbd_f64
 #define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_f64_packed
 #define XB_SER_PBD_PK xpbd_serial_distance_pbd_f64_packed

@@ -110,7 +110,7 @@ static int s2_set_init(s2_set *s, size_t n, size_t max_contacts)
         return -1;
     }
     double *b = s->block;
-    xs_particles_f64_bind(&s->p, n, b, n);
+    xpbd_particles_f64_bind(&s->p, n, b, n);
     s->r = b + 10 * n;
     s->imp = b + 11 * n;
     s->q = b + 12 * n;
@@ -846,7 +846,7 @@ static int s2_pour_init(s2_pour *s, size_t n, size_t max_contacts)
         return -1;
     }
     float *b = s->block;
-    xs_particles_f32_bind(&s->p, n, b, n);
+    xpbd_particles_f32_bind(&s->p, n, b, n);
     s->r = b + 10 * n;
     /* a jittered lattice column over the middle of the box, radii 2-3 cm */
     uint64_t rng = 0x5eedf00dull;

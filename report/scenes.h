@@ -39,12 +39,6 @@ typedef struct xs_world_f32 {
  * status. Positions are set by the caller (or a scene function) afterwards;
  * when rest is NULL the rest lengths are taken from the positions given in
  * xyz (3*n values, may be NULL only if rest is given). */
-/* Points the ten arrays of p (x y z px py pz vx vy vz w, in that order) at
- * base, base + stride, ..., base + 9 * stride (stride in elements, >= n),
- * count n: one block holds a whole particle set, and further arrays of the
- * caller may follow at base + 10 * stride. */
-void xs_particles_f64_bind(xpbd_particles_f64 *p, size_t n, double *base, size_t stride);
-void xs_particles_f32_bind(xpbd_particles_f32 *p, size_t n, float *base, size_t stride);
 
 xpbd_status xs_world_f64_init(xs_world_f64 *w, size_t n, const double *xyz, size_t m,
                               const uint32_t *i0, const uint32_t *i1, const double *rest,

@@ -1,20 +1,5 @@
 /* Scene builders, template over R (XS_R, XS_SFX). */
 
-void XS_M(xs_particles, bind)(XS_P *p, size_t n, XS_R *base, size_t stride)
-{
-    p->count = n;
-    p->x = base;
-    p->y = base + stride;
-    p->z = base + 2 * stride;
-    p->px = base + 3 * stride;
-    p->py = base + 4 * stride;
-    p->pz = base + 5 * stride;
-    p->vx = base + 6 * stride;
-    p->vy = base + 7 * stride;
-    p->vz = base + 8 * stride;
-    p->w = base + 9 * stride;
-}
-
 xpbd_status XS_M(xs_world, init)(XS_W *w, size_t n, const XS_R *xyz, size_t m,
                                   const uint32_t *i0, const uint32_t *i1, const XS_R *rest,
                                   const XS_R *compliance)
@@ -25,7 +10,7 @@ xpbd_status XS_M(xs_world, init)(XS_W *w, size_t n, const XS_R *xyz, size_t m,
     w->block_ = calloc(10 * (n ? n : 1), sizeof(XS_R));
     if (!w->block_)
         return XPBD_ERR_NOMEM;
-    XS_M(xs_particles, bind)(&w->p, n, w->block_, n);
+    XS_M(xpbd_particles, bind)(&w->p, n, w->block_, n);
     for (size_t i = 0; i < n; ++i) {
         w->p.w[i] = 1;
         if (xyz) {

@@ -21,7 +21,7 @@ int XT_SFXM(xt_cloud, alloc)(XT_CLOUD *c, size_t n)
     if (!c->block)
         return 0;
     XT_R *b = c->block;
-    XT_SFXM(xs_particles, bind)(&c->p, n, b, n);
+    XT_SFXM(xpbd_particles, bind)(&c->p, n, b, n);
     c->fx = b + 10 * n;
     c->fy = b + 11 * n;
     c->fz = b + 12 * n;

@@ -43,7 +43,7 @@ static int FN(ct_alloc)(CT *c, size_t n)
         return 0;
     CT_R *b = c->block;
     c->n = n;
-    CT_SFXM(xs_particles, bind)(&c->p, n, b, n);
+    CT_SFXM(xpbd_particles, bind)(&c->p, n, b, n);
     c->r = b + 10 * n;
     c->imp = b + 11 * n;
     c->q = b + 12 * n;

@@ -1247,7 +1247,7 @@ static void softbody_damp_relative_exact(void)
     double *b = calloc(10 * n, sizeof *b);
     REQUIRE(b);
     xpbd_particles_f64 p;
-    xs_particles_f64_bind(&p, n, b, n);
+    xpbd_particles_f64_bind(&p, n, b, n);
     for (size_t i = 0; i < n; ++i) {
         p.x[i] = xt_range(&rng, -1, 1);
         p.y[i] = xt_range(&rng, -1, 1);

@@ -431,17 +431,7 @@ xpbd_status SFXM(xpbd_engine, create)(E *e, const SC *sc, const xpbd_step_config
         goto fail;
 
     P *p = &e->particles;
-    p->count = n;
-    p->x = blk;
-    p->y = blk + n;
-    p->z = blk + 2 * n;
-    p->px = blk + 3 * n;
-    p->py = blk + 4 * n;
-    p->pz = blk + 5 * n;
-    p->vx = blk + 6 * n;
-    p->vy = blk + 7 * n;
-    p->vz = blk + 8 * n;
-    p->w = blk + 9 * n;
+    SFXM(xpbd_particles, bind)(p, n, blk, n);
     e->rest_xyz = blk + 10 * n;
     R *tail = blk + 13 * n;
     const R *rest_xyz = sc->rest_xyz ? sc->rest_xyz : sc->xyz;

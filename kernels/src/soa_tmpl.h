@@ -2,6 +2,15 @@
 #include "real_begin.h"
 #include "screen_tmpl.h"
 
+void SFXM(xpbd_particles, bind)(P *p, size_t n, R *base, size_t stride)
+{
+    R **const arrays[10] = {&p->x,  &p->y,  &p->z,  &p->px, &p->py,
+                            &p->pz, &p->vx, &p->vy, &p->vz, &p->w};
+    for (size_t k = 0; k < 10; ++k)
+        *arrays[k] = base + k * stride;
+    p->count = n;
+}
+
 static int SFX(screen_particles)(const P *p)
 {
     const size_t n = p->count;

@@ -134,6 +134,14 @@ static inline uint32_t xpbd_colour_batches(const uint32_t *colour_begin, uint32_
     return (colour_begin[c + 1] - colour_begin[c]) / XPBD_BATCH;
 }
 
+/* Points the ten arrays of p at one block: x at base, y at base + stride,
+ * ... w at base + 9*stride (so a block of 10*n reals with stride n holds
+ * n particles). count = n. */
+XPBD_API void xpbd_particles_f32_bind(xpbd_particles_f32 *p, size_t n, float *base,
+                                      size_t stride);
+XPBD_API void xpbd_particles_f64_bind(xpbd_particles_f64 *p, size_t n, double *base,
+                                      size_t stride);
+
 /* Checks a particle set: every position and velocity finite, every inverse
  * mass finite and >= 0, no NULL array when count > 0. On error *bad_index
  * names the particle. */

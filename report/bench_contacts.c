@@ -154,7 +154,8 @@ static void XFN(xbc_pass_run)(void *arg)
         break;
     case XBC_PLANE_POSITION:
         memcpy(s->q, s->q0, 4 * n * sizeof(XB_CT_R));
-        k->plane_position(s->q, &s->p, s->r, 0, n, s->plane, 1, (XB_CT_R)0.5, (XB_CT_R)0.3);
+        k->plane_position(s->q, &s->p, s->r, 0, n, s->plane, 1, (XB_CT_R)0.5, (XB_CT_R)0.3,
+                          NULL, 0);
         break;
     case XBC_PLANE_VELOCITY:
         memcpy(s->p.vx, s->v0, n * sizeof(XB_CT_R));

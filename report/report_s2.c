@@ -226,7 +226,7 @@ static double s2_lesson_frame(const s2_tables *t, s2_set *s, int plane, double b
     const double raw = s2_max_pen(s);
     t->k->pack(&s->p, s->q, 0, n);
     if (plane)
-        t->c->plane_position(s->q, &s->p, s->r, 0, n, top, beta, 0, 0);
+        t->c->plane_position(s->q, &s->p, s->r, 0, n, top, beta, 0, 0, NULL, 0);
     else
         xpbd_serial_contact_position_f64(s->q, &s->p, s->r, &s->ct.cs, 0, s->ct.cs.slots, beta, 1,
                                          0, 0);

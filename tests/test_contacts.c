@@ -867,13 +867,13 @@ static void FN(cross_kernels)(void)
                     break;
                 case 4: /* plane position, floor, friction, unaligned range */
                     ha = T->plane_position(a.q, &a.p, a.r, b0, b1, floor_, (CT_R)0.9, (CT_R)0.5,
-                                           (CT_R)0.3);
+                                           (CT_R)0.3, a.imp, (CT_R)(1.0 / 240.0));
                     hb = S->plane_position(b.q, &b.p, b.r, b0, b1, floor_, (CT_R)0.9, (CT_R)0.5,
-                                           (CT_R)0.3);
+                                           (CT_R)0.3, b.imp, (CT_R)(1.0 / 240.0));
                     break;
                 case 5: /* plane position, tilted, no friction */
-                    ha = T->plane_position(a.q, &a.p, a.r, 0, n, tilt, 1, 0, 0);
-                    hb = S->plane_position(b.q, &b.p, b.r, 0, n, tilt, 1, 0, 0);
+                    ha = T->plane_position(a.q, &a.p, a.r, 0, n, tilt, 1, 0, 0, NULL, 0);
+                    hb = S->plane_position(b.q, &b.p, b.r, 0, n, tilt, 1, 0, 0, NULL, 0);
                     break;
                 case 6: /* plane velocity with and without the impulse array */
                     ha = T->plane_velocity(&a.p, a.r, b0, b1, floor_, (CT_R)0.4, (CT_R)0.01,

@@ -120,7 +120,8 @@ static inline uint32_t SFX(elem_contact_velocity)(const P *p, const R *radius, u
 
 /* Particle against plane {x : n.x >= d} at position level, packed q. */
 static inline uint32_t SFX(elem_plane_position)(R *q, const P *p, const R *radius, size_t i,
-                                                const R pl[4], R beta, R mu_s, R mu_k)
+                                                const R pl[4], R beta, R mu_s, R mu_k,
+                                                R *impulse, R h)
 {
     R *qi = q + 4 * i;
     const R dist = ((pl[0] * qi[0] + pl[1] * qi[1]) + pl[2] * qi[2]) - pl[3];
@@ -128,6 +129,8 @@ static inline uint32_t SFX(elem_plane_position)(R *q, const P *p, const R *radiu
     if (!(qi[3] > 0) || !(pen > 0))
         return 0;
     const R corr = beta * pen;
+    if (impulse)
+        impulse[i] = impulse[i] + corr / (qi[3] * h);
     qi[0] = qi[0] + corr * pl[0];
     qi[1] = qi[1] + corr * pl[1];
     qi[2] = qi[2] + corr * pl[2];

@@ -164,24 +164,6 @@ typedef struct SFX(contact_run) {
     int weighted;
 } SFX(contact_run);
 
-/* The normal impulse a plane's position correction gives particle i,
- * (beta*pen)/(w*h): the step's velocity update turns a correction dx into
- * dv = dx/h, so in the orders that derive velocity from positions a resting
- * particle is held up here, not by the velocity pass. Evaluated on q just
- * before the kernel with the kernel's own predicate and arithmetic, so it
- * records exactly the corrections the kernel then applies. */
-static void SFX(plane_position_impulse)(const R *q, const R *radius, size_t n, const R pl[4],
-                                        R beta, R h, R *impulse)
-{
-    for (size_t i = 0; i < n; ++i) {
-        const R *qi = q + 4 * i;
-        const R dist = ((pl[0] * qi[0] + pl[1] * qi[1]) + pl[2] * qi[2]) - pl[3];
-        const R pen = radius[i] - dist;
-        if (qi[3] > 0 && pen > 0)
-            impulse[i] = impulse[i] + (beta * pen) / (qi[3] * h);
-    }
-}
-
 /* impulse (may be NULL) receives the planes' position-level impulses over
  * substep length h: NULL in the lesson order, whose position pass moves
  * particles without touching their velocity. */
@@ -200,11 +182,8 @@ static uint64_t SFX(contacts_position)(const SFX(contact_run) *r, R *q, const P 
                                                   r->mu_k);
     }
     for (uint32_t k = 0; k < r->planes_n; ++k) {
-        if (impulse)
-            SFX(plane_position_impulse)(q, r->radius, p->count, r->planes[k], r->beta, h,
-                                        impulse);
         hits += r->kt->plane_position(q, p, r->radius, 0, p->count, r->planes[k], r->beta,
-                                      r->mu_s, r->mu_k);
+                                      r->mu_s, r->mu_k, impulse, h);
     }
     return hits;
 }

@@ -142,9 +142,11 @@ typedef struct xpbd_contact_kernels_f32 {
     uint32_t (*velocity)(const xpbd_particles_f32 *p, const float *radius,
                          const xpbd_contact_set *cs, uint32_t colour, uint32_t batch_begin,
                          uint32_t batch_end, float e, float slop);
+    /* impulse (may be NULL) gets (beta*pen)/(w*h) per corrected particle: the
+     * plane's support, as velocity the update v = (x - p)/h will give */
     uint32_t (*plane_position)(float *q, const xpbd_particles_f32 *p, const float *radius,
                                size_t begin, size_t end, const float plane[4], float beta,
-                               float mu_s, float mu_k);
+                               float mu_s, float mu_k, float *impulse, float h);
     uint32_t (*plane_velocity)(const xpbd_particles_f32 *p, const float *radius, size_t begin,
                                size_t end, const float plane[4], float e, float slop,
                                float *impulse);
@@ -177,7 +179,7 @@ typedef struct xpbd_contact_kernels_f64 {
                          uint32_t batch_end, double e, double slop);
     uint32_t (*plane_position)(double *q, const xpbd_particles_f64 *p, const double *radius,
                                size_t begin, size_t end, const double plane[4], double beta,
-                               double mu_s, double mu_k);
+                               double mu_s, double mu_k, double *impulse, double h);
     uint32_t (*plane_velocity)(const xpbd_particles_f64 *p, const double *radius, size_t begin,
                                size_t end, const double plane[4], double e, double slop,
                                double *impulse);

@@ -82,11 +82,12 @@ static uint32_t SFX(ref_contact_velocity)(const P *p, const R *radius,
 }
 
 static uint32_t SFX(ref_plane_position)(R *q, const P *p, const R *radius, size_t begin,
-                                        size_t end, const R plane[4], R beta, R mu_s, R mu_k)
+                                        size_t end, const R plane[4], R beta, R mu_s, R mu_k,
+                                        R *impulse, R h)
 {
     uint32_t hits = 0;
     for (size_t i = begin; i < end; ++i)
-        hits += SFX(elem_plane_position)(q, p, radius, i, plane, beta, mu_s, mu_k);
+        hits += SFX(elem_plane_position)(q, p, radius, i, plane, beta, mu_s, mu_k, impulse, h);
     return hits;
 }
 

@@ -160,7 +160,8 @@ static uint32_t SIMD(contact_velocity)(const P *p, const R *radius, const xpbd_c
 }
 
 static uint32_t SIMD(plane_position)(R *pk, const P *p, const R *radius, size_t begin,
-                                     size_t end, const R pl[4], R beta, R mu_s, R mu_k)
+                                     size_t end, const R pl[4], R beta, R mu_s, R mu_k,
+                                     R *impulse, R h)
 {
     const V zero = O(zero)(), vbeta = O(set1)(beta), vms = O(set1)(mu_s), vmk = O(set1)(mu_k);
     const V n0 = O(set1)(pl[0]), n1 = O(set1)(pl[1]), n2 = O(set1)(pl[2]), d = O(set1)(pl[3]);
@@ -175,6 +176,11 @@ static uint32_t SIMD(plane_position)(R *pk, const P *p, const R *radius, size_t 
         const V pen = O(sub)(O(load)(radius + i), dist);
         const M ok = O(mand)(O(gt)(w, zero), O(gt)(pen, zero));
         const V corr = O(mul)(vbeta, pen);
+        if (impulse) {
+            const V imp = O(load)(impulse + i);
+            O(store)(impulse + i,
+                     O(select)(ok, O(add)(imp, O(div)(corr, O(mul)(w, O(set1)(h)))), imp));
+        }
         V x = O(add)(x0, O(mul)(corr, n0)), y = O(add)(y0, O(mul)(corr, n1));
         V z = O(add)(z0, O(mul)(corr, n2));
         if (fric) {
@@ -191,7 +197,7 @@ static uint32_t SIMD(plane_position)(R *pk, const P *p, const R *radius, size_t 
         hits += SIMD(count_hits)(ok, L);
     }
     for (; i < end; ++i)
-        hits += SFX(elem_plane_position)(pk, p, radius, i, pl, beta, mu_s, mu_k);
+        hits += SFX(elem_plane_position)(pk, p, radius, i, pl, beta, mu_s, mu_k, impulse, h);
     return hits;
 }
 

@@ -131,10 +131,16 @@ static xpbd_status SFX(quad_layout)(QS *out, size_t n, size_t count, const uint3
     return XPBD_OK;
 }
 
-/* Common input checks of the two builders. */
-static xpbd_status SFX(quad_inputs)(size_t n, const R *xyz, size_t count, const uint32_t *idx,
-                                    const R *compliance, size_t *bad_index)
+/* Common start of the two builders: clears *out and *bad_index, then
+ * checks sizes, rest positions, indices and compliances. */
+static xpbd_status SFX(quad_inputs)(QS *out, size_t n, const R *xyz, size_t count,
+                                    const uint32_t *idx, const R *compliance, size_t *bad_index)
 {
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!out)
+        return XPBD_ERR_ARGUMENT;
+    memset(out, 0, sizeof *out);
     if (n > (size_t)INT32_MAX || count > (size_t)INT32_MAX / 8 ||
         (count && (!idx || !compliance || !xyz)))
         return XPBD_ERR_ARGUMENT;
@@ -176,12 +182,7 @@ xpbd_status SFXM(xpbd_tet_set, build)(QS *out, size_t n, const R *xyz, size_t co
                                       const uint32_t *idx, const R *compliance,
                                       const xpbd_colouring_options *options, size_t *bad_index)
 {
-    if (bad_index)
-        *bad_index = SIZE_MAX;
-    if (!out)
-        return XPBD_ERR_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    xpbd_status st = SFX(quad_inputs)(n, xyz, count, idx, compliance, bad_index);
+    xpbd_status st = SFX(quad_inputs)(out, n, xyz, count, idx, compliance, bad_index);
     if (st != XPBD_OK)
         return st;
     double *vol6 = malloc((count ? count : 1) * sizeof *vol6);
@@ -235,12 +236,7 @@ xpbd_status SFXM(xpbd_bend_set, build)(QS *out, size_t n, const R *xyz, size_t c
                                        const uint32_t *idx, const R *compliance,
                                        const xpbd_colouring_options *options, size_t *bad_index)
 {
-    if (bad_index)
-        *bad_index = SIZE_MAX;
-    if (!out)
-        return XPBD_ERR_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    xpbd_status st = SFX(quad_inputs)(n, xyz, count, idx, compliance, bad_index);
+    xpbd_status st = SFX(quad_inputs)(out, n, xyz, count, idx, compliance, bad_index);
     if (st != XPBD_OK)
         return st;
     double *coef = malloc((count ? count : 1) * 5 * sizeof *coef);

@@ -460,7 +460,7 @@ static void FN(sb_replay_roundtrip)(void)
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 6;
     cfg.substeps = 2;
-    const xpbd_engine_options opt = {0.6, 1e-3, 10};
+    const xpbd_engine_options opt = {0.6, 1e-3, 10, 0};
     SENG a;
     REQUIRE_STATUS(SB_SFXM(xpbd_engine, create)(&a, &sc, &cfg, &opt, NULL), XPBD_OK);
     /* start the recording mid-run: the file must carry the whole state */
@@ -1341,9 +1341,10 @@ static void softbody_degenerate(void)
 /* ============================================================ engine === */
 
 /* Connected components of the engine's live distance constraints among
- * particles [0, n). */
-static size_t sb_components(const xpbd_engine_f64 *e, size_t n)
+ * its particles (an isolated particle is one). */
+static size_t sb_components(const xpbd_engine_f64 *e)
 {
+    const size_t n = e->particles.count;
     uint32_t *parent = malloc(n * sizeof *parent);
     if (!parent)
         return 0;
@@ -1363,6 +1364,20 @@ static size_t sb_components(const xpbd_engine_f64 *e, size_t n)
         roots += parent[i] == i;
     free(parent);
     return roots;
+}
+
+/* Total mass and momentum of the moving particles (mass, px, py, pz). */
+static void sb_mass_momentum(const xpbd_particles_f64 *p, double out[4])
+{
+    out[0] = out[1] = out[2] = out[3] = 0;
+    for (size_t i = 0; i < p->count; ++i)
+        if (p->w[i] > 0) {
+            const double m = 1.0 / p->w[i];
+            out[0] += m;
+            out[1] += m * p->vx[i];
+            out[2] += m * p->vy[i];
+            out[3] += m * p->vz[i];
+        }
 }
 
 /* SPEC S3 memo (topology): constraints over the stretch threshold are
@@ -1406,14 +1421,16 @@ static void softbody_tearing(void)
     const xpbd_scene_f64 s = xs_cloth_scene(&m, w, edges, 1e-5, 1e-3);
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 8;
-    const xpbd_engine_options opt = {0.3, 0, 0};
+    const xpbd_engine_options opt = {0.3, 0, 0, 0};
     xpbd_engine_f64 e;
     REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
     const size_t e0 = e.edge_count, b0 = e.bend_count;
     const xpbd_input left = {XPBD_INPUT_TRANSLATE, 0, 6, {-0.01, 0, 0}};
     const xpbd_input right = {XPBD_INPUT_TRANSLATE, 6, 12, {0.01, 0, 0}};
-    uint32_t torn = 0, frames_torn = 0;
+    uint32_t torn = 0, frames_torn = 0, split = 0;
     int first = -1;
+    double mass0[4];
+    sb_mass_momentum(&e.particles, mass0);
     for (int f = 0; f < 120; ++f) {
         ENSURE_STATUS(xpbd_engine_f64_apply(&e, &left), XPBD_OK);
         ENSURE_STATUS(xpbd_engine_f64_apply(&e, &right), XPBD_OK);
@@ -1435,20 +1452,31 @@ static void softbody_tearing(void)
             }
         }
         torn += e.counters.torn;
+        split += e.counters.split;
         ENSURE(isfinite(e.particles.x[n - 1]));
     }
-    SB_NOTE("torn %u edges in %u frames (first %d), components %zu, bottom corners %.4g m "
-            "apart, bends %zu of %zu\n", torn, frames_torn, first, sb_components(&e, n),
-            e.particles.x[n - 1] - e.particles.x[n - 12], e.bend_count, b0);
+    /* vertices the crack ran through were split: new particles at the end,
+     * each naming its scene vertex, the mass unchanged */
+    ENSURE_INT(e.particles.count, n + split);
+    for (size_t i = 0; i < e.particles.count; ++i)
+        ENSURE(e.origin[i] == (i < n ? i : e.origin[i]) && e.origin[i] < n);
+    double mass1[4];
+    sb_mass_momentum(&e.particles, mass1);
+    ENSURE_NEAR(mass1[0], mass0[0], 1e-12 * mass0[0]);
+    SB_NOTE("torn %u edges in %u frames (first %d), %u vertices split, components %zu, bottom "
+            "corners %.4g m apart, bends %zu of %zu\n", torn, frames_torn, first, split,
+            sb_components(&e), e.particles.x[n - 1] - e.particles.x[n - 12], e.bend_count, b0);
     /* measured: the tear runs down the middle, 1 to 3 edges per frame,
-     * 24 edges in 13 frames; the curtain is in two pieces from frame 13;
-     * 34 of 213 bending stencils went with the torn edges */
+     * 18 edges in 11 frames, 8 vertices split where the crack ran through
+     * them; the curtain is in exactly two pieces (54 and 50 particles); 35
+     * of 213 bending stencils went with the torn edges */
     ENSURE_INT(first, 0);
     ENSURE(torn >= 8 && torn <= 60);
     ENSURE(frames_torn >= 5);
     ENSURE_INT(e.edge_count, e0 - torn);
     ENSURE(e.bend_count < b0); /* stencils across torn edges went too */
-    ENSURE(sb_components(&e, n) >= 2);
+    ENSURE_INT(sb_components(&e), 2);
+    ENSURE(split >= 1);
     /* after the tear nothing is over the threshold any more */
     ENSURE(e.counters.max_stretch <= 0.3);
     /* the two pieces are far apart: the bottom corners moved apart with
@@ -1458,6 +1486,241 @@ static void softbody_tearing(void)
     free(w);
     free(edges);
     xs_mesh_free(&m);
+}
+
+/* The "bowtie": hinge vertex 0, fan A = 1, 2, 3 (a unit square with 0),
+ * fan B = 4, 5, 6 (the square below right), each square with its four
+ * sides and two diagonals as edges, and a bridge 3-4 from A to B whose rest
+ * length (0.5) is far below its length (sqrt 2), so the first stretch pass
+ * tears it. Optional: a chain 7-8 (8 pinned, 7 tethered to it) as a second
+ * body, a tet in each fan, and two bending stencils. */
+typedef struct sb_bowtie {
+    double xyz[3 * 10], w[10], rest[14], comp[14], tlen[10];
+    uint32_t edge[2 * 14], tet[8], bend[8], anchor[10];
+    size_t body[3];
+    xpbd_scene_f64 s;
+} sb_bowtie;
+
+static void sb_bowtie_make(sb_bowtie *b, int with_body, int with_tets)
+{
+    memset(b, 0, sizeof *b);
+    const double xy[10][3] = {{0, 0, 0},  {-1, 0, 0}, {-1, 1, 0}, {0, 1, 0},  {1, 0, 0},
+                              {1, -1, 0}, {0, -1, 0}, {3, 0, 0},  {3, 1, 0},  {0, 0, 0}};
+    /* with tets the fans are lifted out of the plane at one corner */
+    const uint32_t e[14][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 2}, {1, 3}, {0, 4},
+                               {4, 5}, {5, 6}, {6, 0}, {0, 5}, {4, 6}, {3, 4}, {7, 8}};
+    const size_t n = with_body ? 9 : 7;
+    for (size_t i = 0; i < n; ++i) {
+        memcpy(b->xyz + 3 * i, xy[i], sizeof xy[i]);
+        b->w[i] = 1;
+        b->anchor[i] = (uint32_t)i; /* none */
+    }
+    if (with_tets) {
+        b->xyz[3 * 2 + 2] = 1; /* 2 and 5 off the plane: tets 0123 and 0456 */
+        b->xyz[3 * 5 + 2] = -1;
+    }
+    for (size_t k = 0; k < 14; ++k) {
+        b->edge[2 * k] = e[k][0];
+        b->edge[2 * k + 1] = e[k][1];
+        const double *a = b->xyz + 3 * e[k][0], *c = b->xyz + 3 * e[k][1];
+        b->rest[k] = sqrt((a[0] - c[0]) * (a[0] - c[0]) + (a[1] - c[1]) * (a[1] - c[1]) +
+                          (a[2] - c[2]) * (a[2] - c[2]));
+        b->comp[k] = 0;
+    }
+    b->rest[12] = 0.5; /* the bridge: torn by the first stretch pass ... */
+    b->comp[12] = 1e6; /* ... and too soft to move anything before that */
+    memset(&b->s, 0, sizeof b->s);
+    b->s.particles = n;
+    b->s.xyz = b->xyz;
+    b->s.inv_mass = b->w;
+    b->s.edges = with_body ? 14 : 13;
+    b->s.edge = b->edge;
+    b->s.edge_rest = b->rest;
+    b->s.edge_compliance = b->comp;
+    if (with_body) {
+        b->w[8] = 0; /* pinned anchor of the chain */
+        b->anchor[7] = 8;
+        b->tlen[7] = 1.5;
+        b->s.tether_anchor = b->anchor;
+        b->s.tether_length = b->tlen;
+        b->body[0] = 0;
+        b->body[1] = 7;
+        b->body[2] = 9;
+        b->s.bodies = 2;
+        b->s.body_begin = b->body;
+    }
+    if (with_tets) {
+        const uint32_t t[8] = {0, 1, 2, 3, 0, 4, 5, 6};
+        memcpy(b->tet, t, sizeof t);
+        b->s.tets = 2;
+        b->s.tet = b->tet;
+    } else {
+        /* stencil 0: edge 0-1, wings 2 (fan A) and 6 (fan B): across the
+         * fans; stencil 1: edge 0-5, wings 4 and 6, inside fan B */
+        const uint32_t st[8] = {0, 1, 2, 6, 0, 5, 4, 6};
+        memcpy(b->bend, st, sizeof st);
+        b->s.bends = 2;
+        b->s.bend = b->bend;
+        b->s.bend_alpha = 1e-3;
+    }
+}
+
+/* Issue memo (topology): a tear that runs through a vertex splits it, so
+ * the pieces really come apart; fans that were already apart stay joined. */
+static void softbody_vertex_split(void)
+{
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.gravity[1] = 0;
+    cfg.iterations = 4;
+    const xpbd_engine_options opt = {0.3, 0, 0, 0}, hinge = {0.3, 0, 0, 1};
+    const double h = 1.0 / 60;
+    /* 1. the bowtie with bending: 0 splits into 0 (fan A, lowest neighbour
+     * 1) and 7 (fan B); stencil 0 straddles the fans and goes, stencil 1
+     * moves to 7 */
+    {
+        sb_bowtie b;
+        sb_bowtie_make(&b, 0, 0);
+        xpbd_engine_f64 e, k;
+        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &b.s, &cfg, &opt, NULL), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_f64_create(&k, &b.s, &cfg, &hinge, NULL), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_f64_step(&e, h), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_f64_step(&k, h), XPBD_OK);
+        ENSURE_INT(e.counters.torn, 1);
+        ENSURE_INT(e.counters.split, 1);
+        ENSURE_INT(k.counters.split, 0);
+        REQUIRE(e.particles.count == 8);
+        ENSURE_INT(k.particles.count, 7);
+        ENSURE_INT(e.origin[7], 0);
+        for (uint32_t i = 0; i < 7; ++i)
+            ENSURE_INT(e.origin[i], i);
+        /* the copy is particle 0 exactly, with half its mass each */
+        ENSURE_BITS_F64(e.particles.x[7], e.particles.x[0]);
+        ENSURE_BITS_F64(e.particles.y[7], e.particles.y[0]);
+        ENSURE_BITS_F64(e.particles.vx[7], e.particles.vx[0]);
+        ENSURE_BITS_F64(e.particles.w[0], 2 * k.particles.w[0]);
+        ENSURE_BITS_F64(e.particles.w[7], 2 * k.particles.w[0]);
+        /* mass and momentum are those of the unsplit run (same step) */
+        double ms[4], mk[4];
+        sb_mass_momentum(&e.particles, ms);
+        sb_mass_momentum(&k.particles, mk);
+        for (int c = 0; c < 4; ++c)
+            ENSURE_NEAR(ms[c], mk[c], 1e-15 * (1 + fabs(mk[c])));
+        /* fan B's three edges to 0 now end at 7, fan A's still at 0 */
+        uint32_t at0 = 0, at7 = 0;
+        for (size_t q = 0; q < e.edge_count; ++q)
+            for (int s = 0; s < 2; ++s) {
+                const uint32_t v = e.edge[2 * q + s], o = e.edge[2 * q + 1 - s];
+                if (v == 0) {
+                    at0++;
+                    ENSURE(o >= 1 && o <= 3);
+                }
+                if (v == 7) {
+                    at7++;
+                    ENSURE(o >= 4 && o <= 6);
+                }
+            }
+        ENSURE_INT(at0, 3);
+        ENSURE_INT(at7, 3);
+        ENSURE_INT(e.edge_count, 12);
+        ENSURE_INT(e.bend_count, 1);
+        ENSURE(e.bend[0] == 7 && e.bend[1] == 5 && e.bend[2] == 4 && e.bend[3] == 6);
+        ENSURE_INT(k.bend_count, 2);
+        ENSURE_INT(sb_components(&e), 2);
+        ENSURE_INT(sb_components(&k), 1);
+        /* throw fan B away (from rest): split, fan A stays where it was (it
+         * only relaxes the 1e-11 m the soft bridge pulled it); hinged, fan B
+         * drags fan A along */
+        const xpbd_input still_e = {XPBD_INPUT_SET_VELOCITY, 0, 8, {0, 0, 0}};
+        const xpbd_input still_k = {XPBD_INPUT_SET_VELOCITY, 0, 7, {0, 0, 0}};
+        ENSURE_STATUS(xpbd_engine_f64_apply(&e, &still_e), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_f64_apply(&k, &still_k), XPBD_OK);
+        double ax[4], ay[4];
+        for (int i = 0; i < 4; ++i) {
+            ax[i] = e.particles.x[i];
+            ay[i] = e.particles.y[i];
+        }
+        const xpbd_input throw_e = {XPBD_INPUT_ADD_VELOCITY, 4, 8, {2, -2, 0}};
+        const xpbd_input throw_k = {XPBD_INPUT_ADD_VELOCITY, 4, 7, {2, -2, 0}};
+        ENSURE_STATUS(xpbd_engine_f64_apply(&e, &throw_e), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_f64_apply(&k, &throw_k), XPBD_OK);
+        for (int f = 0; f < 30; ++f) {
+            REQUIRE_STATUS(xpbd_engine_f64_step(&e, h), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_f64_step(&k, h), XPBD_OK);
+        }
+        double drift = 0;
+        for (int i = 0; i < 4; ++i)
+            drift = fmax(drift, hypot(e.particles.x[i] - ax[i], e.particles.y[i] - ay[i]));
+        SB_NOTE("fan A drift %.3g m, hinged fan A corner moved %.3g m\n", drift,
+                k.particles.x[2] - ax[2]);
+        ENSURE_LE(drift, 1e-9);
+        const double gap = hypot(e.particles.x[7] - e.particles.x[0],
+                                 e.particles.y[7] - e.particles.y[0]);
+        ENSURE_NEAR(gap, 0.5 * 2 * sqrt(2.0), 1e-9); /* 0.5 s at 2*sqrt(2) m/s */
+        ENSURE(k.particles.x[2] > ax[2] + 0.1);     /* the hinge pulled fan A */
+        ENSURE_INT(e.particles.count, 8);           /* nothing else tore */
+        xpbd_engine_f64_destroy(&e);
+        xpbd_engine_f64_destroy(&k);
+    }
+    /* 2. a chain's vertex has two fans that were never joined: tearing a
+     * link splits nothing */
+    {
+        const double xyz[15] = {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0};
+        const double w[5] = {1, 1, 1, 1, 1}, rest[4] = {1, 0.5, 1, 1}, comp[4] = {0, 1e6, 0, 0};
+        const uint32_t edge[8] = {0, 1, 1, 2, 2, 3, 3, 4};
+        xpbd_scene_f64 s;
+        memset(&s, 0, sizeof s);
+        s.particles = 5;
+        s.xyz = xyz;
+        s.inv_mass = w;
+        s.edges = 4;
+        s.edge = edge;
+        s.edge_rest = rest;
+        s.edge_compliance = comp;
+        xpbd_engine_f64 e;
+        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_f64_step(&e, h), XPBD_OK);
+        ENSURE_INT(e.counters.torn, 1);
+        ENSURE_INT(e.counters.split, 0);
+        ENSURE_INT(e.particles.count, 5);
+        ENSURE_INT(sb_components(&e), 2);
+        xpbd_engine_f64_destroy(&e);
+    }
+    /* 3. tets: fan A is tet 0123, fan B tet 0456; the split keeps both
+     * tets' rest volumes and moves tet B to the copy. With a second body
+     * after the first, the copy goes at the end of body 0 and body 1 (a
+     * tethered chain) shifts by one, its indices with it. */
+    {
+        sb_bowtie b;
+        sb_bowtie_make(&b, 1, 1);
+        xpbd_engine_f64 e;
+        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &b.s, &cfg, &opt, NULL), XPBD_OK);
+        double rest0 = 0, rest1 = 0;
+        for (uint32_t q = 0; q < e.tets.slots; ++q)
+            rest0 += e.tets.source[q] == XPBD_PAD ? 0 : fabs(e.tets.rest[q]);
+        REQUIRE_STATUS(xpbd_engine_f64_step(&e, h), XPBD_OK);
+        ENSURE_INT(e.counters.torn, 1);
+        ENSURE_INT(e.counters.split, 1);
+        REQUIRE(e.particles.count == 10);
+        ENSURE(e.body_begin[0] == 0 && e.body_begin[1] == 8 && e.body_begin[2] == 10);
+        const uint32_t origin[10] = {0, 1, 2, 3, 4, 5, 6, 0, 7, 8};
+        SAME_U32(e.origin, origin, 10, "origin");
+        ENSURE_INT(e.tether_anchor[8], 9); /* the chain's tether followed its anchor */
+        ENSURE_INT(e.tether_anchor[9], 9);
+        ENSURE_INT(e.tether_anchor[7], 7); /* the copy has none, like 0 */
+        ENSURE_BITS_F64(e.tether_length[8], 1.5);
+        ENSURE_INT(e.edge[2 * 12], 8); /* the chain's edge, renumbered */
+        ENSURE_INT(e.edge[2 * 12 + 1], 9);
+        ENSURE_BITS_F64(e.particles.w[9], 0.0);
+        ENSURE_INT(e.tet_count, 2);
+        ENSURE(e.tet[0] == 0 && e.tet[4] == 7 && e.tet[5] == 4);
+        for (uint32_t q = 0; q < e.tets.slots; ++q)
+            rest1 += e.tets.source[q] == XPBD_PAD ? 0 : fabs(e.tets.rest[q]);
+        ENSURE_BITS_F64(rest1, rest0);
+        ENSURE_BITS_F64(rest0, 2.0); /* |6V| of two unit corner tets: 1 each */
+        ENSURE_INT(sb_components(&e), 3);
+        ENSURE(e.counters.volume_error < 1e-9);
+        xpbd_engine_f64_destroy(&e);
+    }
 }
 
 /* SPEC S3: a body sleeps whole and wakes whole. */
@@ -1508,7 +1771,7 @@ static void softbody_sleeping(void)
     cfg.iterations = 8;
     cfg.friction_static = 0.5;
     cfg.friction_dynamic = 0.4;
-    const xpbd_engine_options opt = {0, 1e-4, 20};
+    const xpbd_engine_options opt = {0, 1e-4, 20, 0};
     xpbd_engine_f64 e;
     REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
     /* body 2 waits in the air: pinned (w = 0) */
@@ -1808,7 +2071,7 @@ static void softbody_bad_input(void)
     s.edge_alpha = -1;
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_COMPLIANCE);
     s.edge_alpha = 0;
-    const xpbd_engine_options neg = {-1, 0, 0};
+    const xpbd_engine_options neg = {-1, 0, 0, 0};
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &neg, &bad), XPBD_ERR_CONFIG);
     m.edges[5] = 8; /* out of range */
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
@@ -1871,6 +2134,7 @@ const xt_test xt_tests_softbody[] = {
     {"softbody.damp_relative_exact", softbody_damp_relative_exact},
     {"softbody.degenerate", softbody_degenerate},
     {"softbody.tearing", softbody_tearing},
+    {"softbody.vertex_split", softbody_vertex_split},
     {"softbody.sleeping", softbody_sleeping},
     {"softbody.replay", softbody_replay},
     {"softbody.replay_version", softbody_replay_version},

@@ -25,13 +25,13 @@ int xpbd_counters_format(const xpbd_engine_counters *c, char *buf, size_t size)
                     "frame %llu: %s, isa %s, %u substeps, %u iterations, solved %llu, skipped "
                     "%llu, degenerate %u, residual %.3g, colours %u (distance %u, tets %u, "
                     "bends %u), contacts %u, sleeping %u/%u (fell %u, woke %u), torn %u, "
-                    "distance %u, max stretch %.3g, volume error %.3g",
+                    "split %u, distance %u, max stretch %.3g, volume error %.3g",
                     (unsigned long long)c->frame, xpbd_status_str(c->step.status),
                     xpbd_isa_name(c->step.isa) ? xpbd_isa_name(c->step.isa) : "?",
                     c->step.substeps, c->step.iterations, (unsigned long long)c->solved,
                     (unsigned long long)c->skipped, c->degenerate, c->max_residual, c->colours,
                     c->colours_distance, c->colours_tets, c->colours_bends, c->step.contacts,
-                    c->sleeping, c->bodies, c->fell_asleep, c->woke, c->torn, c->distance,
+                    c->sleeping, c->bodies, c->fell_asleep, c->woke, c->torn, c->split, c->distance,
                     c->max_stretch, c->volume_error);
 }
 
@@ -103,6 +103,283 @@ static void engine_permutation(uint32_t *perm, size_t n, uint64_t seed)
         perm[i - 1] = perm[j];
         perm[j] = t;
     }
+}
+
+/* ------------------------------------------------------- vertex split --- */
+
+/* Incidence lists (CSR): for each vertex, the elements of `arity` vertices
+ * (count of them, row-major in idx) that contain it. begin [n + 1]. */
+static int engine_csr(size_t n, const uint32_t *idx, unsigned arity, size_t count, size_t **begin,
+                      uint32_t **list)
+{
+    size_t *b = calloc(n + 1, sizeof *b);
+    uint32_t *l = malloc((arity * count + 1) * sizeof *l);
+    if (!b || !l) {
+        free(b);
+        free(l);
+        return -1;
+    }
+    for (size_t k = 0; k < arity * count; ++k)
+        b[idx[k] + 1]++;
+    for (size_t v = 0; v < n; ++v)
+        b[v + 1] += b[v];
+    size_t *fill = b; /* fill with begin[v] ... then shift back */
+    for (size_t k = 0; k < count; ++k)
+        for (unsigned j = 0; j < arity; ++j)
+            l[fill[idx[arity * k + j]]++] = (uint32_t)k;
+    for (size_t v = n; v > 0; --v)
+        b[v] = b[v - 1];
+    b[0] = 0;
+    *begin = b;
+    *list = l;
+    return 0;
+}
+
+static uint32_t engine_find(uint32_t *parent, uint32_t a)
+{
+    while (parent[a] != a)
+        a = parent[a] = parent[parent[a]];
+    return a;
+}
+
+static void engine_union(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    a = engine_find(parent, a);
+    b = engine_find(parent, b);
+    if (a != b)
+        parent[a < b ? b : a] = a < b ? a : b;
+}
+
+/* The split plan (xpbd/engine.h, "vertex split"), on indices only. In: the
+ * frame's topology before the tear (edges with torn[] flags, tets with
+ * drop_t[], bends with drop_b[]). Out: ev, tv, bv (copies of edge, tet,
+ * bend, same order) with every endpoint that moves to a new particle
+ * rewritten to n + j for the j-th new particle; more drop_b[] flags (stencils
+ * across two fans); *src [copies] the vertex each new particle splits from,
+ * ascending. 0, or -1 when out of memory (the outputs are then unusable). */
+static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const uint8_t *torn,
+                             const uint32_t *tet, size_t nt, const uint8_t *drop_t,
+                             const uint32_t *bend, size_t nb, uint8_t *drop_b, uint32_t *ev,
+                             uint32_t *tv, uint32_t *bv, uint32_t **src, size_t *copies)
+{
+    *src = NULL;
+    *copies = 0;
+    size_t *eb = NULL, *tb = NULL, *bb = NULL;
+    uint32_t *el = NULL, *tl = NULL, *bl = NULL;
+    uint8_t *cand = calloc(n + 1, 1);
+    uint32_t *stamp = calloc(n + 1, sizeof *stamp), *local = malloc((n + 1) * sizeof *local);
+    uint32_t *work = NULL, *out = NULL;
+    size_t out_cap = 0;
+    int rc = -1;
+    if (!cand || !stamp || !local || engine_csr(n, edge, 2, ne, &eb, &el) ||
+        engine_csr(n, tet, 4, nt, &tb, &tl) || engine_csr(n, bend, 4, nb, &bb, &bl))
+        goto done;
+    /* candidates: the ends of torn edges and their neighbours, the corners
+     * of dropped tets */
+    size_t most = 1;
+    for (size_t v = 0; v < n; ++v) {
+        const size_t d = (eb[v + 1] - eb[v]) + 3 * (tb[v + 1] - tb[v]);
+        most = d > most ? d : most;
+    }
+    for (size_t k = 0; k < ne; ++k) {
+        if (!torn[k])
+            continue;
+        for (int s = 0; s < 2; ++s) {
+            const uint32_t a = edge[2 * k + s];
+            cand[a] = 1;
+            for (size_t q = eb[a]; q < eb[a + 1]; ++q)
+                cand[edge[2 * el[q]]] = cand[edge[2 * el[q] + 1]] = 1;
+            for (size_t q = tb[a]; q < tb[a + 1]; ++q)
+                for (int j = 0; j < 4; ++j)
+                    cand[tet[4 * (size_t)tl[q] + j]] = 1;
+        }
+    }
+    for (size_t k = 0; k < nt; ++k)
+        for (int j = 0; drop_t[k] && j < 4; ++j)
+            cand[tet[4 * k + j]] = 1;
+    /* per vertex: neighbours (global index, reached through a kept element),
+     * union-find before (B) and after (A) the tear, fan minima, new ids */
+    work = malloc(6 * most * sizeof *work);
+    if (!work)
+        goto done;
+    uint32_t *nbr = work, *in_a = work + most, *pa = work + 2 * most, *pb = work + 3 * most;
+    uint32_t *lo = work + 4 * most, *id = work + 5 * most;
+    for (size_t v = 0; v < n; ++v) {
+        if (!cand[v])
+            continue;
+        const uint32_t gen = (uint32_t)v + 1;
+        uint32_t d = 0;
+#define ADD_NBR(a_, kept_)                                                                         \
+    do {                                                                                           \
+        const uint32_t a__ = (a_);                                                                 \
+        if (a__ == v)                                                                              \
+            break;                                                                                 \
+        if (stamp[a__] != gen) {                                                                   \
+            stamp[a__] = gen;                                                                      \
+            local[a__] = d;                                                                        \
+            nbr[d] = a__;                                                                          \
+            in_a[d] = 0;                                                                           \
+            pa[d] = pb[d] = d;                                                                     \
+            ++d;                                                                                   \
+        }                                                                                          \
+        in_a[local[a__]] |= (kept_);                                                               \
+    } while (0)
+        for (size_t q = eb[v]; q < eb[v + 1]; ++q) {
+            const uint32_t k = el[q];
+            ADD_NBR(edge[2 * k] == v ? edge[2 * k + 1] : edge[2 * k], !torn[k]);
+        }
+        for (size_t q = tb[v]; q < tb[v + 1]; ++q) {
+            const uint32_t k = tl[q];
+            for (int j = 0; j < 4; ++j)
+                ADD_NBR(tet[4 * (size_t)k + j], !drop_t[k]);
+        }
+#undef ADD_NBR
+        if (d < 2)
+            continue;
+        /* link edges: an edge or a tet joining two neighbours */
+        for (uint32_t i = 0; i < d; ++i) {
+            const uint32_t a = nbr[i];
+            for (size_t q = eb[a]; q < eb[a + 1]; ++q) {
+                const uint32_t k = el[q];
+                const uint32_t b = edge[2 * k] == a ? edge[2 * k + 1] : edge[2 * k];
+                if (b == v || stamp[b] != gen)
+                    continue;
+                engine_union(pb, i, local[b]);
+                if (!torn[k] && in_a[i] && in_a[local[b]])
+                    engine_union(pa, i, local[b]);
+            }
+            for (size_t q = tb[a]; q < tb[a + 1]; ++q) {
+                const uint32_t k = tl[q];
+                for (int j = 0; j < 4; ++j) {
+                    const uint32_t b = tet[4 * (size_t)k + j];
+                    if (b == v || b == a || stamp[b] != gen)
+                        continue;
+                    engine_union(pb, i, local[b]);
+                    if (!drop_t[k] && in_a[i] && in_a[local[b]])
+                        engine_union(pa, i, local[b]);
+                }
+            }
+        }
+        /* fans: lowest neighbour index of each A root */
+        for (uint32_t i = 0; i < d; ++i)
+            lo[i] = UINT32_MAX;
+        for (uint32_t i = 0; i < d; ++i)
+            if (in_a[i]) {
+                const uint32_t r = engine_find(pa, i);
+                lo[r] = nbr[i] < lo[r] ? nbr[i] : lo[r];
+            }
+        /* a wire (a fan of one neighbour a: the edge v-a is all that is
+         * left around it) stays on its lower end, so a torn-around edge
+         * hangs off one piece instead of floating away */
+        for (uint32_t i = 0; i < d; ++i)
+            id[i] = 0;
+        for (uint32_t i = 0; i < d; ++i)
+            if (in_a[i])
+                id[engine_find(pa, i)]++;
+        for (uint32_t r = 0; r < d; ++r)
+            if (lo[r] != UINT32_MAX && id[r] == 1 && v < lo[r])
+                lo[r] = UINT32_MAX;
+        /* a fan gets a new particle when another fan of the same B
+         * component has a lower minimum; new ids in ascending minimum */
+        uint32_t need = 0;
+        for (uint32_t r = 0; r < d; ++r) {
+            id[r] = UINT32_MAX;
+            if (lo[r] == UINT32_MAX)
+                continue;
+            const uint32_t rb = engine_find(pb, r);
+            for (uint32_t s = 0; s < d; ++s)
+                if (s != r && lo[s] < lo[r] && engine_find(pb, s) == rb) {
+                    id[r] = 0; /* needs one; numbered below */
+                    ++need;
+                    break;
+                }
+        }
+        if (!need)
+            continue;
+        if (*copies + need > out_cap || n + *copies + need > (size_t)INT32_MAX) {
+            if (n + *copies + need > (size_t)INT32_MAX)
+                goto done;
+            out_cap = 2 * (*copies + need) + 16;
+            uint32_t *grown = realloc(out, out_cap * sizeof *grown);
+            if (!grown)
+                goto done;
+            out = grown;
+        }
+        for (uint32_t t = 0; t < need; ++t) { /* the fan with the t-th lowest minimum */
+            uint32_t best = UINT32_MAX;
+            for (uint32_t r = 0; r < d; ++r)
+                if (id[r] == 0 && (best == UINT32_MAX || lo[r] < lo[best]))
+                    best = r;
+            id[best] = (uint32_t)(n + *copies);
+            out[(*copies)++] = (uint32_t)v;
+        }
+        /* rewire v's kept elements on the moved fans */
+        for (size_t q = eb[v]; q < eb[v + 1]; ++q) {
+            const uint32_t k = el[q];
+            if (torn[k])
+                continue;
+            const int s = edge[2 * (size_t)k] == v ? 0 : 1;
+            const uint32_t a = edge[2 * (size_t)k + 1 - s];
+            if (a == v)
+                continue;
+            const uint32_t r = engine_find(pa, local[a]);
+            if (id[r] != UINT32_MAX)
+                ev[2 * (size_t)k + s] = id[r];
+        }
+        for (size_t q = tb[v]; q < tb[v + 1]; ++q) {
+            const uint32_t k = tl[q];
+            if (drop_t[k])
+                continue;
+            uint32_t r = UINT32_MAX;
+            for (int j = 0; j < 4 && r == UINT32_MAX; ++j)
+                if (tet[4 * (size_t)k + j] != v)
+                    r = engine_find(pa, local[tet[4 * (size_t)k + j]]);
+            for (int j = 0; j < 4 && r != UINT32_MAX && id[r] != UINT32_MAX; ++j)
+                if (tet[4 * (size_t)k + j] == v)
+                    tv[4 * (size_t)k + j] = id[r];
+        }
+        for (size_t q = bb[v]; q < bb[v + 1]; ++q) {
+            const uint32_t k = bl[q];
+            if (drop_b[k])
+                continue;
+            uint32_t r = UINT32_MAX;
+            int conflict = 0;
+            for (int j = 0; j < 4; ++j) {
+                const uint32_t a = bend[4 * (size_t)k + j];
+                if (a == v || stamp[a] != gen || !in_a[local[a]])
+                    continue;
+                const uint32_t ra = engine_find(pa, local[a]);
+                conflict |= r != UINT32_MAX && ra != r;
+                r = ra;
+            }
+            if (conflict)
+                drop_b[k] = 1;
+            else
+                for (int j = 0; j < 4 && r != UINT32_MAX && id[r] != UINT32_MAX; ++j)
+                    if (bend[4 * (size_t)k + j] == v)
+                        bv[4 * (size_t)k + j] = id[r];
+        }
+    }
+    rc = 0;
+done:
+    if (rc == 0) {
+        *src = out;
+        out = NULL;
+    } else {
+        *copies = 0;
+    }
+    free(out);
+    free(work);
+    free(cand);
+    free(stamp);
+    free(local);
+    free(eb);
+    free(el);
+    free(tb);
+    free(tl);
+    free(bb);
+    free(bl);
+    return rc;
 }
 
 #define XPBD_REAL_F32

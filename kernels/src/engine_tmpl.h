@@ -289,6 +289,24 @@ static void SFX(engine_point)(E *e)
     w->body_asleep = e->sleep.body_count ? e->sleep.asleep : NULL;
 }
 
+/* The engine's particle block for n particles (zeroed): x y z px py pz vx vy
+ * vz w | rest_xyz [3n] | radius, plane impulse [n each] with radii | tether
+ * length [n] with tethers. Binds e's particle arrays and pointers to it. */
+static R *SFX(engine_block)(E *e, size_t n, int radius, int tethers)
+{
+    const size_t extra = (radius ? 2 * n : 0) + (tethers ? n : 0);
+    R *blk = calloc(13 * n + extra + 1, sizeof *blk);
+    if (!blk)
+        return NULL;
+    SFXM(xpbd_particles, bind)(&e->particles, n, blk, n);
+    e->rest_xyz = blk + 10 * n;
+    R *tail = blk + 13 * n;
+    e->radius = radius ? tail : NULL;
+    e->plane_impulse = radius ? tail + n : NULL;
+    e->tether_length = tethers ? tail + (radius ? 2 * n : 0) : NULL;
+    return blk;
+}
+
 void SFXM(xpbd_engine, destroy)(E *e)
 {
     if (!e)
@@ -296,12 +314,11 @@ void SFXM(xpbd_engine, destroy)(E *e)
     SFXM(xpbd_distance_set, free)(&e->distance);
     SFXM(xpbd_quad_set, free)(&e->tets);
     SFXM(xpbd_quad_set, free)(&e->bends);
-    void *const blocks[] = {e->edge,          e->tet,           e->bend,
-                            e->edge_rest,     e->edge_compliance, e->tet_compliance,
-                            e->bend_compliance, e->tether_anchor, e->body_begin,
-                            e->torn,          e->scratch,       e->owned_,
-                            e->contact_i0_,   e->contact_i1_,   e->sleep.asleep,
-                            e->sleep.calm,    e->sleep.signature};
+    void *const blocks[] = {e->edge,          e->edge_rest,   e->tether_anchor,
+                            e->body_begin,    e->torn,        e->scratch,
+                            e->owned_,        e->origin,      e->contact_i0_,
+                            e->contact_i1_,   e->sleep.asleep, e->sleep.calm,
+                            e->sleep.signature};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; ++k)
         free(blocks[k]);
     memset(e, 0, sizeof *e);
@@ -401,20 +418,14 @@ xpbd_status SFXM(xpbd_engine, create)(E *e, const SC *sc, const xpbd_step_config
     e->max_contacts = sc->radius ? sc->max_contacts : 0;
 
     xpbd_status st = XPBD_ERR_NOMEM;
-    /* particles: x y z px py pz vx vy vz w | rest_xyz [3n] | radius, plane impulse |
-     * tether length */
-    const size_t extra = (sc->radius ? 2 * n : 0) + (sc->tether_anchor ? n : 0);
-    R *blk = calloc(13 * n + extra + 1, sizeof *blk);
-    e->owned_ = blk;
     const size_t E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
-    e->edge = malloc((2 * E_ + 1) * sizeof *e->edge);
-    e->edge_rest = malloc((E_ + 1) * sizeof *e->edge_rest);
-    e->edge_compliance = malloc((E_ + 1) * sizeof *e->edge_compliance);
+    R *blk = SFX(engine_block)(e, n, sc->radius != NULL, sc->tether_anchor != NULL);
+    e->owned_ = blk;
+    /* topology: edges | tets | bends in one block, their reals in another */
+    e->edge = malloc((2 * E_ + 4 * T_ + 4 * B_ + 3) * sizeof *e->edge);
+    e->edge_rest = malloc((2 * E_ + T_ + B_ + 1) * sizeof *e->edge_rest);
     e->torn = calloc(E_ + 1, 1);
-    e->tet = malloc((4 * T_ + 1) * sizeof *e->tet);
-    e->tet_compliance = malloc((T_ + 1) * sizeof *e->tet_compliance);
-    e->bend = malloc((4 * B_ + 1) * sizeof *e->bend);
-    e->bend_compliance = malloc((B_ + 1) * sizeof *e->bend_compliance);
+    e->origin = malloc((n + 1) * sizeof *e->origin);
     if (sc->tether_anchor)
         e->tether_anchor = malloc(n * sizeof *e->tether_anchor + 1);
     if (sc->bodies) {
@@ -423,17 +434,18 @@ xpbd_status SFXM(xpbd_engine, create)(E *e, const SC *sc, const xpbd_step_config
         e->sleep.calm = calloc(sc->bodies, sizeof *e->sleep.calm);
         e->sleep.signature = calloc(sc->bodies, sizeof *e->sleep.signature);
     }
-    if (!blk || !e->edge || !e->edge_rest || !e->edge_compliance || !e->torn || !e->tet ||
-        !e->tet_compliance || !e->bend || !e->bend_compliance ||
+    if (!blk || !e->edge || !e->edge_rest || !e->torn || !e->origin ||
         (sc->tether_anchor && !e->tether_anchor) ||
         (sc->bodies && (!e->body_begin || !e->sleep.asleep || !e->sleep.calm ||
                         !e->sleep.signature)))
         goto fail;
+    e->tet = e->edge + 2 * E_ + 1;
+    e->bend = e->tet + 4 * T_ + 1;
+    e->edge_compliance = e->edge_rest + E_;
+    e->tet_compliance = e->edge_compliance + E_;
+    e->bend_compliance = e->tet_compliance + T_;
 
     P *p = &e->particles;
-    SFXM(xpbd_particles, bind)(p, n, blk, n);
-    e->rest_xyz = blk + 10 * n;
-    R *tail = blk + 13 * n;
     const R *rest_xyz = sc->rest_xyz ? sc->rest_xyz : sc->xyz;
     for (size_t i = 0; i < n; ++i) {
         p->x[i] = p->px[i] = sc->xyz[3 * i];
@@ -445,17 +457,13 @@ xpbd_status SFXM(xpbd_engine, create)(E *e, const SC *sc, const xpbd_step_config
             p->vz[i] = sc->vel[3 * i + 2];
         }
         p->w[i] = sc->inv_mass[i];
+        e->origin[i] = sc->origin ? sc->origin[i] : (uint32_t)i;
     }
     if (n)
         memcpy(e->rest_xyz, rest_xyz, 3 * n * sizeof(R));
-    if (sc->radius) {
-        e->radius = tail;
+    if (sc->radius)
         memcpy(e->radius, sc->radius, n * sizeof(R));
-        e->plane_impulse = tail + n;
-        tail += 2 * n;
-    }
     if (sc->tether_anchor) {
-        e->tether_length = tail;
         memcpy(e->tether_length, sc->tether_length, n * sizeof(R));
         memcpy(e->tether_anchor, sc->tether_anchor, n * sizeof *e->tether_anchor);
     }
@@ -537,105 +545,232 @@ fail:
     return st;
 }
 
-/* Removes the torn edges, and the tets and bending stencils that contain
- * one of them, from the topology and rebuilds the sets: all or nothing. */
-static xpbd_status SFX(engine_tear)(E *e)
+/* New particles for a split plan: the particle block, origin, tether
+ * anchors and body ranges of the grown set in t (t starts as a copy of e),
+ * and map[n + copies]: each old particle's and each new one's index
+ * (xpbd/engine.h: copies at the end of their body's range, or of the
+ * array). The split vertices' mass is shared equally. All or nothing. */
+static xpbd_status SFX(engine_grow)(const E *e, E *t, const uint32_t *src, size_t copies,
+                                    uint32_t *map)
 {
+    const size_t n = e->particles.count, m = n + copies;
+    const uint32_t nb = e->sleep.body_count;
+    uint32_t *pieces = calloc(n + 1, sizeof *pieces);
+    size_t *per_body = calloc((size_t)nb + 2, sizeof *per_body); /* [nb] free copies */
+    t->owned_ = SFX(engine_block)(t, m, e->radius != NULL, e->tether_anchor != NULL);
+    t->origin = malloc((m + 1) * sizeof *t->origin);
+    t->tether_anchor = e->tether_anchor ? malloc((m + 1) * sizeof *t->tether_anchor) : NULL;
+    t->body_begin = nb ? malloc(((size_t)nb + 1) * sizeof *t->body_begin) : NULL;
+    if (!pieces || !per_body || !t->owned_ || !t->origin || (e->tether_anchor && !t->tether_anchor) ||
+        (nb && !t->body_begin)) {
+        free(pieces);
+        free(per_body);
+        free(t->owned_);
+        free(t->origin);
+        free(t->tether_anchor);
+        free(t->body_begin);
+        return XPBD_ERR_NOMEM;
+    }
+    /* new ranges: each body grows by its copies; free copies go last */
+    for (size_t j = 0; j < copies; ++j) {
+        const uint32_t b = engine_body_of(e->body_begin, nb, src[j]);
+        per_body[b == UINT32_MAX ? nb : b]++;
+        pieces[src[j]]++;
+    }
+    size_t shift = 0; /* copies inserted before the current body's end */
+    for (uint32_t b = 0; b < nb; ++b) {
+        t->body_begin[b] = e->body_begin[b] + shift;
+        shift += per_body[b];
+    }
+    if (nb)
+        t->body_begin[nb] = e->body_begin[nb] + shift;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t b = engine_body_of(e->body_begin, nb, i);
+        map[i] = (uint32_t)(i + (b != UINT32_MAX ? t->body_begin[b] - e->body_begin[b]
+                                                 : (nb && i >= e->body_begin[nb] ? shift : 0)));
+    }
+    memset(per_body, 0, ((size_t)nb + 2) * sizeof *per_body); /* now: copies placed so far */
+    for (size_t j = 0; j < copies; ++j) {
+        const uint32_t b = engine_body_of(e->body_begin, nb, src[j]);
+        if (b == UINT32_MAX)
+            map[n + j] = (uint32_t)(n + shift + per_body[nb]++);
+        else
+            map[n + j] = (uint32_t)(e->body_begin[b + 1] + (t->body_begin[b] - e->body_begin[b]) +
+                                    per_body[b]++);
+    }
+    /* particles */
+    const P *op = &e->particles;
+    P *np = &t->particles;
+    for (size_t k = 0; k < m; ++k) {
+        const size_t i = k < n ? k : src[k - n], j = map[k];
+        np->x[j] = op->x[i];
+        np->y[j] = op->y[i];
+        np->z[j] = op->z[i];
+        np->px[j] = op->px[i];
+        np->py[j] = op->py[i];
+        np->pz[j] = op->pz[i];
+        np->vx[j] = op->vx[i];
+        np->vy[j] = op->vy[i];
+        np->vz[j] = op->vz[i];
+        np->w[j] = pieces[i] ? op->w[i] * (R)(pieces[i] + 1) : op->w[i];
+        memcpy(t->rest_xyz + 3 * j, e->rest_xyz + 3 * i, 3 * sizeof(R));
+        if (e->radius) {
+            t->radius[j] = e->radius[i];
+            t->plane_impulse[j] = k < n ? e->plane_impulse[i] : 0;
+        }
+        if (e->tether_anchor) {
+            const uint32_t a = e->tether_anchor[i];
+            t->tether_anchor[j] = a == i ? (uint32_t)j : map[a]; /* itself: none */
+            t->tether_length[j] = e->tether_length[i];
+        }
+        t->origin[j] = e->origin[i];
+    }
+    free(pieces);
+    free(per_body);
+    np->count = m;
+    return XPBD_OK;
+}
+
+/* Removes the torn edges, and the tets and bending stencils that contain
+ * one of them, splits the vertices the tear cut into separate fans
+ * (engine_split_plan) and rebuilds the sets: all or nothing. *split gets
+ * the number of particles added. */
+static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
+{
+    *split = 0;
     size_t torn = 0;
     for (size_t k = 0; k < e->edge_count; ++k)
         torn += e->torn[k] != 0;
     if (!torn)
         return XPBD_OK;
+    const size_t n = e->particles.count, ne = e->edge_count, nt = e->tet_count,
+                 nb = e->bend_count;
     uint64_t *keys = malloc(torn * sizeof *keys);
-    uint8_t *drop_t = calloc(e->tet_count + 1, 1), *drop_b = calloc(e->bend_count + 1, 1);
-    if (!keys || !drop_t || !drop_b) {
-        free(keys);
-        free(drop_t);
-        free(drop_b);
-        return XPBD_ERR_NOMEM;
-    }
-    for (size_t k = 0, j = 0; k < e->edge_count; ++k)
+    uint8_t *drop_t = calloc(nt + 1, 1), *drop_b = calloc(nb + 1, 1);
+    /* the rewired topology, in the frame's order (vertex ids past n: new) */
+    uint32_t *ev = malloc((2 * ne + 4 * nt + 4 * nb + 1) * sizeof *ev);
+    uint32_t *tv = ev + 2 * ne, *bv = tv + 4 * nt;
+    uint32_t *src = NULL, *map = NULL;
+    size_t copies = 0;
+    E t;
+    memcpy(&t, e, sizeof t);
+    t.edge = t.tet = t.bend = NULL;
+    t.edge_rest = t.edge_compliance = t.tet_compliance = t.bend_compliance = NULL;
+    t.owned_ = NULL;
+    t.origin = NULL;
+    t.body_begin = NULL;
+    t.tether_anchor = NULL;
+    DS d;
+    QS tq, bq;
+    int built = 0;
+    xpbd_status st = XPBD_ERR_NOMEM;
+    if (!keys || !drop_t || !drop_b || !ev)
+        goto done;
+    for (size_t k = 0, j = 0; k < ne; ++k)
         if (e->torn[k])
             keys[j++] = engine_pair_key(e->edge[2 * k], e->edge[2 * k + 1]);
     qsort(keys, torn, sizeof *keys, engine_pair_cmp);
     /* pairs of a stencil that are mesh edges: all six of a tet; the shared
      * edge and the four sides (not 2-3) of a bending stencil */
     static const int pairs[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
-    size_t keep_t = 0, keep_b = 0;
-    for (size_t k = 0; k < e->tet_count; ++k) {
+    for (size_t k = 0; k < nt; ++k) {
         const uint32_t *v = e->tet + 4 * k;
         for (int q = 0; q < 6 && !drop_t[k]; ++q)
             drop_t[k] = (uint8_t)engine_pair_in(keys, torn, v[pairs[q][0]], v[pairs[q][1]]);
-        keep_t += !drop_t[k];
     }
-    for (size_t k = 0; k < e->bend_count; ++k) {
+    for (size_t k = 0; k < nb; ++k) {
         const uint32_t *v = e->bend + 4 * k;
         for (int q = 0; q < 5 && !drop_b[k]; ++q)
             drop_b[k] = (uint8_t)engine_pair_in(keys, torn, v[pairs[q][0]], v[pairs[q][1]]);
-        keep_b += !drop_b[k];
     }
-    free(keys);
-    /* new topology in scratch copies: the engine's stays intact on failure */
-    E t;
-    memcpy(&t, e, sizeof t);
-    t.edge_count = e->edge_count - torn;
+    memcpy(ev, e->edge, 2 * ne * sizeof *ev);
+    memcpy(tv, e->tet, 4 * nt * sizeof *tv);
+    memcpy(bv, e->bend, 4 * nb * sizeof *bv);
+    if (!e->options.keep_hinges &&
+        engine_split_plan(n, e->edge, ne, e->torn, e->tet, nt, drop_t, e->bend, nb, drop_b, ev, tv,
+                          bv, &src, &copies))
+        goto done;
+    if (copies) {
+        map = malloc((n + copies) * sizeof *map);
+        if (!map || (st = SFX(engine_grow)(e, &t, src, copies, map)) != XPBD_OK) {
+            t.owned_ = NULL; /* engine_grow freed what it took */
+            st = XPBD_ERR_NOMEM;
+            goto done;
+        }
+        for (size_t k = 0; k < 2 * ne + 4 * nt + 4 * nb; ++k)
+            ev[k] = map[ev[k]];
+    }
+    /* the survivors, in order */
+    size_t keep_t = 0, keep_b = 0;
+    for (size_t k = 0; k < nt; ++k)
+        keep_t += !drop_t[k];
+    for (size_t k = 0; k < nb; ++k)
+        keep_b += !drop_b[k];
+    t.edge_count = ne - torn;
     t.tet_count = keep_t;
     t.bend_count = keep_b;
-    t.edge = malloc((2 * t.edge_count + 1) * sizeof *t.edge);
-    t.edge_rest = malloc((t.edge_count + 1) * sizeof(R));
-    t.edge_compliance = malloc((t.edge_count + 1) * sizeof(R));
-    t.tet = malloc((4 * keep_t + 1) * sizeof *t.tet);
-    t.tet_compliance = malloc((keep_t + 1) * sizeof(R));
-    t.bend = malloc((4 * keep_b + 1) * sizeof *t.bend);
-    t.bend_compliance = malloc((keep_b + 1) * sizeof(R));
-    xpbd_status st = XPBD_ERR_NOMEM;
-    DS d;
-    QS tq, bq;
-    if (t.edge && t.edge_rest && t.edge_compliance && t.tet && t.tet_compliance && t.bend &&
-        t.bend_compliance) {
-        for (size_t k = 0, j = 0; k < e->edge_count; ++k)
-            if (!e->torn[k]) {
-                t.edge[2 * j] = e->edge[2 * k];
-                t.edge[2 * j + 1] = e->edge[2 * k + 1];
-                t.edge_rest[j] = e->edge_rest[k];
-                t.edge_compliance[j] = e->edge_compliance[k];
-                ++j;
-            }
-        for (size_t k = 0, j = 0; k < e->tet_count; ++k)
-            if (!drop_t[k]) {
-                memcpy(t.tet + 4 * j, e->tet + 4 * k, 4 * sizeof *t.tet);
-                t.tet_compliance[j++] = e->tet_compliance[k];
-            }
-        for (size_t k = 0, j = 0; k < e->bend_count; ++k)
-            if (!drop_b[k]) {
-                memcpy(t.bend + 4 * j, e->bend + 4 * k, 4 * sizeof *t.bend);
-                t.bend_compliance[j++] = e->bend_compliance[k];
-            }
-        st = SFX(engine_build)(&t, &d, &tq, &bq, NULL);
-    }
-    free(drop_t);
-    free(drop_b);
-    if (st != XPBD_OK) {
-        free(t.edge);
-        free(t.edge_rest);
-        free(t.edge_compliance);
-        free(t.tet);
-        free(t.tet_compliance);
-        free(t.bend);
-        free(t.bend_compliance);
-        return st;
-    }
-    /* commit */
+    t.edge = malloc((2 * t.edge_count + 4 * keep_t + 4 * keep_b + 3) * sizeof *t.edge);
+    t.edge_rest = malloc((2 * t.edge_count + keep_t + keep_b + 1) * sizeof(R));
+    if (!t.edge || !t.edge_rest)
+        goto done;
+    t.tet = t.edge + 2 * t.edge_count + 1;
+    t.bend = t.tet + 4 * keep_t + 1;
+    t.edge_compliance = t.edge_rest + t.edge_count;
+    t.tet_compliance = t.edge_compliance + t.edge_count;
+    t.bend_compliance = t.tet_compliance + keep_t;
+    for (size_t k = 0, j = 0; k < ne; ++k)
+        if (!e->torn[k]) {
+            t.edge[2 * j] = ev[2 * k];
+            t.edge[2 * j + 1] = ev[2 * k + 1];
+            t.edge_rest[j] = e->edge_rest[k];
+            t.edge_compliance[j] = e->edge_compliance[k];
+            ++j;
+        }
+    for (size_t k = 0, j = 0; k < nt; ++k)
+        if (!drop_t[k]) {
+            memcpy(t.tet + 4 * j, tv + 4 * k, 4 * sizeof *t.tet);
+            t.tet_compliance[j++] = e->tet_compliance[k];
+        }
+    for (size_t k = 0, j = 0; k < nb; ++k)
+        if (!drop_b[k]) {
+            memcpy(t.bend + 4 * j, bv + 4 * k, 4 * sizeof *t.bend);
+            t.bend_compliance[j++] = e->bend_compliance[k];
+        }
+    if ((st = SFX(engine_build)(&t, &d, &tq, &bq, NULL)) != XPBD_OK)
+        goto done;
+    built = 1;
+    t.distance = d;
+    t.tets = tq;
+    t.bends = bq;
+    if ((st = SFX(engine_scratch)(&t)) != XPBD_OK)
+        goto done;
+    /* commit: nothing below can fail */
     SFXM(xpbd_distance_set, free)(&e->distance);
     SFXM(xpbd_quad_set, free)(&e->tets);
     SFXM(xpbd_quad_set, free)(&e->bends);
     free(e->edge);
     free(e->edge_rest);
-    free(e->edge_compliance);
-    free(e->tet);
-    free(e->tet_compliance);
-    free(e->bend);
-    free(e->bend_compliance);
+    if (copies) {
+        free(e->owned_);
+        free(e->origin);
+        free(e->tether_anchor);
+        free(e->body_begin);
+        /* a sleeping body that grew wakes (its state changed) */
+        for (uint32_t b = 0; b < e->sleep.body_count; ++b)
+            if (t.body_begin[b + 1] - t.body_begin[b] != e->body_begin[b + 1] - e->body_begin[b])
+                xpbd_sleep_wake(&e->sleep, b);
+        e->owned_ = t.owned_;
+        e->particles = t.particles;
+        e->rest_xyz = t.rest_xyz;
+        e->radius = t.radius;
+        e->plane_impulse = t.plane_impulse;
+        e->tether_anchor = t.tether_anchor;
+        e->tether_length = t.tether_length;
+        e->origin = t.origin;
+        e->body_begin = t.body_begin;
+    }
+    e->scratch = t.scratch;
+    e->scratch_bytes = t.scratch_bytes;
     e->distance = d;
     e->tets = tq;
     e->bends = bq;
@@ -644,13 +779,41 @@ static xpbd_status SFX(engine_tear)(E *e)
     e->bend_count = t.bend_count;
     e->edge = t.edge;
     e->edge_rest = t.edge_rest;
-    e->edge_compliance = t.edge_compliance;
     e->tet = t.tet;
-    e->tet_compliance = t.tet_compliance;
     e->bend = t.bend;
+    e->edge_compliance = t.edge_compliance;
+    e->tet_compliance = t.tet_compliance;
     e->bend_compliance = t.bend_compliance;
     memset(e->torn, 0, e->edge_count + 1);
-    return SFX(engine_scratch)(e);
+    *split = (uint32_t)copies;
+    t.edge = NULL;
+    t.edge_rest = NULL;
+    t.owned_ = NULL;
+    t.origin = NULL;
+    t.tether_anchor = NULL;
+    t.body_begin = NULL;
+    built = 0;
+done:
+    if (built) {
+        SFXM(xpbd_distance_set, free)(&d);
+        SFXM(xpbd_quad_set, free)(&tq);
+        SFXM(xpbd_quad_set, free)(&bq);
+    }
+    free(t.edge);
+    free(t.edge_rest);
+    if (copies && t.owned_) {
+        free(t.owned_);
+        free(t.origin);
+        free(t.tether_anchor);
+        free(t.body_begin);
+    }
+    free(keys);
+    free(drop_t);
+    free(drop_b);
+    free(ev);
+    free(src);
+    free(map);
+    return st;
 }
 
 xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
@@ -684,9 +847,12 @@ xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
     e->counters.woke = woke + woke2;
     e->counters.torn = torn;
     if (torn) {
-        const xpbd_status ts = SFX(engine_tear)(e);
+        uint32_t split = 0;
+        const xpbd_status ts = SFX(engine_tear)(e, &split);
         SFX(engine_point)(e);
         e->counters.distance = e->distance.count;
+        e->counters.split = split;
+        e->counters.bodies = e->sleep.body_count;
         if (ts != XPBD_OK)
             return ts;
     }

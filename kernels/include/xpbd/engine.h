@@ -12,8 +12,10 @@
  *     sleep / wake bookkeeping                    (kinetic energy per kg, contacts)
  *     stretch pass: flag distance constraints with |d|/rest - 1 > tear_stretch
  *     counters snapshot                           (no allocation, no formatting)
- *     topology: remove the flagged constraints and the bending stencils across
- *               them, rebuild the sets (allocates; never inside the solve)
+ *     topology: remove the flagged constraints and the tets and bending
+ *               stencils across them, split every vertex the tear cut into
+ *               separate fans (see "vertex split" below), rebuild the sets
+ *               (allocates; never inside the solve)
  *
  * Nothing here runs inside the projection loop: the kernels and the step
  * driver never see a topology change or a callback mid-step.
@@ -107,6 +109,7 @@ typedef struct xpbd_engine_counters {
     uint32_t fell_asleep;     /* bodies that fell asleep at this step's end */
     uint32_t woke;            /* bodies woken before or after this step */
     uint32_t torn;            /* distance constraints over the tear stretch, removed at step end */
+    uint32_t split;           /* particles added by vertex splits at step end */
     uint32_t distance;        /* distance constraints live for the next step */
     double max_stretch;       /* max |d|/rest - 1 over the distance set at step end */
     double volume_error;      /* max |6V - rest| / |rest| over the tets at step end */
@@ -151,6 +154,8 @@ typedef struct xpbd_scene_f32 {
     double bend_alpha;
     const uint32_t *tether_anchor;  /* [n] or NULL (xpbd_world) */
     const float *tether_length;     /* [n] */
+    const uint32_t *origin;         /* [n] scene index each particle descends from
+                                       (xpbd_engine.origin, for a saved engine); NULL = i */
     uint32_t bodies;
     const size_t *body_begin;       /* [bodies + 1] particle ranges */
     uint32_t planes;
@@ -181,6 +186,7 @@ typedef struct xpbd_scene_f64 {
     double bend_alpha;
     const uint32_t *tether_anchor;
     const double *tether_length;
+    const uint32_t *origin;
     uint32_t bodies;
     const size_t *body_begin;
     uint32_t planes;
@@ -196,6 +202,8 @@ typedef struct xpbd_engine_options {
                                  (|d|/rest - 1) at step end; 0 = never */
     double sleep_energy;      /* > 0: sleep threshold, kinetic energy per kg (J/kg); 0 = never */
     uint32_t sleep_steps;     /* calm steps before sleeping; 0 = 30 */
+    uint32_t keep_hinges;     /* 1: a tear removes constraints only and never splits a
+                                 vertex (the pieces may stay joined at one vertex) */
 } xpbd_engine_options;
 
 /* Host inputs between frames: what a replay log records. value is in SI
@@ -213,6 +221,30 @@ typedef struct xpbd_input {
     uint32_t begin, end;         /* particle range, or the body (WAKE) */
     double value[3];
 } xpbd_input;
+
+/* Vertex split. Removing torn edges alone leaves a hinge where a crack runs
+ * through a vertex: two pieces joined at one particle. So at step end, for
+ * each vertex v near the tear (an end of a torn edge, a neighbour of one, or
+ * a corner of a dropped tet) the engine looks at v's link: its neighbours
+ * (through edges and tets), two of them joined when an edge or a tet joins
+ * them. Neighbours that were one connected fan before this frame's tear and
+ * now fall into several fans are separated: the fan holding v's lowest
+ * neighbour index keeps v, each other fan gets a new particle (a copy of v:
+ * position, velocity, rest position, radius, tether) and its edges, tets
+ * and bending stencils are rewired to it. v's mass is shared equally (w
+ * times the number of pieces), so mass and momentum are kept. A bending
+ * stencil whose vertices end up on different fans is dropped. Fans that were
+ * already apart before (the two sides of a chain's vertex, a hinge the scene
+ * was built with) are left alone, and a wire (a fan of one neighbour a: the
+ * tear took everything around the edge v-a) stays on its lower-index end,
+ * so it hangs off one piece rather than floating away. Decisions use the frame's topology only,
+ * so the result does not depend on the order vertices are visited.
+ *
+ * New particles go at the end of their body's range (bodies stay
+ * contiguous; later bodies' indices shift by the copies inserted before
+ * them) or, for a vertex in no body, at the end of the array; origin[i]
+ * names the scene particle each one descends from. Without bodies a scene
+ * particle keeps its index for the engine's lifetime. */
 
 /* An engine: a world built from a scene, its sleep state, counters and the
  * current topology in input order (what a replay file or a rebuild needs).
@@ -250,6 +282,7 @@ typedef struct xpbd_engine_f32 {
     size_t scratch_bytes;
     void *owned_;                   /* particle block */
     uint32_t *contact_i0_, *contact_i1_;
+    uint32_t *origin;               /* [n] scene particle each particle descends from */
 } xpbd_engine_f32;
 
 typedef struct xpbd_engine_f64 {
@@ -281,6 +314,7 @@ typedef struct xpbd_engine_f64 {
     size_t scratch_bytes;
     void *owned_;
     uint32_t *contact_i0_, *contact_i1_;
+    uint32_t *origin;
 } xpbd_engine_f64;
 
 /* Builds an engine from a scene (copied: the scene's arrays may be freed

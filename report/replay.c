@@ -43,8 +43,9 @@ int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double
     fprintf(f, "xpbd-replay %u\nprotocol %u\nreal %s\nh %a\nframe %llu\n", XRP_FORMAT,
             XPBD_PROTOCOL_VERSION, XRP_F64 ? "f64" : "f32", h, (unsigned long long)e->frame);
     xrp_write_config(f, &e->config);
-    fprintf(f, "options tear_stretch %a sleep_energy %a sleep_steps %u\n",
-            e->options.tear_stretch, e->options.sleep_energy, e->options.sleep_steps);
+    fprintf(f, "options tear_stretch %a sleep_energy %a sleep_steps %u keep_hinges %u\n",
+            e->options.tear_stretch, e->options.sleep_energy, e->options.sleep_steps,
+            e->options.keep_hinges);
     fprintf(f, "colouring %u %d\n", e->colouring.max_colours, e->colouring.serial);
     const size_t n = e->particles.count;
     const XRP_SFX(xpbd_particles) *p = &e->particles;
@@ -56,6 +57,7 @@ int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double
         fputc('p', f);
         for (int k = 0; k < 13; ++k)
             fprintf(f, " %a", v[k]);
+        fprintf(f, " %u", e->origin[i]);
         if (e->radius)
             fprintf(f, " %a", (double)e->radius[i]);
         if (e->tether_anchor)
@@ -171,6 +173,7 @@ xpbd_status FN(xrp_run)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
     sc.bend_compliance = bcomp;
     sc.tether_anchor = fl->has_tethers ? fl->tether_anchor : NULL;
     sc.tether_length = fl->has_tethers ? tlen : NULL;
+    sc.origin = fl->origin;
     sc.bodies = fl->bodies;
     sc.body_begin = fl->body_begin;
     sc.planes = fl->planes;
@@ -458,6 +461,7 @@ void xrp_free(xrp_file *f)
     if (!f)
         return;
     void *const p[] = {f->particle,       f->radius,          f->tether_length, f->tether_anchor,
+                       f->origin,
                        f->edge,           f->tet,             f->bend,          f->edge_rest,
                        f->edge_compliance, f->tet_compliance, f->bend_compliance,
                        f->body_begin,     f->asleep,          f->calm,          f->signature,
@@ -513,11 +517,13 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
         return XPBD_ERR_VERSION;
     }
     uint32_t u;
-    if (!xrp_next(r) || r->ntok != 7 || strcmp(r->tok[0], "options") != 0 ||
+    if (!xrp_next(r) || r->ntok != 9 || strcmp(r->tok[0], "options") != 0 ||
         strcmp(r->tok[1], "tear_stretch") != 0 || !xrp_real(r->tok[2], &f->options.tear_stretch) ||
         strcmp(r->tok[3], "sleep_energy") != 0 || !xrp_real(r->tok[4], &f->options.sleep_energy) ||
-        strcmp(r->tok[5], "sleep_steps") != 0 || !xrp_u32(r->tok[6], &f->options.sleep_steps))
-        return xrp_bad(r, "expected 'options tear_stretch <x> sleep_energy <x> sleep_steps <n>'");
+        strcmp(r->tok[5], "sleep_steps") != 0 || !xrp_u32(r->tok[6], &f->options.sleep_steps) ||
+        strcmp(r->tok[7], "keep_hinges") != 0 || !xrp_u32(r->tok[8], &f->options.keep_hinges))
+        return xrp_bad(r, "expected 'options tear_stretch <x> sleep_energy <x> sleep_steps <n> "
+                          "keep_hinges <0|1>'");
     int serial;
     if (!xrp_next(r) || r->ntok != 3 || strcmp(r->tok[0], "colouring") != 0 ||
         !xrp_u32(r->tok[1], &u) || !xrp_int(r->tok[2], &serial))
@@ -537,16 +543,19 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
     f->radius = malloc((n + 1) * sizeof *f->radius);
     f->tether_length = malloc((n + 1) * sizeof *f->tether_length);
     f->tether_anchor = malloc((n + 1) * sizeof *f->tether_anchor);
-    if (!f->particle || !f->radius || !f->tether_length || !f->tether_anchor)
+    f->origin = malloc((n + 1) * sizeof *f->origin);
+    if (!f->particle || !f->radius || !f->tether_length || !f->tether_anchor || !f->origin)
         return XPBD_ERR_NOMEM;
-    const int width = 14 + f->has_radius + 2 * f->has_tethers;
+    const int width = 15 + f->has_radius + 2 * f->has_tethers;
     for (size_t i = 0; i < n; ++i) {
         if (!xrp_next(r) || r->ntok != width || strcmp(r->tok[0], "p") != 0)
-            return xrp_bad(r, "expected a particle line 'p x y z px py pz vx vy vz w rx ry rz ...'");
+            return xrp_bad(r, "expected a particle line 'p x y z px py pz vx vy vz w rx ry rz "
+                              "origin ...'");
         int ok = 1;
         for (int k = 0; k < 13; ++k)
             ok &= xrp_real(r->tok[1 + k], &f->particle[13 * i + (size_t)k]);
-        int t = 14;
+        ok &= xrp_u32(r->tok[14], &f->origin[i]);
+        int t = 15;
         if (f->has_radius)
             ok &= xrp_real(r->tok[t++], &f->radius[i]);
         if (f->has_tethers) {

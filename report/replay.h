@@ -8,7 +8,7 @@
  * hash of the final state. Text, one record per line; every real is written
  * with %a, so it reads back bit for bit:
  *
- *     xpbd-replay 1                      file format (XRP_FORMAT)
+ *     xpbd-replay 2                      file format (XRP_FORMAT)
  *     protocol 1                         XPBD_PROTOCOL_VERSION of the recorder
  *     real f64                           engine precision (f32 or f64)
  *     h <frame length>
@@ -17,7 +17,7 @@
  *     options <name> <value> ...         xpbd_engine_options
  *     colouring <max_colours> <serial>
  *     particles <n> <has radius> <has tethers>
- *     p x y z px py pz vx vy vz w rx ry rz [r] [anchor length]     n lines
+ *     p x y z px py pz vx vy vz w rx ry rz origin [r] [anchor length]   n lines
  *     edges <count>      then  e i0 i1 rest compliance
  *     tets <count>       then  t a b c d compliance
  *     bends <count>      then  b a b c d compliance
@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 /* Replay file format version (the layout above). */
-#define XRP_FORMAT 1
+#define XRP_FORMAT 2
 
 /* A recording in progress. */
 typedef struct xrp_recorder {
@@ -89,6 +89,7 @@ typedef struct xrp_file {
     double *particle;       /* [n][13] x y z px py pz vx vy vz w rx ry rz */
     double *radius, *tether_length;
     uint32_t *tether_anchor;
+    uint32_t *origin;       /* [n] scene particle each descends from (vertex splits) */
     uint32_t *edge, *tet, *bend;
     double *edge_rest, *edge_compliance, *tet_compliance, *bend_compliance;
     size_t *body_begin;

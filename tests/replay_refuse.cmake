@@ -1,11 +1,17 @@
 # xpbd-replay refuses a file of another protocol or format: exit 2 and a
-# message that names what differs (run with -DREPLAY=<tool> -DWORK=<dir>).
+# message that names what differs (run with -DREPLAY=<tool> -DWORK=<dir>
+# -DHEADER=<report/replay.h>, which gives the format this build reads).
 file(MAKE_DIRECTORY ${WORK})
+file(STRINGS ${HEADER} line REGEX "^#define XRP_FORMAT [0-9]+$")
+string(REGEX REPLACE "^#define XRP_FORMAT " "" format "${line}")
+if(NOT format MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "no '#define XRP_FORMAT <n>' in ${HEADER}")
+endif()
 foreach(kind format protocol)
   if(kind STREQUAL "format")
     set(text "xpbd-replay 999\nprotocol 1\n")
   else()
-    set(text "xpbd-replay 1\nprotocol 999\n")
+    set(text "xpbd-replay ${format}\nprotocol 999\n")
   endif()
   file(WRITE ${WORK}/${kind}.xrp "${text}")
   execute_process(COMMAND ${REPLAY} ${WORK}/${kind}.xrp RESULT_VARIABLE rc

@@ -117,6 +117,7 @@ endif()
 if(TARGET xpbd-replay)
   add_test(NAME replay.refuse
     COMMAND ${CMAKE_COMMAND} -DREPLAY=$<TARGET_FILE:xpbd-replay>
-      -DWORK=${CMAKE_CURRENT_BINARY_DIR}/replay-work -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
+      -DWORK=${CMAKE_CURRENT_BINARY_DIR}/replay-work -DHEADER=${PROJECT_SOURCE_DIR}/report/replay.h
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
   set_tests_properties(replay.refuse PROPERTIES LABELS "unit")
 endif()

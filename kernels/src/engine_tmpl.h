@@ -751,14 +751,14 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
     free(e->edge);
     free(e->edge_rest);
     if (copies) {
-        free(e->owned_);
-        free(e->origin);
-        free(e->tether_anchor);
-        free(e->body_begin);
         /* a sleeping body that grew wakes (its state changed) */
         for (uint32_t b = 0; b < e->sleep.body_count; ++b)
             if (t.body_begin[b + 1] - t.body_begin[b] != e->body_begin[b + 1] - e->body_begin[b])
                 xpbd_sleep_wake(&e->sleep, b);
+        free(e->owned_);
+        free(e->origin);
+        free(e->tether_anchor);
+        free(e->body_begin);
         e->owned_ = t.owned_;
         e->particles = t.particles;
         e->rest_xyz = t.rest_xyz;

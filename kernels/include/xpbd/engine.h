@@ -343,8 +343,10 @@ XPBD_API void xpbd_engine_f64_destroy(xpbd_engine_f64 *e);
 /* One frame of length h (s), as in the picture at the top. Returns the
  * world step's status (XPBD_OK, XPBD_OVERFLOW, or an error with the state
  * unchanged and counters.step naming it), or XPBD_ERR_NOMEM if the topology
- * rebuild failed (the step is done and the old sets are kept; the next
- * frame's stretch pass flags again). */
+ * rebuild failed (the step is done and the old sets and particles are
+ * kept; the next frame's stretch pass flags again). After a tear that split
+ * vertices (counters.split > 0) particles.count is larger and the particle
+ * arrays have moved: re-read them from the engine. */
 XPBD_API xpbd_status xpbd_engine_f32_step(xpbd_engine_f32 *e, double h);
 XPBD_API xpbd_status xpbd_engine_f64_step(xpbd_engine_f64 *e, double h);
 

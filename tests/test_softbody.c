@@ -1825,6 +1825,11 @@ static void softbody_sleeping(void)
         REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
     for (int k = 0; k < 9; ++k)
         SAME_F64(arr[k], snap + (size_t)k * n, n, "sleeping state");
+    /* ... and cost no solver time: the sets hold no constraint of a
+     * sleeping body */
+    ENSURE_INT(e.counters.step.solves, 0);
+    ENSURE_INT(e.counters.distance, 0);
+    ENSURE_INT(e.edge_count, 3 * a.k.edges); /* the topology is all there */
     /* release body 2 above body 1: the host changed it, so it wakes; it
      * falls onto body 1, which wakes whole; body 0 stays asleep */
     const xpbd_input release = {XPBD_INPUT_SET_INV_MASS, (uint32_t)(2 * nb), (uint32_t)n, {10, 0, 0}};
@@ -1832,8 +1837,12 @@ static void softbody_sleeping(void)
     int woke1 = -1, half = 0;
     for (int f = 0; f < 60 && woke1 < 0; ++f) {
         REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
-        if (f == 0)
+        if (f == 0) { /* body 2's constraints are back in the sets, only its */
             ENSURE(!e.sleep.asleep[2] && e.counters.woke >= 1);
+            ENSURE_INT(e.counters.distance, a.k.edges);
+            ENSURE_INT(e.counters.step.solves,
+                       (uint64_t)cfg.iterations * (a.k.edges + a.k.tets));
+        }
         if (!e.sleep.asleep[1])
             woke1 = f;
     }

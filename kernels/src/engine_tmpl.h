@@ -318,45 +318,102 @@ void SFXM(xpbd_engine, destroy)(E *e)
                             e->body_begin,    e->torn,        e->scratch,
                             e->owned_,        e->origin,      e->contact_i0_,
                             e->contact_i1_,   e->sleep.asleep, e->sleep.calm,
-                            e->sleep.signature};
+                            e->sleep.signature, e->active_};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; ++k)
         free(blocks[k]);
     memset(e, 0, sizeof *e);
 }
 
 /* Builds the three sets from the engine's topology arrays into the given
- * sets (all or nothing). */
+ * sets (all or nothing). Constraints whose particles all belong to bodies
+ * marked in e->active_ (the sleep flags the sets are for) are left out: a
+ * sleeping body costs no solver time. The sets' source[] always names the
+ * engine's own element index (edge k of e->edge, ...). */
 static xpbd_status SFX(engine_build)(const E *e, DS *d, QS *t, QS *b, size_t *bad)
 {
-    const size_t n = e->particles.count;
+    const size_t n = e->particles.count, ne = e->edge_count, nt = e->tet_count,
+                 nb = e->bend_count;
     memset(d, 0, sizeof *d);
     memset(t, 0, sizeof *t);
     memset(b, 0, sizeof *b);
-    xpbd_status st = XPBD_OK;
-    if (e->edge_count) {
-        uint32_t *i0 = malloc(2 * e->edge_count * sizeof *i0);
-        if (!i0)
-            return XPBD_ERR_NOMEM;
-        for (size_t k = 0; k < e->edge_count; ++k) {
-            i0[k] = e->edge[2 * k];
-            i0[e->edge_count + k] = e->edge[2 * k + 1];
-        }
-        st = SFXM(xpbd_distance_set, build)(d, n, e->edge_count, i0, i0 + e->edge_count,
-                                            e->edge_rest, e->edge_compliance, &e->colouring,
-                                            bad);
-        free(i0);
+    int any = 0;
+    for (uint32_t k = 0; e->active_ && k < e->sleep.body_count; ++k)
+        any |= e->active_[k] != 0;
+    /* per particle: asleep; then the kept elements, compacted */
+    uint8_t *still = any ? calloc(n + 1, 1) : NULL;
+    uint32_t *idx = malloc((4 * ne + 5 * nt + 5 * nb + 1) * sizeof *idx);
+    R *val = malloc((2 * ne + nt + nb + 1) * sizeof *val);
+    if ((any && !still) || !idx || !val) {
+        free(still);
+        free(idx);
+        free(val);
+        return XPBD_ERR_NOMEM;
     }
-    if (st == XPBD_OK && e->tet_count)
-        st = SFXM(xpbd_tet_set, build)(t, n, e->rest_xyz, e->tet_count, e->tet,
-                                       e->tet_compliance, &e->colouring, bad);
-    if (st == XPBD_OK && e->bend_count)
-        st = SFXM(xpbd_bend_set, build)(b, n, e->rest_xyz, e->bend_count, e->bend,
-                                        e->bend_compliance, &e->colouring, bad);
-    if (st != XPBD_OK) {
+    for (uint32_t k = 0; any && k < e->sleep.body_count; ++k)
+        if (e->active_[k])
+            memset(still + e->body_begin[k], 1, e->body_begin[k + 1] - e->body_begin[k]);
+    uint32_t *i0 = idx, *i1 = idx + ne, *emap = idx + 2 * ne, *tv = emap + ne, *tmap = tv + 4 * nt;
+    uint32_t *bv = tmap + nt, *bmap = bv + 4 * nb;
+    R *rest = val, *ecomp = val + ne, *tcomp = ecomp + ne, *bcomp = tcomp + nt;
+    size_t me = 0, mt = 0, mb = 0;
+    for (size_t k = 0; k < ne; ++k) {
+        const uint32_t u = e->edge[2 * k], v = e->edge[2 * k + 1];
+        if (still && still[u] && still[v])
+            continue;
+        i0[me] = u;
+        i1[me] = v;
+        rest[me] = e->edge_rest[k];
+        ecomp[me] = e->edge_compliance[k];
+        emap[me++] = (uint32_t)k;
+    }
+    for (size_t k = 0; k < nt; ++k) {
+        const uint32_t *q = e->tet + 4 * k;
+        if (still && still[q[0]] && still[q[1]] && still[q[2]] && still[q[3]])
+            continue;
+        memcpy(tv + 4 * mt, q, 4 * sizeof *tv);
+        tcomp[mt] = e->tet_compliance[k];
+        tmap[mt++] = (uint32_t)k;
+    }
+    for (size_t k = 0; k < nb; ++k) {
+        const uint32_t *q = e->bend + 4 * k;
+        if (still && still[q[0]] && still[q[1]] && still[q[2]] && still[q[3]])
+            continue;
+        memcpy(bv + 4 * mb, q, 4 * sizeof *bv);
+        bcomp[mb] = e->bend_compliance[k];
+        bmap[mb++] = (uint32_t)k;
+    }
+    free(still);
+    size_t where = SIZE_MAX, count = me;
+    const uint32_t *map = emap;
+    xpbd_status st = XPBD_OK;
+    if (me)
+        st = SFXM(xpbd_distance_set, build)(d, n, me, i0, i1, rest, ecomp, &e->colouring, &where);
+    if (st == XPBD_OK && mt) {
+        map = tmap;
+        count = mt;
+        st = SFXM(xpbd_tet_set, build)(t, n, e->rest_xyz, mt, tv, tcomp, &e->colouring, &where);
+    }
+    if (st == XPBD_OK && mb) {
+        map = bmap;
+        count = mb;
+        st = SFXM(xpbd_bend_set, build)(b, n, e->rest_xyz, mb, bv, bcomp, &e->colouring, &where);
+    }
+    if (st == XPBD_OK) {
+        for (uint32_t k = 0; k < d->slots; ++k)
+            d->source[k] = d->source[k] == XPBD_PAD ? XPBD_PAD : emap[d->source[k]];
+        for (uint32_t k = 0; k < t->slots; ++k)
+            t->source[k] = t->source[k] == XPBD_PAD ? XPBD_PAD : tmap[t->source[k]];
+        for (uint32_t k = 0; k < b->slots; ++k)
+            b->source[k] = b->source[k] == XPBD_PAD ? XPBD_PAD : bmap[b->source[k]];
+    } else {
         SFXM(xpbd_distance_set, free)(d);
         SFXM(xpbd_quad_set, free)(t);
         SFXM(xpbd_quad_set, free)(b);
     }
+    if (bad) /* the builder names its input index: give the engine's */
+        *bad = st != XPBD_OK && where < count ? map[where] : where;
+    free(idx);
+    free(val);
     return st;
 }
 
@@ -433,11 +490,12 @@ xpbd_status SFXM(xpbd_engine, create)(E *e, const SC *sc, const xpbd_step_config
         e->sleep.asleep = calloc(sc->bodies, 1);
         e->sleep.calm = calloc(sc->bodies, sizeof *e->sleep.calm);
         e->sleep.signature = calloc(sc->bodies, sizeof *e->sleep.signature);
+        e->active_ = calloc(sc->bodies, 1);
     }
     if (!blk || !e->edge || !e->edge_rest || !e->torn || !e->origin ||
         (sc->tether_anchor && !e->tether_anchor) ||
         (sc->bodies && (!e->body_begin || !e->sleep.asleep || !e->sleep.calm ||
-                        !e->sleep.signature)))
+                        !e->sleep.signature || !e->active_)))
         goto fail;
     e->tet = e->edge + 2 * E_ + 1;
     e->bend = e->tet + 4 * T_ + 1;
@@ -816,6 +874,34 @@ done:
     return st;
 }
 
+/* Rebuilds the sets for the current sleep flags (all or nothing). */
+static xpbd_status SFX(engine_activate)(E *e)
+{
+    uint8_t *flags = malloc(e->sleep.body_count + 1u);
+    if (!flags)
+        return XPBD_ERR_NOMEM;
+    memcpy(flags, e->sleep.asleep, e->sleep.body_count);
+    E t;
+    memcpy(&t, e, sizeof t);
+    t.active_ = flags;
+    DS d;
+    QS tq, bq;
+    xpbd_status st = SFX(engine_build)(&t, &d, &tq, &bq, NULL);
+    if (st != XPBD_OK) {
+        free(flags);
+        return st;
+    }
+    SFXM(xpbd_distance_set, free)(&e->distance);
+    SFXM(xpbd_quad_set, free)(&e->tets);
+    SFXM(xpbd_quad_set, free)(&e->bends);
+    e->distance = d;
+    e->tets = tq;
+    e->bends = bq;
+    free(e->active_);
+    e->active_ = flags;
+    return XPBD_OK;
+}
+
 xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
 {
     if (!e || !e->particles.w)
@@ -825,6 +911,15 @@ xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
     uint32_t woke = 0, fell = 0, woke2 = 0;
     if (sleeping)
         woke = SFX(xpbd_sleep_prepare)(&e->sleep, &e->world);
+    /* the sets follow the sleep flags: rebuilt (between frames) when a body
+     * fell asleep or woke since they were built */
+    if (e->sleep.body_count &&
+        memcmp(e->active_, e->sleep.asleep, e->sleep.body_count) != 0) {
+        const xpbd_status as = SFX(engine_activate)(e);
+        SFX(engine_point)(e);
+        if (as != XPBD_OK)
+            return as;
+    }
     xpbd_step_counters k;
     const xpbd_status st =
         SFX(xpbd_world_step)(&e->config, h, &e->world, e->scratch, e->scratch_bytes, &k);
@@ -838,6 +933,8 @@ xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
         (void)SFX(xpbd_sleep_update)(&e->sleep, &e->world, &fell, &woke2);
     e->frame++;
     uint32_t torn = 0;
+    if (e->options.tear_stretch > 0 && e->edge_count)
+        memset(e->torn, 0, e->edge_count); /* edges of sleeping bodies are not in the set */
     if (e->options.tear_stretch > 0 && e->world.constraints)
         torn = SFX(xpbd_tear_flag)(&e->particles, &e->distance, e->options.tear_stretch, e->torn,
                                    NULL);

@@ -88,6 +88,22 @@ static void SFX(restore_range)(const P *p, const R *save, size_t b0, size_t b1)
         memcpy(arrays[k] + b0, save + (size_t)k * n + b0, (b1 - b0) * sizeof(R));
 }
 
+/* Sleeping bodies take part in a substep's solve as static particles at
+ * their substep-start positions (inverse mass 0 in the packed copy): what
+ * touches them gets the whole correction, and they do not move. */
+static void SFX(freeze_sleepers)(const SFX(xpbd_world) *w, R *q)
+{
+    const P *p = w->particles;
+    for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b)
+        if (w->body_asleep[b])
+            for (size_t i = w->body_begin[b]; i < w->body_begin[b + 1]; ++i) {
+                q[4 * i] = p->px[i];
+                q[4 * i + 1] = p->py[i];
+                q[4 * i + 2] = p->pz[i];
+                q[4 * i + 3] = 0;
+            }
+}
+
 static void SFX(reset_lambdas)(const SFX(lambdas) *l)
 {
     for (int k = 0; k < 3; ++k)
@@ -507,10 +523,12 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
                         SFX(contacts_velocity)(&cr, p, impulse, v0, rest_speed);
             }
         } else {
-            if (solve)
+            if (solve) {
                 kt->predict_pack(p, q, 0, n, hs, gx, gy, gz);
-            else
+                SFX(freeze_sleepers)(w, q);
+            } else {
                 kt->predict(p, 0, n, hs, gx, gy, gz);
+            }
             if (contacts && cfg->contact_velocity_pass)
                 SFX(save_velocities)(p, v0);
             for (uint32_t it = 0; solve && it < cfg->iterations; ++it) {

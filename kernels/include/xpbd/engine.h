@@ -8,7 +8,10 @@
  * scene description and runs one frame as
  *
  *     wake the sleeping bodies the host moved     (state signature changed)
- *     xpbd_world_step                             (sleeping bodies restored whole)
+ *     if a body fell asleep or woke: rebuild the sets without the constraints
+ *         of sleeping bodies                      (a sleeping body costs no
+ *                                                  solver time)
+ *     xpbd_world_step                             (sleeping bodies static, restored whole)
  *     sleep / wake bookkeeping                    (kinetic energy per kg, contacts)
  *     stretch pass: flag distance constraints with |d|/rest - 1 > tear_stretch
  *     counters snapshot                           (no allocation, no formatting)
@@ -110,7 +113,8 @@ typedef struct xpbd_engine_counters {
     uint32_t woke;            /* bodies woken before or after this step */
     uint32_t torn;            /* distance constraints over the tear stretch, removed at step end */
     uint32_t split;           /* particles added by vertex splits at step end */
-    uint32_t distance;        /* distance constraints live for the next step */
+    uint32_t distance;        /* distance constraints in the set for the next step (those
+                                 of sleeping bodies are left out) */
     double max_stretch;       /* max |d|/rest - 1 over the distance set at step end */
     double volume_error;      /* max |6V - rest| / |rest| over the tets at step end */
 } xpbd_engine_counters;
@@ -283,6 +287,7 @@ typedef struct xpbd_engine_f32 {
     void *owned_;                   /* particle block */
     uint32_t *contact_i0_, *contact_i1_;
     uint32_t *origin;               /* [n] scene particle each particle descends from */
+    uint8_t *active_;               /* [bodies] sleep flags the sets were built for */
 } xpbd_engine_f32;
 
 typedef struct xpbd_engine_f64 {
@@ -315,6 +320,7 @@ typedef struct xpbd_engine_f64 {
     void *owned_;
     uint32_t *contact_i0_, *contact_i1_;
     uint32_t *origin;
+    uint8_t *active_;
 } xpbd_engine_f64;
 
 /* Builds an engine from a scene (copied: the scene's arrays may be freed

@@ -155,8 +155,10 @@ typedef struct xpbd_world_f32 {
                                       relative damping treats as wholes */
     uint32_t body_count;
     const uint8_t *body_asleep;    /* [body_count] 1: body b sleeps (may be NULL): its
-                                      particles end the step exactly as they began it
-                                      and it is not damped (see xpbd/engine.h) */
+                                      particles act as static ones in the solve (what
+                                      touches them gets the whole correction), end the
+                                      step exactly as they began it and are not damped
+                                      (see xpbd/engine.h) */
     const xpbd_rigid_f64 *rigids;  /* [rigid_count] host rigid bodies for two-way
                                       coupling (particles with a radius), may be NULL */
     uint32_t rigid_count;
@@ -182,8 +184,10 @@ typedef struct xpbd_world_f64 {
                                       relative damping treats as wholes */
     uint32_t body_count;
     const uint8_t *body_asleep;    /* [body_count] 1: body b sleeps (may be NULL): its
-                                      particles end the step exactly as they began it
-                                      and it is not damped (see xpbd/engine.h) */
+                                      particles act as static ones in the solve (what
+                                      touches them gets the whole correction), end the
+                                      step exactly as they began it and are not damped
+                                      (see xpbd/engine.h) */
     const xpbd_rigid_f64 *rigids;  /* [rigid_count] host rigid bodies for two-way
                                       coupling (particles with a radius), may be NULL */
     uint32_t rigid_count;

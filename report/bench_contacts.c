@@ -112,7 +112,7 @@ static int XFN(xbc_init)(XFN(xbc_scene) *s, size_t n)
 
 static xpbd_status XFN(xbc_find)(XFN(xbc_scene) *s)
 {
-    const xpbd_broadphase bp = {0, 0.02, 0};
+    const xpbd_broadphase bp = {0, 0.02, 0, NULL};
     return XB_CT_SFX(xpbd_contacts_find)(&s->p, s->r, &bp, s->work, s->work_bytes, &s->cs, NULL);
 }
 

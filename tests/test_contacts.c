@@ -350,7 +350,7 @@ static void FN(momentum)(void)
     }
     ct_set set;
     REQUIRE(ct_set_alloc(&set, n, 8 * n));
-    const xpbd_broadphase bp = {0, 0.01, 0};
+    const xpbd_broadphase bp = {0, 0.01, 0, NULL};
     REQUIRE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes, &set.cs,
                                               NULL),
                    XPBD_OK);
@@ -475,7 +475,7 @@ static void FN(bp_case)(int kind, size_t n, double rmin, double rmax, double ski
     for (size_t i = 0; i < n; ++i)
         if ((double)c.r[i] > rmax_real)
             rmax_real = (double)c.r[i];
-    const xpbd_broadphase bp = {cell_factor * (2 * rmax_real + skin), skin, 0};
+    const xpbd_broadphase bp = {cell_factor * (2 * rmax_real + skin), skin, 0, NULL};
 
     /* ample capacity: exactly the brute-force set */
     ct_set set;
@@ -510,6 +510,36 @@ static void FN(bp_case)(int kind, size_t n, double rmin, double rmax, double ski
             SAME_U32(again.cs.i1, set.cs.i1, set.cs.slots, what);
         }
         ct_set_free(&again);
+    }
+    /* a still mask (every third particle): the same pairs less those
+     * between two still particles, none lost between still and moving */
+    {
+        uint8_t *still = malloc(n + 1);
+        uint64_t *keep = malloc((nwant + 1) * sizeof *keep);
+        REQUIRE(still && keep);
+        for (size_t i = 0; i < n; ++i)
+            still[i] = i % 3 == 0;
+        size_t nkeep = 0;
+        for (size_t k = 0; k < nwant; ++k)
+            if (!(still[want[k] >> 32] && still[want[k] & 0xffffffffu]))
+                keep[nkeep++] = want[k];
+        xpbd_broadphase bs = bp;
+        bs.still = still;
+        ct_set masked;
+        REQUIRE(ct_set_alloc(&masked, n, nwant + 7));
+        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bs, masked.work, masked.work_bytes,
+                                                 &masked.cs, NULL),
+                      XPBD_OK);
+        const size_t nm = ct_pairs(&masked.cs, got);
+        ENSURE_INT(nm, nkeep);
+        if (nm == nkeep && nm && memcmp(got, keep, nm * sizeof *got) != 0) {
+            xt_fail_begin(__FILE__, __LINE__);
+            fprintf(stderr, "%s: the pair sets with a still mask differ\n", what);
+        }
+        ct_colouring_ok(&masked.cs, n, what);
+        ct_set_free(&masked);
+        free(still);
+        free(keep);
     }
     ct_set_free(&set);
 
@@ -569,7 +599,7 @@ static void FN(bp_lattice)(void)
             c.r[i] = r;
             c.p.w[i] = 1;
         }
-        const xpbd_broadphase bp = {0, skin, 0};
+        const xpbd_broadphase bp = {0, skin, 0, NULL};
         ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
                                                  &set.cs, NULL),
                       XPBD_OK);
@@ -734,7 +764,7 @@ static void FN(bad)(void)
     /* the broad phase directly: errors leave the set empty */
     {
         size_t bad = 0;
-        const xpbd_broadphase bp = {0, 0.01, 0};
+        const xpbd_broadphase bp = {0, 0.01, 0, NULL};
         c.r[6] = -1;
         ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
                                                  &set.cs, &bad),
@@ -749,7 +779,7 @@ static void FN(bad)(void)
                       XPBD_ERR_POSITION);
         ENSURE_INT(bad, 2);
         c.p.z[2] = 0;
-        const xpbd_broadphase neg = {0, -0.01, 0}, tiny = {0.1, 0.0, 0}, many = {0, 0, 65};
+        const xpbd_broadphase neg = {0, -0.01, 0, NULL}, tiny = {0.1, 0.0, 0, NULL}, many = {0, 0, 65, NULL};
         ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &neg, set.work, set.work_bytes,
                                                  &set.cs, NULL),
                       XPBD_ERR_CONFIG);
@@ -826,7 +856,7 @@ static void FN(cross_kernels)(void)
         for (int variant = 0; variant < 2; ++variant) {
             FN(cross_cloud)(&a, &rng);
             /* variant 1: max_colours 2, so the overflow range is exercised */
-            const xpbd_broadphase bp = {0, 0.01, variant ? 2u : 0u};
+            const xpbd_broadphase bp = {0, 0.01, variant ? 2u : 0u, NULL};
             REQUIRE(CT_SFX(xpbd_contacts_find)(&a.p, a.r, &bp, set.work, set.work_bytes,
                                                &set.cs, NULL) == XPBD_OK);
             const xpbd_contact_set *cs = &set.cs;

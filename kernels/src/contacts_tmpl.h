@@ -77,7 +77,10 @@ xpbd_status SFX(xpbd_contacts_find)(const P *p, const R *radius, const xpbd_broa
 
     const double skin = bp->skin;
     uint32_t found = 0, dropped = 0;
+    const uint8_t *still = bp->still;
     for (size_t i = 0; i < n; ++i) {
+        if (still && still[i])
+            continue; /* its pairs with moving particles are found from them */
         const int64_t cx = SFX(cell_coord)(p->x[i], inv_cell);
         const int64_t cy = SFX(cell_coord)(p->y[i], inv_cell);
         const int64_t cz = SFX(cell_coord)(p->z[i], inv_cell);
@@ -100,7 +103,7 @@ xpbd_status SFX(xpbd_contacts_find)(const P *p, const R *radius, const xpbd_broa
             const uint32_t e = w.start[b], s0 = b ? w.start[b - 1] : 0;
             for (uint32_t t = s0; t < e; ++t) {
                 const uint32_t j = w.sorted[t];
-                if (j <= i)
+                if (j == i || (j < i && !(still && still[j])))
                     continue;
                 const double ddx = (double)p->x[j] - (double)p->x[i];
                 const double ddy = (double)p->y[j] - (double)p->y[i];
@@ -108,8 +111,8 @@ xpbd_status SFX(xpbd_contacts_find)(const P *p, const R *radius, const xpbd_broa
                 const double rr = (double)radius[i] + (double)radius[j] + skin;
                 if (ddx * ddx + ddy * ddy + ddz * ddz < rr * rr) {
                     if (found < cs->max_contacts) {
-                        w.pi0[found] = (uint32_t)i;
-                        w.pi1[found] = j;
+                        w.pi0[found] = j < i ? j : (uint32_t)i;
+                        w.pi1[found] = j < i ? (uint32_t)i : j;
                         found++;
                     } else {
                         dropped++;

@@ -22,7 +22,7 @@ size_t SFX(xpbd_world_scratch_bytes)(size_t n, size_t slots, size_t max_contacts
         const size_t wb = xpbd_contacts_work_bytes(n, max_contacts);
         if (wb == SIZE_MAX)
             return SIZE_MAX;
-        bytes += 8 + wb;
+        bytes += 8 + wb + n; /* + the broad phase's still mask */
     }
     return bytes;
 }
@@ -434,7 +434,18 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     /* contacts at step start: found from the positions now (world space) */
     xpbd_status result = XPBD_OK;
     if (find) {
-        const xpbd_broadphase bp = {0, cfg->contact_skin, 0};
+        /* sleeping bodies' particles are still: no pairs among them */
+        const size_t wb = xpbd_contacts_work_bytes(n, max_contacts);
+        uint8_t *still = NULL;
+        for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b)
+            if (w->body_asleep[b]) {
+                if (!still) {
+                    still = (uint8_t *)bp_work + wb;
+                    memset(still, 0, n);
+                }
+                memset(still + w->body_begin[b], 1, w->body_begin[b + 1] - w->body_begin[b]);
+            }
+        const xpbd_broadphase bp = {0, cfg->contact_skin, 0, still};
         st = SFX(xpbd_contacts_find)(p, w->radius, &bp, bp_work,
                                      xpbd_contacts_work_bytes(n, max_contacts), w->contacts,
                                      &k->bad_index);

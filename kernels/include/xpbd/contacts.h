@@ -89,6 +89,9 @@ typedef struct xpbd_broadphase {
     double cell;          /* grid cell edge (m); 0 = 2*max radius + skin */
     double skin;          /* pairs closer than r0 + r1 + skin are kept (m), >= 0 */
     uint32_t max_colours; /* 0 = 32 */
+    const uint8_t *still; /* [n] or NULL: 1 marks a particle that does not move (a
+                             sleeping body's): pairs of two still particles are not
+                             reported and no search starts from one */
 } xpbd_broadphase;
 
 /* Workspace bytes for the broad phase (and xpbd_contact_set_assign) over n

@@ -1,0 +1,124 @@
+/* xpbd-bench's sleeping measurement (bench_sleep.h). */
+#define _POSIX_C_SOURCE 199309L
+#include "bench_sleep.h"
+
+#include "bench_util.h"
+#include "scenes.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <xpbd/xpbd.h>
+
+enum { SIDE = 4, CELLS = 4 }; /* 4 x 4 cubes of 4 x 4 x 4 cells */
+
+/* Best time per frame over `blocks` blocks of `frames` frames. */
+static double frame_time(xpbd_engine_f32 *e, int blocks, int frames, int *failed)
+{
+    double best = INFINITY;
+    for (int b = 0; b < blocks; ++b) {
+        const double t0 = xb_now();
+        for (int f = 0; f < frames; ++f)
+            *failed |= xpbd_engine_f32_step(e, 1.0 / 60) < 0;
+        const double t = (xb_now() - t0) / frames;
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+int xb_sleep(int quick, xb_sleep_result *out)
+{
+    memset(out, 0, sizeof *out);
+    xs_mesh m;
+    if (!xs_mesh_box(&m, CELLS, 0.05, (const double[3]){0, 0.0, 0}, 5))
+        return -1;
+    const uint32_t nbody = SIDE * SIDE;
+    const size_t nb = m.k.particles, n = nbody * nb;
+    float *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w),
+          *r = malloc(n * sizeof *r);
+    uint32_t *edges = malloc(2 * nbody * m.k.edges * sizeof *edges);
+    uint32_t *tets = malloc(4 * nbody * m.k.tets * sizeof *tets);
+    size_t *begin = malloc((nbody + 1) * sizeof *begin);
+    xpbd_engine_f32 awake, asleep;
+    memset(&awake, 0, sizeof awake);
+    memset(&asleep, 0, sizeof asleep);
+    int rc = -1;
+    if (!xyz || !w || !r || !edges || !tets || !begin)
+        goto done;
+    for (uint32_t b = 0; b < nbody; ++b) {
+        const double off[3] = {0.35 * (b % SIDE), 0.0005, 0.35 * (b / SIDE)};
+        for (size_t i = 0; i < nb; ++i) {
+            for (int k = 0; k < 3; ++k)
+                xyz[3 * (b * nb + i) + (size_t)k] = (float)(m.xyz[3 * i + (size_t)k] + off[k]);
+            w[b * nb + i] = 20;
+            r[b * nb + i] = 0.01f;
+        }
+        for (size_t k = 0; k < 2 * m.k.edges; ++k)
+            edges[2 * b * m.k.edges + k] = m.edges[k] + (uint32_t)(b * nb);
+        for (size_t k = 0; k < 4 * m.k.tets; ++k)
+            tets[4 * b * m.k.tets + k] = m.tets[k] + (uint32_t)(b * nb);
+        begin[b] = b * nb;
+    }
+    begin[nbody] = n;
+    const xpbd_plane ground = {{0, 1, 0}, 0};
+    xpbd_scene_f32 s;
+    memset(&s, 0, sizeof s);
+    s.particles = n;
+    s.xyz = xyz;
+    s.inv_mass = w;
+    s.radius = r;
+    s.edges = nbody * m.k.edges;
+    s.edge = edges;
+    s.edge_alpha = 1e-5;
+    s.tets = nbody * m.k.tets;
+    s.tet = tets;
+    s.tet_alpha = 1e-6;
+    s.bodies = nbody;
+    s.body_begin = begin;
+    s.planes = 1;
+    s.plane = &ground;
+    s.max_contacts = 4 * n;
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.iterations = 10;
+    cfg.substeps = 2;
+    cfg.friction_static = 0.6;
+    cfg.friction_dynamic = 0.5;
+    cfg.contact_skin = 0.005; /* a game's margin: what a body moves in a frame */
+    const xpbd_engine_options never = {0, 0, 0, 0}, sleepy = {0, 1e-4, 20, 0};
+    if (xpbd_engine_f32_create(&awake, &s, &cfg, &never, NULL) != XPBD_OK ||
+        xpbd_engine_f32_create(&asleep, &s, &cfg, &sleepy, NULL) != XPBD_OK)
+        goto done;
+    out->bodies = nbody;
+    out->particles = n;
+    out->constraints = s.edges + s.tets;
+    int failed = 0;
+    uint32_t f = 0;
+    for (; f < 600 && asleep.counters.sleeping < nbody; ++f)
+        failed |= xpbd_engine_f32_step(&asleep, 1.0 / 60) < 0;
+    for (uint32_t g = 0; g < f; ++g) /* the same settling, awake */
+        failed |= xpbd_engine_f32_step(&awake, 1.0 / 60) < 0;
+    if (failed || asleep.counters.sleeping < nbody)
+        goto done;
+    out->settle_frames = f;
+    const int blocks = quick ? 2 : 5, frames = quick ? 5 : 20;
+    out->awake_s = frame_time(&awake, blocks, frames, &failed);
+    out->asleep_s = frame_time(&asleep, blocks, frames, &failed);
+    for (uint32_t b = 0; b < nbody; ++b) {
+        const xpbd_input wake = {XPBD_INPUT_WAKE, b, 0, {0, 0, 0}};
+        failed |= xpbd_engine_f32_apply(&asleep, &wake) != XPBD_OK;
+    }
+    const double t0 = xb_now();
+    failed |= xpbd_engine_f32_step(&asleep, 1.0 / 60) < 0;
+    out->wake_s = xb_now() - t0;
+    rc = failed ? -1 : 0;
+done:
+    xpbd_engine_f32_destroy(&awake);
+    xpbd_engine_f32_destroy(&asleep);
+    free(xyz);
+    free(w);
+    free(r);
+    free(edges);
+    free(tets);
+    free(begin);
+    xs_mesh_free(&m);
+    return rc;
+}

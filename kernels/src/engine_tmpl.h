@@ -324,6 +324,25 @@ void SFXM(xpbd_engine, destroy)(E *e)
     memset(e, 0, sizeof *e);
 }
 
+/* Copies the 4-index elements (tets, bending stencils) that have a moving
+ * particle (still NULL: all of them) with their compliance; map gets each
+ * kept one's index. Returns how many were kept. */
+static size_t SFX(engine_keep_quads)(const uint32_t *idx, const R *comp, size_t count,
+                                     const uint8_t *still, uint32_t *out, R *out_comp,
+                                     uint32_t *map)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < count; ++k) {
+        const uint32_t *q = idx + 4 * k;
+        if (still && still[q[0]] && still[q[1]] && still[q[2]] && still[q[3]])
+            continue;
+        memcpy(out + 4 * m, q, 4 * sizeof *out);
+        out_comp[m] = comp[k];
+        map[m++] = (uint32_t)k;
+    }
+    return m;
+}
+
 /* Builds the three sets from the engine's topology arrays into the given
  * sets (all or nothing). Constraints whose particles all belong to bodies
  * marked in e->active_ (the sleep flags the sets are for) are left out: a
@@ -366,22 +385,8 @@ static xpbd_status SFX(engine_build)(const E *e, DS *d, QS *t, QS *b, size_t *ba
         ecomp[me] = e->edge_compliance[k];
         emap[me++] = (uint32_t)k;
     }
-    for (size_t k = 0; k < nt; ++k) {
-        const uint32_t *q = e->tet + 4 * k;
-        if (still && still[q[0]] && still[q[1]] && still[q[2]] && still[q[3]])
-            continue;
-        memcpy(tv + 4 * mt, q, 4 * sizeof *tv);
-        tcomp[mt] = e->tet_compliance[k];
-        tmap[mt++] = (uint32_t)k;
-    }
-    for (size_t k = 0; k < nb; ++k) {
-        const uint32_t *q = e->bend + 4 * k;
-        if (still && still[q[0]] && still[q[1]] && still[q[2]] && still[q[3]])
-            continue;
-        memcpy(bv + 4 * mb, q, 4 * sizeof *bv);
-        bcomp[mb] = e->bend_compliance[k];
-        bmap[mb++] = (uint32_t)k;
-    }
+    mt = SFX(engine_keep_quads)(e->tet, e->tet_compliance, nt, still, tv, tcomp, tmap);
+    mb = SFX(engine_keep_quads)(e->bend, e->bend_compliance, nb, still, bv, bcomp, bmap);
     free(still);
     size_t where = SIZE_MAX, count = me;
     const uint32_t *map = emap;

@@ -1746,6 +1746,183 @@ static void softbody_vertex_split(void)
     }
 }
 
+static int sb_cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorted-tuple key of 2 or 4 particle indices (each below 2^16). */
+static uint64_t sb_tuple_key(const uint32_t *v, int k)
+{
+    uint32_t t[4] = {0, 0, 0, 0};
+    memcpy(t, v, (size_t)k * sizeof *t);
+    for (int i = 1; i < k; ++i)
+        for (int j = i; j > 0 && t[j - 1] > t[j]; --j) {
+            const uint32_t x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    uint64_t key = 0;
+    for (int i = 0; i < k; ++i)
+        key = key << 16 | t[i];
+    return key;
+}
+
+static int sb_has(const uint64_t *keys, size_t n, uint64_t k)
+{
+    return bsearch(&k, keys, n, sizeof *keys, sb_cmp_u64) != NULL;
+}
+
+/* Random tears (kicks on random particles of two cloths or two tet boxes,
+ * each its own body): after every frame the split invariants hold. Every
+ * element maps back through origin[] to an element of the scene; every
+ * particle stays in its body; each body keeps its mass; copies keep their
+ * scene vertex's rest position; nothing is NaN. */
+static void softbody_split_fuzz(void)
+{
+    uint32_t splits = 0, tears = 0;
+    for (uint32_t seed = 1; seed <= 48; ++seed) {
+        xt_rng rng = {0x5eed0000u + seed};
+        const int box = seed % 2 == 0;
+        xs_mesh m;
+        const uint32_t size = 2 + xt_below(&rng, 3);
+        REQUIRE(box ? xs_mesh_box(&m, size, 0.1, (const double[3]){0, 1, 0}, seed % 4 ? 5 : 6)
+                    : xs_mesh_cloth(&m, size + 3, size + 2, 0.1, (const double[3]){0, 1, 0},
+                                    NULL, NULL));
+        const size_t nm = m.k.particles, n = 2 * nm;
+        const size_t ne = box ? m.k.edges : m.k.edges + m.k.shear, nt = box ? m.k.tets : 0;
+        const size_t nq = box ? 0 : m.k.bends;
+        const uint32_t *medge = box ? m.edges : NULL;
+        uint32_t *cloth_edges = box ? NULL : xs_mesh_all_edges(&m);
+        const uint32_t *src_e = box ? medge : cloth_edges;
+        double *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w);
+        uint32_t *edge = malloc((2 * 2 * ne + 1) * sizeof *edge);
+        uint32_t *tet = malloc((4 * 2 * nt + 1) * sizeof *tet);
+        uint32_t *bend = malloc((4 * 2 * nq + 1) * sizeof *bend);
+        uint64_t *ekeys = malloc((2 * ne + 1) * sizeof *ekeys);
+        uint64_t *qkeys = malloc((2 * (nt + nq) + 1) * sizeof *qkeys);
+        REQUIRE(xyz && w && edge && tet && bend && ekeys && qkeys && src_e);
+        for (size_t b = 0; b < 2; ++b) {
+            for (size_t i = 0; i < nm; ++i) {
+                for (int k = 0; k < 3; ++k)
+                    xyz[3 * (b * nm + i) + (size_t)k] = m.xyz[3 * i + (size_t)k] + (k ? 0 : 2.0 * b);
+                w[b * nm + i] = xt_below(&rng, 10) == 0 ? 0 : 1 + xt_below(&rng, 4);
+            }
+            for (size_t k = 0; k < 2 * ne; ++k)
+                edge[b * 2 * ne + k] = src_e[k] + (uint32_t)(b * nm);
+            for (size_t k = 0; k < 4 * nt; ++k)
+                tet[b * 4 * nt + k] = m.tets[k] + (uint32_t)(b * nm);
+            for (size_t k = 0; k < 4 * nq; ++k)
+                bend[b * 4 * nq + k] = m.bends[k] + (uint32_t)(b * nm);
+        }
+        for (size_t k = 0; k < 2 * ne; ++k)
+            ekeys[k] = sb_tuple_key(edge + 2 * k, 2);
+        for (size_t k = 0; k < 2 * nt; ++k)
+            qkeys[k] = sb_tuple_key(tet + 4 * k, 4);
+        for (size_t k = 0; k < 2 * nq; ++k)
+            qkeys[2 * nt + k] = sb_tuple_key(bend + 4 * k, 4);
+        qsort(ekeys, 2 * ne, sizeof *ekeys, sb_cmp_u64);
+        qsort(qkeys, 2 * (nt + nq), sizeof *qkeys, sb_cmp_u64);
+        const size_t body[3] = {0, nm, n};
+        double mass0[2] = {0, 0};
+        for (size_t i = 0; i < n; ++i)
+            mass0[i >= nm] += w[i] > 0 ? 1.0 / w[i] : 0;
+        xpbd_scene_f64 s;
+        memset(&s, 0, sizeof s);
+        s.particles = n;
+        s.xyz = xyz;
+        s.inv_mass = w;
+        s.edges = 2 * ne;
+        s.edge = edge;
+        s.edge_alpha = 1e-4;
+        s.tets = 2 * nt;
+        s.tet = tet;
+        s.tet_alpha = 1e-5;
+        s.bends = 2 * nq;
+        s.bend = bend;
+        s.bend_alpha = 1e-2;
+        s.bodies = 2;
+        s.body_begin = body;
+        xpbd_step_config cfg = xpbd_step_config_default();
+        cfg.iterations = 4;
+        const xpbd_engine_options opt = {0.15, 0, 0, 0};
+        xpbd_engine_f64 e;
+        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
+        size_t grown = 0;
+        for (int f = 0; f < 25; ++f) {
+            for (int kick = 0; kick < 2; ++kick) {
+                const uint32_t i = xt_below(&rng, (uint32_t)e.particles.count);
+                const xpbd_input in = {XPBD_INPUT_ADD_VELOCITY, i, i + 1,
+                                       {xt_range(&rng, -12, 12), xt_range(&rng, -12, 12),
+                                        xt_range(&rng, -12, 12)}};
+                ENSURE_STATUS(xpbd_engine_f64_apply(&e, &in), XPBD_OK);
+            }
+            REQUIRE(xpbd_engine_f64_step(&e, 1.0 / 60) >= 0);
+            grown += e.counters.split;
+            splits += e.counters.split;
+            tears += e.counters.torn;
+            const xpbd_particles_f64 *p = &e.particles;
+            REQUIRE(p->count == n + grown);
+            REQUIRE(e.body_begin[0] == 0 && e.body_begin[2] == p->count);
+            double mass[2] = {0, 0};
+            int bad = 0;
+            for (size_t i = 0; i < p->count; ++i) {
+                const int b = i >= e.body_begin[1];
+                const uint32_t o = e.origin[i];
+                bad |= o >= n || (o >= nm) != b;
+                bad |= !isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]);
+                if (o < n)
+                    bad |= memcmp(e.rest_xyz + 3 * i, xyz + 3 * (size_t)o, 3 * sizeof(double)) != 0;
+                mass[b] += p->w[i] > 0 ? 1.0 / p->w[i] : 0;
+            }
+            for (size_t k = 0; k < e.edge_count && !bad; ++k) {
+                const uint32_t a = e.edge[2 * k], c = e.edge[2 * k + 1];
+                bad |= a == c || a >= p->count || c >= p->count;
+                if (!bad) {
+                    const uint32_t o[2] = {e.origin[a], e.origin[c]};
+                    bad |= !sb_has(ekeys, 2 * ne, sb_tuple_key(o, 2));
+                }
+            }
+            for (int kind = 0; kind < 2 && !bad; ++kind) {
+                const uint32_t *q = kind ? e.bend : e.tet;
+                const size_t cnt = kind ? e.bend_count : e.tet_count;
+                for (size_t k = 0; k < cnt && !bad; ++k) {
+                    uint32_t o[4];
+                    for (int j = 0; j < 4; ++j) {
+                        bad |= q[4 * k + (size_t)j] >= p->count;
+                        o[j] = bad ? 0 : e.origin[q[4 * k + (size_t)j]];
+                    }
+                    bad |= !bad && !sb_has(qkeys, 2 * (nt + nq), sb_tuple_key(o, 4));
+                }
+            }
+            ENSURE_INT(e.distance.count, e.edge_count);
+            if (bad || fabs(mass[0] - mass0[0]) > 1e-12 * mass0[0] ||
+                fabs(mass[1] - mass0[1]) > 1e-12 * mass0[1]) {
+                xt_fail_begin(__FILE__, __LINE__);
+                fprintf(stderr, "split invariants broken: seed %u (%s), frame %d, mass %.17g / "
+                        "%.17g of %.17g / %.17g\n", seed, box ? "box" : "cloth", f, mass[0],
+                        mass[1], mass0[0], mass0[1]);
+                break;
+            }
+        }
+        xpbd_engine_f64_destroy(&e);
+        free(xyz);
+        free(w);
+        free(edge);
+        free(tet);
+        free(bend);
+        free(ekeys);
+        free(qkeys);
+        free(cloth_edges);
+        xs_mesh_free(&m);
+    }
+    SB_NOTE("split fuzz: %u torn edges, %u vertices split over 48 scenes\n", tears, splits);
+    /* the kicks tear and split a lot: the invariants were exercised */
+    ENSURE(tears > 100);
+    ENSURE(splits > 20);
+}
+
 /* SPEC S3: a body sleeps whole and wakes whole. */
 static void softbody_sleeping(void)
 {
@@ -2167,6 +2344,7 @@ const xt_test xt_tests_softbody[] = {
     {"softbody.degenerate", softbody_degenerate},
     {"softbody.tearing", softbody_tearing},
     {"softbody.vertex_split", softbody_vertex_split},
+    {"softbody.split_fuzz", softbody_split_fuzz},
     {"softbody.sleeping", softbody_sleeping},
     {"softbody.replay", softbody_replay},
     {"softbody.replay_version", softbody_replay_version},

@@ -191,6 +191,70 @@ int xs_run(xpbd_engine_f64 *e, int frames)
     return 1;
 }
 
+size_t xs_components(const xpbd_engine_f64 *e)
+{
+    const size_t n = e->particles.count;
+    uint32_t *parent = malloc((n + 1) * sizeof *parent);
+    if (!parent)
+        return 0;
+    for (size_t i = 0; i < n; ++i)
+        parent[i] = (uint32_t)i;
+    for (size_t k = 0; k < e->edge_count; ++k) {
+        uint32_t a = e->edge[2 * k], b = e->edge[2 * k + 1];
+        while (parent[a] != a)
+            a = parent[a] = parent[parent[a]];
+        while (parent[b] != b)
+            b = parent[b] = parent[parent[b]];
+        if (a != b)
+            parent[a < b ? b : a] = a < b ? a : b;
+    }
+    size_t roots = 0;
+    for (size_t i = 0; i < n; ++i)
+        roots += parent[i] == i;
+    free(parent);
+    return roots;
+}
+
+int xs_curtain_make(xs_curtain *c, int keep_hinges)
+{
+    memset(c, 0, sizeof *c);
+    if (!xs_mesh_cloth(&c->m, XS_CURTAIN_NX, XS_CURTAIN_NY, 0.05, (const double[3]){0, 1, 0},
+                       (const double[3]){1, 0, 0}, (const double[3]){0, -1, 0}))
+        return 0;
+    const size_t n = c->m.k.particles;
+    c->w = malloc(n * sizeof *c->w);
+    c->edges = xs_mesh_all_edges(&c->m);
+    if (!c->w || !c->edges)
+        return 0;
+    for (size_t i = 0; i < n; ++i)
+        c->w[i] = i < XS_CURTAIN_NX ? 0 : 50;
+    const xpbd_scene_f64 s = xs_cloth_scene(&c->m, c->w, c->edges, 1e-5, 1e-3);
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.iterations = 8;
+    const xpbd_engine_options opt = {0.3, 0, 0, keep_hinges ? 1u : 0u};
+    return xpbd_engine_f64_create(&c->e, &s, &cfg, &opt, NULL) == XPBD_OK;
+}
+
+xpbd_status xs_curtain_frame(xs_curtain *c)
+{
+    const uint32_t half = XS_CURTAIN_NX / 2;
+    const xpbd_input left = {XPBD_INPUT_TRANSLATE, 0, half, {-0.01, 0, 0}};
+    const xpbd_input right = {XPBD_INPUT_TRANSLATE, half, XS_CURTAIN_NX, {0.01, 0, 0}};
+    if (xpbd_engine_f64_apply(&c->e, &left) != XPBD_OK ||
+        xpbd_engine_f64_apply(&c->e, &right) != XPBD_OK)
+        return XPBD_ERR_ARGUMENT;
+    return xpbd_engine_f64_step(&c->e, 1.0 / 60);
+}
+
+void xs_curtain_free(xs_curtain *c)
+{
+    xpbd_engine_f64_destroy(&c->e);
+    free(c->w);
+    free(c->edges);
+    xs_mesh_free(&c->m);
+    memset(c, 0, sizeof *c);
+}
+
 xs_cube_desc xs_cube_default(void)
 {
     xs_cube_desc d;

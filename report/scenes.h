@@ -123,6 +123,31 @@ void xs_angular(const xpbd_particles_f64 *p, size_t b0, size_t b1, double L[3]);
 
 /* Steps frames of 1/60 s; 1 if every step succeeded (status >= 0). */
 int xs_run(xpbd_engine_f64 *e, int frames);
+/* Connected components of the engine's distance constraints over all its
+ * particles (a particle with no edge is one); 0 if out of memory. */
+size_t xs_components(const xpbd_engine_f64 *e);
+
+/* The tearing curtain (SPEC S3 topology memo): a 12 x 8 cloth of 5 cm
+ * spacing hanging in the x-y plane from its top row (pinned; 20 g per other
+ * particle), stretch and shear edges of compliance 1e-5 m/N, bending 1e-3,
+ * 8 iterations, torn beyond 30% stretch. Each xs_curtain_frame drags the top
+ * row's left half 1 cm left and its right half 1 cm right, then steps 1/60
+ * s. keep_hinges as in xpbd_engine_options (0: tears split vertices). */
+typedef struct xs_curtain {
+    xs_mesh m;
+    double *w;
+    uint32_t *edges;
+    xpbd_engine_f64 e;
+} xs_curtain;
+
+enum { XS_CURTAIN_NX = 12, XS_CURTAIN_NY = 8 };
+
+/* Returns 1, or 0 on failure (xs_curtain_free still frees what was made). */
+int xs_curtain_make(xs_curtain *c, int keep_hinges);
+/* The pulls and one step: the step's status (or XPBD_ERR_ARGUMENT if a pull
+ * was refused). */
+xpbd_status xs_curtain_frame(xs_curtain *c);
+void xs_curtain_free(xs_curtain *c);
 
 /* The S3 tet cube: n^3 cells of 0.1 m (6 tets each), 0.1 kg per particle
  * (w = 10), edges of compliance alpha_e (m/N), tets (if volume) of

@@ -1363,32 +1363,6 @@ static void softbody_degenerate(void)
 
 /* ============================================================ engine === */
 
-/* Connected components of the engine's live distance constraints among
- * its particles (an isolated particle is one). */
-static size_t sb_components(const xpbd_engine_f64 *e)
-{
-    const size_t n = e->particles.count;
-    uint32_t *parent = malloc(n * sizeof *parent);
-    if (!parent)
-        return 0;
-    for (size_t i = 0; i < n; ++i)
-        parent[i] = (uint32_t)i;
-    for (size_t k = 0; k < e->edge_count; ++k) {
-        uint32_t a = e->edge[2 * k], b = e->edge[2 * k + 1];
-        while (parent[a] != a)
-            a = parent[a];
-        while (parent[b] != b)
-            b = parent[b];
-        if (a != b)
-            parent[a] = b;
-    }
-    size_t roots = 0;
-    for (size_t i = 0; i < n; ++i)
-        roots += parent[i] == i;
-    free(parent);
-    return roots;
-}
-
 /* Total mass and momentum of the moving particles (mass, px, py, pz). */
 static void sb_mass_momentum(const xpbd_particles_f64 *p, double out[4])
 {
@@ -1430,65 +1404,50 @@ static void softbody_tearing(void)
         ENSURE_NEAR(ms, 0, 1e-15);
         xpbd_distance_set_f64_free(&c);
     }
-    /* a 12 x 8 curtain hanging from its top row; the top row's left half
+    /* the 12 x 8 curtain hanging from its top row; the top row's left half
      * is dragged left and the right half right, 1 cm per frame */
-    xs_mesh m;
-    REQUIRE(xs_mesh_cloth(&m, 12, 8, 0.05, (const double[3]){0, 1, 0}, (const double[3]){1, 0, 0},
-                          (const double[3]){0, -1, 0}));
-    const size_t n = m.k.particles;
-    double *w = malloc(n * sizeof *w);
-    uint32_t *edges = xs_mesh_all_edges(&m);
-    REQUIRE(w && edges);
-    for (size_t i = 0; i < n; ++i)
-        w[i] = i < 12 ? 0 : 50;
-    const xpbd_scene_f64 s = xs_cloth_scene(&m, w, edges, 1e-5, 1e-3);
-    xpbd_step_config cfg = xpbd_step_config_default();
-    cfg.iterations = 8;
-    const xpbd_engine_options opt = {0.3, 0, 0, 0};
-    xpbd_engine_f64 e;
-    REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
-    const size_t e0 = e.edge_count, b0 = e.bend_count;
-    const xpbd_input left = {XPBD_INPUT_TRANSLATE, 0, 6, {-0.01, 0, 0}};
-    const xpbd_input right = {XPBD_INPUT_TRANSLATE, 6, 12, {0.01, 0, 0}};
+    xs_curtain cu;
+    REQUIRE(xs_curtain_make(&cu, 0));
+    const size_t n = cu.m.k.particles;
+    const size_t e0 = cu.e.edge_count, b0 = cu.e.bend_count;
     uint32_t torn = 0, frames_torn = 0, split = 0;
     int first = -1;
     double mass0[4];
-    sb_mass_momentum(&e.particles, mass0);
+    sb_mass_momentum(&cu.e.particles, mass0);
     for (int f = 0; f < 120; ++f) {
-        ENSURE_STATUS(xpbd_engine_f64_apply(&e, &left), XPBD_OK);
-        ENSURE_STATUS(xpbd_engine_f64_apply(&e, &right), XPBD_OK);
-        const size_t before = e.edge_count, bends_before = e.bend_count;
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+        const size_t before = cu.e.edge_count, bends_before = cu.e.bend_count;
+        REQUIRE_STATUS(xs_curtain_frame(&cu), XPBD_OK);
         /* the step ran with every edge of the frame: the flagged ones are
          * removed after it, and exactly those */
-        ENSURE_INT(e.counters.step.solves, (uint64_t)cfg.iterations * (before + bends_before));
-        ENSURE_INT(e.edge_count, before - e.counters.torn);
-        ENSURE_INT(e.distance.count, e.edge_count);
-        if (e.counters.torn) {
+        ENSURE_INT(cu.e.counters.step.solves,
+                   (uint64_t)cu.e.config.iterations * (before + bends_before));
+        ENSURE_INT(cu.e.edge_count, before - cu.e.counters.torn);
+        ENSURE_INT(cu.e.distance.count, cu.e.edge_count);
+        if (cu.e.counters.torn) {
             frames_torn++;
             if (first < 0) {
                 first = f;
                 /* the top row's middle edge joins two pins pulled 2 cm
                  * apart: stretch 0.02/0.05 = 0.4, torn at once */
-                ENSURE_INT(e.counters.torn, 1);
-                ENSURE_NEAR(e.counters.max_stretch, 0.4, 1e-12);
+                ENSURE_INT(cu.e.counters.torn, 1);
+                ENSURE_NEAR(cu.e.counters.max_stretch, 0.4, 1e-12);
             }
         }
-        torn += e.counters.torn;
-        split += e.counters.split;
-        ENSURE(isfinite(e.particles.x[n - 1]));
+        torn += cu.e.counters.torn;
+        split += cu.e.counters.split;
+        ENSURE(isfinite(cu.e.particles.x[n - 1]));
     }
     /* vertices the crack ran through were split: new particles at the end,
      * each naming its scene vertex, the mass unchanged */
-    ENSURE_INT(e.particles.count, n + split);
-    for (size_t i = 0; i < e.particles.count; ++i)
-        ENSURE(e.origin[i] == (i < n ? i : e.origin[i]) && e.origin[i] < n);
+    ENSURE_INT(cu.e.particles.count, n + split);
+    for (size_t i = 0; i < cu.e.particles.count; ++i)
+        ENSURE(cu.e.origin[i] == (i < n ? i : cu.e.origin[i]) && cu.e.origin[i] < n);
     double mass1[4];
-    sb_mass_momentum(&e.particles, mass1);
+    sb_mass_momentum(&cu.e.particles, mass1);
     ENSURE_NEAR(mass1[0], mass0[0], 1e-12 * mass0[0]);
     SB_NOTE("torn %u edges in %u frames (first %d), %u vertices split, components %zu, bottom "
             "corners %.4g m apart, bends %zu of %zu\n", torn, frames_torn, first, split,
-            sb_components(&e), e.particles.x[n - 1] - e.particles.x[n - 12], e.bend_count, b0);
+            xs_components(&cu.e), cu.e.particles.x[n - 1] - cu.e.particles.x[n - 12], cu.e.bend_count, b0);
     /* measured: the tear runs down the middle, 1 to 3 edges per frame,
      * 18 edges in 11 frames, 8 vertices split where the crack ran through
      * them; the curtain is in exactly two pieces (54 and 50 particles); 35
@@ -1496,19 +1455,16 @@ static void softbody_tearing(void)
     ENSURE_INT(first, 0);
     ENSURE(torn >= 8 && torn <= 60);
     ENSURE(frames_torn >= 5);
-    ENSURE_INT(e.edge_count, e0 - torn);
-    ENSURE(e.bend_count < b0); /* stencils across torn edges went too */
-    ENSURE_INT(sb_components(&e), 2);
+    ENSURE_INT(cu.e.edge_count, e0 - torn);
+    ENSURE(cu.e.bend_count < b0); /* stencils across torn edges went too */
+    ENSURE_INT(xs_components(&cu.e), 2);
     ENSURE(split >= 1);
     /* after the tear nothing is over the threshold any more */
-    ENSURE(e.counters.max_stretch <= 0.3);
+    ENSURE(cu.e.counters.max_stretch <= 0.3);
     /* the two pieces are far apart: the bottom corners moved apart with
      * the pins (measured 2.95 m apart, the cloth was 0.55 m wide) */
-    ENSURE(e.particles.x[n - 1] - e.particles.x[n - 12] > 1.0);
-    xpbd_engine_f64_destroy(&e);
-    free(w);
-    free(edges);
-    xs_mesh_free(&m);
+    ENSURE(cu.e.particles.x[n - 1] - cu.e.particles.x[n - 12] > 1.0);
+    xs_curtain_free(&cu);
 }
 
 /* The "bowtie": hinge vertex 0, fan A = 1, 2, 3 (a unit square with 0),
@@ -1648,8 +1604,8 @@ static void softbody_vertex_split(void)
         ENSURE_INT(e.bend_count, 1);
         ENSURE(e.bend[0] == 7 && e.bend[1] == 5 && e.bend[2] == 4 && e.bend[3] == 6);
         ENSURE_INT(k.bend_count, 2);
-        ENSURE_INT(sb_components(&e), 2);
-        ENSURE_INT(sb_components(&k), 1);
+        ENSURE_INT(xs_components(&e), 2);
+        ENSURE_INT(xs_components(&k), 1);
         /* throw fan B away (from rest): split, fan A stays where it was (it
          * only relaxes the 1e-11 m the soft bridge pulled it); hinged, fan B
          * drags fan A along */
@@ -1705,7 +1661,7 @@ static void softbody_vertex_split(void)
         ENSURE_INT(e.counters.torn, 1);
         ENSURE_INT(e.counters.split, 0);
         ENSURE_INT(e.particles.count, 5);
-        ENSURE_INT(sb_components(&e), 2);
+        ENSURE_INT(xs_components(&e), 2);
         xpbd_engine_f64_destroy(&e);
     }
     /* 3. tets: fan A is tet 0123, fan B tet 0456; the split keeps both
@@ -1740,7 +1696,7 @@ static void softbody_vertex_split(void)
             rest1 += e.tets.source[q] == XPBD_PAD ? 0 : fabs(e.tets.rest[q]);
         ENSURE_BITS_F64(rest1, rest0);
         ENSURE_BITS_F64(rest0, 2.0); /* |6V| of two unit corner tets: 1 each */
-        ENSURE_INT(sb_components(&e), 3);
+        ENSURE_INT(xs_components(&e), 3);
         ENSURE(e.counters.volume_error < 1e-9);
         xpbd_engine_f64_destroy(&e);
     }

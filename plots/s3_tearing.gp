@@ -1,0 +1,66 @@
+# SPEC S3 topology: a curtain torn by its pins, with vertex splitting and
+# with edge removal only (keep_hinges), and torn edges / pieces vs frame.
+#
+#   gnuplot -e "data='DIR/data/s3_tearing.tsv'; out='DIR/fig/s3_tearing.png'; fmt='png'" plots/s3_tearing.gp
+#
+# Columns (by name): frame torn_split added_split pieces_split torn_hinge
+# pieces_hinge stretch_split stretch_hinge. The shapes come from
+# s3_tearing_split.tsv and s3_tearing_hinge.tsv beside it: columns x0 y0
+# x1 y1 stretch, one edge per row, in the curtain's plane (x right, y up).
+if (!exists("data")) data = 'report-out/data/s3_tearing.tsv'
+if (!exists("out")) out = 'report-out/fig/s3_tearing.png'
+if (!exists("datadir")) datadir = data[1:strlen(data) - strlen('s3_tearing.tsv')]
+split = datadir . 's3_tearing_split.tsv'
+hinge = datadir . 's3_tearing_hinge.tsv'
+wide = 1
+dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
+dir = (i > 0) ? dir[1:i] : ''
+load dir . 'common.gp'
+
+# one frame for both shapes: the extents of the two together
+stats split using "x0" nooutput
+xlo = STATS_min; xhi = STATS_max
+stats hinge using "x0" nooutput
+xlo = STATS_min < xlo ? STATS_min : xlo; xhi = STATS_max > xhi ? STATS_max : xhi
+stats split using "y0" nooutput
+ylo = STATS_min; yhi = STATS_max
+stats hinge using "y0" nooutput
+ylo = STATS_min < ylo ? STATS_min : ylo; yhi = STATS_max > yhi ? STATS_max : yhi
+pad = 0.05
+set palette defined (0 '#313695', 1 '#4575b4', 2 '#74add1', 3 '#fee090', 4 '#f46d43', 5 '#a50026')
+set cbrange [0:0.3]
+set cblabel 'stretch |d|/rest - 1' font F9
+
+set multiplot layout 1, 3 title "SPEC S3 topology: a 12x8 curtain pulled apart by its top row, torn beyond 30% stretch" font F11
+set size ratio -1
+set xrange [xlo - pad:xhi + pad]
+set yrange [ylo - pad:yhi + pad]
+set xlabel 'x (m)'
+set ylabel 'y (m)'
+unset key
+unset colorbox
+set title '(a) tears split vertices'
+plot split using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"stretch" \
+     with vectors nohead lw 1.5 lc palette
+set colorbox
+set title '(b) tears remove edges only (keep\_hinges)'
+plot hinge using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"stretch" \
+     with vectors nohead lw 1.5 lc palette
+unset colorbox
+
+set size ratio 0
+set autoscale xy
+set title '(c) torn edges and pieces vs frame'
+set xlabel 'frame'
+set ylabel 'edges torn (cumulative)'
+set y2label 'pieces'
+set y2tics
+set yrange [0:*]
+set y2range [0:*]
+set xrange [0:40]
+set key bottom right font F9
+plot data using "frame":"torn_split" with lines lw 2 lc rgb C1 title 'torn, vertex split', \
+     '' using "frame":"torn_hinge" with lines lw 2 dt 2 lc rgb C4 title 'torn, edges only', \
+     '' using "frame":"pieces_split" axes x1y2 with steps lw 1.5 lc rgb C2 title 'pieces, vertex split', \
+     '' using "frame":"pieces_hinge" axes x1y2 with steps lw 1.5 dt 3 lc rgb C3 title 'pieces, edges only'
+unset multiplot

@@ -1700,6 +1700,51 @@ static void softbody_vertex_split(void)
         ENSURE(e.counters.volume_error < 1e-9);
         xpbd_engine_f64_destroy(&e);
     }
+    /* 4. the same rule on a host's own arrays (xpbd_tear_split): the
+     * bowtie with its bridge (edge 12) torn */
+    {
+        sb_bowtie b;
+        sb_bowtie_make(&b, 0, 0);
+        uint8_t torn[13] = {0}, tdrop[1] = {9}, bdrop[2] = {9, 9};
+        torn[12] = 1;
+        uint32_t eo[26], bo[8], split[4] = {0}, dummy = 0;
+        size_t copies = 99;
+        ENSURE_STATUS(xpbd_tear_split(7, b.edge, 13, torn, NULL, 0, b.bend, 2, 0, tdrop, bdrop,
+                                      eo, NULL, bo, split, 4, &copies),
+                      XPBD_OK);
+        ENSURE_INT(copies, 1);
+        ENSURE_INT(split[0], 0);
+        ENSURE(bdrop[0] == 1 && bdrop[1] == 0); /* across the fans; inside fan B */
+        ENSURE(bo[4] == 7 && bo[5] == 5 && bo[6] == 4 && bo[7] == 6);
+        for (int k = 0; k < 12; ++k) { /* fan B's edges to 0 now end at 7 */
+            const int fan_b = k >= 6;
+            for (int s = 0; s < 2; ++s)
+                ENSURE_INT(eo[2 * k + s], b.edge[2 * k + s] == 0 && fan_b ? 7u : b.edge[2 * k + s]);
+        }
+        /* keep hinges: outputs = inputs, no copies */
+        ENSURE_STATUS(xpbd_tear_split(7, b.edge, 13, torn, NULL, 0, b.bend, 2,
+                                      XPBD_TEAR_KEEP_HINGES, tdrop, bdrop, eo, NULL, bo, split, 4,
+                                      &copies),
+                      XPBD_OK);
+        ENSURE_INT(copies, 0);
+        SAME_U32(eo, b.edge, 26, "edges kept as they were");
+        ENSURE(bdrop[0] == 0 && bdrop[1] == 0);
+        /* too little room: CAPACITY and how many are needed */
+        ENSURE_STATUS(xpbd_tear_split(7, b.edge, 13, torn, NULL, 0, b.bend, 2, 0, tdrop, bdrop,
+                                      eo, NULL, bo, &dummy, 0, &copies),
+                      XPBD_ERR_CAPACITY);
+        ENSURE_INT(copies, 1);
+        /* bad input */
+        ENSURE_STATUS(xpbd_tear_split(6, b.edge, 13, torn, NULL, 0, b.bend, 2, 0, tdrop, bdrop,
+                                      eo, NULL, bo, split, 4, &copies),
+                      XPBD_ERR_INDEX);
+        ENSURE_STATUS(xpbd_tear_split(7, b.edge, 13, NULL, NULL, 0, b.bend, 2, 0, tdrop, bdrop,
+                                      eo, NULL, bo, split, 4, &copies),
+                      XPBD_ERR_ARGUMENT);
+        ENSURE_STATUS(xpbd_tear_split(7, b.edge, 13, torn, NULL, 0, b.bend, 2, 4u, tdrop, bdrop,
+                                      eo, NULL, bo, split, 4, &copies),
+                      XPBD_ERR_ARGUMENT);
+    }
 }
 
 static int sb_cmp_u64(const void *a, const void *b)

@@ -382,6 +382,95 @@ done:
     return rc;
 }
 
+xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges,
+                            const uint8_t *torn, const uint32_t *tet, size_t tets,
+                            const uint32_t *bend, size_t bends, unsigned flags,
+                            uint8_t *tet_drop, uint8_t *bend_drop, uint32_t *edge_out,
+                            uint32_t *tet_out, uint32_t *bend_out, uint32_t *split,
+                            size_t max_copies, size_t *copies)
+{
+    if (copies)
+        *copies = 0;
+    if (!copies || (edges && (!edge || !torn || !edge_out)) || (tets && (!tet || !tet_drop || !tet_out)) ||
+        (bends && (!bend || !bend_drop || !bend_out)) || (max_copies && !split) ||
+        particles > (size_t)INT32_MAX || (flags & ~(unsigned)XPBD_TEAR_KEEP_HINGES))
+        return XPBD_ERR_ARGUMENT;
+    for (size_t k = 0; k < 2 * edges; ++k)
+        if (edge[k] >= particles || (k % 2 && edge[k] == edge[k - 1]))
+            return XPBD_ERR_INDEX;
+    for (size_t k = 0; k < 4 * tets; ++k)
+        if (tet[k] >= particles)
+            return XPBD_ERR_INDEX;
+    for (size_t k = 0; k < 4 * bends; ++k)
+        if (bend[k] >= particles)
+            return XPBD_ERR_INDEX;
+    size_t nt = 0;
+    for (size_t k = 0; k < edges; ++k)
+        nt += torn[k] != 0;
+    uint64_t *keys = malloc((nt + 1) * sizeof *keys);
+    if (!keys)
+        return XPBD_ERR_NOMEM;
+    for (size_t k = 0, j = 0; k < edges; ++k)
+        if (torn[k])
+            keys[j++] = engine_pair_key(edge[2 * k], edge[2 * k + 1]);
+    qsort(keys, nt, sizeof *keys, engine_pair_cmp);
+    /* pairs of a stencil that are mesh edges: all six of a tet; the shared
+     * edge and the four sides (not 2-3) of a bending stencil */
+    static const int pairs[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
+    for (size_t k = 0; k < tets; ++k) {
+        const uint32_t *v = tet + 4 * k;
+        tet_drop[k] = 0;
+        for (int q = 0; q < 6 && !tet_drop[k]; ++q)
+            tet_drop[k] = (uint8_t)engine_pair_in(keys, nt, v[pairs[q][0]], v[pairs[q][1]]);
+    }
+    for (size_t k = 0; k < bends; ++k) {
+        const uint32_t *v = bend + 4 * k;
+        bend_drop[k] = 0;
+        for (int q = 0; q < 5 && !bend_drop[k]; ++q)
+            bend_drop[k] = (uint8_t)engine_pair_in(keys, nt, v[pairs[q][0]], v[pairs[q][1]]);
+    }
+    free(keys);
+    if (edges)
+        memcpy(edge_out, edge, 2 * edges * sizeof *edge_out);
+    if (tets)
+        memcpy(tet_out, tet, 4 * tets * sizeof *tet_out);
+    if (bends)
+        memcpy(bend_out, bend, 4 * bends * sizeof *bend_out);
+    if (flags & XPBD_TEAR_KEEP_HINGES || !nt)
+        return XPBD_OK;
+    /* the plan writes into the outputs: on failure they go back to the input */
+    uint32_t *src = NULL;
+    size_t m = 0;
+    uint8_t *drops = malloc(bends + 1);
+    if (!drops)
+        return XPBD_ERR_NOMEM;
+    if (bends)
+        memcpy(drops, bend_drop, bends);
+    if (engine_split_plan(particles, edge, edges, torn, tet, tets, tet_drop, bend, bends,
+                          bend_drop, edge_out, tet_out, bend_out, &src, &m)) {
+        if (edges)
+            memcpy(edge_out, edge, 2 * edges * sizeof *edge_out);
+        if (tets)
+            memcpy(tet_out, tet, 4 * tets * sizeof *tet_out);
+        if (bends) {
+            memcpy(bend_out, bend, 4 * bends * sizeof *bend_out);
+            memcpy(bend_drop, drops, bends);
+        }
+        free(drops);
+        return XPBD_ERR_NOMEM;
+    }
+    free(drops);
+    *copies = m;
+    if (m > max_copies) {
+        free(src);
+        return XPBD_ERR_CAPACITY;
+    }
+    if (m)
+        memcpy(split, src, m * sizeof *split);
+    free(src);
+    return XPBD_OK;
+}
+
 #define XPBD_REAL_F32
 #include "engine_tmpl.h"
 #define XPBD_REAL_F64

@@ -708,12 +708,13 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
         return XPBD_OK;
     const size_t n = e->particles.count, ne = e->edge_count, nt = e->tet_count,
                  nb = e->bend_count;
-    uint64_t *keys = malloc(torn * sizeof *keys);
     uint8_t *drop_t = calloc(nt + 1, 1), *drop_b = calloc(nb + 1, 1);
-    /* the rewired topology, in the frame's order (vertex ids past n: new) */
-    uint32_t *ev = malloc((2 * ne + 4 * nt + 4 * nb + 1) * sizeof *ev);
-    uint32_t *tv = ev + 2 * ne, *bv = tv + 4 * nt;
-    uint32_t *src = NULL, *map = NULL;
+    /* the rewired topology, in the frame's order (vertex ids past n: new),
+     * and the vertices the new particles copy */
+    const size_t most = 2 * ne + 4 * nt;
+    uint32_t *ev = malloc((2 * ne + 4 * nt + 4 * nb + most + 1) * sizeof *ev);
+    uint32_t *tv = ev ? ev + 2 * ne : NULL, *bv = tv ? tv + 4 * nt : NULL;
+    uint32_t *src = bv ? bv + 4 * nb : NULL, *map = NULL;
     size_t copies = 0;
     E t;
     memcpy(&t, e, sizeof t);
@@ -727,32 +728,14 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
     QS tq, bq;
     int built = 0;
     xpbd_status st = XPBD_ERR_NOMEM;
-    if (!keys || !drop_t || !drop_b || !ev)
+    if (!drop_t || !drop_b || !ev)
         goto done;
-    for (size_t k = 0, j = 0; k < ne; ++k)
-        if (e->torn[k])
-            keys[j++] = engine_pair_key(e->edge[2 * k], e->edge[2 * k + 1]);
-    qsort(keys, torn, sizeof *keys, engine_pair_cmp);
-    /* pairs of a stencil that are mesh edges: all six of a tet; the shared
-     * edge and the four sides (not 2-3) of a bending stencil */
-    static const int pairs[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
-    for (size_t k = 0; k < nt; ++k) {
-        const uint32_t *v = e->tet + 4 * k;
-        for (int q = 0; q < 6 && !drop_t[k]; ++q)
-            drop_t[k] = (uint8_t)engine_pair_in(keys, torn, v[pairs[q][0]], v[pairs[q][1]]);
-    }
-    for (size_t k = 0; k < nb; ++k) {
-        const uint32_t *v = e->bend + 4 * k;
-        for (int q = 0; q < 5 && !drop_b[k]; ++q)
-            drop_b[k] = (uint8_t)engine_pair_in(keys, torn, v[pairs[q][0]], v[pairs[q][1]]);
-    }
-    memcpy(ev, e->edge, 2 * ne * sizeof *ev);
-    memcpy(tv, e->tet, 4 * nt * sizeof *tv);
-    memcpy(bv, e->bend, 4 * nb * sizeof *bv);
-    if (!e->options.keep_hinges &&
-        engine_split_plan(n, e->edge, ne, e->torn, e->tet, nt, drop_t, e->bend, nb, drop_b, ev, tv,
-                          bv, &src, &copies))
+    st = xpbd_tear_split(n, e->edge, ne, e->torn, e->tet, nt, e->bend, nb,
+                         e->options.keep_hinges ? XPBD_TEAR_KEEP_HINGES : 0u, drop_t, drop_b, ev,
+                         tv, bv, src, most, &copies);
+    if (st != XPBD_OK)
         goto done;
+    st = XPBD_ERR_NOMEM;
     if (copies) {
         map = malloc((n + copies) * sizeof *map);
         if (!map || (st = SFX(engine_grow)(e, &t, src, copies, map)) != XPBD_OK) {
@@ -870,11 +853,9 @@ done:
         free(t.tether_anchor);
         free(t.body_begin);
     }
-    free(keys);
     free(drop_t);
     free(drop_b);
     free(ev);
-    free(src);
     free(map);
     return st;
 }

@@ -58,6 +58,37 @@ XPBD_API xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t parti
                                           const uint8_t *remove,
                                           const xpbd_colouring_options *options, uint32_t *kept);
 
+/* Flags of xpbd_tear_split. */
+#define XPBD_TEAR_KEEP_HINGES 1u /* remove only: split no vertex */
+
+/* What a tear does to a host's own topology (the engine's rule; see "Vertex
+ * split" below), for hosts that keep their constraints themselves. In: the
+ * frame's edges with torn[] flags (xpbd_tear_flag_*), tets and bending
+ * stencils (4 indices each), all indices below `particles`. Out:
+ *   tet_drop[k], bend_drop[k]   1 for the elements the tear removes: those
+ *                               with a torn edge, and stencils whose vertices
+ *                               end up on two pieces of a split vertex
+ *   edge_out, tet_out, bend_out the elements (same order, same size as the
+ *                               inputs) with each vertex that moves to a new
+ *                               particle replaced by particles + j
+ *   split[j], j < *copies       the particle the j-th new one copies
+ *                               (ascending); share its mass among the pieces
+ * The host then appends the copies, keeps the edges with !torn and the
+ * elements with !drop, and rebuilds its sets. With nothing torn or with
+ * XPBD_TEAR_KEEP_HINGES the outputs are the inputs and *copies is 0.
+ * Allocates its workspace (call between steps). Errors: XPBD_ERR_ARGUMENT
+ * (NULL array, unknown flag), XPBD_ERR_INDEX (an index out of range or an
+ * edge from a particle to itself), XPBD_ERR_NOMEM (outputs as for
+ * KEEP_HINGES), XPBD_ERR_CAPACITY (more copies than max_copies: *copies says
+ * how many; 2 * edges + 4 * tets is always enough; the other outputs are
+ * valid). */
+XPBD_API xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges,
+                                     const uint8_t *torn, const uint32_t *tet, size_t tets,
+                                     const uint32_t *bend, size_t bends, unsigned flags,
+                                     uint8_t *tet_drop, uint8_t *bend_drop, uint32_t *edge_out,
+                                     uint32_t *tet_out, uint32_t *bend_out, uint32_t *split,
+                                     size_t max_copies, size_t *copies);
+
 /* ---------------------------------------------------------- sleeping --- */
 
 /* Per-body sleep state, host-owned arrays of body_count entries. Point

@@ -3,15 +3,18 @@
 #
 #   gnuplot -e "data='DIR/data/s3_tearing.tsv'; out='DIR/fig/s3_tearing.png'; fmt='png'" plots/s3_tearing.gp
 #
-# Columns (by name): frame torn_split added_split pieces_split torn_hinge
-# pieces_hinge stretch_split stretch_hinge. The shapes come from
+# Columns (by name): frame torn_split added_split pieces_split hinges_split
+# torn_hinge pieces_hinge hinges_hinge stretch_split stretch_hinge. The shapes come from
 # s3_tearing_split.tsv and s3_tearing_hinge.tsv beside it: columns x0 y0
-# x1 y1 stretch, one edge per row, in the curtain's plane (x right, y up).
+# x1 y1 stretch, one edge per row, in the curtain's plane (x right, y up);
+# s3_tearing_points.tsv marks particles: run (0: split vertices of the
+# splitting run, 1: hinge vertices of the other) x y.
 if (!exists("data")) data = 'report-out/data/s3_tearing.tsv'
 if (!exists("out")) out = 'report-out/fig/s3_tearing.png'
 if (!exists("datadir")) datadir = data[1:strlen(data) - strlen('s3_tearing.tsv')]
 split = datadir . 's3_tearing_split.tsv'
 hinge = datadir . 's3_tearing_hinge.tsv'
+points = datadir . 's3_tearing_points.tsv'
 wide = 1
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
@@ -39,28 +42,30 @@ set xlabel 'x (m)'
 set ylabel 'y (m)'
 unset key
 unset colorbox
-set title '(a) tears split vertices'
+set title '(a) tears split vertices (circled): no hinge'
 plot split using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"stretch" \
-     with vectors nohead lw 1.5 lc palette
+     with vectors nohead lw 1.5 lc palette, \
+     points using (column("run") == 0 ? column("x") : NaN):"y" with points pt 6 ps 2.5 lw 2 lc rgb C3
 set colorbox
-set title '(b) tears remove edges only (keep\_hinges)'
+set title '(b) tears remove edges only: hinge vertex circled'
 plot hinge using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"stretch" \
-     with vectors nohead lw 1.5 lc palette
+     with vectors nohead lw 1.5 lc palette, \
+     points using (column("run") == 1 ? column("x") : NaN):"y" with points pt 6 ps 2.5 lw 2 lc rgb C4
 unset colorbox
 
 set size ratio 0
 set autoscale xy
-set title '(c) torn edges and pieces vs frame'
+set title '(c) torn edges and hinge vertices vs frame'
 set xlabel 'frame'
 set ylabel 'edges torn (cumulative)'
-set y2label 'pieces'
-set y2tics
+set y2label 'hinge vertices'
+set y2tics 1
 set yrange [0:*]
-set y2range [0:*]
+set y2range [0:4]
 set xrange [0:40]
 set key bottom right font F9
 plot data using "frame":"torn_split" with lines lw 2 lc rgb C1 title 'torn, vertex split', \
      '' using "frame":"torn_hinge" with lines lw 2 dt 2 lc rgb C4 title 'torn, edges only', \
-     '' using "frame":"pieces_split" axes x1y2 with steps lw 1.5 lc rgb C2 title 'pieces, vertex split', \
-     '' using "frame":"pieces_hinge" axes x1y2 with steps lw 1.5 dt 3 lc rgb C3 title 'pieces, edges only'
+     '' using "frame":"hinges_split" axes x1y2 with steps lw 1.5 lc rgb C2 title 'hinges, vertex split', \
+     '' using "frame":"hinges_hinge" axes x1y2 with steps lw 1.5 dt 3 lc rgb C3 title 'hinges, edges only'
 unset multiplot

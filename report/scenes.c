@@ -215,6 +215,98 @@ size_t xs_components(const xpbd_engine_f64 *e)
     return roots;
 }
 
+static uint32_t xs_find(uint32_t *parent, uint32_t a)
+{
+    while (parent[a] != a)
+        a = parent[a] = parent[parent[a]];
+    return a;
+}
+
+size_t xs_hinges(const xpbd_engine_f64 *e, uint8_t *flags)
+{
+    const size_t n = e->particles.count, ne = e->edge_count, nt = e->tet_count;
+    size_t *eb = calloc(n + 2, sizeof *eb), *tb = calloc(n + 2, sizeof *tb);
+    uint32_t *el = malloc((2 * ne + 1) * sizeof *el), *tl = malloc((4 * nt + 1) * sizeof *tl);
+    uint32_t *stamp = calloc(n + 1, sizeof *stamp), *local = malloc((n + 1) * sizeof *local);
+    uint32_t *nbr = malloc((n + 1) * sizeof *nbr), *parent = malloc((n + 1) * sizeof *parent);
+    uint32_t *size = malloc((n + 1) * sizeof *size);
+    size_t hinges = SIZE_MAX;
+    if (!eb || !tb || !el || !tl || !stamp || !local || !nbr || !parent || !size)
+        goto done;
+    /* incidence lists: edges and tets per vertex */
+    for (size_t k = 0; k < 2 * ne; ++k)
+        eb[e->edge[k] + 2]++;
+    for (size_t k = 0; k < 4 * nt; ++k)
+        tb[e->tet[k] + 2]++;
+    for (size_t v = 0; v < n; ++v) {
+        eb[v + 2] += eb[v + 1];
+        tb[v + 2] += tb[v + 1];
+    }
+    for (size_t k = 0; k < 2 * ne; ++k)
+        el[eb[e->edge[k] + 1]++] = (uint32_t)(k / 2);
+    for (size_t k = 0; k < 4 * nt; ++k)
+        tl[tb[e->tet[k] + 1]++] = (uint32_t)(k / 4);
+    hinges = 0;
+    for (size_t v = 0; v < n; ++v) {
+        const uint32_t gen = (uint32_t)v + 1;
+        uint32_t d = 0;
+        for (size_t q = eb[v]; q < eb[v + 1]; ++q)
+            for (int s = 0; s < 2; ++s) {
+                const uint32_t a = e->edge[2 * (size_t)el[q] + (size_t)s];
+                if (a != v && stamp[a] != gen) {
+                    stamp[a] = gen;
+                    local[a] = d;
+                    nbr[d++] = a;
+                }
+            }
+        for (size_t q = tb[v]; q < tb[v + 1]; ++q)
+            for (int j = 0; j < 4; ++j) {
+                const uint32_t a = e->tet[4 * (size_t)tl[q] + (size_t)j];
+                if (a != v && stamp[a] != gen) {
+                    stamp[a] = gen;
+                    local[a] = d;
+                    nbr[d++] = a;
+                }
+            }
+        for (uint32_t i = 0; i < d; ++i) {
+            parent[i] = i;
+            size[i] = 0;
+        }
+        for (uint32_t i = 0; i < d; ++i) {
+            const uint32_t a = nbr[i];
+            for (size_t q = eb[a]; q < eb[a + 1]; ++q)
+                for (int s = 0; s < 2; ++s) {
+                    const uint32_t b = e->edge[2 * (size_t)el[q] + (size_t)s];
+                    if (b != v && b != a && stamp[b] == gen)
+                        parent[xs_find(parent, i)] = xs_find(parent, local[b]);
+                }
+            for (size_t q = tb[a]; q < tb[a + 1]; ++q)
+                for (int j = 0; j < 4; ++j) {
+                    const uint32_t b = e->tet[4 * (size_t)tl[q] + (size_t)j];
+                    if (b != v && b != a && stamp[b] == gen)
+                        parent[xs_find(parent, i)] = xs_find(parent, local[b]);
+                }
+        }
+        uint32_t big = 0;
+        for (uint32_t i = 0; i < d; ++i)
+            big += ++size[xs_find(parent, i)] == 2;
+        hinges += big >= 2;
+        if (flags)
+            flags[v] = big >= 2;
+    }
+done:
+    free(eb);
+    free(tb);
+    free(el);
+    free(tl);
+    free(stamp);
+    free(local);
+    free(nbr);
+    free(parent);
+    free(size);
+    return hinges;
+}
+
 int xs_curtain_make(xs_curtain *c, int keep_hinges)
 {
     memset(c, 0, sizeof *c);

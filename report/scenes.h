@@ -127,6 +127,14 @@ int xs_run(xpbd_engine_f64 *e, int frames);
  * particles (a particle with no edge is one); 0 if out of memory. */
 size_t xs_components(const xpbd_engine_f64 *e);
 
+/* Hinge vertices of the engine's topology: vertices whose neighbours
+ * (through edges and tets), joined when an edge or a tet joins them, fall
+ * into two or more groups of at least two (two pieces of material meeting
+ * at one particle; a lone edge hanging off a vertex does not count).
+ * flags (may be NULL, [particles]) gets 1 at each hinge vertex. SIZE_MAX if
+ * out of memory. */
+size_t xs_hinges(const xpbd_engine_f64 *e, uint8_t *flags);
+
 /* The tearing curtain (SPEC S3 topology memo): a 12 x 8 cloth of 5 cm
  * spacing hanging in the x-y plane from its top row (pinned; 20 g per other
  * particle), stretch and shear edges of compliance 1e-5 m/N, bending 1e-3,

@@ -426,7 +426,8 @@ static void FN(sb_replay_roundtrip)(void)
         w[i] = 10;
         r[i] = (SB_R)0.02;
     }
-    w[nb] = w[nb + 7] = 0; /* the cloth's top corners */
+    for (size_t i = nb; i < nb + 8; ++i)
+        w[i] = 0; /* the cloth's top row */
     size_t ne = 0;
     for (size_t e = 0; e < 2 * cube.k.edges; ++e)
         edges[ne++] = cube.edges[e];
@@ -477,10 +478,13 @@ static void FN(sb_replay_roundtrip)(void)
             const xpbd_input poke = {XPBD_INPUT_ADD_VELOCITY, 0, 9, {0, -2, 0.5}};
             ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, &a, &poke), XPBD_OK);
         }
-        if (f >= 30 && f < 70) { /* drag one cloth pin away until the cloth tears */
-            const xpbd_input drag = {XPBD_INPUT_TRANSLATE, (uint32_t)nb + 7, (uint32_t)nb + 8,
-                                     {0.04, 0.01, 0}};
+        if (f >= 30 && f < 70) { /* drag the top row's halves apart: the cloth tears */
+            const xpbd_input drag = {XPBD_INPUT_TRANSLATE, (uint32_t)nb + 4, (uint32_t)nb + 8,
+                                     {0.02, 0.005, 0}};
+            const xpbd_input drag0 = {XPBD_INPUT_TRANSLATE, (uint32_t)nb, (uint32_t)nb + 4,
+                                      {-0.02, 0.005, 0}};
             ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, &a, &drag), XPBD_OK);
+            ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, &a, &drag0), XPBD_OK);
         }
         REQUIRE(SB_SFXM(xpbd_engine, step)(&a, 1.0 / 60) >= 0);
         torn += a.counters.torn;
@@ -494,7 +498,7 @@ static void FN(sb_replay_roundtrip)(void)
     REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
     ENSURE_INT(fl.frames, 160);
     ENSURE_INT(fl.start_frame, 20);
-    ENSURE_INT(fl.inputs, 41);
+    ENSURE_INT(fl.inputs, 81);
     SENG b;
     ENSURE_STATUS(SB_SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
     ENSURE_INT(b.frame, a.frame);
@@ -511,6 +515,7 @@ static void FN(sb_replay_roundtrip)(void)
     uint32_t split = 0;
     for (size_t i = n; i < a.particles.count; ++i)
         split += a.origin[i] >= nb && a.origin[i] < n;
+    SB_NOTE("replay scene: %u torn, %zu particles added\n", torn, a.particles.count - n);
     ENSURE(a.particles.count > n && split == a.particles.count - n);
     REQUIRE(SB_SFX(xrp_record_begin)(&rec, path, &a, 1.0 / 60, err, sizeof err) == 0);
     const xpbd_input push = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)nb, (uint32_t)a.particles.count,
@@ -1435,6 +1440,8 @@ static void softbody_tearing(void)
         }
         torn += cu.e.counters.torn;
         split += cu.e.counters.split;
+        /* no two pieces of cloth ever meet at one particle */
+        ENSURE_INT(xs_hinges(&cu.e, NULL), 0);
         ENSURE(isfinite(cu.e.particles.x[n - 1]));
     }
     /* vertices the crack ran through were split: new particles at the end,
@@ -1449,9 +1456,9 @@ static void softbody_tearing(void)
             "corners %.4g m apart, bends %zu of %zu\n", torn, frames_torn, first, split,
             xs_components(&cu.e), cu.e.particles.x[n - 1] - cu.e.particles.x[n - 12], cu.e.bend_count, b0);
     /* measured: the tear runs down the middle, 1 to 3 edges per frame,
-     * 18 edges in 11 frames, 8 vertices split where the crack ran through
-     * them; the curtain is in exactly two pieces (54 and 50 particles); 35
-     * of 213 bending stencils went with the torn edges */
+     * 25 edges in 13 frames, 3 vertices split where the crack ran through
+     * them; the curtain is in exactly two pieces; 39 of 213 bending
+     * stencils went with the torn edges */
     ENSURE_INT(first, 0);
     ENSURE(torn >= 8 && torn <= 60);
     ENSURE(frames_torn >= 5);
@@ -1464,6 +1471,20 @@ static void softbody_tearing(void)
     /* the two pieces are far apart: the bottom corners moved apart with
      * the pins (measured 2.95 m apart, the cloth was 0.55 m wide) */
     ENSURE(cu.e.particles.x[n - 1] - cu.e.particles.x[n - 12] > 1.0);
+    xs_curtain_free(&cu);
+    /* the same pulls with keep_hinges: the cloth hangs together at hinge
+     * vertices on the way (measured: one at a time) */
+    REQUIRE(xs_curtain_make(&cu, 1));
+    size_t most_hinges = 0;
+    for (int f = 0; f < 40; ++f) {
+        REQUIRE_STATUS(xs_curtain_frame(&cu), XPBD_OK);
+        const size_t hinges = xs_hinges(&cu.e, NULL);
+        most_hinges = hinges > most_hinges ? hinges : most_hinges;
+        ENSURE_INT(cu.e.counters.split, 0);
+    }
+    SB_NOTE("keep_hinges: up to %zu hinge vertices at once\n", most_hinges);
+    ENSURE(most_hinges >= 1);
+    ENSURE_INT(cu.e.particles.count, n);
     xs_curtain_free(&cu);
 }
 
@@ -1606,6 +1627,8 @@ static void softbody_vertex_split(void)
         ENSURE_INT(k.bend_count, 2);
         ENSURE_INT(xs_components(&e), 2);
         ENSURE_INT(xs_components(&k), 1);
+        ENSURE_INT(xs_hinges(&e, NULL), 0);
+        ENSURE_INT(xs_hinges(&k, NULL), 1); /* vertex 0 */
         /* throw fan B away (from rest): split, fan A stays where it was (it
          * only relaxes the 1e-11 m the soft bridge pulled it); hinged, fan B
          * drags fan A along */
@@ -1898,6 +1921,7 @@ static void softbody_split_fuzz(void)
                 }
             }
             ENSURE_INT(e.distance.count, e.edge_count);
+            bad |= xs_hinges(&e, NULL) != 0; /* no two pieces meet at one particle */
             if (bad || fabs(mass[0] - mass0[0]) > 1e-12 * mass0[0] ||
                 fabs(mass[1] - mass0[1]) > 1e-12 * mass0[1]) {
                 xt_fail_begin(__FILE__, __LINE__);
@@ -1922,6 +1946,92 @@ static void softbody_split_fuzz(void)
     /* the kicks tear and split a lot: the invariants were exercised */
     ENSURE(tears > 100);
     ENSURE(splits > 20);
+}
+
+/* Tearing while another body sleeps: the sets are rebuilt for the awake
+ * bodies only, the sleeping body shifts when the torn one grows, and when
+ * it wakes its constraints come back (the step scratch grows with them). */
+static void softbody_tear_while_asleep(void)
+{
+    for (uint32_t keep = 0; keep < 2; ++keep) {
+        xs_mesh a, b;
+        REQUIRE(xs_mesh_cloth(&a, 12, 8, 0.05, (const double[3]){0, 1, 0},
+                              (const double[3]){1, 0, 0}, (const double[3]){0, -1, 0}));
+        REQUIRE(xs_mesh_cloth(&b, 6, 6, 0.05, (const double[3]){2, 1, 0}, NULL, NULL));
+        const size_t na = a.k.particles, n = na + b.k.particles;
+        const size_t ea = a.k.edges + a.k.shear, eb = b.k.edges + b.k.shear;
+        double *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w);
+        uint32_t *edge = malloc(2 * (ea + eb) * sizeof *edge);
+        uint32_t *ae = xs_mesh_all_edges(&a), *be = xs_mesh_all_edges(&b);
+        REQUIRE(xyz && w && edge && ae && be);
+        memcpy(xyz, a.xyz, 3 * na * sizeof *xyz);
+        memcpy(xyz + 3 * na, b.xyz, 3 * b.k.particles * sizeof *xyz);
+        for (size_t i = 0; i < n; ++i)
+            w[i] = i < 12 ? 0 : (i < na ? 50 : 40);
+        for (size_t i = na; i < na + 6; ++i)
+            w[i] = 0; /* body 1 hangs still from its top row */
+        memcpy(edge, ae, 2 * ea * sizeof *edge);
+        for (size_t k = 0; k < 2 * eb; ++k)
+            edge[2 * ea + k] = be[k] + (uint32_t)na;
+        const size_t body[3] = {0, na, n};
+        xpbd_scene_f64 s;
+        memset(&s, 0, sizeof s);
+        s.particles = n;
+        s.xyz = xyz;
+        s.inv_mass = w;
+        s.edges = ea + eb;
+        s.edge = edge;
+        s.edge_alpha = 1e-5;
+        s.bodies = 2;
+        s.body_begin = body;
+        xpbd_step_config cfg = xpbd_step_config_default();
+        cfg.iterations = 8;
+        cfg.damping = 0.05; /* body 1 settles quickly */
+        const xpbd_engine_options opt = {0.3, 1e-4, 5, keep};
+        xpbd_engine_f64 e;
+        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
+        /* body 1 settles and sleeps; only then the pulls start */
+        for (int f = 0; f < 300 && !e.sleep.asleep[1]; ++f)
+            REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+        REQUIRE(e.sleep.asleep[1]);
+        const size_t b0 = e.body_begin[1];
+        double y_before[36];
+        memcpy(y_before, e.particles.y + b0, sizeof y_before);
+        uint32_t torn_asleep = 0, split = 0;
+        for (int f = 0; f < 40; ++f) {
+            const xpbd_input left = {XPBD_INPUT_TRANSLATE, 0, 6, {-0.01, 0, 0}};
+            const xpbd_input right = {XPBD_INPUT_TRANSLATE, 6, 12, {0.01, 0, 0}};
+            ENSURE_STATUS(xpbd_engine_f64_apply(&e, &left), XPBD_OK);
+            ENSURE_STATUS(xpbd_engine_f64_apply(&e, &right), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+            torn_asleep += e.sleep.asleep[1] ? e.counters.torn : 0;
+            split += e.counters.split;
+            /* only body 0's constraints are in the sets while body 1 sleeps */
+            if (e.sleep.asleep[1])
+                ENSURE(e.counters.distance < e.edge_count);
+        }
+        ENSURE(torn_asleep > 0);
+        ENSURE(keep ? split == 0 : split > 0);
+        /* body 1 moved up by the copies inserted before it, untouched */
+        ENSURE_INT(e.body_begin[1], b0 + split);
+        ENSURE_INT(e.body_begin[2], e.particles.count);
+        SAME_F64(e.particles.y + e.body_begin[1], y_before, 36, "sleeping body");
+        /* wake it: every constraint is back and the steps go on */
+        const xpbd_input wake = {XPBD_INPUT_WAKE, 1, 0, {0, 0, 0}};
+        ENSURE_STATUS(xpbd_engine_f64_apply(&e, &wake), XPBD_OK);
+        for (int f = 0; f < 3; ++f) {
+            REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+            ENSURE_INT(e.counters.distance, e.edge_count);
+        }
+        xpbd_engine_f64_destroy(&e);
+        free(xyz);
+        free(w);
+        free(edge);
+        free(ae);
+        free(be);
+        xs_mesh_free(&a);
+        xs_mesh_free(&b);
+    }
 }
 
 /* SPEC S3: a body sleeps whole and wakes whole. */
@@ -2346,6 +2456,7 @@ const xt_test xt_tests_softbody[] = {
     {"softbody.tearing", softbody_tearing},
     {"softbody.vertex_split", softbody_vertex_split},
     {"softbody.split_fuzz", softbody_split_fuzz},
+    {"softbody.tear_while_asleep", softbody_tear_while_asleep},
     {"softbody.sleeping", softbody_sleeping},
     {"softbody.replay", softbody_replay},
     {"softbody.replay_version", softbody_replay_version},

@@ -150,13 +150,57 @@ static void engine_union(uint32_t *parent, uint32_t a, uint32_t b)
         parent[a < b ? b : a] = a < b ? a : b;
 }
 
+static uint32_t engine_other(const uint32_t *edge, uint32_t k, uint32_t v)
+{
+    return edge[2 * (size_t)k] == v ? edge[2 * (size_t)k + 1] : edge[2 * (size_t)k];
+}
+
+/* In the edge list of a (sorted by other end), the range of edges to b. */
+static void engine_edges_to(const uint32_t *edge, const size_t *eb, const uint32_t *el, uint32_t a,
+                            uint32_t b, size_t *first, size_t *last)
+{
+    size_t lo = eb[a], hi = eb[a + 1];
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (engine_other(edge, el[mid], a) < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    hi = eb[a + 1];
+    while (lo < hi && engine_other(edge, el[lo], a) == b)
+        ++lo;
+    *last = lo;
+}
+
+/* 1 if a and b share an edge or a tet. */
+static int engine_adjacent(const uint32_t *edge, const size_t *eb, const uint32_t *el,
+                           const uint32_t *tet, const size_t *tb, const uint32_t *tl, uint32_t a,
+                           uint32_t b)
+{
+    size_t f, l;
+    engine_edges_to(edge, eb, el, a, b, &f, &l);
+    if (l > f)
+        return 1;
+    for (size_t q = tb[a]; q < tb[a + 1]; ++q)
+        for (int j = 0; j < 4; ++j)
+            if (tet[4 * (size_t)tl[q] + j] == b)
+                return 1;
+    return 0;
+}
+
 /* The split plan (xpbd/engine.h, "vertex split"), on indices only. In: the
  * frame's topology before the tear (edges with torn[] flags, tets with
  * drop_t[], bends with drop_b[]). Out: ev, tv, bv (copies of edge, tet,
  * bend, same order) with every endpoint that moves to a new particle
  * rewritten to n + j for the j-th new particle; more drop_b[] flags (stencils
  * across two fans); *src [copies] the vertex each new particle splits from,
- * ascending. 0, or -1 when out of memory (the outputs are then unusable). */
+ * ascending. 0, or -1 when out of memory (the outputs are then unusable).
+ *
+ * Cost: linear in the topology plus, per vertex near the tear, its degree
+ * times log(degree) for the edges among its neighbours (the edge lists are
+ * sorted by the other end, so a hub's list is searched, not scanned). */
 static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const uint8_t *torn,
                              const uint32_t *tet, size_t nt, const uint8_t *drop_t,
                              const uint32_t *bend, size_t nb, uint8_t *drop_b, uint32_t *ev,
@@ -165,45 +209,70 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
     *src = NULL;
     *copies = 0;
     size_t *eb = NULL, *tb = NULL, *bb = NULL;
-    uint32_t *el = NULL, *tl = NULL, *bl = NULL;
+    uint32_t *e0 = NULL, *el = NULL, *tl = NULL, *bl = NULL;
     uint8_t *cand = calloc(n + 1, 1);
     uint32_t *stamp = calloc(n + 1, sizeof *stamp), *local = malloc((n + 1) * sizeof *local);
+    size_t *fill = malloc((n + 1) * sizeof *fill);
     uint32_t *work = NULL, *out = NULL;
+    uint64_t *order = NULL;
     size_t out_cap = 0;
     int rc = -1;
-    if (!cand || !stamp || !local || engine_csr(n, edge, 2, ne, &eb, &el) ||
+    if (!cand || !stamp || !local || !fill || engine_csr(n, edge, 2, ne, &eb, &e0) ||
         engine_csr(n, tet, 4, nt, &tb, &tl) || engine_csr(n, bend, 4, nb, &bb, &bl))
         goto done;
-    /* candidates: the ends of torn edges and their neighbours, the corners
-     * of dropped tets */
+    /* each vertex's edges sorted by their other end: the transpose of the
+     * incidence lists, walked in vertex order */
+    el = malloc((2 * ne + 1) * sizeof *el);
+    if (!el)
+        goto done;
+    memcpy(fill, eb, n * sizeof *fill);
+    for (size_t o = 0; o < n; ++o)
+        for (size_t q = eb[o]; q < eb[o + 1]; ++q) {
+            const uint32_t v = engine_other(edge, e0[q], (uint32_t)o);
+            el[fill[v]++] = e0[q];
+        }
     size_t most = 1;
     for (size_t v = 0; v < n; ++v) {
         const size_t d = (eb[v + 1] - eb[v]) + 3 * (tb[v + 1] - tb[v]);
         most = d > most ? d : most;
     }
+    /* candidates: the ends of each torn edge and their common neighbours
+     * (whose links lose that edge), the corners of dropped tets */
     for (size_t k = 0; k < ne; ++k) {
         if (!torn[k])
             continue;
-        for (int s = 0; s < 2; ++s) {
-            const uint32_t a = edge[2 * k + s];
-            cand[a] = 1;
-            for (size_t q = eb[a]; q < eb[a + 1]; ++q)
-                cand[edge[2 * el[q]]] = cand[edge[2 * el[q] + 1]] = 1;
-            for (size_t q = tb[a]; q < tb[a + 1]; ++q)
-                for (int j = 0; j < 4; ++j)
-                    cand[tet[4 * (size_t)tl[q] + j]] = 1;
+        uint32_t s = edge[2 * k], l = edge[2 * k + 1];
+        if ((eb[s + 1] - eb[s]) + (tb[s + 1] - tb[s]) > (eb[l + 1] - eb[l]) + (tb[l + 1] - tb[l])) {
+            const uint32_t x = s;
+            s = l;
+            l = x;
         }
+        cand[s] = cand[l] = 1;
+        for (size_t q = eb[s]; q < eb[s + 1]; ++q) {
+            const uint32_t c = engine_other(edge, el[q], s);
+            if (!cand[c] && c != l && engine_adjacent(edge, eb, el, tet, tb, tl, c, l))
+                cand[c] = 1;
+        }
+        for (size_t q = tb[s]; q < tb[s + 1]; ++q)
+            for (int j = 0; j < 4; ++j) {
+                const uint32_t c = tet[4 * (size_t)tl[q] + j];
+                if (!cand[c] && c != s && c != l && engine_adjacent(edge, eb, el, tet, tb, tl, c, l))
+                    cand[c] = 1;
+            }
     }
     for (size_t k = 0; k < nt; ++k)
         for (int j = 0; drop_t[k] && j < 4; ++j)
             cand[tet[4 * k + j]] = 1;
     /* per vertex: neighbours (global index, reached through a kept element),
-     * union-find before (B) and after (A) the tear, fan minima, new ids */
-    work = malloc(6 * most * sizeof *work);
-    if (!work)
+     * union-find before (B) and after (A) the tear, fan minima and sizes,
+     * the smallest substantial fan minimum of each B component, new ids */
+    work = malloc(8 * most * sizeof *work);
+    order = malloc(most * sizeof *order);
+    if (!work || !order)
         goto done;
     uint32_t *nbr = work, *in_a = work + most, *pa = work + 2 * most, *pb = work + 3 * most;
-    uint32_t *lo = work + 4 * most, *id = work + 5 * most;
+    uint32_t *lo = work + 4 * most, *id = work + 5 * most, *size = work + 6 * most;
+    uint32_t *min_b = work + 7 * most;
     for (size_t v = 0; v < n; ++v) {
         if (!cand[v])
             continue;
@@ -224,10 +293,8 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
         }                                                                                          \
         in_a[local[a__]] |= (kept_);                                                               \
     } while (0)
-        for (size_t q = eb[v]; q < eb[v + 1]; ++q) {
-            const uint32_t k = el[q];
-            ADD_NBR(edge[2 * k] == v ? edge[2 * k + 1] : edge[2 * k], !torn[k]);
-        }
+        for (size_t q = eb[v]; q < eb[v + 1]; ++q)
+            ADD_NBR(engine_other(edge, el[q], (uint32_t)v), !torn[el[q]]);
         for (size_t q = tb[v]; q < tb[v + 1]; ++q) {
             const uint32_t k = tl[q];
             for (int j = 0; j < 4; ++j)
@@ -236,17 +303,26 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
 #undef ADD_NBR
         if (d < 2)
             continue;
-        /* link edges: an edge or a tet joining two neighbours */
+        /* link edges: an edge or a tet joining two neighbours; a neighbour
+         * with more edges than v has neighbours is searched, not scanned */
         for (uint32_t i = 0; i < d; ++i) {
             const uint32_t a = nbr[i];
-            for (size_t q = eb[a]; q < eb[a + 1]; ++q) {
-                const uint32_t k = el[q];
-                const uint32_t b = edge[2 * k] == a ? edge[2 * k + 1] : edge[2 * k];
-                if (b == v || stamp[b] != gen)
-                    continue;
-                engine_union(pb, i, local[b]);
-                if (!torn[k] && in_a[i] && in_a[local[b]])
-                    engine_union(pa, i, local[b]);
+            const int scan = eb[a + 1] - eb[a] <= d;
+            for (uint32_t j = 0; j < (scan ? 1u : d); ++j) {
+                size_t f = eb[a], l = eb[a + 1];
+                if (!scan) {
+                    if (j == i)
+                        continue;
+                    engine_edges_to(edge, eb, el, a, nbr[j], &f, &l);
+                }
+                for (size_t q = f; q < l; ++q) {
+                    const uint32_t k = el[q], b = engine_other(edge, k, a);
+                    if (b == v || stamp[b] != gen)
+                        continue;
+                    engine_union(pb, i, local[b]);
+                    if (!torn[k] && in_a[i] && in_a[local[b]])
+                        engine_union(pa, i, local[b]);
+                }
             }
             for (size_t q = tb[a]; q < tb[a + 1]; ++q) {
                 const uint32_t k = tl[q];
@@ -260,57 +336,45 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
                 }
             }
         }
-        /* fans: lowest neighbour index of each A root */
-        for (uint32_t i = 0; i < d; ++i)
-            lo[i] = UINT32_MAX;
+        /* fans (A roots): lowest neighbour index and size */
+        for (uint32_t i = 0; i < d; ++i) {
+            lo[i] = min_b[i] = UINT32_MAX;
+            size[i] = 0;
+            id[i] = UINT32_MAX;
+        }
         for (uint32_t i = 0; i < d; ++i)
             if (in_a[i]) {
                 const uint32_t r = engine_find(pa, i);
                 lo[r] = nbr[i] < lo[r] ? nbr[i] : lo[r];
+                size[r]++;
             }
-        /* a wire (a fan of one neighbour a: the edge v-a is all that is
-         * left around it) stays on its lower end, so a torn-around edge
-         * hangs off one piece instead of floating away */
-        for (uint32_t i = 0; i < d; ++i)
-            id[i] = 0;
-        for (uint32_t i = 0; i < d; ++i)
-            if (in_a[i])
-                id[engine_find(pa, i)]++;
+        /* a wire (a fan of one neighbour: the edge v-a is all that is left
+         * around it) separates nothing: it stays on v. A substantial fan
+         * gets a new particle when a substantial fan of the same B
+         * component has a lower minimum. */
         for (uint32_t r = 0; r < d; ++r)
-            if (lo[r] != UINT32_MAX && id[r] == 1 && v < lo[r])
-                lo[r] = UINT32_MAX;
-        /* a fan gets a new particle when another fan of the same B
-         * component has a lower minimum; new ids in ascending minimum */
+            if (size[r] >= 2) {
+                const uint32_t rb = engine_find(pb, r);
+                min_b[rb] = lo[r] < min_b[rb] ? lo[r] : min_b[rb];
+            }
         uint32_t need = 0;
-        for (uint32_t r = 0; r < d; ++r) {
-            id[r] = UINT32_MAX;
-            if (lo[r] == UINT32_MAX)
-                continue;
-            const uint32_t rb = engine_find(pb, r);
-            for (uint32_t s = 0; s < d; ++s)
-                if (s != r && lo[s] < lo[r] && engine_find(pb, s) == rb) {
-                    id[r] = 0; /* needs one; numbered below */
-                    ++need;
-                    break;
-                }
-        }
+        for (uint32_t r = 0; r < d; ++r)
+            if (size[r] >= 2 && lo[r] > min_b[engine_find(pb, r)])
+                order[need++] = (uint64_t)lo[r] << 32 | r;
         if (!need)
             continue;
-        if (*copies + need > out_cap || n + *copies + need > (size_t)INT32_MAX) {
-            if (n + *copies + need > (size_t)INT32_MAX)
-                goto done;
+        if (n + *copies + need > (size_t)INT32_MAX)
+            goto done;
+        if (*copies + need > out_cap) {
             out_cap = 2 * (*copies + need) + 16;
             uint32_t *grown = realloc(out, out_cap * sizeof *grown);
             if (!grown)
                 goto done;
             out = grown;
         }
-        for (uint32_t t = 0; t < need; ++t) { /* the fan with the t-th lowest minimum */
-            uint32_t best = UINT32_MAX;
-            for (uint32_t r = 0; r < d; ++r)
-                if (id[r] == 0 && (best == UINT32_MAX || lo[r] < lo[best]))
-                    best = r;
-            id[best] = (uint32_t)(n + *copies);
+        qsort(order, need, sizeof *order, engine_pair_cmp); /* ascending minimum */
+        for (uint32_t t = 0; t < need; ++t) {
+            id[(uint32_t)order[t]] = (uint32_t)(n + *copies);
             out[(*copies)++] = (uint32_t)v;
         }
         /* rewire v's kept elements on the moved fans */
@@ -319,10 +383,7 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
             if (torn[k])
                 continue;
             const int s = edge[2 * (size_t)k] == v ? 0 : 1;
-            const uint32_t a = edge[2 * (size_t)k + 1 - s];
-            if (a == v)
-                continue;
-            const uint32_t r = engine_find(pa, local[a]);
+            const uint32_t r = engine_find(pa, local[edge[2 * (size_t)k + 1 - s]]);
             if (id[r] != UINT32_MAX)
                 ev[2 * (size_t)k + s] = id[r];
         }
@@ -370,10 +431,13 @@ done:
     }
     free(out);
     free(work);
+    free(order);
     free(cand);
     free(stamp);
     free(local);
+    free(fill);
     free(eb);
+    free(e0);
     free(el);
     free(tb);
     free(tl);

@@ -469,7 +469,8 @@ xpbd_status SFXM(xpbd_engine, create)(E *e, const SC *sc, const xpbd_step_config
     if (e->config.version != XPBD_PROTOCOL_VERSION)
         return XPBD_ERR_VERSION;
     if (opt) {
-        if (!SFX(finite_nonneg)(opt->tear_stretch) || !SFX(finite_nonneg)(opt->sleep_energy))
+        if (!SFX(finite_nonneg)(opt->tear_stretch) || !SFX(finite_nonneg)(opt->sleep_energy) ||
+            opt->keep_hinges > 1)
             return XPBD_ERR_CONFIG;
         e->options = *opt;
     }
@@ -698,9 +699,10 @@ static xpbd_status SFX(engine_grow)(const E *e, E *t, const uint32_t *src, size_
  * one of them, splits the vertices the tear cut into separate fans
  * (engine_split_plan) and rebuilds the sets: all or nothing. *split gets
  * the number of particles added. */
-static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
+static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke)
 {
     *split = 0;
+    *woke = 0;
     size_t torn = 0;
     for (size_t k = 0; k < e->edge_count; ++k)
         torn += e->torn[k] != 0;
@@ -716,17 +718,15 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
     uint32_t *tv = ev ? ev + 2 * ne : NULL, *bv = tv ? tv + 4 * nt : NULL;
     uint32_t *src = bv ? bv + 4 * nb : NULL, *map = NULL;
     size_t copies = 0;
+    /* the new engine state, built beside the old: particles and body
+     * ranges are the old ones unless vertices split (grown) */
     E t;
     memcpy(&t, e, sizeof t);
     t.edge = t.tet = t.bend = NULL;
     t.edge_rest = t.edge_compliance = t.tet_compliance = t.bend_compliance = NULL;
-    t.owned_ = NULL;
-    t.origin = NULL;
-    t.body_begin = NULL;
-    t.tether_anchor = NULL;
     DS d;
     QS tq, bq;
-    int built = 0;
+    int built = 0, grown = 0;
     xpbd_status st = XPBD_ERR_NOMEM;
     if (!drop_t || !drop_b || !ev)
         goto done;
@@ -738,11 +738,9 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
     st = XPBD_ERR_NOMEM;
     if (copies) {
         map = malloc((n + copies) * sizeof *map);
-        if (!map || (st = SFX(engine_grow)(e, &t, src, copies, map)) != XPBD_OK) {
-            t.owned_ = NULL; /* engine_grow freed what it took */
-            st = XPBD_ERR_NOMEM;
-            goto done;
-        }
+        if (!map || SFX(engine_grow)(e, &t, src, copies, map) != XPBD_OK)
+            goto done; /* engine_grow freed what it took */
+        grown = 1;
         for (size_t k = 0; k < 2 * ne + 4 * nt + 4 * nb; ++k)
             ev[k] = map[ev[k]];
     }
@@ -796,11 +794,14 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
     SFXM(xpbd_quad_set, free)(&e->bends);
     free(e->edge);
     free(e->edge_rest);
-    if (copies) {
+    if (grown) {
         /* a sleeping body that grew wakes (its state changed) */
         for (uint32_t b = 0; b < e->sleep.body_count; ++b)
-            if (t.body_begin[b + 1] - t.body_begin[b] != e->body_begin[b + 1] - e->body_begin[b])
+            if (e->sleep.asleep[b] && t.body_begin[b + 1] - t.body_begin[b] !=
+                                          e->body_begin[b + 1] - e->body_begin[b]) {
                 xpbd_sleep_wake(&e->sleep, b);
+                ++*woke;
+            }
         free(e->owned_);
         free(e->origin);
         free(e->tether_anchor);
@@ -834,11 +835,7 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split)
     *split = (uint32_t)copies;
     t.edge = NULL;
     t.edge_rest = NULL;
-    t.owned_ = NULL;
-    t.origin = NULL;
-    t.tether_anchor = NULL;
-    t.body_begin = NULL;
-    built = 0;
+    built = grown = 0;
 done:
     if (built) {
         SFXM(xpbd_distance_set, free)(&d);
@@ -847,7 +844,7 @@ done:
     }
     free(t.edge);
     free(t.edge_rest);
-    if (copies && t.owned_) {
+    if (grown) {
         free(t.owned_);
         free(t.origin);
         free(t.tether_anchor);
@@ -873,6 +870,17 @@ static xpbd_status SFX(engine_activate)(E *e)
     DS d;
     QS tq, bq;
     xpbd_status st = SFX(engine_build)(&t, &d, &tq, &bq, NULL);
+    if (st == XPBD_OK) { /* the scratch must fit the new sets */
+        t.distance = d;
+        t.tets = tq;
+        t.bends = bq;
+        st = SFX(engine_scratch)(&t);
+        if (st != XPBD_OK) {
+            SFXM(xpbd_distance_set, free)(&d);
+            SFXM(xpbd_quad_set, free)(&tq);
+            SFXM(xpbd_quad_set, free)(&bq);
+        }
+    }
     if (st != XPBD_OK) {
         free(flags);
         return st;
@@ -883,6 +891,8 @@ static xpbd_status SFX(engine_activate)(E *e)
     e->distance = d;
     e->tets = tq;
     e->bends = bq;
+    e->scratch = t.scratch;
+    e->scratch_bytes = t.scratch_bytes;
     free(e->active_);
     e->active_ = flags;
     return XPBD_OK;
@@ -930,12 +940,15 @@ xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
     e->counters.woke = woke + woke2;
     e->counters.torn = torn;
     if (torn) {
-        uint32_t split = 0;
-        const xpbd_status ts = SFX(engine_tear)(e, &split);
+        uint32_t split = 0, woke3 = 0;
+        const xpbd_status ts = SFX(engine_tear)(e, &split, &woke3);
+        if (split && e->max_contacts) /* its pairs name the old particle indices */
+            (void)xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_,
+                                        e->contacts.capacity, e->max_contacts);
         SFX(engine_point)(e);
         e->counters.distance = e->distance.count;
         e->counters.split = split;
-        e->counters.bodies = e->sleep.body_count;
+        e->counters.woke += woke3;
         if (ts != XPBD_OK)
             return ts;
     }

@@ -80,8 +80,9 @@ XPBD_API xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t parti
  * (NULL array, unknown flag), XPBD_ERR_INDEX (an index out of range or an
  * edge from a particle to itself), XPBD_ERR_NOMEM (outputs as for
  * KEEP_HINGES), XPBD_ERR_CAPACITY (more copies than max_copies: *copies says
- * how many; 2 * edges + 4 * tets is always enough; the other outputs are
- * valid). */
+ * how many, split[] is not written and the other outputs name copies it
+ * would have listed; call again with room: 2 * edges + 4 * tets is always
+ * enough). */
 XPBD_API xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges,
                                      const uint8_t *torn, const uint32_t *tet, size_t tets,
                                      const uint32_t *bend, size_t bends, unsigned flags,
@@ -238,7 +239,8 @@ typedef struct xpbd_engine_options {
     double sleep_energy;      /* > 0: sleep threshold, kinetic energy per kg (J/kg); 0 = never */
     uint32_t sleep_steps;     /* calm steps before sleeping; 0 = 30 */
     uint32_t keep_hinges;     /* 1: a tear removes constraints only and never splits a
-                                 vertex (the pieces may stay joined at one vertex) */
+                                 vertex (the pieces may stay joined at one vertex);
+                                 0 or 1 (XPBD_ERR_CONFIG otherwise) */
 } xpbd_engine_options;
 
 /* Host inputs between frames: what a replay log records. value is in SI
@@ -268,11 +270,12 @@ typedef struct xpbd_input {
  * position, velocity, rest position, radius, tether) and its edges, tets
  * and bending stencils are rewired to it. v's mass is shared equally (w
  * times the number of pieces), so mass and momentum are kept. A bending
- * stencil whose vertices end up on different fans is dropped. Fans that were
- * already apart before (the two sides of a chain's vertex, a hinge the scene
- * was built with) are left alone, and a wire (a fan of one neighbour a: the
- * tear took everything around the edge v-a) stays on its lower-index end,
- * so it hangs off one piece rather than floating away. Decisions use the frame's topology only,
+ * stencil whose vertices end up on different fans is dropped. Only fans of
+ * two or more neighbours (material) are separated: a wire (a fan of one
+ * neighbour a, the tear took everything around the edge v-a) stays on v, so
+ * a thread left across the crack joins both sides until it is torn too, and
+ * the two sides of a chain's vertex stay joined. Fans that were already apart
+ * before this frame (a hinge the scene was built with) are left alone. Decisions use the frame's topology only,
  * so the result does not depend on the order vertices are visited.
  *
  * New particles go at the end of their body's range (bodies stay

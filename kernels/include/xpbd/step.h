@@ -155,10 +155,11 @@ typedef struct xpbd_world_f32 {
                                       relative damping treats as wholes */
     uint32_t body_count;
     const uint8_t *body_asleep;    /* [body_count] 1: body b sleeps (may be NULL): its
-                                      particles act as static ones in the solve (what
-                                      touches them gets the whole correction), end the
-                                      step exactly as they began it and are not damped
-                                      (see xpbd/engine.h) */
+                                      particles end the step exactly as they began it,
+                                      are not damped, find no contact pairs among
+                                      themselves and, with the PBD and XPBD solvers, act
+                                      as static ones in the solve (what touches them
+                                      gets the whole correction; see xpbd/engine.h) */
     const xpbd_rigid_f64 *rigids;  /* [rigid_count] host rigid bodies for two-way
                                       coupling (particles with a radius), may be NULL */
     uint32_t rigid_count;
@@ -184,10 +185,11 @@ typedef struct xpbd_world_f64 {
                                       relative damping treats as wholes */
     uint32_t body_count;
     const uint8_t *body_asleep;    /* [body_count] 1: body b sleeps (may be NULL): its
-                                      particles act as static ones in the solve (what
-                                      touches them gets the whole correction), end the
-                                      step exactly as they began it and are not damped
-                                      (see xpbd/engine.h) */
+                                      particles end the step exactly as they began it,
+                                      are not damped, find no contact pairs among
+                                      themselves and, with the PBD and XPBD solvers, act
+                                      as static ones in the solve (what touches them
+                                      gets the whole correction; see xpbd/engine.h) */
     const xpbd_rigid_f64 *rigids;  /* [rigid_count] host rigid bodies for two-way
                                       coupling (particles with a radius), may be NULL */
     uint32_t rigid_count;

@@ -83,7 +83,7 @@ int xb_sleep(int quick, xb_sleep_result *out)
     cfg.friction_static = 0.6;
     cfg.friction_dynamic = 0.5;
     cfg.contact_skin = 0.005; /* a game's margin: what a body moves in a frame */
-    const xpbd_engine_options never = {0, 0, 0, 0}, sleepy = {0, 1e-4, 20, 0};
+    const xpbd_engine_options never = {0, 0, 0, 0, 0}, sleepy = {0, 1e-4, 20, 0, 0};
     if (xpbd_engine_f32_create(&awake, &s, &cfg, &never, NULL) != XPBD_OK ||
         xpbd_engine_f32_create(&asleep, &s, &cfg, &sleepy, NULL) != XPBD_OK)
         goto done;

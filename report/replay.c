@@ -43,9 +43,10 @@ int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double
     fprintf(f, "xpbd-replay %u\nprotocol %u\nreal %s\nh %a\nframe %llu\n", XRP_FORMAT,
             XPBD_PROTOCOL_VERSION, XRP_F64 ? "f64" : "f32", h, (unsigned long long)e->frame);
     xrp_write_config(f, &e->config);
-    fprintf(f, "options tear_stretch %a sleep_energy %a sleep_steps %u keep_hinges %u\n",
+    fprintf(f, "options tear_stretch %a sleep_energy %a sleep_steps %u keep_hinges %u "
+               "max_particles %u\n",
             e->options.tear_stretch, e->options.sleep_energy, e->options.sleep_steps,
-            e->options.keep_hinges);
+            e->options.keep_hinges, e->options.max_particles);
     fprintf(f, "colouring %u %d\n", e->colouring.max_colours, e->colouring.serial);
     const size_t n = e->particles.count;
     const XRP_SFX(xpbd_particles) *p = &e->particles;
@@ -517,13 +518,14 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
         return XPBD_ERR_VERSION;
     }
     uint32_t u;
-    if (!xrp_next(r) || r->ntok != 9 || strcmp(r->tok[0], "options") != 0 ||
+    if (!xrp_next(r) || r->ntok != 11 || strcmp(r->tok[0], "options") != 0 ||
         strcmp(r->tok[1], "tear_stretch") != 0 || !xrp_real(r->tok[2], &f->options.tear_stretch) ||
         strcmp(r->tok[3], "sleep_energy") != 0 || !xrp_real(r->tok[4], &f->options.sleep_energy) ||
         strcmp(r->tok[5], "sleep_steps") != 0 || !xrp_u32(r->tok[6], &f->options.sleep_steps) ||
-        strcmp(r->tok[7], "keep_hinges") != 0 || !xrp_u32(r->tok[8], &f->options.keep_hinges))
+        strcmp(r->tok[7], "keep_hinges") != 0 || !xrp_u32(r->tok[8], &f->options.keep_hinges) ||
+        strcmp(r->tok[9], "max_particles") != 0 || !xrp_u32(r->tok[10], &f->options.max_particles))
         return xrp_bad(r, "expected 'options tear_stretch <x> sleep_energy <x> sleep_steps <n> "
-                          "keep_hinges <0|1>'");
+                          "keep_hinges <0|1> max_particles <n>'");
     int serial;
     if (!xrp_next(r) || r->ntok != 3 || strcmp(r->tok[0], "colouring") != 0 ||
         !xrp_u32(r->tok[1], &u) || !xrp_int(r->tok[2], &serial))

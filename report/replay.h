@@ -14,7 +14,7 @@
  *     h <frame length>
  *     frame <engine frame when the recording began>
  *     config <name> <value> ...          every xpbd_step_config field
- *     options <name> <value> ...         xpbd_engine_options
+ *     options <name> <value> ...         xpbd_engine_options (all fields)
  *     colouring <max_colours> <serial>
  *     particles <n> <has radius> <has tethers>
  *     p x y z px py pz vx vy vz w rx ry rz origin [r] [anchor length]   n lines

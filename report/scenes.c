@@ -323,7 +323,7 @@ int xs_curtain_make(xs_curtain *c, int keep_hinges)
     const xpbd_scene_f64 s = xs_cloth_scene(&c->m, c->w, c->edges, 1e-5, 1e-3);
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 8;
-    const xpbd_engine_options opt = {0.3, 0, 0, keep_hinges ? 1u : 0u};
+    const xpbd_engine_options opt = {0.3, 0, 0, keep_hinges ? 1u : 0u, 0};
     return xpbd_engine_f64_create(&c->e, &s, &cfg, &opt, NULL) == XPBD_OK;
 }
 

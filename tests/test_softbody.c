@@ -461,7 +461,9 @@ static void FN(sb_replay_roundtrip)(void)
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 6;
     cfg.substeps = 2;
-    const xpbd_engine_options opt = {0.6, 1e-3, 10, 0};
+    /* f32 runs with a particle capacity (arrays never reallocated), f64
+     * with arrays that grow: the file carries either */
+    const xpbd_engine_options opt = {0.6, 1e-3, 10, 0, SB_F64 ? 0u : (uint32_t)n + 64};
     SENG a;
     REQUIRE_STATUS(SB_SFXM(xpbd_engine, create)(&a, &sc, &cfg, &opt, NULL), XPBD_OK);
     /* start the recording mid-run: the file must carry the whole state */
@@ -1572,7 +1574,7 @@ static void softbody_vertex_split(void)
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.gravity[1] = 0;
     cfg.iterations = 4;
-    const xpbd_engine_options opt = {0.3, 0, 0, 0}, hinge = {0.3, 0, 0, 1};
+    const xpbd_engine_options opt = {0.3, 0, 0, 0, 0}, hinge = {0.3, 0, 0, 1, 0};
     const double h = 1.0 / 60;
     /* 1. the bowtie with bending: 0 splits into 0 (fan A, lowest neighbour
      * 1) and 7 (fan B); stencil 0 straddles the fans and goes, stencil 1
@@ -1805,7 +1807,7 @@ static int sb_has(const uint64_t *keys, size_t n, uint64_t k)
  * scene vertex's rest position; nothing is NaN. */
 static void softbody_split_fuzz(void)
 {
-    uint32_t splits = 0, tears = 0;
+    uint32_t splits = 0, tears = 0, dropped_all = 0;
     for (uint32_t seed = 1; seed <= 48; ++seed) {
         xt_rng rng = {0x5eed0000u + seed};
         const int box = seed % 2 == 0;
@@ -1870,68 +1872,102 @@ static void softbody_split_fuzz(void)
         s.body_begin = body;
         xpbd_step_config cfg = xpbd_step_config_default();
         cfg.iterations = 4;
-        const xpbd_engine_options opt = {0.15, 0, 0, 0};
-        xpbd_engine_f64 e;
-        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
-        size_t grown = 0;
+        /* three engines on the same kicks: arrays that grow at each split,
+         * a capacity that is never reached (same results bit for bit, the
+         * arrays never move) and a small one (splits beyond it dropped) */
+        const uint32_t small = (uint32_t)n + 6;
+        const xpbd_engine_options opts[3] = {
+            {0.15, 0, 0, 0, 0}, {0.15, 0, 0, 0, (uint32_t)n + 4000}, {0.15, 0, 0, 0, small}};
+        xpbd_engine_f64 en[3];
+        for (int k = 0; k < 3; ++k)
+            REQUIRE_STATUS(xpbd_engine_f64_create(&en[k], &s, &cfg, &opts[k], NULL), XPBD_OK);
+        const double *x1 = en[1].particles.x, *x2 = en[2].particles.x;
+        size_t grown[3] = {0, 0, 0};
+        uint32_t dropped = 0;
         for (int f = 0; f < 25; ++f) {
             for (int kick = 0; kick < 2; ++kick) {
-                const uint32_t i = xt_below(&rng, (uint32_t)e.particles.count);
+                const uint32_t i = xt_below(&rng, (uint32_t)n); /* below every engine's count */
                 const xpbd_input in = {XPBD_INPUT_ADD_VELOCITY, i, i + 1,
                                        {xt_range(&rng, -12, 12), xt_range(&rng, -12, 12),
                                         xt_range(&rng, -12, 12)}};
-                ENSURE_STATUS(xpbd_engine_f64_apply(&e, &in), XPBD_OK);
+                for (int k = 0; k < 3; ++k)
+                    ENSURE_STATUS(xpbd_engine_f64_apply(&en[k], &in), XPBD_OK);
             }
-            REQUIRE(xpbd_engine_f64_step(&e, 1.0 / 60) >= 0);
-            grown += e.counters.split;
-            splits += e.counters.split;
-            tears += e.counters.torn;
-            const xpbd_particles_f64 *p = &e.particles;
-            REQUIRE(p->count == n + grown);
-            REQUIRE(e.body_begin[0] == 0 && e.body_begin[2] == p->count);
-            double mass[2] = {0, 0};
             int bad = 0;
-            for (size_t i = 0; i < p->count; ++i) {
-                const int b = i >= e.body_begin[1];
-                const uint32_t o = e.origin[i];
-                bad |= o >= n || (o >= nm) != b;
-                bad |= !isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]);
-                if (o < n)
-                    bad |= memcmp(e.rest_xyz + 3 * i, xyz + 3 * (size_t)o, 3 * sizeof(double)) != 0;
-                mass[b] += p->w[i] > 0 ? 1.0 / p->w[i] : 0;
-            }
-            for (size_t k = 0; k < e.edge_count && !bad; ++k) {
-                const uint32_t a = e.edge[2 * k], c = e.edge[2 * k + 1];
-                bad |= a == c || a >= p->count || c >= p->count;
-                if (!bad) {
-                    const uint32_t o[2] = {e.origin[a], e.origin[c]};
-                    bad |= !sb_has(ekeys, 2 * ne, sb_tuple_key(o, 2));
+            for (int k = 0; k < 3; ++k) {
+                xpbd_engine_f64 *ek = &en[k];
+                REQUIRE(xpbd_engine_f64_step(ek, 1.0 / 60) >= 0);
+                grown[k] += ek->counters.split;
+                if (k == 0) {
+                    splits += ek->counters.split;
+                    tears += ek->counters.torn;
                 }
-            }
-            for (int kind = 0; kind < 2 && !bad; ++kind) {
-                const uint32_t *q = kind ? e.bend : e.tet;
-                const size_t cnt = kind ? e.bend_count : e.tet_count;
-                for (size_t k = 0; k < cnt && !bad; ++k) {
-                    uint32_t o[4];
-                    for (int j = 0; j < 4; ++j) {
-                        bad |= q[4 * k + (size_t)j] >= p->count;
-                        o[j] = bad ? 0 : e.origin[q[4 * k + (size_t)j]];
+                if (k == 2)
+                    dropped += ek->counters.split_dropped;
+                const xpbd_particles_f64 *p = &ek->particles;
+                REQUIRE(p->count == n + grown[k]);
+                REQUIRE(ek->body_begin[0] == 0 && ek->body_begin[2] == p->count);
+                bad |= p->count > ek->capacity;
+                double mass[2] = {0, 0};
+                for (size_t i = 0; i < p->count; ++i) {
+                    const int b = i >= ek->body_begin[1];
+                    const uint32_t o = ek->origin[i];
+                    bad |= o >= n || (o >= nm) != b;
+                    bad |= !isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]);
+                    if (o < n)
+                        bad |= memcmp(ek->rest_xyz + 3 * i, xyz + 3 * (size_t)o,
+                                      3 * sizeof(double)) != 0;
+                    mass[b] += p->w[i] > 0 ? 1.0 / p->w[i] : 0;
+                }
+                for (size_t q = 0; q < ek->edge_count && !bad; ++q) {
+                    const uint32_t a = ek->edge[2 * q], c = ek->edge[2 * q + 1];
+                    bad |= a == c || a >= p->count || c >= p->count;
+                    if (!bad) {
+                        const uint32_t o[2] = {ek->origin[a], ek->origin[c]};
+                        bad |= !sb_has(ekeys, 2 * ne, sb_tuple_key(o, 2));
                     }
-                    bad |= !bad && !sb_has(qkeys, 2 * (nt + nq), sb_tuple_key(o, 4));
+                }
+                for (int kind = 0; kind < 2 && !bad; ++kind) {
+                    const uint32_t *q = kind ? ek->bend : ek->tet;
+                    const size_t cnt = kind ? ek->bend_count : ek->tet_count;
+                    for (size_t r = 0; r < cnt && !bad; ++r) {
+                        uint32_t o[4];
+                        for (int j = 0; j < 4; ++j) {
+                            bad |= q[4 * r + (size_t)j] >= p->count;
+                            o[j] = bad ? 0 : ek->origin[q[4 * r + (size_t)j]];
+                        }
+                        bad |= !bad && !sb_has(qkeys, 2 * (nt + nq), sb_tuple_key(o, 4));
+                    }
+                }
+                ENSURE_INT(ek->distance.count, ek->edge_count);
+                /* no two pieces meet at one particle (unless a split was dropped) */
+                if (k < 2 || dropped == 0)
+                    bad |= xs_hinges(ek, NULL) != 0;
+                bad |= fabs(mass[0] - mass0[0]) > 1e-12 * mass0[0] ||
+                       fabs(mass[1] - mass0[1]) > 1e-12 * mass0[1];
+                if (bad) {
+                    xt_fail_begin(__FILE__, __LINE__);
+                    fprintf(stderr, "split invariants broken: seed %u (%s), engine %d, frame %d, "
+                            "mass %.17g / %.17g of %.17g / %.17g\n", seed, box ? "box" : "cloth",
+                            k, f, mass[0], mass[1], mass0[0], mass0[1]);
+                    break;
                 }
             }
-            ENSURE_INT(e.distance.count, e.edge_count);
-            bad |= xs_hinges(&e, NULL) != 0; /* no two pieces meet at one particle */
-            if (bad || fabs(mass[0] - mass0[0]) > 1e-12 * mass0[0] ||
-                fabs(mass[1] - mass0[1]) > 1e-12 * mass0[1]) {
-                xt_fail_begin(__FILE__, __LINE__);
-                fprintf(stderr, "split invariants broken: seed %u (%s), frame %d, mass %.17g / "
-                        "%.17g of %.17g / %.17g\n", seed, box ? "box" : "cloth", f, mass[0],
-                        mass[1], mass0[0], mass0[1]);
+            if (bad)
                 break;
-            }
+            /* a capacity never reached changes nothing, and the arrays stay put */
+            const xpbd_particles_f64 *p0 = &en[0].particles, *p1 = &en[1].particles;
+            REQUIRE(p0->count == p1->count);
+            SAME_F64(p1->x, p0->x, p0->count, "x with a capacity");
+            SAME_F64(p1->vy, p0->vy, p0->count, "vy with a capacity");
+            SAME_F64(p1->w, p0->w, p0->count, "w with a capacity");
+            SAME_U32(en[1].origin, en[0].origin, p0->count, "origin with a capacity");
+            ENSURE(en[1].particles.x == x1 && en[2].particles.x == x2);
         }
-        xpbd_engine_f64_destroy(&e);
+        ENSURE(en[2].particles.count <= small);
+        for (int k = 0; k < 3; ++k)
+            xpbd_engine_f64_destroy(&en[k]);
+        dropped_all += dropped;
         free(xyz);
         free(w);
         free(edge);
@@ -1942,7 +1978,9 @@ static void softbody_split_fuzz(void)
         free(cloth_edges);
         xs_mesh_free(&m);
     }
-    SB_NOTE("split fuzz: %u torn edges, %u vertices split over 48 scenes\n", tears, splits);
+    SB_NOTE("split fuzz: %u torn edges, %u vertices split over 48 scenes; %u copies dropped at "
+            "the small capacity\n", tears, splits, dropped_all);
+    ENSURE(dropped_all > 0); /* the small capacity was reached */
     /* the kicks tear and split a lot: the invariants were exercised */
     ENSURE(tears > 100);
     ENSURE(splits > 20);
@@ -1987,7 +2025,7 @@ static void softbody_tear_while_asleep(void)
         xpbd_step_config cfg = xpbd_step_config_default();
         cfg.iterations = 8;
         cfg.damping = 0.05; /* body 1 settles quickly */
-        const xpbd_engine_options opt = {0.3, 1e-4, 5, keep};
+        const xpbd_engine_options opt = {0.3, 1e-4, 5, keep, 0};
         xpbd_engine_f64 e;
         REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
         /* body 1 settles and sleeps; only then the pulls start */
@@ -2082,7 +2120,7 @@ static void softbody_sleeping(void)
     cfg.iterations = 8;
     cfg.friction_static = 0.5;
     cfg.friction_dynamic = 0.4;
-    const xpbd_engine_options opt = {0, 1e-4, 20, 0};
+    const xpbd_engine_options opt = {0, 1e-4, 20, 0, 0};
     xpbd_engine_f64 e;
     REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
     /* body 2 waits in the air: pinned (w = 0) */
@@ -2391,8 +2429,11 @@ static void softbody_bad_input(void)
     s.edge_alpha = -1;
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_COMPLIANCE);
     s.edge_alpha = 0;
-    const xpbd_engine_options neg = {-1, 0, 0, 0};
+    const xpbd_engine_options neg = {-1, 0, 0, 0, 0}, hinges2 = {0, 0, 0, 2, 0},
+                              too_few = {0, 0, 0, 0, 7};
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &neg, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &hinges2, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &too_few, &bad), XPBD_ERR_CONFIG);
     m.edges[5] = 8; /* out of range */
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
     ENSURE_INT(bad, 2);

@@ -25,13 +25,14 @@ int xpbd_counters_format(const xpbd_engine_counters *c, char *buf, size_t size)
                     "frame %llu: %s, isa %s, %u substeps, %u iterations, solved %llu, skipped "
                     "%llu, degenerate %u, residual %.3g, colours %u (distance %u, tets %u, "
                     "bends %u), contacts %u, sleeping %u/%u (fell %u, woke %u), torn %u, "
-                    "split %u, distance %u, max stretch %.3g, volume error %.3g",
+                    "split %u (dropped %u), distance %u, max stretch %.3g, volume error %.3g",
                     (unsigned long long)c->frame, xpbd_status_str(c->step.status),
                     xpbd_isa_name(c->step.isa) ? xpbd_isa_name(c->step.isa) : "?",
                     c->step.substeps, c->step.iterations, (unsigned long long)c->solved,
                     (unsigned long long)c->skipped, c->degenerate, c->max_residual, c->colours,
                     c->colours_distance, c->colours_tets, c->colours_bends, c->step.contacts,
-                    c->sleeping, c->bodies, c->fell_asleep, c->woke, c->torn, c->split, c->distance,
+                    c->sleeping, c->bodies, c->fell_asleep, c->woke, c->torn, c->split, c->split_dropped,
+                    c->distance,
                     c->max_stretch, c->volume_error);
 }
 

@@ -289,21 +289,23 @@ static void SFX(engine_point)(E *e)
     w->body_asleep = e->sleep.body_count ? e->sleep.asleep : NULL;
 }
 
-/* The engine's particle block for n particles (zeroed): x y z px py pz vx vy
- * vz w | rest_xyz [3n] | radius, plane impulse [n each] with radii | tether
- * length [n] with tethers. Binds e's particle arrays and pointers to it. */
-static R *SFX(engine_block)(E *e, size_t n, int radius, int tethers)
+/* The engine's particle block for n particles with room for cap >= n
+ * (zeroed), each array cap long: x y z px py pz vx vy vz w | rest_xyz
+ * [3 cap] | radius, plane impulse with radii | tether length with tethers.
+ * Binds e's particle arrays and pointers to it. */
+static R *SFX(engine_block)(E *e, size_t n, size_t cap, int radius, int tethers)
 {
-    const size_t extra = (radius ? 2 * n : 0) + (tethers ? n : 0);
-    R *blk = calloc(13 * n + extra + 1, sizeof *blk);
+    const size_t extra = (radius ? 2 * cap : 0) + (tethers ? cap : 0);
+    R *blk = calloc(13 * cap + extra + 1, sizeof *blk);
     if (!blk)
         return NULL;
-    SFXM(xpbd_particles, bind)(&e->particles, n, blk, n);
-    e->rest_xyz = blk + 10 * n;
-    R *tail = blk + 13 * n;
+    SFXM(xpbd_particles, bind)(&e->particles, n, blk, cap);
+    e->rest_xyz = blk + 10 * cap;
+    R *tail = blk + 13 * cap;
     e->radius = radius ? tail : NULL;
-    e->plane_impulse = radius ? tail + n : NULL;
-    e->tether_length = tethers ? tail + (radius ? 2 * n : 0) : NULL;
+    e->plane_impulse = radius ? tail + cap : NULL;
+    e->tether_length = tethers ? tail + (radius ? 2 * cap : 0) : NULL;
+    e->capacity = cap;
     return blk;
 }
 
@@ -427,7 +429,7 @@ static xpbd_status SFX(engine_scratch)(E *e)
 {
     const size_t slots = (size_t)e->distance.slots + e->tets.slots + e->bends.slots;
     const size_t find = e->radius && e->max_contacts ? e->max_contacts : 0;
-    const size_t need = SFX(xpbd_world_scratch_bytes)(e->particles.count, slots, find);
+    const size_t need = SFX(xpbd_world_scratch_bytes)(e->capacity, slots, find);
     if (need == SIZE_MAX)
         return XPBD_ERR_NOMEM;
     if (e->scratch && e->scratch_bytes >= need)
@@ -482,15 +484,18 @@ xpbd_status SFXM(xpbd_engine, create)(E *e, const SC *sc, const xpbd_step_config
 
     xpbd_status st = XPBD_ERR_NOMEM;
     const size_t E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
-    R *blk = SFX(engine_block)(e, n, sc->radius != NULL, sc->tether_anchor != NULL);
+    if (e->options.max_particles && e->options.max_particles < n)
+        return XPBD_ERR_CONFIG;
+    const size_t cap = e->options.max_particles ? e->options.max_particles : n;
+    R *blk = SFX(engine_block)(e, n, cap, sc->radius != NULL, sc->tether_anchor != NULL);
     e->owned_ = blk;
     /* topology: edges | tets | bends in one block, their reals in another */
     e->edge = malloc((2 * E_ + 4 * T_ + 4 * B_ + 3) * sizeof *e->edge);
     e->edge_rest = malloc((2 * E_ + T_ + B_ + 1) * sizeof *e->edge_rest);
     e->torn = calloc(E_ + 1, 1);
-    e->origin = malloc((n + 1) * sizeof *e->origin);
+    e->origin = malloc((cap + 1) * sizeof *e->origin);
     if (sc->tether_anchor)
-        e->tether_anchor = malloc(n * sizeof *e->tether_anchor + 1);
+        e->tether_anchor = malloc(cap * sizeof *e->tether_anchor + 1);
     if (sc->bodies) {
         e->body_begin = malloc((sc->bodies + 1) * sizeof *e->body_begin);
         e->sleep.asleep = calloc(sc->bodies, 1);
@@ -609,33 +614,17 @@ fail:
     return st;
 }
 
-/* New particles for a split plan: the particle block, origin, tether
- * anchors and body ranges of the grown set in t (t starts as a copy of e),
- * and map[n + copies]: each old particle's and each new one's index
- * (xpbd/engine.h: copies at the end of their body's range, or of the
- * array). The split vertices' mass is shared equally. All or nothing. */
-static xpbd_status SFX(engine_grow)(const E *e, E *t, const uint32_t *src, size_t copies,
-                                    uint32_t *map)
+/* Where every particle goes when copies are added (xpbd/engine.h: at the
+ * end of their body's range, or of the array): map[n + copies] (old
+ * particles, then the copies) and the new body ranges begin[bodies + 1];
+ * pieces[v] counts the copies of v. */
+static void SFX(engine_layout)(const E *e, const uint32_t *src, size_t copies, uint32_t *map,
+                               size_t *begin, uint32_t *pieces, size_t *per_body)
 {
-    const size_t n = e->particles.count, m = n + copies;
+    const size_t n = e->particles.count;
     const uint32_t nb = e->sleep.body_count;
-    uint32_t *pieces = calloc(n + 1, sizeof *pieces);
-    size_t *per_body = calloc((size_t)nb + 2, sizeof *per_body); /* [nb] free copies */
-    t->owned_ = SFX(engine_block)(t, m, e->radius != NULL, e->tether_anchor != NULL);
-    t->origin = malloc((m + 1) * sizeof *t->origin);
-    t->tether_anchor = e->tether_anchor ? malloc((m + 1) * sizeof *t->tether_anchor) : NULL;
-    t->body_begin = nb ? malloc(((size_t)nb + 1) * sizeof *t->body_begin) : NULL;
-    if (!pieces || !per_body || !t->owned_ || !t->origin || (e->tether_anchor && !t->tether_anchor) ||
-        (nb && !t->body_begin)) {
-        free(pieces);
-        free(per_body);
-        free(t->owned_);
-        free(t->origin);
-        free(t->tether_anchor);
-        free(t->body_begin);
-        return XPBD_ERR_NOMEM;
-    }
-    /* new ranges: each body grows by its copies; free copies go last */
+    memset(pieces, 0, n * sizeof *pieces);
+    memset(per_body, 0, ((size_t)nb + 1) * sizeof *per_body); /* [nb]: free copies */
     for (size_t j = 0; j < copies; ++j) {
         const uint32_t b = engine_body_of(e->body_begin, nb, src[j]);
         per_body[b == UINT32_MAX ? nb : b]++;
@@ -643,66 +632,85 @@ static xpbd_status SFX(engine_grow)(const E *e, E *t, const uint32_t *src, size_
     }
     size_t shift = 0; /* copies inserted before the current body's end */
     for (uint32_t b = 0; b < nb; ++b) {
-        t->body_begin[b] = e->body_begin[b] + shift;
+        begin[b] = e->body_begin[b] + shift;
         shift += per_body[b];
     }
     if (nb)
-        t->body_begin[nb] = e->body_begin[nb] + shift;
+        begin[nb] = e->body_begin[nb] + shift;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t b = engine_body_of(e->body_begin, nb, i);
-        map[i] = (uint32_t)(i + (b != UINT32_MAX ? t->body_begin[b] - e->body_begin[b]
+        map[i] = (uint32_t)(i + (b != UINT32_MAX ? begin[b] - e->body_begin[b]
                                                  : (nb && i >= e->body_begin[nb] ? shift : 0)));
     }
-    memset(per_body, 0, ((size_t)nb + 2) * sizeof *per_body); /* now: copies placed so far */
+    memset(per_body, 0, ((size_t)nb + 1) * sizeof *per_body); /* now: copies placed so far */
     for (size_t j = 0; j < copies; ++j) {
         const uint32_t b = engine_body_of(e->body_begin, nb, src[j]);
         if (b == UINT32_MAX)
             map[n + j] = (uint32_t)(n + shift + per_body[nb]++);
         else
-            map[n + j] = (uint32_t)(e->body_begin[b + 1] + (t->body_begin[b] - e->body_begin[b]) +
-                                    per_body[b]++);
+            map[n + j] =
+                (uint32_t)(e->body_begin[b + 1] + (begin[b] - e->body_begin[b]) + per_body[b]++);
     }
-    /* particles */
-    const P *op = &e->particles;
-    P *np = &t->particles;
-    for (size_t k = 0; k < m; ++k) {
-        const size_t i = k < n ? k : src[k - n], j = map[k];
-        np->x[j] = op->x[i];
-        np->y[j] = op->y[i];
-        np->z[j] = op->z[i];
-        np->px[j] = op->px[i];
-        np->py[j] = op->py[i];
-        np->pz[j] = op->pz[i];
-        np->vx[j] = op->vx[i];
-        np->vy[j] = op->vy[i];
-        np->vz[j] = op->vz[i];
-        np->w[j] = pieces[i] ? op->w[i] * (R)(pieces[i] + 1) : op->w[i];
-        memcpy(t->rest_xyz + 3 * j, e->rest_xyz + 3 * i, 3 * sizeof(R));
-        if (e->radius) {
-            t->radius[j] = e->radius[i];
-            t->plane_impulse[j] = k < n ? e->plane_impulse[i] : 0;
+}
+
+/* Copies the particles of `from` (n of them) to their places map[] in
+ * `to`, then each copy from its vertex's new place, the vertex's mass
+ * shared equally among its pieces. `to` may be `from` itself (arrays with
+ * room for the copies): map only moves particles up, so walking down reads
+ * every particle before anything overwrites it. */
+static void SFX(engine_move)(const E *from, E *to, size_t n, const uint32_t *src, size_t copies,
+                             const uint32_t *map, const uint32_t *pieces)
+{
+    const P *op = &from->particles;
+    P *np = &to->particles;
+    R *const oa[10] = {op->x, op->y, op->z, op->px, op->py, op->pz, op->vx, op->vy, op->vz, op->w};
+    R *const na[10] = {np->x, np->y, np->z, np->px, np->py, np->pz, np->vx, np->vy, np->vz, np->w};
+    for (size_t i = n; i-- > 0;) {
+        const size_t j = map[i];
+        for (int k = 0; k < 10; ++k)
+            na[k][j] = oa[k][i];
+        memmove(to->rest_xyz + 3 * j, from->rest_xyz + 3 * i, 3 * sizeof(R));
+        if (from->radius) {
+            to->radius[j] = from->radius[i];
+            to->plane_impulse[j] = from->plane_impulse[i];
         }
-        if (e->tether_anchor) {
-            const uint32_t a = e->tether_anchor[i];
-            t->tether_anchor[j] = a == i ? (uint32_t)j : map[a]; /* itself: none */
-            t->tether_length[j] = e->tether_length[i];
+        if (from->tether_anchor) {
+            const uint32_t a = from->tether_anchor[i];
+            to->tether_anchor[j] = a == i ? (uint32_t)j : map[a]; /* itself: none */
+            to->tether_length[j] = from->tether_length[i];
         }
-        t->origin[j] = e->origin[i];
+        to->origin[j] = from->origin[i];
     }
-    free(pieces);
-    free(per_body);
-    np->count = m;
-    return XPBD_OK;
+    for (size_t j = 0; j < copies; ++j) /* the split vertices' mass, shared (src ascends) */
+        if (j == 0 || src[j] != src[j - 1])
+            np->w[map[src[j]]] = np->w[map[src[j]]] * (R)(pieces[src[j]] + 1);
+    for (size_t j = 0; j < copies; ++j) {
+        const size_t i = map[src[j]], c = map[n + j];
+        for (int k = 0; k < 10; ++k)
+            na[k][c] = na[k][i];
+        memcpy(to->rest_xyz + 3 * c, to->rest_xyz + 3 * i, 3 * sizeof(R));
+        if (from->radius) {
+            to->radius[c] = to->radius[i];
+            to->plane_impulse[c] = 0;
+        }
+        if (from->tether_anchor) {
+            to->tether_anchor[c] = to->tether_anchor[i] == i ? (uint32_t)c : to->tether_anchor[i];
+            to->tether_length[c] = to->tether_length[i];
+        }
+        to->origin[c] = to->origin[i];
+    }
+    np->count = n + copies;
 }
 
 /* Removes the torn edges, and the tets and bending stencils that contain
  * one of them, splits the vertices the tear cut into separate fans
  * (engine_split_plan) and rebuilds the sets: all or nothing. *split gets
  * the number of particles added. */
-static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke)
+static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint32_t *dropped)
 {
     *split = 0;
     *woke = 0;
+    *dropped = 0;
     size_t torn = 0;
     for (size_t k = 0; k < e->edge_count; ++k)
         torn += e->torn[k] != 0;
@@ -716,7 +724,9 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke)
     const size_t most = 2 * ne + 4 * nt;
     uint32_t *ev = malloc((2 * ne + 4 * nt + 4 * nb + most + 1) * sizeof *ev);
     uint32_t *tv = ev ? ev + 2 * ne : NULL, *bv = tv ? tv + 4 * nt : NULL;
-    uint32_t *src = bv ? bv + 4 * nb : NULL, *map = NULL;
+    uint32_t *src = bv ? bv + 4 * nb : NULL, *map = NULL, *pieces = NULL;
+    size_t *per_body = NULL;
+    R *rest_tmp = NULL;
     size_t copies = 0;
     /* the new engine state, built beside the old: particles and body
      * ranges are the old ones unless vertices split (grown) */
@@ -730,16 +740,65 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke)
     xpbd_status st = XPBD_ERR_NOMEM;
     if (!drop_t || !drop_b || !ev)
         goto done;
-    st = xpbd_tear_split(n, e->edge, ne, e->torn, e->tet, nt, e->bend, nb,
-                         e->options.keep_hinges ? XPBD_TEAR_KEEP_HINGES : 0u, drop_t, drop_b, ev,
-                         tv, bv, src, most, &copies);
+    const unsigned flags = e->options.keep_hinges ? XPBD_TEAR_KEEP_HINGES : 0u;
+    st = xpbd_tear_split(n, e->edge, ne, e->torn, e->tet, nt, e->bend, nb, flags, drop_t, drop_b,
+                         ev, tv, bv, src, most, &copies);
+    if (st == XPBD_OK && e->options.max_particles && n + copies > e->capacity) {
+        /* past the level's capacity: this frame tears without splitting */
+        *dropped = (uint32_t)copies;
+        st = xpbd_tear_split(n, e->edge, ne, e->torn, e->tet, nt, e->bend, nb,
+                             XPBD_TEAR_KEEP_HINGES, drop_t, drop_b, ev, tv, bv, src, most,
+                             &copies);
+    }
     if (st != XPBD_OK)
         goto done;
     st = XPBD_ERR_NOMEM;
+    const uint32_t nbodies = e->sleep.body_count;
     if (copies) {
+        /* the new places; with a capacity the particles move in place at the
+         * commit (the sets are built on a rest shape in the new order),
+         * otherwise into a new block now */
+        const int in_place = e->options.max_particles != 0;
         map = malloc((n + copies) * sizeof *map);
-        if (!map || SFX(engine_grow)(e, &t, src, copies, map) != XPBD_OK)
-            goto done; /* engine_grow freed what it took */
+        pieces = malloc((n + 1) * sizeof *pieces);
+        per_body = malloc(((size_t)nbodies + 1) * sizeof *per_body);
+        t.body_begin = nbodies ? malloc(((size_t)nbodies + 1) * sizeof *t.body_begin) : NULL;
+        if (!map || !pieces || !per_body || (nbodies && !t.body_begin)) {
+            free(t.body_begin);
+            t.body_begin = e->body_begin;
+            goto done;
+        }
+        SFX(engine_layout)(e, src, copies, map, t.body_begin, pieces, per_body);
+        if (in_place) {
+            rest_tmp = malloc((3 * (n + copies) + 1) * sizeof *rest_tmp);
+            if (!rest_tmp) {
+                free(t.body_begin);
+                t.body_begin = e->body_begin;
+                goto done;
+            }
+            for (size_t k = 0; k < n + copies; ++k)
+                memcpy(rest_tmp + 3 * (size_t)map[k], e->rest_xyz + 3 * (k < n ? k : src[k - n]),
+                       3 * sizeof(R));
+            t.rest_xyz = rest_tmp;
+            t.particles.count = n + copies;
+        } else {
+            t.owned_ = SFX(engine_block)(&t, n + copies, n + copies, e->radius != NULL,
+                                         e->tether_anchor != NULL);
+            t.origin = malloc((n + copies + 1) * sizeof *t.origin);
+            t.tether_anchor =
+                e->tether_anchor ? malloc((n + copies + 1) * sizeof *t.tether_anchor) : NULL;
+            if (!t.owned_ || !t.origin || (e->tether_anchor && !t.tether_anchor)) {
+                free(t.owned_);
+                free(t.origin);
+                free(t.tether_anchor);
+                free(t.body_begin);
+                memcpy(&t, e, sizeof t); /* back to the engine's own, nothing to free */
+                t.edge = t.tet = t.bend = NULL;
+                t.edge_rest = t.edge_compliance = t.tet_compliance = t.bend_compliance = NULL;
+                goto done;
+            }
+            SFX(engine_move)(e, &t, n, src, copies, map, pieces);
+        }
         grown = 1;
         for (size_t k = 0; k < 2 * ne + 4 * nt + 4 * nb; ++k)
             ev[k] = map[ev[k]];
@@ -802,19 +861,26 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke)
                 xpbd_sleep_wake(&e->sleep, b);
                 ++*woke;
             }
-        free(e->owned_);
-        free(e->origin);
-        free(e->tether_anchor);
-        free(e->body_begin);
-        e->owned_ = t.owned_;
-        e->particles = t.particles;
-        e->rest_xyz = t.rest_xyz;
-        e->radius = t.radius;
-        e->plane_impulse = t.plane_impulse;
-        e->tether_anchor = t.tether_anchor;
-        e->tether_length = t.tether_length;
-        e->origin = t.origin;
-        e->body_begin = t.body_begin;
+        if (e->options.max_particles) { /* in place, within the capacity */
+            SFX(engine_move)(e, e, n, src, copies, map, pieces);
+            free(e->body_begin);
+            e->body_begin = t.body_begin;
+        } else {
+            free(e->owned_);
+            free(e->origin);
+            free(e->tether_anchor);
+            free(e->body_begin);
+            e->owned_ = t.owned_;
+            e->particles = t.particles;
+            e->rest_xyz = t.rest_xyz;
+            e->radius = t.radius;
+            e->plane_impulse = t.plane_impulse;
+            e->tether_anchor = t.tether_anchor;
+            e->tether_length = t.tether_length;
+            e->origin = t.origin;
+            e->body_begin = t.body_begin;
+            e->capacity = t.capacity;
+        }
     }
     e->scratch = t.scratch;
     e->scratch_bytes = t.scratch_bytes;
@@ -845,15 +911,20 @@ done:
     free(t.edge);
     free(t.edge_rest);
     if (grown) {
-        free(t.owned_);
-        free(t.origin);
-        free(t.tether_anchor);
         free(t.body_begin);
+        if (!e->options.max_particles) {
+            free(t.owned_);
+            free(t.origin);
+            free(t.tether_anchor);
+        }
     }
     free(drop_t);
     free(drop_b);
     free(ev);
     free(map);
+    free(pieces);
+    free(per_body);
+    free(rest_tmp);
     return st;
 }
 
@@ -940,8 +1011,9 @@ xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
     e->counters.woke = woke + woke2;
     e->counters.torn = torn;
     if (torn) {
-        uint32_t split = 0, woke3 = 0;
-        const xpbd_status ts = SFX(engine_tear)(e, &split, &woke3);
+        uint32_t split = 0, woke3 = 0, dropped = 0;
+        const xpbd_status ts = SFX(engine_tear)(e, &split, &woke3, &dropped);
+        e->counters.split_dropped = dropped;
         if (split && e->max_contacts) /* its pairs name the old particle indices */
             (void)xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_,
                                         e->contacts.capacity, e->max_contacts);

@@ -145,6 +145,8 @@ typedef struct xpbd_engine_counters {
     uint32_t woke;            /* bodies woken before or after this step */
     uint32_t torn;            /* distance constraints over the tear stretch, removed at step end */
     uint32_t split;           /* particles added by vertex splits at step end */
+    uint32_t split_dropped;   /* copies a split wanted beyond options.max_particles (that
+                                 frame's tear then removed constraints only) */
     uint32_t distance;        /* distance constraints in the set for the next step (those
                                  of sleeping bodies are left out) */
     double max_stretch;       /* max |d|/rest - 1 over the distance set at step end */
@@ -241,6 +243,12 @@ typedef struct xpbd_engine_options {
     uint32_t keep_hinges;     /* 1: a tear removes constraints only and never splits a
                                  vertex (the pieces may stay joined at one vertex);
                                  0 or 1 (XPBD_ERR_CONFIG otherwise) */
+    uint32_t max_particles;   /* 0: the particle arrays grow (are reallocated) at step end
+                                 when a split adds particles. > 0: the level's capacity,
+                                 allocated at create (>= the scene's particles, else
+                                 XPBD_ERR_CONFIG); a split never reallocates them, and a
+                                 frame whose splits would pass the capacity tears without
+                                 splitting (counters.split_dropped) */
 } xpbd_engine_options;
 
 /* Host inputs between frames: what a replay log records. value is in SI
@@ -282,7 +290,9 @@ typedef struct xpbd_input {
  * contiguous; later bodies' indices shift by the copies inserted before
  * them) or, for a vertex in no body, at the end of the array; origin[i]
  * names the scene particle each one descends from. Without bodies a scene
- * particle keeps its index for the engine's lifetime. */
+ * particle keeps its index for the engine's lifetime. With
+ * options.max_particles the arrays are allocated once, for that many, and
+ * keep their addresses. */
 
 /* An engine: a world built from a scene, its sleep state, counters and the
  * current topology in input order (what a replay file or a rebuild needs).
@@ -318,6 +328,7 @@ typedef struct xpbd_engine_f32 {
                                        planes during the last frame (N*s), else NULL */
     void *scratch;
     size_t scratch_bytes;
+    size_t capacity;                /* particles the arrays have room for */
     void *owned_;                   /* particle block */
     uint32_t *contact_i0_, *contact_i1_;
     uint32_t *origin;               /* [n] scene particle each particle descends from */
@@ -351,6 +362,7 @@ typedef struct xpbd_engine_f64 {
     double *plane_impulse;
     void *scratch;
     size_t scratch_bytes;
+    size_t capacity;
     void *owned_;
     uint32_t *contact_i0_, *contact_i1_;
     uint32_t *origin;

@@ -14,7 +14,9 @@
  *                       sphere: its shape, and the max stretch vs
  *                       iterations with and without tethers
  *   s3_tearing          a curtain torn by its pins: vertex splitting
- *                       against edge removal only */
+ *                       against edge removal only
+ *   s3_sleeping         soft cubes that sleep and wake whole; the solver's
+ *                       work per frame follows the awake bodies */
 #include "report.h"
 
 #include <math.h>
@@ -843,5 +845,183 @@ int xr_section_s3_tearing(xr_ctx *ctx)
              "too). Right: torn edges and hinge vertices vs frame.",
              shown, added, most_hinges[1]);
     xr_figure(ctx, "s3_tearing", cap);
+    return 0;
+}
+
+/* ---------------------------------------------------------- sleeping --- */
+
+int xr_section_s3_sleeping(xr_ctx *ctx)
+{
+    /* nine 2 x 2 x 2-cell tet cubes (0.2 m, 2.7 kg) resting on the ground in
+     * a 3 x 3 grid 0.4 m apart, and a tenth held 0.5 m above the middle one
+     * (pinned) until frame `drop` */
+    const int frames = 360, drop = 90;
+    const uint32_t nbody = 10, centre = 4;
+    xs_mesh m;
+    if (!xs_mesh_box(&m, 2, 0.1, (const double[3]){0, 0, 0}, 6))
+        return -1;
+    const size_t nb = m.k.particles, n = nbody * nb;
+    double *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w);
+    double *r = malloc(n * sizeof *r);
+    uint32_t *edge = malloc(2 * nbody * m.k.edges * sizeof *edge);
+    uint32_t *tet = malloc(4 * nbody * m.k.tets * sizeof *tet);
+    size_t *begin = malloc((nbody + 1) * sizeof *begin);
+    xpbd_engine_f64 e;
+    memset(&e, 0, sizeof e);
+    FILE *f = NULL;
+    int ok = xyz && w && r && edge && tet && begin;
+    for (uint32_t b = 0; ok && b < nbody; ++b) {
+        const double off[3] = {b < 9 ? 0.4 * (b % 3) : 0.4, b < 9 ? 0.03 : 0.73,
+                               b < 9 ? 0.4 * (b / 3) : 0.4};
+        for (size_t i = 0; i < nb; ++i) {
+            for (int k = 0; k < 3; ++k)
+                xyz[3 * (b * nb + i) + (size_t)k] = m.xyz[3 * i + (size_t)k] + off[k];
+            w[b * nb + i] = b < 9 ? 10 : 0;
+            r[b * nb + i] = 0.03;
+        }
+        for (size_t k = 0; k < 2 * m.k.edges; ++k)
+            edge[2 * b * m.k.edges + k] = m.edges[k] + (uint32_t)(b * nb);
+        for (size_t k = 0; k < 4 * m.k.tets; ++k)
+            tet[4 * b * m.k.tets + k] = m.tets[k] + (uint32_t)(b * nb);
+        begin[b] = b * nb;
+    }
+    if (ok) {
+        begin[nbody] = n;
+        const xpbd_plane ground = {{0, 1, 0}, 0};
+        xpbd_scene_f64 s;
+        memset(&s, 0, sizeof s);
+        s.particles = n;
+        s.xyz = xyz;
+        s.inv_mass = w;
+        s.radius = r;
+        s.edges = nbody * m.k.edges;
+        s.edge = edge;
+        s.edge_alpha = 1e-4;
+        s.tets = nbody * m.k.tets;
+        s.tet = tet;
+        s.bodies = nbody;
+        s.body_begin = begin;
+        s.planes = 1;
+        s.plane = &ground;
+        s.max_contacts = 4 * n;
+        xpbd_step_config cfg = xpbd_step_config_default();
+        cfg.isa = xr_isa(ctx);
+        cfg.iterations = 8;
+        cfg.friction_static = 0.6;
+        cfg.friction_dynamic = 0.5;
+        const xpbd_engine_options opt = {0, 1e-4, 20, 0, 0};
+        ok = xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL) == XPBD_OK;
+    }
+    f = ok ? xr_table_open(ctx, "s3_sleeping",
+                           "frame\tasleep\tsolves\tcontacts\twoke\tmax_energy\tcentre_energy\t"
+                           "threshold")
+           : NULL;
+    if (!f) {
+        xpbd_engine_f64_destroy(&e);
+        free(xyz), free(w), free(r), free(edge), free(tet), free(begin);
+        xs_mesh_free(&m);
+        return -1;
+    }
+    const size_t cube_edges = m.k.edges, cube_tets = m.k.tets;
+    const uint64_t per_cube = (uint64_t)8 * (cube_edges + cube_tets); /* one awake cube */
+    int all_asleep = -1, again = -1, solo_ok = 1, solo_frames = 0, quiet_frames = 0;
+    uint64_t quiet_solves = 0;
+    uint8_t ever_woke[10] = {0};
+    int centre_woke = -1;
+    for (int fr = 1; fr <= frames && ok; ++fr) {
+        if (fr == drop) { /* release the tenth cube: the host changed it, it wakes */
+            const xpbd_input release = {XPBD_INPUT_SET_INV_MASS, (uint32_t)(9 * nb), (uint32_t)n,
+                                        {10, 0, 0}};
+            ok = xpbd_engine_f64_apply(&e, &release) == XPBD_OK;
+        }
+        const uint8_t before[10] = {e.sleep.asleep[0], e.sleep.asleep[1], e.sleep.asleep[2],
+                                    e.sleep.asleep[3], e.sleep.asleep[4], e.sleep.asleep[5],
+                                    e.sleep.asleep[6], e.sleep.asleep[7], e.sleep.asleep[8],
+                                    e.sleep.asleep[9]};
+        ok = ok && xpbd_engine_f64_step(&e, S3_H) >= 0;
+        if (!ok)
+            break;
+        const xpbd_engine_counters *c = &e.counters;
+        double most = 0;
+        for (uint32_t b = 0; b < nbody; ++b) {
+            most = fmax(most, xpbd_body_energy_f64(&e.particles, begin[b], begin[b + 1]));
+            if (all_asleep > 0 && before[b] && !e.sleep.asleep[b])
+                ever_woke[b] = 1;
+        }
+        if (all_asleep < 0 && c->sleeping == nbody)
+            all_asleep = fr;
+        if (centre_woke < 0 && fr > drop && !e.sleep.asleep[centre])
+            centre_woke = fr;
+        if (fr > drop && again < 0 && c->sleeping == nbody)
+            again = fr;
+        /* the step's work follows the awake bodies exactly */
+        if (c->sleeping == nbody && before[0] && fr < drop) {
+            quiet_frames++;
+            quiet_solves += c->step.solves;
+        }
+        if (fr > drop && c->sleeping == nbody - 1 && !e.sleep.asleep[9]) {
+            int sleeping_before = 1; /* the same nine slept through the step */
+            for (uint32_t b = 0; b < 9; ++b)
+                sleeping_before &= before[b];
+            if (sleeping_before) {
+                solo_frames++;
+                solo_ok &= c->step.solves == per_cube;
+            }
+        }
+        const double row[8] = {fr,
+                               c->sleeping,
+                               (double)c->step.solves,
+                               c->step.contacts,
+                               c->woke,
+                               most,
+                               xpbd_body_energy_f64(&e.particles, begin[centre], begin[centre + 1]),
+                               1e-4};
+        xr_row(f, 8, row);
+    }
+    xr_table_close(f);
+    xpbd_engine_f64_destroy(&e);
+    free(xyz), free(w), free(r), free(edge), free(tet), free(begin);
+    xs_mesh_free(&m);
+    if (!ok || all_asleep < 0) {
+        xr_md(ctx, "The sleeping scene failed (a step error, or the bodies never all slept).\n\n");
+        return -1;
+    }
+    const int corners_slept = !ever_woke[0] && !ever_woke[2] && !ever_woke[6] && !ever_woke[8];
+    xr_md(ctx,
+          "Nine 2 x 2 x 2-cell tet cubes (27 particles, 2.7 kg, edge compliance 1e-4 m/N, "
+          "volume constraints, contact radius 3 cm, friction 0.6/0.5) rest on the ground in a "
+          "3 x 3 grid 0.4 m apart; a tenth is held 0.5 m above the middle one until frame %d. "
+          "8 iterations, 1 substep, 1/60 s frames. A body sleeps after 20 frames with kinetic "
+          "energy below 1e-4 J/kg (`xpbd_engine_options.sleep_energy`), whole: its constraints "
+          "leave the solver's sets and its particles stop searching contacts among themselves; "
+          "it wakes whole when the host changes it or a moving particle touches it.\n\n"
+          "| event | frame |\n|---|---|\n| all ten asleep | %d |\n| tenth released | %d |\n"
+          "| middle cube woken by the impact | %d |\n| all asleep again | %d |\n\n"
+          "Constraint solves per frame: %llu over %d frames with every body asleep; %d frames "
+          "with only the falling cube awake, each exactly %llu (8 iterations x its %zu edges "
+          "and %zu tets) = %s.\n\n",
+          drop, all_asleep, drop, centre_woke, again, (unsigned long long)quiet_solves,
+          quiet_frames, solo_frames, (unsigned long long)per_cube, cube_edges, cube_tets,
+          solo_ok ? "yes" : "no");
+    xr_check(ctx, "every body asleep before the drop (frame)", all_asleep, drop, "< drop", NULL,
+             all_asleep < drop);
+    xr_check_exact(ctx, "all asleep: constraint solves per frame", (double)quiet_solves, 0, NULL);
+    xr_check(ctx, "only the falling cube awake: solves = 8 x its constraints, every frame",
+             solo_ok && solo_frames > 0, 1, "all", NULL, solo_ok && solo_frames > 0);
+    xr_check(ctx, "the impact wakes the middle cube (frame)", centre_woke, drop,
+             "> drop", NULL, centre_woke > drop);
+    xr_check(ctx, "the four corner cubes sleep through it", corners_slept, 1, "all", NULL,
+             corners_slept);
+    xr_check(ctx, "everything asleep again (frame)", again, frames, "<= end", NULL,
+             again > drop);
+    char cap[600];
+    snprintf(cap, sizeof cap,
+             "SPEC S3 sleeping: ten soft cubes, one dropped at frame %d onto the middle of nine "
+             "sleeping ones. Left: bodies asleep; middle: constraint solves per frame (zero "
+             "while all sleep, one cube's worth while only the falling cube moves); right: "
+             "largest kinetic energy per kg of a body against the 1e-4 J/kg threshold. All "
+             "asleep at frame %d, the middle cube woken at %d, all asleep again at %d.",
+             drop, all_asleep, centre_woke, again);
+    xr_figure(ctx, "s3_sleeping", cap);
     return 0;
 }

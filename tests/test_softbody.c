@@ -1725,6 +1725,24 @@ static void softbody_vertex_split(void)
         ENSURE(e.counters.volume_error < 1e-9);
         xpbd_engine_f64_destroy(&e);
     }
+    /* 5. a tet joins two neighbours of a vertex it does not contain: 0's
+     * fans {2, 6} and {4, 5} hang together only through tet 1234; tearing
+     * 1-3 drops that tet, and 0 must split though no torn edge touches it
+     * or its neighbours' common edges */
+    {
+        const uint32_t edge[14] = {0, 2, 0, 6, 2, 6, 0, 4, 0, 5, 4, 5, 1, 3};
+        const uint32_t tet[4] = {1, 2, 3, 4};
+        const uint8_t torn[7] = {0, 0, 0, 0, 0, 0, 1};
+        uint8_t tdrop[1], bdrop[1];
+        uint32_t eo[14], to[4], split[8];
+        size_t copies = 0;
+        ENSURE_STATUS(xpbd_tear_split(7, edge, 7, torn, tet, 1, NULL, 0, 0, tdrop, bdrop, eo, to,
+                                      NULL, split, 8, &copies),
+                      XPBD_OK);
+        ENSURE_INT(tdrop[0], 1);
+        ENSURE_INT(copies, 1);
+        ENSURE_INT(split[0], 0);
+    }
     /* 4. the same rule on a host's own arrays (xpbd_tear_split): the
      * bowtie with its bridge (edge 12) torn */
     {
@@ -1842,13 +1860,25 @@ static void softbody_split_fuzz(void)
             for (size_t k = 0; k < 4 * nq; ++k)
                 bend[b * 4 * nq + k] = m.bends[k] + (uint32_t)(b * nm);
         }
-        for (size_t k = 0; k < 2 * ne; ++k)
+        /* every third box keeps only some 60% of its edges: its tets then
+         * join neighbours no edge joins */
+        size_t nel = 2 * ne;
+        if (box && seed % 3 == 0) {
+            nel = 0;
+            for (size_t k = 0; k < 2 * ne; ++k)
+                if (xt_below(&rng, 10) < 6) {
+                    edge[2 * nel] = edge[2 * k];
+                    edge[2 * nel + 1] = edge[2 * k + 1];
+                    ++nel;
+                }
+        }
+        for (size_t k = 0; k < nel; ++k)
             ekeys[k] = sb_tuple_key(edge + 2 * k, 2);
         for (size_t k = 0; k < 2 * nt; ++k)
             qkeys[k] = sb_tuple_key(tet + 4 * k, 4);
         for (size_t k = 0; k < 2 * nq; ++k)
             qkeys[2 * nt + k] = sb_tuple_key(bend + 4 * k, 4);
-        qsort(ekeys, 2 * ne, sizeof *ekeys, sb_cmp_u64);
+        qsort(ekeys, nel, sizeof *ekeys, sb_cmp_u64);
         qsort(qkeys, 2 * (nt + nq), sizeof *qkeys, sb_cmp_u64);
         const size_t body[3] = {0, nm, n};
         double mass0[2] = {0, 0};
@@ -1859,7 +1889,7 @@ static void softbody_split_fuzz(void)
         s.particles = n;
         s.xyz = xyz;
         s.inv_mass = w;
-        s.edges = 2 * ne;
+        s.edges = nel;
         s.edge = edge;
         s.edge_alpha = 1e-4;
         s.tets = 2 * nt;
@@ -1924,7 +1954,7 @@ static void softbody_split_fuzz(void)
                     bad |= a == c || a >= p->count || c >= p->count;
                     if (!bad) {
                         const uint32_t o[2] = {ek->origin[a], ek->origin[c]};
-                        bad |= !sb_has(ekeys, 2 * ne, sb_tuple_key(o, 2));
+                        bad |= !sb_has(ekeys, nel, sb_tuple_key(o, 2));
                     }
                 }
                 for (int kind = 0; kind < 2 && !bad; ++kind) {

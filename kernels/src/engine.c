@@ -175,20 +175,48 @@ static void engine_edges_to(const uint32_t *edge, const size_t *eb, const uint32
     *last = lo;
 }
 
+/* Every pair of corners of every tet, sorted: the tets that hold a pair
+ * are a range (key = the pair's engine_pair_key, then the tet). */
+typedef struct engine_tpair {
+    uint64_t key;
+    uint32_t tet;
+    uint32_t kept; /* some tet of this pair's range stays (not dropped) */
+} engine_tpair;
+
+static int engine_tpair_cmp(const void *a, const void *b)
+{
+    const engine_tpair *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->tet < y->tet ? -1 : x->tet > y->tet;
+}
+
+/* Whether a tet holds the pair (a, b): NULL if none, else one entry of the
+ * pair's range (whose `kept` says whether one of them stays). */
+static const engine_tpair *engine_tets_of(const engine_tpair *tp, size_t ntp, uint32_t a,
+                                          uint32_t b)
+{
+    const uint64_t k = engine_pair_key(a, b);
+    size_t lo = 0, hi = ntp;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (tp[mid].key < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ntp && tp[lo].key == k ? tp + lo : NULL;
+}
+
 /* 1 if a and b share an edge or a tet. */
 static int engine_adjacent(const uint32_t *edge, const size_t *eb, const uint32_t *el,
-                           const uint32_t *tet, const size_t *tb, const uint32_t *tl, uint32_t a,
-                           uint32_t b)
+                           const engine_tpair *tp, size_t ntp, uint32_t a, uint32_t b)
 {
     size_t f, l;
     engine_edges_to(edge, eb, el, a, b, &f, &l);
     if (l > f)
         return 1;
-    for (size_t q = tb[a]; q < tb[a + 1]; ++q)
-        for (int j = 0; j < 4; ++j)
-            if (tet[4 * (size_t)tl[q] + j] == b)
-                return 1;
-    return 0;
+    return engine_tets_of(tp, ntp, a, b) != NULL;
 }
 
 /* The split plan (xpbd/engine.h, "vertex split"), on indices only. In: the
@@ -197,11 +225,15 @@ static int engine_adjacent(const uint32_t *edge, const size_t *eb, const uint32_
  * bend, same order) with every endpoint that moves to a new particle
  * rewritten to n + j for the j-th new particle; more drop_b[] flags (stencils
  * across two fans); *src [copies] the vertex each new particle splits from,
- * ascending. 0, or -1 when out of memory (the outputs are then unusable).
+ * ascending. 0; -1 when out of memory, -2 when the particles would pass
+ * INT32_MAX (the outputs are then unusable).
  *
- * Cost: linear in the topology plus, per vertex near the tear, its degree
- * times log(degree) for the edges among its neighbours (the edge lists are
- * sorted by the other end, so a hub's list is searched, not scanned). */
+ * Cost: O(topology log topology) for the sorted lists, then per vertex
+ * near the tear (d neighbours) the elements among its neighbours: each
+ * neighbour's edges and tets are scanned when there are at most about d of
+ * them and searched pair by pair otherwise, so a hub next to the tear costs
+ * O(d log) per neighbour, not its whole degree: O(d^2 log) per vertex at
+ * worst (dense graphs), O(d log) for meshes. */
 static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const uint8_t *torn,
                              const uint32_t *tet, size_t nt, const uint8_t *drop_t,
                              const uint32_t *bend, size_t nb, uint8_t *drop_b, uint32_t *ev,
@@ -215,7 +247,8 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
     uint32_t *stamp = calloc(n + 1, sizeof *stamp), *local = malloc((n + 1) * sizeof *local);
     size_t *fill = malloc((n + 1) * sizeof *fill);
     uint32_t *work = NULL, *out = NULL;
-    uint64_t *order = NULL;
+    uint64_t *order = NULL, *cut = NULL;
+    engine_tpair *tp = NULL;
     size_t out_cap = 0;
     int rc = -1;
     if (!cand || !stamp || !local || !fill || engine_csr(n, edge, 2, ne, &eb, &e0) ||
@@ -237,12 +270,50 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
         const size_t d = (eb[v + 1] - eb[v]) + 3 * (tb[v + 1] - tb[v]);
         most = d > most ? d : most;
     }
-    /* candidates: the ends of each torn edge and their common neighbours
-     * (whose links lose that edge), the corners of dropped tets */
-    for (size_t k = 0; k < ne; ++k) {
-        if (!torn[k])
+    /* the pairs the tear cuts: torn edges, and every corner pair of a dropped
+     * tet (a tet joins the neighbours of a vertex that are its corners) */
+    size_t ncut = 0;
+    for (size_t k = 0; k < ne; ++k)
+        ncut += torn[k] != 0;
+    for (size_t k = 0; k < nt; ++k)
+        ncut += drop_t[k] ? 6 : 0;
+    tp = malloc((6 * nt + 1) * sizeof *tp);
+    cut = malloc((ncut + 1) * sizeof *cut);
+    if (!tp || !cut)
+        goto done;
+    static const int corner[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    for (size_t k = 0; k < nt; ++k)
+        for (int q = 0; q < 6; ++q) {
+            const uint32_t a = tet[4 * k + (size_t)corner[q][0]], b = tet[4 * k + (size_t)corner[q][1]];
+            tp[6 * k + (size_t)q].key = engine_pair_key(a, b);
+            tp[6 * k + (size_t)q].tet = (uint32_t)k;
+        }
+    qsort(tp, 6 * nt, sizeof *tp, engine_tpair_cmp);
+    const size_t ntp = 6 * nt;
+    for (size_t i = 0, j; i < ntp; i = j) { /* per pair: does a tet of it stay? */
+        uint32_t kept = 0;
+        for (j = i; j < ntp && tp[j].key == tp[i].key; ++j)
+            kept |= !drop_t[tp[j].tet];
+        for (size_t q = i; q < j; ++q)
+            tp[q].kept = kept;
+    }
+    size_t nc = 0;
+    for (size_t k = 0; k < ne; ++k)
+        if (torn[k])
+            cut[nc++] = engine_pair_key(edge[2 * k], edge[2 * k + 1]);
+    for (size_t k = 0; k < nt; ++k)
+        for (int q = 0; q < 6 && drop_t[k]; ++q)
+            cut[nc++] = engine_pair_key(tet[4 * k + (size_t)corner[q][0]],
+                                        tet[4 * k + (size_t)corner[q][1]]);
+    qsort(cut, nc, sizeof *cut, engine_pair_cmp);
+    /* candidates: the ends of each cut pair and their common neighbours
+     * (whose links lose that pair's joint) */
+    for (size_t k = 0; k < nc; ++k) {
+        if (k && cut[k] == cut[k - 1])
             continue;
-        uint32_t s = edge[2 * k], l = edge[2 * k + 1];
+        uint32_t s = (uint32_t)(cut[k] >> 32), l = (uint32_t)cut[k];
+        if (s == l)
+            continue;
         if ((eb[s + 1] - eb[s]) + (tb[s + 1] - tb[s]) > (eb[l + 1] - eb[l]) + (tb[l + 1] - tb[l])) {
             const uint32_t x = s;
             s = l;
@@ -251,19 +322,16 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
         cand[s] = cand[l] = 1;
         for (size_t q = eb[s]; q < eb[s + 1]; ++q) {
             const uint32_t c = engine_other(edge, el[q], s);
-            if (!cand[c] && c != l && engine_adjacent(edge, eb, el, tet, tb, tl, c, l))
+            if (!cand[c] && c != l && engine_adjacent(edge, eb, el, tp, ntp, c, l))
                 cand[c] = 1;
         }
         for (size_t q = tb[s]; q < tb[s + 1]; ++q)
             for (int j = 0; j < 4; ++j) {
                 const uint32_t c = tet[4 * (size_t)tl[q] + j];
-                if (!cand[c] && c != s && c != l && engine_adjacent(edge, eb, el, tet, tb, tl, c, l))
+                if (!cand[c] && c != s && c != l && engine_adjacent(edge, eb, el, tp, ntp, c, l))
                     cand[c] = 1;
             }
     }
-    for (size_t k = 0; k < nt; ++k)
-        for (int j = 0; drop_t[k] && j < 4; ++j)
-            cand[tet[4 * k + j]] = 1;
     /* per vertex: neighbours (global index, reached through a kept element),
      * union-find before (B) and after (A) the tear, fan minima and sizes,
      * the smallest substantial fan minimum of each B component, new ids */
@@ -325,15 +393,26 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
                         engine_union(pa, i, local[b]);
                 }
             }
-            for (size_t q = tb[a]; q < tb[a + 1]; ++q) {
-                const uint32_t k = tl[q];
-                for (int j = 0; j < 4; ++j) {
-                    const uint32_t b = tet[4 * (size_t)k + j];
-                    if (b == v || b == a || stamp[b] != gen)
+            if (3 * (tb[a + 1] - tb[a]) <= d) {
+                for (size_t q = tb[a]; q < tb[a + 1]; ++q) {
+                    const uint32_t k = tl[q];
+                    for (int j = 0; j < 4; ++j) {
+                        const uint32_t b = tet[4 * (size_t)k + j];
+                        if (b == v || b == a || stamp[b] != gen)
+                            continue;
+                        engine_union(pb, i, local[b]);
+                        if (!drop_t[k] && in_a[i] && in_a[local[b]])
+                            engine_union(pa, i, local[b]);
+                    }
+                }
+            } else {
+                for (uint32_t j = 0; j < d; ++j) {
+                    const engine_tpair *hit = j == i ? NULL : engine_tets_of(tp, ntp, a, nbr[j]);
+                    if (!hit)
                         continue;
-                    engine_union(pb, i, local[b]);
-                    if (!drop_t[k] && in_a[i] && in_a[local[b]])
-                        engine_union(pa, i, local[b]);
+                    engine_union(pb, i, j);
+                    if (hit->kept && in_a[i] && in_a[j])
+                        engine_union(pa, i, j);
                 }
             }
         }
@@ -364,8 +443,10 @@ static int engine_split_plan(size_t n, const uint32_t *edge, size_t ne, const ui
                 order[need++] = (uint64_t)lo[r] << 32 | r;
         if (!need)
             continue;
-        if (n + *copies + need > (size_t)INT32_MAX)
+        if (n + *copies + need > (size_t)INT32_MAX) {
+            rc = -2; /* past the index range */
             goto done;
+        }
         if (*copies + need > out_cap) {
             out_cap = 2 * (*copies + need) + 16;
             uint32_t *grown = realloc(out, out_cap * sizeof *grown);
@@ -433,6 +514,8 @@ done:
     free(out);
     free(work);
     free(order);
+    free(cut);
+    free(tp);
     free(cand);
     free(stamp);
     free(local);
@@ -511,8 +594,9 @@ xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges
         return XPBD_ERR_NOMEM;
     if (bends)
         memcpy(drops, bend_drop, bends);
-    if (engine_split_plan(particles, edge, edges, torn, tet, tets, tet_drop, bend, bends,
-                          bend_drop, edge_out, tet_out, bend_out, &src, &m)) {
+    const int rc = engine_split_plan(particles, edge, edges, torn, tet, tets, tet_drop, bend,
+                                     bends, bend_drop, edge_out, tet_out, bend_out, &src, &m);
+    if (rc) {
         if (edges)
             memcpy(edge_out, edge, 2 * edges * sizeof *edge_out);
         if (tets)
@@ -522,7 +606,7 @@ xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges
             memcpy(bend_drop, drops, bends);
         }
         free(drops);
-        return XPBD_ERR_NOMEM;
+        return rc == -2 ? XPBD_ERR_CAPACITY : XPBD_ERR_NOMEM;
     }
     free(drops);
     *copies = m;

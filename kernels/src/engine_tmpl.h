@@ -743,9 +743,11 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint3
     const unsigned flags = e->options.keep_hinges ? XPBD_TEAR_KEEP_HINGES : 0u;
     st = xpbd_tear_split(n, e->edge, ne, e->torn, e->tet, nt, e->bend, nb, flags, drop_t, drop_b,
                          ev, tv, bv, src, most, &copies);
-    if (st == XPBD_OK && e->options.max_particles && n + copies > e->capacity) {
-        /* past the level's capacity: this frame tears without splitting */
-        *dropped = (uint32_t)copies;
+    if ((st == XPBD_OK && e->options.max_particles && n + copies > e->capacity) ||
+        st == XPBD_ERR_CAPACITY) {
+        /* past the level's capacity (or the index range): this frame tears
+         * without splitting */
+        *dropped = st == XPBD_OK ? (uint32_t)copies : 1u;
         st = xpbd_tear_split(n, e->edge, ne, e->torn, e->tet, nt, e->bend, nb,
                              XPBD_TEAR_KEEP_HINGES, drop_t, drop_b, ev, tv, bv, src, most,
                              &copies);
@@ -1014,6 +1016,7 @@ xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
         uint32_t split = 0, woke3 = 0, dropped = 0;
         const xpbd_status ts = SFX(engine_tear)(e, &split, &woke3, &dropped);
         e->counters.split_dropped = dropped;
+        e->counters.sleeping -= woke3 <= e->counters.sleeping ? woke3 : e->counters.sleeping;
         if (split && e->max_contacts) /* its pairs name the old particle indices */
             (void)xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_,
                                         e->contacts.capacity, e->max_contacts);

@@ -82,7 +82,8 @@ XPBD_API xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t parti
  * KEEP_HINGES), XPBD_ERR_CAPACITY (more copies than max_copies: *copies says
  * how many, split[] is not written and the other outputs name copies it
  * would have listed; call again with room: 2 * edges + 4 * tets is always
- * enough). */
+ * enough; or, with *copies 0 and outputs as for KEEP_HINGES, the particles
+ * would pass INT32_MAX). */
 XPBD_API xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges,
                                      const uint8_t *torn, const uint32_t *tet, size_t tets,
                                      const uint32_t *bend, size_t bends, unsigned flags,
@@ -269,22 +270,23 @@ typedef struct xpbd_input {
 
 /* Vertex split. Removing torn edges alone leaves a hinge where a crack runs
  * through a vertex: two pieces joined at one particle. So at step end, for
- * each vertex v near the tear (an end of a torn edge, a neighbour of one, or
- * a corner of a dropped tet) the engine looks at v's link: its neighbours
- * (through edges and tets), two of them joined when an edge or a tet joins
- * them. Neighbours that were one connected fan before this frame's tear and
- * now fall into several fans are separated: the fan holding v's lowest
- * neighbour index keeps v, each other fan gets a new particle (a copy of v:
- * position, velocity, rest position, radius, tether) and its edges, tets
- * and bending stencils are rewired to it. v's mass is shared equally (w
- * times the number of pieces), so mass and momentum are kept. A bending
- * stencil whose vertices end up on different fans is dropped. Only fans of
- * two or more neighbours (material) are separated: a wire (a fan of one
- * neighbour a, the tear took everything around the edge v-a) stays on v, so
- * a thread left across the crack joins both sides until it is torn too, and
- * the two sides of a chain's vertex stay joined. Fans that were already apart
- * before this frame (a hinge the scene was built with) are left alone. Decisions use the frame's topology only,
- * so the result does not depend on the order vertices are visited.
+ * each vertex v whose surroundings the tear changed (an end of a torn edge
+ * or of a corner pair of a dropped tet, or a neighbour of both ends of one)
+ * the engine looks at v's link: its neighbours (through edges and tets), two
+ * of them joined when an edge or a tet joins them. Fans (joined groups of
+ * two or more neighbours: material) that were one group before this frame's
+ * tear and are now apart are separated: the one with the lowest neighbour
+ * index keeps v, each other one gets a new particle (a copy of v: position,
+ * velocity, rest position, radius, tether) and its edges, tets and bending
+ * stencils are rewired to it. v's mass is shared equally (w times the number
+ * of pieces), so mass and momentum are kept. A bending stencil whose
+ * vertices end up on different pieces is dropped. A wire (a single neighbour
+ * a: the tear took everything around the edge v-a) separates nothing and
+ * stays on v, so a thread left across the crack joins both sides until it
+ * is torn too, and the two sides of a chain's vertex stay joined; fans that
+ * were already apart before this frame (a hinge the scene was built with)
+ * are left alone. Decisions use the frame's topology only, so the result
+ * does not depend on the order vertices are visited.
  *
  * New particles go at the end of their body's range (bodies stay
  * contiguous; later bodies' indices shift by the copies inserted before

@@ -124,6 +124,8 @@ static const xr_item xr_items[] = {
     {"figure", "s3_damping", "s3_damping",
      "thrown cube: centre-of-mass path, relative damping vs global 0.99"},
     {"table", "s3_damping", "s3_damping", "centre of mass and momenta vs time per damping"},
+    {"table", "s3_damping_spin", "s3_damping",
+     "spin kept vs substeps: cube, and a rod against its closed-form recurrence"},
     {"figure", "s3_rigid_coupling", "s3_rigid_coupling",
      "soft and rigid momentum over a collision, light and heavy box"},
     {"table", "s3_rigid_coupling", "s3_rigid_coupling", "momenta vs time per box mass"},

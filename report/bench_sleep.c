@@ -28,55 +28,25 @@ static double frame_time(xpbd_engine_f32 *e, int blocks, int frames, int *failed
 int xb_sleep(int quick, xb_sleep_result *out)
 {
     memset(out, 0, sizeof *out);
-    xs_mesh m;
-    if (!xs_mesh_box(&m, CELLS, 0.05, (const double[3]){0, 0.0, 0}, 5))
-        return -1;
     const uint32_t nbody = SIDE * SIDE;
-    const size_t nb = m.k.particles, n = nbody * nb;
-    float *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w),
-          *r = malloc(n * sizeof *r);
-    uint32_t *edges = malloc(2 * nbody * m.k.edges * sizeof *edges);
-    uint32_t *tets = malloc(4 * nbody * m.k.tets * sizeof *tets);
-    size_t *begin = malloc((nbody + 1) * sizeof *begin);
+    double off[3 * SIDE * SIDE], w[SIDE * SIDE];
+    for (uint32_t b = 0; b < nbody; ++b) {
+        off[3 * b] = 0.35 * (b % SIDE);
+        off[3 * b + 1] = 0.0005;
+        off[3 * b + 2] = 0.35 * (b / SIDE);
+        w[b] = 20;
+    }
+    xs_mesh m;
+    xs_pile_f32 pile;
+    memset(&pile, 0, sizeof pile);
     xpbd_engine_f32 awake, asleep;
     memset(&awake, 0, sizeof awake);
     memset(&asleep, 0, sizeof asleep);
     int rc = -1;
-    if (!xyz || !w || !r || !edges || !tets || !begin)
+    if (!xs_mesh_box(&m, CELLS, 0.05, (const double[3]){0, 0, 0}, 5))
+        return -1;
+    if (!xs_pile_f32_make(&pile, &m, nbody, off, w, 0.01, 1e-5, 1e-6))
         goto done;
-    for (uint32_t b = 0; b < nbody; ++b) {
-        const double off[3] = {0.35 * (b % SIDE), 0.0005, 0.35 * (b / SIDE)};
-        for (size_t i = 0; i < nb; ++i) {
-            for (int k = 0; k < 3; ++k)
-                xyz[3 * (b * nb + i) + (size_t)k] = (float)(m.xyz[3 * i + (size_t)k] + off[k]);
-            w[b * nb + i] = 20;
-            r[b * nb + i] = 0.01f;
-        }
-        for (size_t k = 0; k < 2 * m.k.edges; ++k)
-            edges[2 * b * m.k.edges + k] = m.edges[k] + (uint32_t)(b * nb);
-        for (size_t k = 0; k < 4 * m.k.tets; ++k)
-            tets[4 * b * m.k.tets + k] = m.tets[k] + (uint32_t)(b * nb);
-        begin[b] = b * nb;
-    }
-    begin[nbody] = n;
-    const xpbd_plane ground = {{0, 1, 0}, 0};
-    xpbd_scene_f32 s;
-    memset(&s, 0, sizeof s);
-    s.particles = n;
-    s.xyz = xyz;
-    s.inv_mass = w;
-    s.radius = r;
-    s.edges = nbody * m.k.edges;
-    s.edge = edges;
-    s.edge_alpha = 1e-5;
-    s.tets = nbody * m.k.tets;
-    s.tet = tets;
-    s.tet_alpha = 1e-6;
-    s.bodies = nbody;
-    s.body_begin = begin;
-    s.planes = 1;
-    s.plane = &ground;
-    s.max_contacts = 4 * n;
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 10;
     cfg.substeps = 2;
@@ -84,12 +54,12 @@ int xb_sleep(int quick, xb_sleep_result *out)
     cfg.friction_dynamic = 0.5;
     cfg.contact_skin = 0.005; /* a game's margin: what a body moves in a frame */
     const xpbd_engine_options never = {0, 0, 0, 0, 0}, sleepy = {0, 1e-4, 20, 0, 0};
-    if (xpbd_engine_f32_create(&awake, &s, &cfg, &never, NULL) != XPBD_OK ||
-        xpbd_engine_f32_create(&asleep, &s, &cfg, &sleepy, NULL) != XPBD_OK)
+    if (xpbd_engine_f32_create(&awake, &pile.s, &cfg, &never, NULL) != XPBD_OK ||
+        xpbd_engine_f32_create(&asleep, &pile.s, &cfg, &sleepy, NULL) != XPBD_OK)
         goto done;
     out->bodies = nbody;
-    out->particles = n;
-    out->constraints = s.edges + s.tets;
+    out->particles = pile.s.particles;
+    out->constraints = pile.s.edges + pile.s.tets;
     int failed = 0;
     uint32_t f = 0;
     for (; f < 600 && asleep.counters.sleeping < nbody; ++f)
@@ -113,12 +83,7 @@ int xb_sleep(int quick, xb_sleep_result *out)
 done:
     xpbd_engine_f32_destroy(&awake);
     xpbd_engine_f32_destroy(&asleep);
-    free(xyz);
-    free(w);
-    free(r);
-    free(edges);
-    free(tets);
-    free(begin);
+    xs_pile_f32_free(&pile);
     xs_mesh_free(&m);
     return rc;
 }

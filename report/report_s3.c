@@ -949,60 +949,32 @@ int xr_section_s3_sleeping(xr_ctx *ctx)
      * (pinned) until frame `drop` */
     const int frames = 360, drop = 90;
     const uint32_t nbody = 10, centre = 4;
+    double off[30], w[10];
+    for (uint32_t b = 0; b < nbody; ++b) {
+        off[3 * b] = b < 9 ? 0.4 * (b % 3) : 0.4;
+        off[3 * b + 1] = b < 9 ? 0.03 : 0.73;
+        off[3 * b + 2] = b < 9 ? 0.4 * (b / 3) : 0.4;
+        w[b] = b < 9 ? 10 : 0;
+    }
     xs_mesh m;
     if (!xs_mesh_box(&m, 2, 0.1, (const double[3]){0, 0, 0}, 6))
         return -1;
     const size_t nb = m.k.particles, n = nbody * nb;
-    double *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w);
-    double *r = malloc(n * sizeof *r);
-    uint32_t *edge = malloc(2 * nbody * m.k.edges * sizeof *edge);
-    uint32_t *tet = malloc(4 * nbody * m.k.tets * sizeof *tet);
-    size_t *begin = malloc((nbody + 1) * sizeof *begin);
+    const size_t cube_edges = m.k.edges, cube_tets = m.k.tets;
+    xs_pile_f64 pile;
     xpbd_engine_f64 e;
     memset(&e, 0, sizeof e);
     FILE *f = NULL;
-    int ok = xyz && w && r && edge && tet && begin;
-    for (uint32_t b = 0; ok && b < nbody; ++b) {
-        const double off[3] = {b < 9 ? 0.4 * (b % 3) : 0.4, b < 9 ? 0.03 : 0.73,
-                               b < 9 ? 0.4 * (b / 3) : 0.4};
-        for (size_t i = 0; i < nb; ++i) {
-            for (int k = 0; k < 3; ++k)
-                xyz[3 * (b * nb + i) + (size_t)k] = m.xyz[3 * i + (size_t)k] + off[k];
-            w[b * nb + i] = b < 9 ? 10 : 0;
-            r[b * nb + i] = 0.03;
-        }
-        for (size_t k = 0; k < 2 * m.k.edges; ++k)
-            edge[2 * b * m.k.edges + k] = m.edges[k] + (uint32_t)(b * nb);
-        for (size_t k = 0; k < 4 * m.k.tets; ++k)
-            tet[4 * b * m.k.tets + k] = m.tets[k] + (uint32_t)(b * nb);
-        begin[b] = b * nb;
-    }
+    int ok = xs_pile_f64_make(&pile, &m, nbody, off, w, 0.03, 1e-4, 0);
+    const size_t *begin = pile.begin;
     if (ok) {
-        begin[nbody] = n;
-        const xpbd_plane ground = {{0, 1, 0}, 0};
-        xpbd_scene_f64 s;
-        memset(&s, 0, sizeof s);
-        s.particles = n;
-        s.xyz = xyz;
-        s.inv_mass = w;
-        s.radius = r;
-        s.edges = nbody * m.k.edges;
-        s.edge = edge;
-        s.edge_alpha = 1e-4;
-        s.tets = nbody * m.k.tets;
-        s.tet = tet;
-        s.bodies = nbody;
-        s.body_begin = begin;
-        s.planes = 1;
-        s.plane = &ground;
-        s.max_contacts = 4 * n;
         xpbd_step_config cfg = xpbd_step_config_default();
         cfg.isa = xr_isa(ctx);
         cfg.iterations = 8;
         cfg.friction_static = 0.6;
         cfg.friction_dynamic = 0.5;
         const xpbd_engine_options opt = {0, 1e-4, 20, 0, 0};
-        ok = xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL) == XPBD_OK;
+        ok = xpbd_engine_f64_create(&e, &pile.s, &cfg, &opt, NULL) == XPBD_OK;
     }
     f = ok ? xr_table_open(ctx, "s3_sleeping",
                            "frame\tasleep\tsolves\tcontacts\twoke\tmax_energy\tcentre_energy\t"
@@ -1010,11 +982,10 @@ int xr_section_s3_sleeping(xr_ctx *ctx)
            : NULL;
     if (!f) {
         xpbd_engine_f64_destroy(&e);
-        free(xyz), free(w), free(r), free(edge), free(tet), free(begin);
+        xs_pile_f64_free(&pile);
         xs_mesh_free(&m);
         return -1;
     }
-    const size_t cube_edges = m.k.edges, cube_tets = m.k.tets;
     const uint64_t per_cube = (uint64_t)8 * (cube_edges + cube_tets); /* one awake cube */
     int all_asleep = -1, again = -1, solo_ok = 1, solo_frames = 0, quiet_frames = 0;
     uint64_t quiet_solves = 0;
@@ -1072,8 +1043,8 @@ int xr_section_s3_sleeping(xr_ctx *ctx)
     }
     xr_table_close(f);
     xpbd_engine_f64_destroy(&e);
-    free(xyz), free(w), free(r), free(edge), free(tet), free(begin);
     xs_mesh_free(&m);
+    xs_pile_f64_free(&pile);
     if (!ok || all_asleep < 0) {
         xr_md(ctx, "The sleeping scene failed (a step error, or the bodies never all slept).\n\n");
         return -1;

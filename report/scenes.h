@@ -135,6 +135,37 @@ size_t xs_components(const xpbd_engine_f64 *e);
  * out of memory. */
 size_t xs_hinges(const xpbd_engine_f64 *e, uint8_t *flags);
 
+/* A pile of soft bodies on the ground (the sleeping scenes): `bodies`
+ * copies of the tet box m (its edges and tets), copy b moved by off[3b ..
+ * 3b + 2] with inverse mass w[b] for each of its particles, every particle
+ * a contact radius r, each copy one body, the plane y = 0, room for 4
+ * contacts per particle. s is the engine scene; the pile owns its arrays
+ * (do not copy it: s points into it). */
+typedef struct xs_pile_f64 {
+    double *xyz, *w, *r;
+    uint32_t *edge, *tet;
+    size_t *begin;
+    xpbd_plane ground;
+    xpbd_scene_f64 s;
+} xs_pile_f64;
+
+typedef struct xs_pile_f32 {
+    float *xyz, *w, *r;
+    uint32_t *edge, *tet;
+    size_t *begin;
+    xpbd_plane ground;
+    xpbd_scene_f32 s;
+} xs_pile_f32;
+
+/* Returns 1, or 0 if out of memory (xs_pile_*_free still frees what was
+ * made). Edge and tet compliance as given. */
+int xs_pile_f64_make(xs_pile_f64 *p, const xs_mesh *m, uint32_t bodies, const double *off,
+                     const double *w, double r, double edge_alpha, double tet_alpha);
+int xs_pile_f32_make(xs_pile_f32 *p, const xs_mesh *m, uint32_t bodies, const double *off,
+                     const double *w, double r, double edge_alpha, double tet_alpha);
+void xs_pile_f64_free(xs_pile_f64 *p);
+void xs_pile_f32_free(xs_pile_f32 *p);
+
 /* The tearing curtain (SPEC S3 topology memo): a 12 x 8 cloth of 5 cm
  * spacing hanging in the x-y plane from its top row (pinned; 20 g per other
  * particle), stretch and shear edges of compliance 1e-5 m/N, bending 1e-3,

@@ -139,3 +139,61 @@ xpbd_status XS_SFX(xs_cloth)(XS_W *w, int nx, int ny, XS_R d, XS_R alpha, int sh
     free(xyz);
     return st;
 }
+
+int XS_M(xs_pile, make)(XS_SFX(xs_pile) *p, const xs_mesh *m, uint32_t bodies, const double *off,
+                        const double *w, double r, double edge_alpha, double tet_alpha)
+{
+    memset(p, 0, sizeof *p);
+    const size_t nb = m->k.particles, n = bodies * nb;
+    p->xyz = malloc((3 * n + 1) * sizeof *p->xyz);
+    p->w = malloc((n + 1) * sizeof *p->w);
+    p->r = malloc((n + 1) * sizeof *p->r);
+    p->edge = malloc((2 * bodies * m->k.edges + 1) * sizeof *p->edge);
+    p->tet = malloc((4 * bodies * m->k.tets + 1) * sizeof *p->tet);
+    p->begin = malloc(((size_t)bodies + 1) * sizeof *p->begin);
+    if (!p->xyz || !p->w || !p->r || !p->edge || !p->tet || !p->begin)
+        return 0;
+    for (uint32_t b = 0; b < bodies; ++b) {
+        for (size_t i = 0; i < nb; ++i) {
+            for (int k = 0; k < 3; ++k)
+                p->xyz[3 * (b * nb + i) + (size_t)k] =
+                    (XS_R)(m->xyz[3 * i + (size_t)k] + off[3 * b + (size_t)k]);
+            p->w[b * nb + i] = (XS_R)w[b];
+            p->r[b * nb + i] = (XS_R)r;
+        }
+        for (size_t k = 0; k < 2 * m->k.edges; ++k)
+            p->edge[2 * b * m->k.edges + k] = m->edges[k] + (uint32_t)(b * nb);
+        for (size_t k = 0; k < 4 * m->k.tets; ++k)
+            p->tet[4 * b * m->k.tets + k] = m->tets[k] + (uint32_t)(b * nb);
+        p->begin[b] = b * nb;
+    }
+    p->begin[bodies] = n;
+    p->ground = (xpbd_plane){{0, 1, 0}, 0};
+    p->s.particles = n;
+    p->s.xyz = p->xyz;
+    p->s.inv_mass = p->w;
+    p->s.radius = p->r;
+    p->s.edges = bodies * m->k.edges;
+    p->s.edge = p->edge;
+    p->s.edge_alpha = edge_alpha;
+    p->s.tets = bodies * m->k.tets;
+    p->s.tet = p->tet;
+    p->s.tet_alpha = tet_alpha;
+    p->s.bodies = bodies;
+    p->s.body_begin = p->begin;
+    p->s.planes = 1;
+    p->s.plane = &p->ground;
+    p->s.max_contacts = 4 * n;
+    return 1;
+}
+
+void XS_M(xs_pile, free)(XS_SFX(xs_pile) *p)
+{
+    free(p->xyz);
+    free(p->w);
+    free(p->r);
+    free(p->edge);
+    free(p->tet);
+    free(p->begin);
+    memset(p, 0, sizeof *p);
+}

@@ -2506,6 +2506,32 @@ static void softbody_bad_input(void)
 
 /* ============================================================= cross === */
 
+/* Tearing with vertex splits on the ISA under test against the scalar
+ * path: the same tears, the same splits, the same particles bit for bit. */
+static void softbody_cross_tearing(void)
+{
+    xs_curtain a, b;
+    REQUIRE(xs_curtain_make(&a, 0));
+    REQUIRE(xs_curtain_make(&b, 0));
+    a.e.config.isa = xt_isa;
+    b.e.config.isa = XPBD_ISA_SCALAR;
+    uint32_t split = 0;
+    for (int f = 0; f < 40; ++f) {
+        REQUIRE_STATUS(xs_curtain_frame(&a), XPBD_OK);
+        REQUIRE_STATUS(xs_curtain_frame(&b), XPBD_OK);
+        ENSURE_INT(a.e.counters.step.isa, xt_isa);
+        ENSURE_INT(a.e.counters.torn, b.e.counters.torn);
+        ENSURE_INT(a.e.counters.split, b.e.counters.split);
+        split += a.e.counters.split;
+    }
+    ENSURE(split > 0);
+    REQUIRE(a.e.particles.count == b.e.particles.count && a.e.edge_count == b.e.edge_count);
+    sb_same_particles_f64(&a.e, &b.e, a.e.particles.count, "torn curtain");
+    SAME_U32(a.e.edge, b.e.edge, 2 * a.e.edge_count, "torn curtain edges");
+    xs_curtain_free(&a);
+    xs_curtain_free(&b);
+}
+
 static void softbody_cross_tets_f32(void) { sb_cross_quads_f32(0); }
 static void softbody_cross_tets_f64(void) { sb_cross_quads_f64(0); }
 static void softbody_cross_bending_f32(void) { sb_cross_quads_f32(1); }
@@ -2542,6 +2568,7 @@ const xt_test xt_tests_softbody[] = {
     {"softbody_cross.tethers_f64", sb_cross_tethers_f64},
     {"softbody_cross.world_f32", sb_cross_world_f32},
     {"softbody_cross.world_f64", sb_cross_world_f64},
+    {"softbody_cross.tearing", softbody_cross_tearing},
     {NULL, NULL},
 };
 

@@ -526,6 +526,8 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
         strcmp(r->tok[9], "max_particles") != 0 || !xrp_u32(r->tok[10], &f->options.max_particles))
         return xrp_bad(r, "expected 'options tear_stretch <x> sleep_energy <x> sleep_steps <n> "
                           "keep_hinges <0|1> max_particles <n>'");
+    if (f->options.max_particles > (uint32_t)INT32_MAX)
+        return xrp_bad(r, "max_particles beyond the index range");
     int serial;
     if (!xrp_next(r) || r->ntok != 3 || strcmp(r->tok[0], "colouring") != 0 ||
         !xrp_u32(r->tok[1], &u) || !xrp_int(r->tok[2], &serial))
@@ -538,6 +540,8 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
         !xrp_int(r->tok[3], &ht))
         return xrp_bad(r, "expected 'particles <n> <radius 0|1> <tethers 0|1>'");
     const size_t n = (size_t)v;
+    if (f->options.max_particles && f->options.max_particles < n)
+        return xrp_bad(r, "more particles than the options' max_particles");
     f->n = n;
     f->has_radius = hr != 0;
     f->has_tethers = ht != 0;

@@ -8,7 +8,7 @@
  * hash of the final state. Text, one record per line; every real is written
  * with %a, so it reads back bit for bit:
  *
- *     xpbd-replay 2                      file format (XRP_FORMAT)
+ *     xpbd-replay 3                      file format (XRP_FORMAT)
  *     protocol 1                         XPBD_PROTOCOL_VERSION of the recorder
  *     real f64                           engine precision (f32 or f64)
  *     h <frame length>
@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 /* Replay file format version (the layout above). */
-#define XRP_FORMAT 2
+#define XRP_FORMAT 3
 
 /* A recording in progress. */
 typedef struct xrp_recorder {

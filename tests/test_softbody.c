@@ -2460,10 +2460,11 @@ static void softbody_bad_input(void)
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_COMPLIANCE);
     s.edge_alpha = 0;
     const xpbd_engine_options neg = {-1, 0, 0, 0, 0}, hinges2 = {0, 0, 0, 2, 0},
-                              too_few = {0, 0, 0, 0, 7};
+                              too_few = {0, 0, 0, 0, 7}, too_many = {0, 0, 0, 0, 0x80000000u};
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &neg, &bad), XPBD_ERR_CONFIG);
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &hinges2, &bad), XPBD_ERR_CONFIG);
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &too_few, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &too_many, &bad), XPBD_ERR_CONFIG);
     m.edges[5] = 8; /* out of range */
     ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
     ENSURE_INT(bad, 2);

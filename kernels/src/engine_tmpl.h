@@ -484,7 +484,8 @@ xpbd_status SFXM(xpbd_engine, create)(E *e, const SC *sc, const xpbd_step_config
 
     xpbd_status st = XPBD_ERR_NOMEM;
     const size_t E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
-    if (e->options.max_particles && e->options.max_particles < n)
+    if (e->options.max_particles &&
+        (e->options.max_particles < n || e->options.max_particles > (uint32_t)INT32_MAX))
         return XPBD_ERR_CONFIG;
     const size_t cap = e->options.max_particles ? e->options.max_particles : n;
     R *blk = SFX(engine_block)(e, n, cap, sc->radius != NULL, sc->tether_anchor != NULL);
@@ -711,6 +712,7 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint3
     *split = 0;
     *woke = 0;
     *dropped = 0;
+    uint32_t want_dropped = 0; /* reported only if the tear is committed */
     size_t torn = 0;
     for (size_t k = 0; k < e->edge_count; ++k)
         torn += e->torn[k] != 0;
@@ -747,7 +749,7 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint3
         st == XPBD_ERR_CAPACITY) {
         /* past the level's capacity (or the index range): this frame tears
          * without splitting */
-        *dropped = st == XPBD_OK ? (uint32_t)copies : 1u;
+        want_dropped = st == XPBD_OK ? (uint32_t)copies : 1u;
         st = xpbd_tear_split(n, e->edge, ne, e->torn, e->tet, nt, e->bend, nb,
                              XPBD_TEAR_KEEP_HINGES, drop_t, drop_b, ev, tv, bv, src, most,
                              &copies);
@@ -901,6 +903,7 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint3
     e->bend_compliance = t.bend_compliance;
     memset(e->torn, 0, e->edge_count + 1);
     *split = (uint32_t)copies;
+    *dropped = want_dropped;
     t.edge = NULL;
     t.edge_rest = NULL;
     built = grown = 0;

@@ -146,8 +146,9 @@ typedef struct xpbd_engine_counters {
     uint32_t woke;            /* bodies woken before or after this step */
     uint32_t torn;            /* distance constraints over the tear stretch, removed at step end */
     uint32_t split;           /* particles added by vertex splits at step end */
-    uint32_t split_dropped;   /* copies a split wanted beyond options.max_particles (that
-                                 frame's tear then removed constraints only) */
+    uint32_t split_dropped;   /* copies this frame's split wanted when they would not fit
+                                 options.max_particles (all dropped: the tear removed
+                                 constraints only); 1 if the index range was exceeded */
     uint32_t distance;        /* distance constraints in the set for the next step (those
                                  of sleeping bodies are left out) */
     double max_stretch;       /* max |d|/rest - 1 over the distance set at step end */
@@ -246,8 +247,9 @@ typedef struct xpbd_engine_options {
                                  0 or 1 (XPBD_ERR_CONFIG otherwise) */
     uint32_t max_particles;   /* 0: the particle arrays grow (are reallocated) at step end
                                  when a split adds particles. > 0: the level's capacity,
-                                 allocated at create (>= the scene's particles, else
-                                 XPBD_ERR_CONFIG); a split never reallocates them, and a
+                                 allocated at create (from the scene's particles to
+                                 INT32_MAX, else XPBD_ERR_CONFIG); a split never
+                                 reallocates them, and a
                                  frame whose splits would pass the capacity tears without
                                  splitting (counters.split_dropped) */
 } xpbd_engine_options;
@@ -399,8 +401,9 @@ XPBD_API void xpbd_engine_f64_destroy(xpbd_engine_f64 *e);
  * unchanged and counters.step naming it), or XPBD_ERR_NOMEM if the topology
  * rebuild failed (the step is done and the old sets and particles are
  * kept; the next frame's stretch pass flags again). After a tear that split
- * vertices (counters.split > 0) particles.count is larger and the particle
- * arrays have moved: re-read them from the engine. */
+ * vertices (counters.split > 0) particles.count is larger and, without a
+ * capacity (options.max_particles), the particle arrays have moved: re-read
+ * them from the engine. */
 XPBD_API xpbd_status xpbd_engine_f32_step(xpbd_engine_f32 *e, double h);
 XPBD_API xpbd_status xpbd_engine_f64_step(xpbd_engine_f64 *e, double h);
 

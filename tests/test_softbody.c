@@ -1450,7 +1450,7 @@ static void softbody_tearing(void)
      * each naming its scene vertex, the mass unchanged */
     ENSURE_INT(cu.e.particles.count, n + split);
     for (size_t i = 0; i < cu.e.particles.count; ++i)
-        ENSURE(cu.e.origin[i] == (i < n ? i : cu.e.origin[i]) && cu.e.origin[i] < n);
+        ENSURE(i < n ? cu.e.origin[i] == i : cu.e.origin[i] < n);
     double mass1[4];
     sb_mass_momentum(&cu.e.particles, mass1);
     ENSURE_NEAR(mass1[0], mass0[0], 1e-12 * mass0[0]);

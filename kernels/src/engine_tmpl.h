@@ -211,11 +211,11 @@ uint32_t SFX(xpbd_sleep_update)(xpbd_sleep_state *s, const W *w, uint32_t *fell,
 
 /* ---------------------------------------------------------- counters --- */
 
-void SFX(xpbd_counters_snapshot)(const W *w, const xpbd_step_counters *k,
-                                 xpbd_engine_counters *out)
+/* The snapshot; max_stretch (may be NULL) is the distance set's when the
+ * caller's stretch pass already measured it (the engine's tear pass). */
+static void SFX(counters_fill)(const W *w, const xpbd_step_counters *k,
+                               const double *max_stretch, xpbd_engine_counters *out)
 {
-    if (!out)
-        return;
     memset(out, 0, sizeof *out);
     if (k) {
         out->step = *k;
@@ -231,7 +231,10 @@ void SFX(xpbd_counters_snapshot)(const W *w, const xpbd_step_counters *k,
     if (w->constraints) {
         out->colours_distance = w->constraints->colours;
         out->distance = w->constraints->count;
-        (void)SFX(xpbd_tear_flag)(p, w->constraints, 0, NULL, &out->max_stretch);
+        if (max_stretch)
+            out->max_stretch = *max_stretch;
+        else
+            (void)SFX(xpbd_tear_flag)(p, w->constraints, 0, NULL, &out->max_stretch);
     }
     if (w->bends)
         out->colours_bends = w->bends->colours;
@@ -263,6 +266,13 @@ void SFX(xpbd_counters_snapshot)(const W *w, const xpbd_step_counters *k,
     out->bodies = w->body_count;
     for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b)
         out->sleeping += w->body_asleep[b] != 0;
+}
+
+void SFX(xpbd_counters_snapshot)(const W *w, const xpbd_step_counters *k,
+                                 xpbd_engine_counters *out)
+{
+    if (out)
+        SFX(counters_fill)(w, k, NULL, out);
 }
 
 /* ------------------------------------------------------------ engine --- */
@@ -769,7 +779,6 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint3
         t.body_begin = nbodies ? malloc(((size_t)nbodies + 1) * sizeof *t.body_begin) : NULL;
         if (!map || !pieces || !per_body || (nbodies && !t.body_begin)) {
             free(t.body_begin);
-            t.body_begin = e->body_begin;
             goto done;
         }
         SFX(engine_layout)(e, src, copies, map, t.body_begin, pieces, per_body);
@@ -777,7 +786,6 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint3
             rest_tmp = malloc((3 * (n + copies) + 1) * sizeof *rest_tmp);
             if (!rest_tmp) {
                 free(t.body_begin);
-                t.body_begin = e->body_begin;
                 goto done;
             }
             for (size_t k = 0; k < n + copies; ++k)
@@ -792,13 +800,10 @@ static xpbd_status SFX(engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint3
             t.tether_anchor =
                 e->tether_anchor ? malloc((n + copies + 1) * sizeof *t.tether_anchor) : NULL;
             if (!t.owned_ || !t.origin || (e->tether_anchor && !t.tether_anchor)) {
-                free(t.owned_);
+                free(t.owned_); /* not grown: done frees none of these */
                 free(t.origin);
                 free(t.tether_anchor);
                 free(t.body_begin);
-                memcpy(&t, e, sizeof t); /* back to the engine's own, nothing to free */
-                t.edge = t.tet = t.bend = NULL;
-                t.edge_rest = t.edge_compliance = t.tet_compliance = t.bend_compliance = NULL;
                 goto done;
             }
             SFX(engine_move)(e, &t, n, src, copies, map, pieces);
@@ -1005,12 +1010,14 @@ xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
         (void)SFX(xpbd_sleep_update)(&e->sleep, &e->world, &fell, &woke2);
     e->frame++;
     uint32_t torn = 0;
-    if (e->options.tear_stretch > 0 && e->edge_count)
+    double stretch = 0;
+    const int tearing = e->options.tear_stretch > 0 && e->world.constraints;
+    if (tearing) { /* one stretch pass: the flags and the counters' max stretch */
         memset(e->torn, 0, e->edge_count); /* edges of sleeping bodies are not in the set */
-    if (e->options.tear_stretch > 0 && e->world.constraints)
         torn = SFX(xpbd_tear_flag)(&e->particles, &e->distance, e->options.tear_stretch, e->torn,
-                                   NULL);
-    SFX(xpbd_counters_snapshot)(&e->world, &k, &e->counters);
+                                   &stretch);
+    }
+    SFX(counters_fill)(&e->world, &k, tearing ? &stretch : NULL, &e->counters);
     e->counters.frame = e->frame;
     e->counters.fell_asleep = fell;
     e->counters.woke = woke + woke2;
@@ -1116,6 +1123,20 @@ xpbd_status SFXM(xpbd_engine, apply)(E *e, const xpbd_input *in)
 
 /* -------------------------------------------------------- order check --- */
 
+/* out[k] = idx[perm[k]] (4 indices each), with their compliance if given;
+ * returns out_comp, or NULL without compliance. */
+static const R *SFX(engine_permute_quads)(const uint32_t *perm, size_t count,
+                                          const uint32_t *idx, const R *comp, uint32_t *out,
+                                          R *out_comp)
+{
+    for (size_t k = 0; k < count; ++k) {
+        memcpy(out + 4 * k, idx + 4 * (size_t)perm[k], 4 * sizeof *out);
+        if (comp)
+            out_comp[k] = comp[perm[k]];
+    }
+    return comp ? out_comp : NULL;
+}
+
 xpbd_status SFX(xpbd_order_check)(const SC *scene, const xpbd_step_config *cfg, double h,
                                   uint32_t frames, uint64_t seed, xpbd_order_report *out)
 {
@@ -1157,21 +1178,13 @@ xpbd_status SFX(xpbd_order_check)(const SC *scene, const xpbd_step_config *cfg, 
     b.edge_rest = scene->edge_rest ? erest : NULL;
     b.edge_compliance = scene->edge_compliance ? ecomp : NULL;
     engine_permutation(perm, nt, seed ? seed + 1 : 0);
-    for (size_t k = 0; k < nt; ++k) {
-        memcpy(tet + 4 * k, scene->tet + 4 * (size_t)perm[k], 4 * sizeof *tet);
-        if (scene->tet_compliance)
-            tcomp[k] = scene->tet_compliance[perm[k]];
-    }
     b.tet = tet;
-    b.tet_compliance = scene->tet_compliance ? tcomp : NULL;
+    b.tet_compliance = SFX(engine_permute_quads)(perm, nt, scene->tet, scene->tet_compliance, tet,
+                                                 tcomp);
     engine_permutation(perm, nb, seed ? seed + 2 : 0);
-    for (size_t k = 0; k < nb; ++k) {
-        memcpy(bend + 4 * k, scene->bend + 4 * (size_t)perm[k], 4 * sizeof *bend);
-        if (scene->bend_compliance)
-            bcomp[k] = scene->bend_compliance[perm[k]];
-    }
     b.bend = bend;
-    b.bend_compliance = scene->bend_compliance ? bcomp : NULL;
+    b.bend_compliance = SFX(engine_permute_quads)(perm, nb, scene->bend, scene->bend_compliance,
+                                                  bend, bcomp);
 
     if ((st = SFXM(xpbd_engine, create)(&ea, &a, cfg, NULL, NULL)) != XPBD_OK ||
         (st = SFXM(xpbd_engine, create)(&eb, &b, cfg, NULL, NULL)) != XPBD_OK)

@@ -201,6 +201,17 @@ static uint32_t SIMD(plane_position)(R *pk, const P *p, const R *radius, size_t 
     return hits;
 }
 
+/* Penetration r - (n . x - d) of the L particles from i into a plane (the
+ * velocity passes' test, in the scalar reference's order). */
+static inline V SIMD(plane_pen)(const P *p, const R *radius, size_t i, V n0, V n1, V n2, V d)
+{
+    const V dist = O(sub)(O(add)(O(add)(O(mul)(n0, O(load)(p->x + i)),
+                                        O(mul)(n1, O(load)(p->y + i))),
+                                 O(mul)(n2, O(load)(p->z + i))),
+                          d);
+    return O(sub)(O(load)(radius + i), dist);
+}
+
 static uint32_t SIMD(plane_velocity)(const P *p, const R *radius, size_t begin, size_t end,
                                      const R pl[4], R e, R slop, R *impulse)
 {
@@ -211,11 +222,7 @@ static uint32_t SIMD(plane_velocity)(const P *p, const R *radius, size_t begin, 
     size_t i = begin;
     for (; i + L <= end; i += L) {
         const V w = O(load)(p->w + i);
-        const V dist = O(sub)(O(add)(O(add)(O(mul)(n0, O(load)(p->x + i)),
-                                            O(mul)(n1, O(load)(p->y + i))),
-                                     O(mul)(n2, O(load)(p->z + i))),
-                              d);
-        const V pen = O(sub)(O(load)(radius + i), dist);
+        const V pen = SIMD(plane_pen)(p, radius, i, n0, n1, n2, d);
         const V vx = O(load)(p->vx + i), vy = O(load)(p->vy + i), vz = O(load)(p->vz + i);
         const V vn = O(add)(O(add)(O(mul)(n0, vx), O(mul)(n1, vy)), O(mul)(n2, vz));
         const M ok = O(mand)(O(mand)(O(gt)(w, zero), O(ge)(pen, neg_slop)), O(gt)(zero, vn));
@@ -306,11 +313,7 @@ static uint32_t SIMD(plane_restitution)(const P *p, const R *radius, const R *v0
     size_t i = begin;
     for (; i + L <= end; i += L) {
         const V w = O(load)(p->w + i);
-        const V dist = O(sub)(O(add)(O(add)(O(mul)(n0, O(load)(p->x + i)),
-                                            O(mul)(n1, O(load)(p->y + i))),
-                                     O(mul)(n2, O(load)(p->z + i))),
-                              d);
-        const V pen = O(sub)(O(load)(radius + i), dist);
+        const V pen = SIMD(plane_pen)(p, radius, i, n0, n1, n2, d);
         const V vn0 = O(add)(O(add)(O(mul)(n0, O(load)(v0x + i)), O(mul)(n1, O(load)(v0y + i))),
                              O(mul)(n2, O(load)(v0z + i)));
         const V vx = O(load)(p->vx + i), vy = O(load)(p->vy + i), vz = O(load)(p->vz + i);

@@ -1026,7 +1026,11 @@ xpbd_status SFXM(xpbd_engine, step)(E *e, double h)
         uint32_t split = 0, woke3 = 0, dropped = 0;
         const xpbd_status ts = SFX(engine_tear)(e, &split, &woke3, &dropped);
         e->counters.split_dropped = dropped;
-        e->counters.sleeping -= woke3 <= e->counters.sleeping ? woke3 : e->counters.sleeping;
+        if (woke3) { /* a body that grew woke: the snapshot's count is recounted */
+            e->counters.sleeping = 0;
+            for (uint32_t b = 0; b < e->sleep.body_count; ++b)
+                e->counters.sleeping += e->sleep.asleep[b] != 0;
+        }
         if (split && e->max_contacts) /* its pairs name the old particle indices */
             (void)xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_,
                                         e->contacts.capacity, e->max_contacts);

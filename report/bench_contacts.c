@@ -273,7 +273,7 @@ static int xbc_point_cmp(const void *a, const void *b)
 #define XB_CT_BODY
 #define XB_CT_R float
 #define XB_CT_SFX(n) n##_f32
-#define XB_CT_SFXM(a, b) a##_f32_##b
+#define XB_CT_SFXM(a, b) a##_##b##_f32
 #define XB_CT_PREC "f32"
 #include "bench_contacts.c"
 #undef XB_CT_R
@@ -283,7 +283,7 @@ static int xbc_point_cmp(const void *a, const void *b)
 
 #define XB_CT_R double
 #define XB_CT_SFX(n) n##_f64
-#define XB_CT_SFXM(a, b) a##_f64_##b
+#define XB_CT_SFXM(a, b) a##_##b##_f64
 #define XB_CT_PREC "f64"
 #include "bench_contacts.c"
 #undef XB_CT_BODY

@@ -126,13 +126,13 @@ static int xb_mesh_side(size_t edges)
 #define XB_DS xpbd_distance_set_f32
 #define XB_K xpbd_kernels_f32
 #define XB_W xs_world_f32
-#define XB_GET xpbd_kernels_f32_get
+#define XB_GET xpbd_kernels_get_f32
 #define XB_CLOTH xs_cloth_f32
-#define XB_WFREE xs_world_f32_free
-#define XB_BIND xpbd_particles_f32_bind
+#define XB_WFREE xs_world_free_f32
+#define XB_BIND xpbd_particles_bind_f32
 #define XB_SER_XPBD xpbd_serial_distance_xpbd_f32
-#define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_f32_packed
-#define XB_SER_PBD_PK xpbd_serial_distance_pbd_f32_packed
+#define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_packed_f32
+#define XB_SER_PBD_PK xpbd_serial_distance_pbd_packed_f32
 #define XB_SER_PBD xpbd_serial_distance_pbd_f32
 #define XB_SER_SPRING xpbd_serial_spring_forces_f32
 #define XB_SER_RESIDUAL xpbd_serial_residual_f32
@@ -162,13 +162,13 @@ static int xb_mesh_side(size_t edges)
 #define XB_DS xpbd_distance_set_f64
 #define XB_K xpbd_kernels_f64
 #define XB_W xs_world_f64
-#define XB_GET xpbd_kernels_f64_get
+#define XB_GET xpbd_kernels_get_f64
 #define XB_CLOTH xs_cloth_f64
-#define XB_WFREE xs_world_f64_free
-#define XB_BIND xpbd_particles_f64_bind
+#define XB_WFREE xs_world_free_f64
+#define XB_BIND xpbd_particles_bind_f64
 #define XB_SER_XPBD xpbd_serial_distance_xpbd_f64
-#define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_f64_packed
-#define XB_SER_PBD_PK xpbd_serial_distance_pbd_f64_packed
+#define XB_SER_XPBD_PK xpbd_serial_distance_xpbd_packed_f64
+#define XB_SER_PBD_PK xpbd_serial_distance_pbd_packed_f64
 #define XB_SER_PBD xpbd_serial_distance_pbd_f64
 #define XB_SER_SPRING xpbd_serial_spring_forces_f64
 #define XB_SER_RESIDUAL xpbd_serial_residual_f64
@@ -305,7 +305,7 @@ static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t substeps,
         }
         *final_xyz = xyz;
     }
-    xs_world_f32_free(&w);
+    xs_world_free_f32(&w);
     return ok ? 0 : -1;
 }
 

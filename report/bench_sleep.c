@@ -18,7 +18,7 @@ static double frame_time(xpbd_engine_f32 *e, int blocks, int frames, int *failed
     for (int b = 0; b < blocks; ++b) {
         const double t0 = xb_now();
         for (int f = 0; f < frames; ++f)
-            *failed |= xpbd_engine_f32_step(e, 1.0 / 60) < 0;
+            *failed |= xpbd_engine_step_f32(e, 1.0 / 60) < 0;
         const double t = (xb_now() - t0) / frames;
         best = t < best ? t : best;
     }
@@ -45,7 +45,7 @@ int xb_sleep(int quick, xb_sleep_result *out)
     int rc = -1;
     if (!xs_mesh_box(&m, CELLS, 0.05, (const double[3]){0, 0, 0}, 5))
         return -1;
-    if (!xs_pile_f32_make(&pile, &m, nbody, off, w, 0.01, 1e-5, 1e-6))
+    if (!xs_pile_make_f32(&pile, &m, nbody, off, w, 0.01, 1e-5, 1e-6))
         goto done;
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 10;
@@ -54,8 +54,8 @@ int xb_sleep(int quick, xb_sleep_result *out)
     cfg.friction_dynamic = 0.5;
     cfg.contact_skin = 0.005; /* a game's margin: what a body moves in a frame */
     const xpbd_engine_options never = {0, 0, 0, 0, 0}, sleepy = {0, 1e-4, 20, 0, 0};
-    if (xpbd_engine_f32_create(&awake, &pile.s, &cfg, &never, NULL) != XPBD_OK ||
-        xpbd_engine_f32_create(&asleep, &pile.s, &cfg, &sleepy, NULL) != XPBD_OK)
+    if (xpbd_engine_create_f32(&awake, &pile.s, &cfg, &never, NULL) != XPBD_OK ||
+        xpbd_engine_create_f32(&asleep, &pile.s, &cfg, &sleepy, NULL) != XPBD_OK)
         goto done;
     out->bodies = nbody;
     out->particles = pile.s.particles;
@@ -63,9 +63,9 @@ int xb_sleep(int quick, xb_sleep_result *out)
     int failed = 0;
     uint32_t f = 0;
     for (; f < 600 && asleep.counters.sleeping < nbody; ++f)
-        failed |= xpbd_engine_f32_step(&asleep, 1.0 / 60) < 0;
+        failed |= xpbd_engine_step_f32(&asleep, 1.0 / 60) < 0;
     for (uint32_t g = 0; g < f; ++g) /* the same settling, awake */
-        failed |= xpbd_engine_f32_step(&awake, 1.0 / 60) < 0;
+        failed |= xpbd_engine_step_f32(&awake, 1.0 / 60) < 0;
     if (failed || asleep.counters.sleeping < nbody)
         goto done;
     out->settle_frames = f;
@@ -74,16 +74,16 @@ int xb_sleep(int quick, xb_sleep_result *out)
     out->asleep_s = frame_time(&asleep, blocks, frames, &failed);
     for (uint32_t b = 0; b < nbody; ++b) {
         const xpbd_input wake = {XPBD_INPUT_WAKE, b, 0, {0, 0, 0}};
-        failed |= xpbd_engine_f32_apply(&asleep, &wake) != XPBD_OK;
+        failed |= xpbd_engine_apply_f32(&asleep, &wake) != XPBD_OK;
     }
     const double t0 = xb_now();
-    failed |= xpbd_engine_f32_step(&asleep, 1.0 / 60) < 0;
+    failed |= xpbd_engine_step_f32(&asleep, 1.0 / 60) < 0;
     out->wake_s = xb_now() - t0;
     rc = failed ? -1 : 0;
 done:
-    xpbd_engine_f32_destroy(&awake);
-    xpbd_engine_f32_destroy(&asleep);
-    xs_pile_f32_free(&pile);
+    xpbd_engine_destroy_f32(&awake);
+    xpbd_engine_destroy_f32(&asleep);
+    xs_pile_free_f32(&pile);
     xs_mesh_free(&m);
     return rc;
 }

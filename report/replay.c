@@ -272,7 +272,7 @@ static void xrp_write_config(FILE *f, const xpbd_step_config *c)
 #define XRP_BODY
 #define XRP_R float
 #define XRP_SFX(n) n##_f32
-#define XRP_SFXM(a, b) a##_f32_##b
+#define XRP_SFXM(a, b) a##_##b##_f32
 #define XRP_F64 0
 #include "replay.c"
 #undef XRP_R
@@ -282,7 +282,7 @@ static void xrp_write_config(FILE *f, const xpbd_step_config *c)
 
 #define XRP_R double
 #define XRP_SFX(n) n##_f64
-#define XRP_SFXM(a, b) a##_f64_##b
+#define XRP_SFXM(a, b) a##_##b##_f64
 #define XRP_F64 1
 #include "replay.c"
 #undef XRP_R
@@ -779,13 +779,13 @@ int main(int argc, char **argv)
         rs = xrp_run_f64(&f, &e, err, sizeof err);
         hash = xrp_state_hash_f64(&e);
         counters = e.counters;
-        xpbd_engine_f64_destroy(&e);
+        xpbd_engine_destroy_f64(&e);
     } else {
         xpbd_engine_f32 e;
         rs = xrp_run_f32(&f, &e, err, sizeof err);
         hash = xrp_state_hash_f32(&e);
         counters = e.counters;
-        xpbd_engine_f32_destroy(&e);
+        xpbd_engine_destroy_f32(&e);
     }
     const double secs = xrp_now() - t0;
     if (rs < 0) {

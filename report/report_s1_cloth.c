@@ -42,10 +42,10 @@ static int cv_chain(xs_world_f64 *w, double alpha)
         comp[k] = alpha;
     }
     const xpbd_colouring_options serial = {0, 1};
-    xpbd_distance_set_f64_free(&w->set);
-    if (xpbd_distance_set_f64_build(&w->set, 6, 5, i0, i1, rest, comp, &serial, NULL) != XPBD_OK ||
+    xpbd_distance_set_free_f64(&w->set);
+    if (xpbd_distance_set_build_f64(&w->set, 6, 5, i0, i1, rest, comp, &serial, NULL) != XPBD_OK ||
         w->scratch_bytes < xpbd_step_scratch_bytes_f64(6, w->set.slots)) {
-        xs_world_f64_free(w);
+        xs_world_free_f64(w);
         return -1;
     }
     return 0;
@@ -185,7 +185,7 @@ static int cv_tier(const xr_ctx *ctx, int cloth, double alpha, int mode, int ite
             n++;
         }
     }
-    xs_world_f64_free(&w);
+    xs_world_free_f64(&w);
     *out = n ? sum / n : NAN;
     return rc;
 }
@@ -196,7 +196,7 @@ static int cv_tier(const xr_ctx *ctx, int cloth, double alpha, int mode, int ite
 int xr_section_s1_convergence(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
-    const xpbd_kernels_f64 *kt = xpbd_kernels_f64_get(xr_isa(ctx));
+    const xpbd_kernels_f64 *kt = xpbd_kernels_get_f64(xr_isa(ctx));
     if (!kt)
         return -1;
     static const char *const scene_name[2] = {"chain", "cloth 8x6"};
@@ -226,7 +226,7 @@ int xr_section_s1_convergence(xr_ctx *ctx)
             free(state);
             free(lsum);
             free(lsave);
-            xs_world_f64_free(&w);
+            xs_world_free_f64(&w);
             return -1;
         }
         memcpy(state, w.block_, 10 * n * sizeof *state);
@@ -246,7 +246,7 @@ int xr_section_s1_convergence(xr_ctx *ctx)
         free(state);
         free(lsum);
         free(lsave);
-        xs_world_f64_free(&w);
+        xs_world_free_f64(&w);
     }
 
     FILE *f = xr_table_open(ctx, "s1_convergence",
@@ -456,7 +456,7 @@ static int cl_run(const xr_ctx *ctx, int id, const cl_spec *s, FILE *f, cl_resul
             w.p.w[i] = 1.0 / s->mass;
     double *x0 = malloc(2 * n * sizeof *x0);
     if (!x0) {
-        xs_world_f64_free(&w);
+        xs_world_free_f64(&w);
         return -1;
     }
     for (size_t i = 0; i < n; ++i) {
@@ -477,7 +477,7 @@ static int cl_run(const xr_ctx *ctx, int id, const cl_spec *s, FILE *f, cl_resul
                  : -1;
     if (rc) {
         free(x0);
-        xs_world_f64_free(&w);
+        xs_world_free_f64(&w);
         return -1;
     }
     memset(r, 0, sizeof *r);
@@ -545,7 +545,7 @@ static int cl_run(const xr_ctx *ctx, int id, const cl_spec *s, FILE *f, cl_resul
         r->vmax = v > r->vmax ? v : r->vmax;
     }
     free(x0);
-    xs_world_f64_free(&w);
+    xs_world_free_f64(&w);
     return 0;
 }
 

@@ -196,7 +196,7 @@ static int sp_release(const xr_ctx *ctx, int n_particles, double k, double c, do
                 r->s_max = s;
         }
     }
-    xs_world_f64_free(&w);
+    xs_world_free_f64(&w);
     if (rc)
         return rc;
     if (r->t_div >= 0) {
@@ -231,7 +231,7 @@ static int sp_growth_measured(const xr_ctx *ctx, int n_particles, double k, doub
         if (f == f1)
             s1 = xs_chain_stretch_f64(&w, SP_L0);
     }
-    xs_world_f64_free(&w);
+    xs_world_free_f64(&w);
     *out = pow(fabs(s1 / s0), 1.0 / (double)(f1 - f0));
     return 0;
 }
@@ -524,7 +524,7 @@ static int sp_stable(const xr_ctx *ctx, int n_particles, double k, double h, dou
         return -1;
     double *yeq = malloc((size_t)n_particles * sizeof *yeq);
     if (!yeq) {
-        xs_world_f64_free(&w);
+        xs_world_free_f64(&w);
         return -1;
     }
     yeq[0] = w.p.y[0];
@@ -551,7 +551,7 @@ static int sp_stable(const xr_ctx *ctx, int n_particles, double k, double h, dou
             }
     }
     free(yeq);
-    xs_world_f64_free(&w);
+    xs_world_free_f64(&w);
     return stable;
 }
 

@@ -70,19 +70,19 @@ static xpbd_status s1_chain(xs_world_f64 *w, double alpha, int coloured)
         rest[k] = S1_L0;
         comp[k] = alpha;
     }
-    xpbd_distance_set_f64_free(&w->set);
+    xpbd_distance_set_free_f64(&w->set);
     xpbd_colouring_options opt = {0};
     opt.serial = 1;
-    st = xpbd_distance_set_f64_build(&w->set, S1_N, S1_N - 1, i0, i1, rest, comp, &opt, NULL);
+    st = xpbd_distance_set_build_f64(&w->set, S1_N, S1_N - 1, i0, i1, rest, comp, &opt, NULL);
     if (st != XPBD_OK) {
-        xs_world_f64_free(w);
+        xs_world_free_f64(w);
         return st;
     }
     free(w->scratch);
     w->scratch_bytes = xpbd_step_scratch_bytes_f64(S1_N, w->set.slots);
     w->scratch = malloc(w->scratch_bytes);
     if (!w->scratch) {
-        xs_world_f64_free(w);
+        xs_world_free_f64(w);
         return XPBD_ERR_NOMEM;
     }
     return XPBD_OK;
@@ -131,7 +131,7 @@ static int s1_simulate(const xr_ctx *ctx, const s1_cfg *c, s1_out *o, double *se
         if (v > o->max_speed)
             o->max_speed = v;
     }
-    xs_world_f64_free(&w);
+    xs_world_free_f64(&w);
     return rc;
 }
 
@@ -391,12 +391,12 @@ static double s1_keq_kernel(double ks, int n)
     xpbd_colouring_options opt = {0};
     opt.serial = 1;
     xpbd_distance_set_f64 set;
-    if (xpbd_distance_set_f64_build(&set, 2, 1, &i0, &i1, &rest, &comp, &opt, NULL) != XPBD_OK)
+    if (xpbd_distance_set_build_f64(&set, 2, 1, &i0, &i1, &rest, &comp, &opt, NULL) != XPBD_OK)
         return NAN;
     const double c0 = (y[0] - y[1]) - rest;
     for (int k = 0; k < n; ++k)
         xpbd_serial_distance_pbd_f64(&p, &set, set.overflow_begin, set.slots, ks);
-    xpbd_distance_set_f64_free(&set);
+    xpbd_distance_set_free_f64(&set);
     const double cn = (y[0] - y[1]) - rest;
     return 1 - cn / c0;
 }

@@ -110,7 +110,7 @@ static int s2_set_init(s2_set *s, size_t n, size_t max_contacts)
         return -1;
     }
     double *b = s->block;
-    xpbd_particles_f64_bind(&s->p, n, b, n);
+    xpbd_particles_bind_f64(&s->p, n, b, n);
     s->r = b + 10 * n;
     s->imp = b + 11 * n;
     s->q = b + 12 * n;
@@ -201,8 +201,8 @@ static int s2_get_tables(const xr_ctx *ctx, s2_tables *t)
     xpbd_isa isa;
     if (xpbd_isa_resolve(xr_isa(ctx), &isa) != XPBD_OK)
         return -1;
-    t->k = xpbd_kernels_f64_get(isa);
-    t->c = xpbd_contact_kernels_f64_get(isa);
+    t->k = xpbd_kernels_get_f64(isa);
+    t->c = xpbd_contact_kernels_get_f64(isa);
     return t->k && t->c ? 0 : -1;
 }
 
@@ -846,7 +846,7 @@ static int s2_pour_init(s2_pour *s, size_t n, size_t max_contacts)
         return -1;
     }
     float *b = s->block;
-    xpbd_particles_f32_bind(&s->p, n, b, n);
+    xpbd_particles_bind_f32(&s->p, n, b, n);
     s->r = b + 10 * n;
     /* a jittered lattice column over the middle of the box, radii 2-3 cm */
     uint64_t rng = 0x5eedf00dull;

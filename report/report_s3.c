@@ -339,7 +339,7 @@ static double s3_rod_spin(const xr_ctx *ctx, double omega, double h, uint32_t su
     const uint32_t i0[1] = {0}, i1[1] = {1};
     const double rest[1] = {1}, comp[1] = {0};
     xpbd_distance_set_f64 c;
-    if (xpbd_distance_set_f64_build(&c, 2, 1, i0, i1, rest, comp, NULL, NULL) != XPBD_OK)
+    if (xpbd_distance_set_build_f64(&c, 2, 1, i0, i1, rest, comp, NULL, NULL) != XPBD_OK)
         return NAN;
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.isa = xr_isa(ctx);
@@ -352,7 +352,7 @@ static double s3_rod_spin(const xr_ctx *ctx, double omega, double h, uint32_t su
     for (int f = 0; f < frames && ok; ++f)
         ok = xpbd_step_f64(&cfg, h, &p, &c, scratch, bytes, NULL) == XPBD_OK;
     free(scratch);
-    xpbd_distance_set_f64_free(&c);
+    xpbd_distance_set_free_f64(&c);
     const double hs = h / substeps;
     double d = atan(omega * hs);
     for (long k = 1; k < (long)frames * substeps; ++k)
@@ -585,7 +585,7 @@ int xr_section_s3_rigid_coupling(xr_ctx *ctx)
     xr_md(ctx,
           "A 2 x 2 x 2-cell tet cube (27 particles, 2.7 kg, radii 0.02 m, edge compliance "
           "1e-4 m/N) at 2 m/s against a free rigid box (0.3 m, at rest, no gravity), coupled "
-          "after every frame by `xpbd_engine_f64_couple_rigid` (each penetrating particle moved "
+          "after every frame by `xpbd_engine_couple_rigid_f64` (each penetrating particle moved "
           "out by its share w/(w + w_box), its velocity given dx/h, the impulse j = dx/((w + "
           "w_box) h) returned and applied to the box by the host).\n\n"
           "| box | soft p before -> after (N s) | box p after (N s) | max \\|p_total - p0\\| (N s) "
@@ -621,7 +621,7 @@ int xr_section_s3_rigid_coupling(xr_ctx *ctx)
  * (centre (0, 0.45, 0)); stretch and shear edges of compliance 1e-7 m/N,
  * isometric bending 1e-3; tethers (optional) from every particle to the
  * pin of its column, at the rest distance. Falls, drapes over the sphere
- * (a kinematic rigid body through xpbd_engine_f64_couple_rigid). */
+ * (a kinematic rigid body through xpbd_engine_couple_rigid_f64). */
 typedef struct s3_drape {
     xs_mesh m;
     xpbd_engine_f64 e;
@@ -657,7 +657,7 @@ static int s3_drape_make(s3_drape *d, const xr_ctx *ctx, uint32_t nx, uint32_t i
     cfg.iterations = iterations;
     cfg.damping = 0.005;
     cfg.isa = xr_isa(ctx);
-    ok = ok && xpbd_engine_f64_create(&d->e, &s, &cfg, NULL, NULL) == XPBD_OK;
+    ok = ok && xpbd_engine_create_f64(&d->e, &s, &cfg, NULL, NULL) == XPBD_OK;
     free(w);
     free(r);
     free(len);
@@ -672,7 +672,7 @@ static int s3_drape_make(s3_drape *d, const xr_ctx *ctx, uint32_t nx, uint32_t i
 
 static void s3_drape_free(s3_drape *d)
 {
-    xpbd_engine_f64_destroy(&d->e);
+    xpbd_engine_destroy_f64(&d->e);
     xs_mesh_free(&d->m);
 }
 
@@ -681,7 +681,7 @@ static int s3_drape_run(s3_drape *d, int frames)
     for (int fr = 0; fr < frames; ++fr) {
         xpbd_rigid_impulse j;
         if (!xs_run(&d->e, 1) ||
-            xpbd_engine_f64_couple_rigid(&d->e, &d->sphere, S3_H, &j) != XPBD_OK)
+            xpbd_engine_couple_rigid_f64(&d->e, &d->sphere, S3_H, &j) != XPBD_OK)
             return 0;
     }
     return 1;
@@ -731,7 +731,7 @@ int xr_section_s3_cloth(xr_ctx *ctx)
           "A %u x %u curtain (1.2 m square, 0.5 kg; stretch and shear edges of compliance 1e-7 "
           "m/N, isometric bending 1e-3) pinned along its first row 0.9 m up, just behind the "
           "top of a sphere of radius 0.35 m (a kinematic rigid body, coupled through "
-          "`xpbd_engine_f64_couple_rigid`), falls and drapes over it; %d frames of 1/60 s, "
+          "`xpbd_engine_couple_rigid_f64`), falls and drapes over it; %d frames of 1/60 s, "
           "1 substep, 0.5%% damping per frame. Tethers: every particle may be at most its rest "
           "distance from the pin of its column. Max stretch = max over the edges of |d|/rest "
           "- 1 at the end.\n\n| iterations | max stretch, tethers | max stretch, none | "
@@ -965,7 +965,7 @@ int xr_section_s3_sleeping(xr_ctx *ctx)
     xpbd_engine_f64 e;
     memset(&e, 0, sizeof e);
     FILE *f = NULL;
-    int ok = xs_pile_f64_make(&pile, &m, nbody, off, w, 0.03, 1e-4, 0);
+    int ok = xs_pile_make_f64(&pile, &m, nbody, off, w, 0.03, 1e-4, 0);
     const size_t *begin = pile.begin;
     if (ok) {
         xpbd_step_config cfg = xpbd_step_config_default();
@@ -974,15 +974,15 @@ int xr_section_s3_sleeping(xr_ctx *ctx)
         cfg.friction_static = 0.6;
         cfg.friction_dynamic = 0.5;
         const xpbd_engine_options opt = {0, 1e-4, 20, 0, 0};
-        ok = xpbd_engine_f64_create(&e, &pile.s, &cfg, &opt, NULL) == XPBD_OK;
+        ok = xpbd_engine_create_f64(&e, &pile.s, &cfg, &opt, NULL) == XPBD_OK;
     }
     f = ok ? xr_table_open(ctx, "s3_sleeping",
                            "frame\tasleep\tsolves\tcontacts\twoke\tmax_energy\tcentre_energy\t"
                            "threshold")
            : NULL;
     if (!f) {
-        xpbd_engine_f64_destroy(&e);
-        xs_pile_f64_free(&pile);
+        xpbd_engine_destroy_f64(&e);
+        xs_pile_free_f64(&pile);
         xs_mesh_free(&m);
         return -1;
     }
@@ -995,13 +995,13 @@ int xr_section_s3_sleeping(xr_ctx *ctx)
         if (fr == drop) { /* release the tenth cube: the host changed it, it wakes */
             const xpbd_input release = {XPBD_INPUT_SET_INV_MASS, (uint32_t)(9 * nb), (uint32_t)n,
                                         {10, 0, 0}};
-            ok = xpbd_engine_f64_apply(&e, &release) == XPBD_OK;
+            ok = xpbd_engine_apply_f64(&e, &release) == XPBD_OK;
         }
         const uint8_t before[10] = {e.sleep.asleep[0], e.sleep.asleep[1], e.sleep.asleep[2],
                                     e.sleep.asleep[3], e.sleep.asleep[4], e.sleep.asleep[5],
                                     e.sleep.asleep[6], e.sleep.asleep[7], e.sleep.asleep[8],
                                     e.sleep.asleep[9]};
-        ok = ok && xpbd_engine_f64_step(&e, S3_H) >= 0;
+        ok = ok && xpbd_engine_step_f64(&e, S3_H) >= 0;
         if (!ok)
             break;
         const xpbd_engine_counters *c = &e.counters;
@@ -1042,9 +1042,9 @@ int xr_section_s3_sleeping(xr_ctx *ctx)
         xr_row(f, 8, row);
     }
     xr_table_close(f);
-    xpbd_engine_f64_destroy(&e);
+    xpbd_engine_destroy_f64(&e);
     xs_mesh_free(&m);
-    xs_pile_f64_free(&pile);
+    xs_pile_free_f64(&pile);
     if (!ok || all_asleep < 0) {
         xr_md(ctx, "The sleeping scene failed (a step error, or the bodies never all slept).\n\n");
         return -1;

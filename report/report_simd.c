@@ -104,7 +104,7 @@ static void sa_compare(sa_result *r, const void *a, const void *b, size_t n, int
 #define SA_TEMPLATE 1
 #define R float
 #define SFX(n) n##_f32
-#define SFXM(a, b) a##_f32_##b
+#define SFXM(a, b) a##_##b##_f32
 #define SA_F64 0
 #include "report_simd.c"
 #undef R
@@ -113,7 +113,7 @@ static void sa_compare(sa_result *r, const void *a, const void *b, size_t n, int
 #undef SA_F64
 #define R double
 #define SFX(n) n##_f64
-#define SFXM(a, b) a##_f64_##b
+#define SFXM(a, b) a##_##b##_f64
 #define SA_F64 1
 #include "report_simd.c"
 #undef R

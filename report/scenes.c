@@ -186,7 +186,7 @@ void xs_angular(const xpbd_particles_f64 *p, size_t b0, size_t b1, double L[3])
 int xs_run(xpbd_engine_f64 *e, int frames)
 {
     for (int f = 0; f < frames; ++f)
-        if (xpbd_engine_f64_step(e, 1.0 / 60) < 0)
+        if (xpbd_engine_step_f64(e, 1.0 / 60) < 0)
             return 0;
     return 1;
 }
@@ -324,7 +324,7 @@ int xs_curtain_make(xs_curtain *c, int keep_hinges)
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 8;
     const xpbd_engine_options opt = {0.3, 0, 0, keep_hinges ? 1u : 0u, 0};
-    return xpbd_engine_f64_create(&c->e, &s, &cfg, &opt, NULL) == XPBD_OK;
+    return xpbd_engine_create_f64(&c->e, &s, &cfg, &opt, NULL) == XPBD_OK;
 }
 
 xpbd_status xs_curtain_frame(xs_curtain *c)
@@ -332,15 +332,15 @@ xpbd_status xs_curtain_frame(xs_curtain *c)
     const uint32_t half = XS_CURTAIN_NX / 2;
     const xpbd_input left = {XPBD_INPUT_TRANSLATE, 0, half, {-0.01, 0, 0}};
     const xpbd_input right = {XPBD_INPUT_TRANSLATE, half, XS_CURTAIN_NX, {0.01, 0, 0}};
-    if (xpbd_engine_f64_apply(&c->e, &left) != XPBD_OK ||
-        xpbd_engine_f64_apply(&c->e, &right) != XPBD_OK)
+    if (xpbd_engine_apply_f64(&c->e, &left) != XPBD_OK ||
+        xpbd_engine_apply_f64(&c->e, &right) != XPBD_OK)
         return XPBD_ERR_ARGUMENT;
-    return xpbd_engine_f64_step(&c->e, 1.0 / 60);
+    return xpbd_engine_step_f64(&c->e, 1.0 / 60);
 }
 
 void xs_curtain_free(xs_curtain *c)
 {
-    xpbd_engine_f64_destroy(&c->e);
+    xpbd_engine_destroy_f64(&c->e);
     free(c->w);
     free(c->edges);
     xs_mesh_free(&c->m);
@@ -361,7 +361,7 @@ xs_cube_desc xs_cube_default(void)
 
 void xs_cube_free(xs_cube *c)
 {
-    xpbd_engine_f64_destroy(&c->e);
+    xpbd_engine_destroy_f64(&c->e);
     xs_mesh_free(&c->m);
     free(c->w);
     free(c->r);
@@ -409,7 +409,7 @@ int xs_cube_make(xs_cube *c, const xs_cube_desc *d)
     s.body_begin = body;
     s.planes = d->ground ? 1 : 0;
     s.plane = &ground;
-    if (xpbd_engine_f64_create(&c->e, &s, &d->cfg, &d->opt, NULL) != XPBD_OK)
+    if (xpbd_engine_create_f64(&c->e, &s, &d->cfg, &d->opt, NULL) != XPBD_OK)
         return 0;
     c->V0 = xs_tets_volume(&c->e.particles, c->m.tets, c->m.k.tets);
     return 1;
@@ -453,10 +453,10 @@ void xs_box_body_init(xs_box_body *b, double mass, const double centre[3], doubl
 uint32_t xs_couple_frame(xpbd_engine_f64 *e, xs_box_body *b, xpbd_rigid_impulse *sum)
 {
     const double h = 1.0 / 60;
-    if (xpbd_engine_f64_step(e, h) < 0)
+    if (xpbd_engine_step_f64(e, h) < 0)
         return UINT32_MAX;
     xpbd_rigid_impulse j;
-    if (xpbd_engine_f64_couple_rigid(e, &b->rb, h, &j) != XPBD_OK)
+    if (xpbd_engine_couple_rigid_f64(e, &b->rb, h, &j) != XPBD_OK)
         return UINT32_MAX;
     for (int k = 0; k < 3; ++k) {
         b->v[k] += b->rb.inv_mass * j.linear[k];
@@ -476,10 +476,10 @@ uint32_t xs_couple_frame(xpbd_engine_f64 *e, xs_box_body *b, xpbd_rigid_impulse 
 #define XS_W xs_world_f64
 #define XS_P xpbd_particles_f64
 #define XS_SFX(n) n##_f64
-#define XS_M(a, b) a##_f64_##b
+#define XS_M(a, b) a##_##b##_f64
 #define XS_SQRT sqrt
-#define XS_BUILD xpbd_distance_set_f64_build
-#define XS_FREESET xpbd_distance_set_f64_free
+#define XS_BUILD xpbd_distance_set_build_f64
+#define XS_FREESET xpbd_distance_set_free_f64
 #define XS_SCRATCH xpbd_step_scratch_bytes_f64
 #include "scenes_tmpl.h"
 #undef XS_R
@@ -496,9 +496,9 @@ uint32_t xs_couple_frame(xpbd_engine_f64 *e, xs_box_body *b, xpbd_rigid_impulse 
 #define XS_W xs_world_f32
 #define XS_P xpbd_particles_f32
 #define XS_SFX(n) n##_f32
-#define XS_M(a, b) a##_f32_##b
+#define XS_M(a, b) a##_##b##_f32
 #define XS_SQRT sqrtf
-#define XS_BUILD xpbd_distance_set_f32_build
-#define XS_FREESET xpbd_distance_set_f32_free
+#define XS_BUILD xpbd_distance_set_build_f32
+#define XS_FREESET xpbd_distance_set_free_f32
 #define XS_SCRATCH xpbd_step_scratch_bytes_f32
 #include "scenes_tmpl.h"

@@ -40,14 +40,14 @@ typedef struct xs_world_f32 {
  * when rest is NULL the rest lengths are taken from the positions given in
  * xyz (3*n values, may be NULL only if rest is given). */
 
-xpbd_status xs_world_f64_init(xs_world_f64 *w, size_t n, const double *xyz, size_t m,
+xpbd_status xs_world_init_f64(xs_world_f64 *w, size_t n, const double *xyz, size_t m,
                               const uint32_t *i0, const uint32_t *i1, const double *rest,
                               const double *compliance);
-xpbd_status xs_world_f32_init(xs_world_f32 *w, size_t n, const float *xyz, size_t m,
+xpbd_status xs_world_init_f32(xs_world_f32 *w, size_t n, const float *xyz, size_t m,
                               const uint32_t *i0, const uint32_t *i1, const float *rest,
                               const float *compliance);
-void xs_world_f64_free(xs_world_f64 *w);
-void xs_world_f32_free(xs_world_f32 *w);
+void xs_world_free_f64(xs_world_f64 *w);
+void xs_world_free_f32(xs_world_f32 *w);
 
 /* SPEC S1 chain: n particles hanging straight down along -y from particle 0
  * at the origin (w = 0), spacing L0 (initially at rest length), m = 1 kg each
@@ -159,12 +159,12 @@ typedef struct xs_pile_f32 {
 
 /* Returns 1, or 0 if out of memory (xs_pile_*_free still frees what was
  * made). Edge and tet compliance as given. */
-int xs_pile_f64_make(xs_pile_f64 *p, const xs_mesh *m, uint32_t bodies, const double *off,
+int xs_pile_make_f64(xs_pile_f64 *p, const xs_mesh *m, uint32_t bodies, const double *off,
                      const double *w, double r, double edge_alpha, double tet_alpha);
-int xs_pile_f32_make(xs_pile_f32 *p, const xs_mesh *m, uint32_t bodies, const double *off,
+int xs_pile_make_f32(xs_pile_f32 *p, const xs_mesh *m, uint32_t bodies, const double *off,
                      const double *w, double r, double edge_alpha, double tet_alpha);
-void xs_pile_f64_free(xs_pile_f64 *p);
-void xs_pile_f32_free(xs_pile_f32 *p);
+void xs_pile_free_f64(xs_pile_f64 *p);
+void xs_pile_free_f32(xs_pile_f32 *p);
 
 /* The tearing curtain (SPEC S3 topology memo): a 12 x 8 cloth of 5 cm
  * spacing hanging in the x-y plane from its top row (pinned; 20 g per other

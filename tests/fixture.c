@@ -102,7 +102,7 @@ static const char *const xt_array_names[13] = {"x",  "y",  "z", "px", "py", "pz"
 
 #define XT_R float
 #define XT_SFX(n) n##_f32
-#define XT_SFXM(a, b) a##_f32_##b
+#define XT_SFXM(a, b) a##_##b##_f32
 #define XT_SAME xt_same_f32
 #include "fixture_tmpl.h"
 #undef XT_R
@@ -112,6 +112,6 @@ static const char *const xt_array_names[13] = {"x",  "y",  "z", "px", "py", "pz"
 
 #define XT_R double
 #define XT_SFX(n) n##_f64
-#define XT_SFXM(a, b) a##_f64_##b
+#define XT_SFXM(a, b) a##_##b##_f64
 #define XT_SAME xt_same_f64
 #include "fixture_tmpl.h"

@@ -50,28 +50,28 @@ typedef struct xt_cloud_f64 {
 } xt_cloud_f64;
 
 /* Allocates n particles, all arrays zero. Returns 0 on allocation failure. */
-int xt_cloud_f32_alloc(xt_cloud_f32 *c, size_t n);
-int xt_cloud_f64_alloc(xt_cloud_f64 *c, size_t n);
-void xt_cloud_f32_free(xt_cloud_f32 *c);
-void xt_cloud_f64_free(xt_cloud_f64 *c);
+int xt_cloud_alloc_f32(xt_cloud_f32 *c, size_t n);
+int xt_cloud_alloc_f64(xt_cloud_f64 *c, size_t n);
+void xt_cloud_free_f32(xt_cloud_f32 *c);
+void xt_cloud_free_f64(xt_cloud_f64 *c);
 /* dst (same n) becomes a bitwise copy of src. */
-void xt_cloud_f32_copy(xt_cloud_f32 *dst, const xt_cloud_f32 *src);
-void xt_cloud_f64_copy(xt_cloud_f64 *dst, const xt_cloud_f64 *src);
+void xt_cloud_copy_f32(xt_cloud_f32 *dst, const xt_cloud_f32 *src);
+void xt_cloud_copy_f64(xt_cloud_f64 *dst, const xt_cloud_f64 *src);
 /* Random positions in [-1,1)^3, previous positions near them, velocities in
  * [-1,1)^3, forces in [-5,5), inverse masses in [0.1,3) with a fraction
  * static_fraction of w = 0. Then the graph's extra pairs are applied
  * (g may be NULL). */
-void xt_cloud_f32_random(xt_cloud_f32 *c, xt_rng *rng, double static_fraction,
+void xt_cloud_random_f32(xt_cloud_f32 *c, xt_rng *rng, double static_fraction,
                          const xt_graph *g);
-void xt_cloud_f64_random(xt_cloud_f64 *c, xt_rng *rng, double static_fraction,
+void xt_cloud_random_f64(xt_cloud_f64 *c, xt_rng *rng, double static_fraction,
                          const xt_graph *g);
 /* memcmp of all 13 arrays; reports the first difference. Returns 1 if same. */
-int xt_cloud_f32_same(const xt_cloud_f32 *a, const xt_cloud_f32 *b, const char *what,
+int xt_cloud_same_f32(const xt_cloud_f32 *a, const xt_cloud_f32 *b, const char *what,
                       const char *file, int line);
-int xt_cloud_f64_same(const xt_cloud_f64 *a, const xt_cloud_f64 *b, const char *what,
+int xt_cloud_same_f64(const xt_cloud_f64 *a, const xt_cloud_f64 *b, const char *what,
                       const char *file, int line);
-#define SAME_CLOUD_F32(a, b, what) xt_cloud_f32_same((a), (b), (what), __FILE__, __LINE__)
-#define SAME_CLOUD_F64(a, b, what) xt_cloud_f64_same((a), (b), (what), __FILE__, __LINE__)
+#define SAME_CLOUD_F32(a, b, what) xt_cloud_same_f32((a), (b), (what), __FILE__, __LINE__)
+#define SAME_CLOUD_F64(a, b, what) xt_cloud_same_f64((a), (b), (what), __FILE__, __LINE__)
 
 /* Builds a set from a graph (rest and compliance converted to the precision). */
 xpbd_status xt_graph_build_f32(const xt_graph *g, const xpbd_colouring_options *opt,
@@ -88,14 +88,14 @@ typedef struct xt_snap {
 void xt_snap_f32(xt_snap *s, const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c);
 void xt_snap_f64(xt_snap *s, const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c);
 /* 1 if p and c are bit-identical to the snapshot (reports otherwise). */
-int xt_snap_f32_same(const xt_snap *s, const xpbd_particles_f32 *p,
+int xt_snap_same_f32(const xt_snap *s, const xpbd_particles_f32 *p,
                      const xpbd_distance_set_f32 *c, const char *what, const char *file,
                      int line);
-int xt_snap_f64_same(const xt_snap *s, const xpbd_particles_f64 *p,
+int xt_snap_same_f64(const xt_snap *s, const xpbd_particles_f64 *p,
                      const xpbd_distance_set_f64 *c, const char *what, const char *file,
                      int line);
 void xt_snap_free(xt_snap *s);
-#define SAME_SNAP_F32(s, p, c, what) xt_snap_f32_same((s), (p), (c), (what), __FILE__, __LINE__)
-#define SAME_SNAP_F64(s, p, c, what) xt_snap_f64_same((s), (p), (c), (what), __FILE__, __LINE__)
+#define SAME_SNAP_F32(s, p, c, what) xt_snap_same_f32((s), (p), (c), (what), __FILE__, __LINE__)
+#define SAME_SNAP_F64(s, p, c, what) xt_snap_same_f64((s), (p), (c), (what), __FILE__, __LINE__)
 
 #endif /* XPBD_TEST_FIXTURE_H */

@@ -7,7 +7,7 @@
 
 #define XT_R float
 #define XT_SFX(n) n##_f32
-#define XT_SFXM(a, b) a##_f32_##b
+#define XT_SFXM(a, b) a##_##b##_f32
 #define XT_F64 0
 #include "bad_tmpl.h"
 #undef XT_R
@@ -17,7 +17,7 @@
 
 #define XT_R double
 #define XT_SFX(n) n##_f64
-#define XT_SFXM(a, b) a##_f64_##b
+#define XT_SFXM(a, b) a##_##b##_f64
 #define XT_F64 1
 #include "bad_tmpl.h"
 

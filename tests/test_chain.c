@@ -26,9 +26,9 @@ static int serial_chain(xs_world_f64 *w, double alpha)
         rest[k] = CHAIN_L0;
         comp[k] = alpha;
     }
-    xpbd_distance_set_f64_free(&w->set);
+    xpbd_distance_set_free_f64(&w->set);
     const xpbd_colouring_options serial = {0, 1};
-    if (xpbd_distance_set_f64_build(&w->set, CHAIN_N, CHAIN_N - 1, i0, i1, rest, comp, &serial,
+    if (xpbd_distance_set_build_f64(&w->set, CHAIN_N, CHAIN_N - 1, i0, i1, rest, comp, &serial,
                                     NULL) != XPBD_OK)
         return 0;
     /* the serial set has fewer slots than the coloured one it replaces */
@@ -71,7 +71,7 @@ static void chain_xpbd(void)
                alphas[a], avg, closed, avg / closed);
         ENSURE_NEAR(closed, 9.81 * 30 / 2 * alphas[a], 1e-15);
         ENSURE_NEAR(avg / closed, 1.0, 0.01);
-        xs_world_f64_free(&w);
+        xs_world_free_f64(&w);
     }
 }
 
@@ -97,7 +97,7 @@ static void chain_pbd(void)
     /* the anchor never moves */
     ENSURE_BITS_F64(w.p.x[0], 0.0);
     ENSURE_BITS_F64(w.p.y[0], 0.0);
-    xs_world_f64_free(&w);
+    xs_world_free_f64(&w);
 }
 
 /* Free fall of one particle for T = 1 s at h = 1/60 (60 frames, 1 substep).
@@ -110,7 +110,7 @@ static void chain_free_fall(void)
 {
     const double xyz[3] = {0, 0, 0};
     xs_world_f64 w;
-    REQUIRE_STATUS(xs_world_f64_init(&w, 1, xyz, 0, NULL, NULL, NULL, NULL), XPBD_OK);
+    REQUIRE_STATUS(xs_world_init_f64(&w, 1, xyz, 0, NULL, NULL, NULL, NULL), XPBD_OK);
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.substeps = 1;
     cfg.isa = xt_isa;
@@ -130,7 +130,7 @@ static void chain_free_fall(void)
     /* no sideways motion at all */
     ENSURE_BITS_F64(w.p.x[0], 0.0);
     ENSURE_BITS_F64(w.p.z[0], 0.0);
-    xs_world_f64_free(&w);
+    xs_world_free_f64(&w);
 }
 
 const xt_test xt_tests_chain[] = {

@@ -7,7 +7,7 @@
 
 #define XT_R float
 #define XT_SFX(n) n##_f32
-#define XT_SFXM(a, b) a##_f32_##b
+#define XT_SFXM(a, b) a##_##b##_f32
 #define XT_SAME xt_same_f32
 #define XT_TAB xt_k32
 #define XT_F64 0
@@ -21,7 +21,7 @@
 
 #define XT_R double
 #define XT_SFX(n) n##_f64
-#define XT_SFXM(a, b) a##_f64_##b
+#define XT_SFXM(a, b) a##_##b##_f64
 #define XT_SAME xt_same_f64
 #define XT_TAB xt_k64
 #define XT_F64 1
@@ -62,7 +62,7 @@ static void colour_cloth(void)
         ENSURE_INT(pad_lambda, 0);
         ENSURE(moved > 0);
         check_set_f64(&w.set, w.p.count, NULL, 0, 0, "cloth after steps");
-        xs_world_f64_free(&w);
+        xs_world_free_f64(&w);
     }
 }
 
@@ -83,21 +83,21 @@ static void colour_options(void)
     /* more colours than the bitset holds */
     xpbd_colouring_options opt = {XPBD_MAX_COLOURS + 1, 0};
     memset(&c, 0xab, sizeof c);
-    ENSURE_STATUS(xpbd_distance_set_f32_build(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
+    ENSURE_STATUS(xpbd_distance_set_build_f32(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
                   XPBD_ERR_CONFIG);
     ENSURE(c.block_ == NULL && c.slots == 0 && c.count == 0); /* *out zeroed */
     opt.max_colours = 1000;
-    ENSURE_STATUS(xpbd_distance_set_f32_build(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
+    ENSURE_STATUS(xpbd_distance_set_build_f32(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
                   XPBD_ERR_CONFIG);
     xpbd_distance_set_f64 c64;
     double r64[1] = {1}, k64[1] = {0};
     opt.max_colours = 65;
-    ENSURE_STATUS(xpbd_distance_set_f64_build(&c64, 71, 1, i0, i1, r64, k64, &opt, &bad),
+    ENSURE_STATUS(xpbd_distance_set_build_f64(&c64, 71, 1, i0, i1, r64, k64, &opt, &bad),
                   XPBD_ERR_CONFIG);
 
     /* 64 is allowed: 64 colours of one spoke each, 6 in the overflow */
     opt.max_colours = XPBD_MAX_COLOURS;
-    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
+    REQUIRE_STATUS(xpbd_distance_set_build_f32(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
                    XPBD_OK);
     ENSURE_INT(c.colours, 64);
     ENSURE_INT(c.overflow_begin, 64 * XPBD_BATCH);
@@ -108,23 +108,23 @@ static void colour_options(void)
         ENSURE_INT(xpbd_colour_batches(c.colour_begin, k), 1);
     }
     check_set_f32(&c, 71, NULL, 64, 0, "star 70, max 64");
-    xpbd_distance_set_f32_free(&c);
+    xpbd_distance_set_free_f32(&c);
 
     /* the default (0) is 32 colours */
-    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 71, 70, i0, i1, rest, comp, NULL, &bad), XPBD_OK);
+    REQUIRE_STATUS(xpbd_distance_set_build_f32(&c, 71, 70, i0, i1, rest, comp, NULL, &bad), XPBD_OK);
     ENSURE_INT(c.colours, 32);
     ENSURE_INT(c.slots - c.overflow_begin, 38);
-    xpbd_distance_set_f32_free(&c);
+    xpbd_distance_set_free_f32(&c);
 
     /* a triangle with max_colours 2: the third edge fits in no colour */
     const uint32_t t0[3] = {0, 1, 2}, t1[3] = {1, 2, 0};
     opt.max_colours = 2;
-    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 3, 3, t0, t1, rest, comp, &opt, &bad), XPBD_OK);
+    REQUIRE_STATUS(xpbd_distance_set_build_f32(&c, 3, 3, t0, t1, rest, comp, &opt, &bad), XPBD_OK);
     ENSURE_INT(c.colours, 2);
     ENSURE_INT(c.slots, 2 * XPBD_BATCH + 1);
     ENSURE_INT(c.source[c.overflow_begin], 2);
     check_set_f32(&c, 3, NULL, 2, 0, "triangle, max 2");
-    xpbd_distance_set_f32_free(&c);
+    xpbd_distance_set_free_f32(&c);
 
     /* 40 disjoint pairs: one colour of 40, padded to 48 */
     uint32_t m0[40], m1[40];
@@ -132,7 +132,7 @@ static void colour_options(void)
         m0[k] = 2 * k + 1;
         m1[k] = 2 * k;
     }
-    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 80, 40, m0, m1, rest, comp, NULL, &bad), XPBD_OK);
+    REQUIRE_STATUS(xpbd_distance_set_build_f32(&c, 80, 40, m0, m1, rest, comp, NULL, &bad), XPBD_OK);
     ENSURE_INT(c.colours, 1);
     ENSURE_INT(c.colour_size[0], 40);
     ENSURE_INT(c.colour_begin[1], 48);
@@ -142,16 +142,16 @@ static void colour_options(void)
         ENSURE_INT(c.source[s], XPBD_PAD);
         ENSURE_INT(c.i0[s], c.i1[s]);
     }
-    xpbd_distance_set_f32_free(&c);
+    xpbd_distance_set_free_f32(&c);
 
     /* nothing at all */
-    REQUIRE_STATUS(xpbd_distance_set_f32_build(&c, 5, 0, NULL, NULL, NULL, NULL, NULL, &bad),
+    REQUIRE_STATUS(xpbd_distance_set_build_f32(&c, 5, 0, NULL, NULL, NULL, NULL, NULL, &bad),
                    XPBD_OK);
     ENSURE_INT(c.slots, 0);
     ENSURE_INT(c.colours, 0);
-    ENSURE_STATUS(xpbd_distance_set_f32_validate(&c, 5, &bad), XPBD_OK);
-    xpbd_distance_set_f32_free(&c);
-    xpbd_distance_set_f32_free(NULL); /* allowed */
+    ENSURE_STATUS(xpbd_distance_set_validate_f32(&c, 5, &bad), XPBD_OK);
+    xpbd_distance_set_free_f32(&c);
+    xpbd_distance_set_free_f32(NULL); /* allowed */
 }
 
 const xt_test xt_tests_colour[] = {

@@ -1272,7 +1272,7 @@ static double ct_next_up_f64(double x)
 #define CT_BODY
 #define CT_R float
 #define CT_SFX(n) n##_f32
-#define CT_SFXM(a, b) a##_f32_##b
+#define CT_SFXM(a, b) a##_##b##_f32
 #define CT_SAME xt_same_f32
 #define CT_EPS FLT_EPSILON
 #define CT_F64 0
@@ -1286,7 +1286,7 @@ static double ct_next_up_f64(double x)
 
 #define CT_R double
 #define CT_SFX(n) n##_f64
-#define CT_SFXM(a, b) a##_f64_##b
+#define CT_SFXM(a, b) a##_##b##_f64
 #define CT_SAME xt_same_f64
 #define CT_EPS DBL_EPSILON
 #define CT_F64 1
@@ -1394,7 +1394,7 @@ static double ct_stack_max_pen(const ct_stack *s)
  * 1.16 for e = 1. */
 static void contacts_table1(void)
 {
-    const xpbd_contact_kernels_f64 *S = xpbd_contact_kernels_f64_get(XPBD_ISA_SCALAR);
+    const xpbd_contact_kernels_f64 *S = xpbd_contact_kernels_get_f64(XPBD_ISA_SCALAR);
     const double h = 1.0 / 60.0, g = 9.81;
     ct_stack s, t;
     REQUIRE(ct_stack_init(&s, 1) && ct_stack_init(&t, 1));
@@ -1505,7 +1505,7 @@ static void contacts_table4(void)
  * (gravity 0) does the same at the frame the balls touch. */
 static void contacts_head_on(void)
 {
-    const xpbd_contact_kernels_f64 *S = xpbd_contact_kernels_f64_get(XPBD_ISA_SCALAR);
+    const xpbd_contact_kernels_f64 *S = xpbd_contact_kernels_get_f64(XPBD_ISA_SCALAR);
     ct_set set;
     REQUIRE(ct_set_alloc(&set, 2, 4));
     const uint32_t a0[1] = {0}, a1[1] = {1};

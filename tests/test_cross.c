@@ -7,7 +7,7 @@
 
 #define XT_R float
 #define XT_SFX(n) n##_f32
-#define XT_SFXM(a, b) a##_f32_##b
+#define XT_SFXM(a, b) a##_##b##_f32
 #define XT_SAME xt_same_f32
 #define XT_TAB xt_k32
 #define XT_REF xt_ref32
@@ -25,7 +25,7 @@
 
 #define XT_R double
 #define XT_SFX(n) n##_f64
-#define XT_SFXM(a, b) a##_f64_##b
+#define XT_SFXM(a, b) a##_##b##_f64
 #define XT_SAME xt_same_f64
 #define XT_TAB xt_k64
 #define XT_REF xt_ref64

@@ -47,8 +47,8 @@ static xpbd_isa unsupported_isa(void)
 
 static void isa_tables(void)
 {
-    const xpbd_kernels_f32 *k32 = xpbd_kernels_f32_get(xt_isa);
-    const xpbd_kernels_f64 *k64 = xpbd_kernels_f64_get(xt_isa);
+    const xpbd_kernels_f32 *k32 = xpbd_kernels_get_f32(xt_isa);
+    const xpbd_kernels_f64 *k64 = xpbd_kernels_get_f64(xt_isa);
     REQUIRE(k32 && k64);
     ENSURE_INT(k32->isa, xt_isa);
     ENSURE_INT(k64->isa, xt_isa);
@@ -79,11 +79,11 @@ static void isa_tables(void)
         ENSURE_INT(xpbd_isa_lanes(isa, 1), lanes[i][1]);
         const int sup = xpbd_isa_supported(isa);
         ENSURE(!sup || xpbd_isa_compiled(isa));
-        ENSURE((xpbd_kernels_f32_get(isa) != NULL) == sup);
-        ENSURE((xpbd_kernels_f64_get(isa) != NULL) == sup);
+        ENSURE((xpbd_kernels_get_f32(isa) != NULL) == sup);
+        ENSURE((xpbd_kernels_get_f64(isa) != NULL) == sup);
         if (sup) {
-            ENSURE_INT(xpbd_kernels_f32_get(isa)->isa, isa);
-            ENSURE_INT(xpbd_kernels_f64_get(isa)->isa, isa);
+            ENSURE_INT(xpbd_kernels_get_f32(isa)->isa, isa);
+            ENSURE_INT(xpbd_kernels_get_f64(isa)->isa, isa);
         }
         xpbd_isa out = XPBD_ISA_COUNT;
         ENSURE_STATUS(xpbd_isa_resolve(isa, &out), sup ? XPBD_OK : XPBD_ERR_ISA);
@@ -92,8 +92,8 @@ static void isa_tables(void)
     ENSURE(xpbd_isa_supported(XPBD_ISA_SCALAR));
     ENSURE(xpbd_isa_supported(xpbd_isa_best()));
     ENSURE(xpbd_isa_name(XPBD_ISA_COUNT) == NULL);
-    ENSURE(xpbd_kernels_f32_get(XPBD_ISA_COUNT) == NULL);
-    ENSURE(xpbd_kernels_f64_get((xpbd_isa)-7) == NULL);
+    ENSURE(xpbd_kernels_get_f32(XPBD_ISA_COUNT) == NULL);
+    ENSURE(xpbd_kernels_get_f64((xpbd_isa)-7) == NULL);
     /* x86 paths and the NEON path never coexist, so one is always missing */
     ENSURE(unsupported_isa() != XPBD_ISA_COUNT);
     xpbd_isa keep = XPBD_ISA_SSE4;
@@ -112,9 +112,9 @@ static void isa_step(void)
     xt_cloud_f64 b;
     xpbd_distance_set_f32 c32;
     xpbd_distance_set_f64 c64;
-    REQUIRE(xt_cloud_f32_alloc(&a, g.particles) && xt_cloud_f64_alloc(&b, g.particles));
-    xt_cloud_f32_random(&a, &rng, 0.1, &g);
-    xt_cloud_f64_random(&b, &rng, 0.1, &g);
+    REQUIRE(xt_cloud_alloc_f32(&a, g.particles) && xt_cloud_alloc_f64(&b, g.particles));
+    xt_cloud_random_f32(&a, &rng, 0.1, &g);
+    xt_cloud_random_f64(&b, &rng, 0.1, &g);
     REQUIRE_STATUS(xt_graph_build_f32(&g, NULL, &c32), XPBD_OK);
     REQUIRE_STATUS(xt_graph_build_f64(&g, NULL, &c64), XPBD_OK);
     const size_t b32 = xpbd_step_scratch_bytes_f32(g.particles, c32.slots);
@@ -143,8 +143,8 @@ static void isa_step(void)
     k.isa = XPBD_ISA_COUNT;
     ENSURE_STATUS(xpbd_step_f64(&cfg, 1.0 / 60, &b.p, &c64, s64, b64, &k), XPBD_OK);
     ENSURE_INT(k.isa, xt_isa);
-    ENSURE(xpbd_kernels_f32_get(XPBD_ISA_AUTO) == xpbd_kernels_f32_get(xt_isa));
-    ENSURE(xpbd_kernels_f64_get(XPBD_ISA_AUTO) == xpbd_kernels_f64_get(xt_isa));
+    ENSURE(xpbd_kernels_get_f32(XPBD_ISA_AUTO) == xpbd_kernels_get_f32(xt_isa));
+    ENSURE(xpbd_kernels_get_f64(XPBD_ISA_AUTO) == xpbd_kernels_get_f64(xt_isa));
 
     /* AUTO with an unknown name: refused, nothing moves */
     env_pop(&e);
@@ -155,7 +155,7 @@ static void isa_step(void)
     ENSURE_INT(k.status, XPBD_ERR_ISA);
     SAME_SNAP_F32(&snap, &a.p, &c32, "step refused for XPBD_ISA=avx9000");
     xt_snap_free(&snap);
-    ENSURE(xpbd_kernels_f64_get(XPBD_ISA_AUTO) == NULL);
+    ENSURE(xpbd_kernels_get_f64(XPBD_ISA_AUTO) == NULL);
     env_pop(&e);
 
     /* a concrete unsupported path in cfg.isa: refused, nothing moves */
@@ -169,10 +169,10 @@ static void isa_step(void)
 
     free(s32);
     free(s64);
-    xpbd_distance_set_f32_free(&c32);
-    xpbd_distance_set_f64_free(&c64);
-    xt_cloud_f32_free(&a);
-    xt_cloud_f64_free(&b);
+    xpbd_distance_set_free_f32(&c32);
+    xpbd_distance_set_free_f64(&c64);
+    xt_cloud_free_f32(&a);
+    xt_cloud_free_f64(&b);
     xt_graph_free(&g);
 }
 
@@ -195,7 +195,7 @@ static void isa_env(void)
     e = env_push("scalar");
     ENSURE_STATUS(xpbd_isa_resolve(XPBD_ISA_AUTO, &out), XPBD_OK);
     ENSURE_INT(out, XPBD_ISA_SCALAR);
-    ENSURE_INT(xpbd_kernels_f32_get(XPBD_ISA_AUTO)->isa, XPBD_ISA_SCALAR);
+    ENSURE_INT(xpbd_kernels_get_f32(XPBD_ISA_AUTO)->isa, XPBD_ISA_SCALAR);
     env_pop(&e);
 
     e = env_push("auto");
@@ -219,7 +219,7 @@ static void isa_env(void)
         out = XPBD_ISA_NEON;
         ENSURE_STATUS(xpbd_isa_resolve(XPBD_ISA_AUTO, &out), XPBD_ERR_ISA);
         ENSURE_INT(out, XPBD_ISA_NEON); /* untouched */
-        ENSURE(xpbd_kernels_f32_get(XPBD_ISA_AUTO) == NULL);
+        ENSURE(xpbd_kernels_get_f32(XPBD_ISA_AUTO) == NULL);
         env_pop(&e);
     }
     const xpbd_isa un = unsupported_isa();
@@ -227,7 +227,7 @@ static void isa_env(void)
     out = XPBD_ISA_COUNT;
     ENSURE_STATUS(xpbd_isa_resolve(XPBD_ISA_AUTO, &out), XPBD_ERR_ISA);
     ENSURE_INT(out, XPBD_ISA_COUNT);
-    ENSURE(xpbd_kernels_f64_get(XPBD_ISA_AUTO) == NULL);
+    ENSURE(xpbd_kernels_get_f64(XPBD_ISA_AUTO) == NULL);
     env_pop(&e);
     ENSURE_STATUS(xpbd_isa_resolve(XPBD_ISA_AUTO, NULL), XPBD_ERR_ARGUMENT);
 

@@ -176,10 +176,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "xpbd-tests: XPBD_ISA names an unknown or unsupported ISA\n");
         return 2;
     }
-    xt_k32 = xpbd_kernels_f32_get(xt_isa);
-    xt_k64 = xpbd_kernels_f64_get(xt_isa);
-    xt_ref32 = xpbd_kernels_f32_get(XPBD_ISA_SCALAR);
-    xt_ref64 = xpbd_kernels_f64_get(XPBD_ISA_SCALAR);
+    xt_k32 = xpbd_kernels_get_f32(xt_isa);
+    xt_k64 = xpbd_kernels_get_f64(xt_isa);
+    xt_ref32 = xpbd_kernels_get_f32(XPBD_ISA_SCALAR);
+    xt_ref64 = xpbd_kernels_get_f64(XPBD_ISA_SCALAR);
     if (!xt_k32 || !xt_k64 || !xt_ref32 || !xt_ref64) {
         fprintf(stderr, "xpbd-tests: no kernel table for ISA %s\n", xpbd_isa_name(xt_isa));
         return 1;

@@ -625,7 +625,7 @@ static double sb_hanging_sag(double alpha_e, int volume, xpbd_solver solver, dou
 #define SB_BODY
 #define SB_R float
 #define SB_SFX(n) n##_f32
-#define SB_SFXM(a, b) a##_f32_##b
+#define SB_SFXM(a, b) a##_##b##_f32
 #define SB_SAME xt_same_f32
 #define SB_F64 0
 #include "test_softbody.c"
@@ -637,7 +637,7 @@ static double sb_hanging_sag(double alpha_e, int volume, xpbd_solver solver, dou
 
 #define SB_R double
 #define SB_SFX(n) n##_f64
-#define SB_SFXM(a, b) a##_f64_##b
+#define SB_SFXM(a, b) a##_##b##_f64
 #define SB_SAME xt_same_f64
 #define SB_F64 1
 #include "test_softbody.c"
@@ -851,10 +851,10 @@ static void softbody_mesh_cloth(void)
     /* the builder accepts every stencil; flat rest: bending is idle */
     xpbd_quad_set_f64 set;
     size_t bi;
-    ENSURE_STATUS(xpbd_bend_set_f64_build(&set, m.k.particles, m.xyz, m.k.bends, m.bends,
+    ENSURE_STATUS(xpbd_bend_set_build_f64(&set, m.k.particles, m.xyz, m.k.bends, m.bends,
                                           (const double[29]){0}, NULL, &bi),
                   XPBD_OK);
-    xpbd_quad_set_f64_free(&set);
+    xpbd_quad_set_free_f64(&set);
     /* the triangles all face the same way (normal -y for the default axes) */
     size_t flipped = 0;
     for (size_t t = 0; t < m.k.triangles; ++t) {
@@ -994,7 +994,7 @@ static void softbody_poke(void)
     const double rest = xs_max_y(&c.e.particles, 0, n);
     /* poke: the top layer (the last 16 particles) down at 1 m/s */
     const xpbd_input poke = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)(n - 16), (uint32_t)n, {0, -1, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&c.e, &poke), XPBD_OK);
+    ENSURE_STATUS(xpbd_engine_apply_f64(&c.e, &poke), XPBD_OK);
     double prev = 0, peak = 0, peaks[64];
     int np = 0, sign = 0;
     for (int f = 0; f < 180; ++f) {
@@ -1120,7 +1120,7 @@ static int sb_throw_at_box(double soft_mass, double box_mass, double speed, doub
     for (size_t i = 0; i < n; ++i)
         c.e.particles.w[i] = (double)n / soft_mass;
     const xpbd_input thr = {XPBD_INPUT_SET_VELOCITY, 0, (uint32_t)n, {speed, 0, 0}};
-    xpbd_engine_f64_apply(&c.e, &thr);
+    xpbd_engine_apply_f64(&c.e, &thr);
     xs_box_body b;
     xs_box_body_init(&b, box_mass, (const double[3]){0.25, 5.1, 0}, 0.15);
     double p0[3];
@@ -1277,7 +1277,7 @@ static void softbody_damp_relative_exact(void)
     double *b = calloc(10 * n, sizeof *b);
     REQUIRE(b);
     xpbd_particles_f64 p;
-    xpbd_particles_f64_bind(&p, n, b, n);
+    xpbd_particles_bind_f64(&p, n, b, n);
     for (size_t i = 0; i < n; ++i) {
         p.x[i] = xt_range(&rng, -1, 1);
         p.y[i] = xt_range(&rng, -1, 1);
@@ -1330,7 +1330,7 @@ static void softbody_degenerate(void)
     const double comp[2] = {0, 0};
     xpbd_quad_set_f64 set;
     size_t bad = 0;
-    ENSURE_STATUS(xpbd_tet_set_f64_build(&set, 5, xyz, 2, tets, comp, NULL, &bad),
+    ENSURE_STATUS(xpbd_tet_set_build_f64(&set, 5, xyz, 2, tets, comp, NULL, &bad),
                   XPBD_ERR_DEGENERATE);
     ENSURE_INT(bad, 1);
     /* run time: two tets, the second's four particles on one point */
@@ -1355,8 +1355,8 @@ static void softbody_degenerate(void)
     cfg.iterations = 7;
     cfg.gravity[1] = 0;
     xpbd_engine_f64 e;
-    REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, NULL, NULL), XPBD_OK);
-    ENSURE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+    REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, &cfg, NULL, NULL), XPBD_OK);
+    ENSURE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
     ENSURE_INT(e.counters.step.solves, 14);
     ENSURE_INT(e.counters.skipped, 7);
     ENSURE_INT(e.counters.solved, 7);
@@ -1365,7 +1365,7 @@ static void softbody_degenerate(void)
         ENSURE(isfinite(e.particles.x[i]) && isfinite(e.particles.vx[i]));
     /* the collapsed particles did not move at all */
     ENSURE_BITS_F64(e.particles.x[6], 3.0);
-    xpbd_engine_f64_destroy(&e);
+    xpbd_engine_destroy_f64(&e);
 }
 
 /* ============================================================ engine === */
@@ -1396,7 +1396,7 @@ static void softbody_tearing(void)
         const uint32_t i0[3] = {0, 1, 2}, i1[3] = {1, 2, 3};
         const double rest[3] = {1, 1, 1}, comp[3] = {0, 0, 0};
         xpbd_distance_set_f64 c;
-        REQUIRE_STATUS(xpbd_distance_set_f64_build(&c, 4, 3, i0, i1, rest, comp, NULL, NULL),
+        REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, 4, 3, i0, i1, rest, comp, NULL, NULL),
                        XPBD_OK);
         uint8_t flags[3] = {9, 9, 9};
         double ms;
@@ -1409,7 +1409,7 @@ static void softbody_tearing(void)
         ENSURE(kept[0] == 0 && kept[1] == XPBD_PAD && kept[2] == 1);
         ENSURE_INT(xpbd_tear_flag_f64(&p, &c, 0.5, NULL, &ms), 0);
         ENSURE_NEAR(ms, 0, 1e-15);
-        xpbd_distance_set_f64_free(&c);
+        xpbd_distance_set_free_f64(&c);
     }
     /* the 12 x 8 curtain hanging from its top row; the top row's left half
      * is dragged left and the right half right, 1 cm per frame */
@@ -1583,10 +1583,10 @@ static void softbody_vertex_split(void)
         sb_bowtie b;
         sb_bowtie_make(&b, 0, 0);
         xpbd_engine_f64 e, k;
-        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &b.s, &cfg, &opt, NULL), XPBD_OK);
-        REQUIRE_STATUS(xpbd_engine_f64_create(&k, &b.s, &cfg, &hinge, NULL), XPBD_OK);
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, h), XPBD_OK);
-        REQUIRE_STATUS(xpbd_engine_f64_step(&k, h), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_create_f64(&e, &b.s, &cfg, &opt, NULL), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_create_f64(&k, &b.s, &cfg, &hinge, NULL), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&e, h), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&k, h), XPBD_OK);
         ENSURE_INT(e.counters.torn, 1);
         ENSURE_INT(e.counters.split, 1);
         ENSURE_INT(k.counters.split, 0);
@@ -1636,8 +1636,8 @@ static void softbody_vertex_split(void)
          * drags fan A along */
         const xpbd_input still_e = {XPBD_INPUT_SET_VELOCITY, 0, 8, {0, 0, 0}};
         const xpbd_input still_k = {XPBD_INPUT_SET_VELOCITY, 0, 7, {0, 0, 0}};
-        ENSURE_STATUS(xpbd_engine_f64_apply(&e, &still_e), XPBD_OK);
-        ENSURE_STATUS(xpbd_engine_f64_apply(&k, &still_k), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(&e, &still_e), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(&k, &still_k), XPBD_OK);
         double ax[4], ay[4];
         for (int i = 0; i < 4; ++i) {
             ax[i] = e.particles.x[i];
@@ -1645,11 +1645,11 @@ static void softbody_vertex_split(void)
         }
         const xpbd_input throw_e = {XPBD_INPUT_ADD_VELOCITY, 4, 8, {2, -2, 0}};
         const xpbd_input throw_k = {XPBD_INPUT_ADD_VELOCITY, 4, 7, {2, -2, 0}};
-        ENSURE_STATUS(xpbd_engine_f64_apply(&e, &throw_e), XPBD_OK);
-        ENSURE_STATUS(xpbd_engine_f64_apply(&k, &throw_k), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(&e, &throw_e), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(&k, &throw_k), XPBD_OK);
         for (int f = 0; f < 30; ++f) {
-            REQUIRE_STATUS(xpbd_engine_f64_step(&e, h), XPBD_OK);
-            REQUIRE_STATUS(xpbd_engine_f64_step(&k, h), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_step_f64(&e, h), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_step_f64(&k, h), XPBD_OK);
         }
         double drift = 0;
         for (int i = 0; i < 4; ++i)
@@ -1662,8 +1662,8 @@ static void softbody_vertex_split(void)
         ENSURE_NEAR(gap, 0.5 * 2 * sqrt(2.0), 1e-9); /* 0.5 s at 2*sqrt(2) m/s */
         ENSURE(k.particles.x[2] > ax[2] + 0.1);     /* the hinge pulled fan A */
         ENSURE_INT(e.particles.count, 8);           /* nothing else tore */
-        xpbd_engine_f64_destroy(&e);
-        xpbd_engine_f64_destroy(&k);
+        xpbd_engine_destroy_f64(&e);
+        xpbd_engine_destroy_f64(&k);
     }
     /* 2. a chain's vertex has two fans that were never joined: tearing a
      * link splits nothing */
@@ -1681,13 +1681,13 @@ static void softbody_vertex_split(void)
         s.edge_rest = rest;
         s.edge_compliance = comp;
         xpbd_engine_f64 e;
-        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, h), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, &cfg, &opt, NULL), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&e, h), XPBD_OK);
         ENSURE_INT(e.counters.torn, 1);
         ENSURE_INT(e.counters.split, 0);
         ENSURE_INT(e.particles.count, 5);
         ENSURE_INT(xs_components(&e), 2);
-        xpbd_engine_f64_destroy(&e);
+        xpbd_engine_destroy_f64(&e);
     }
     /* 3. tets: fan A is tet 0123, fan B tet 0456; the split keeps both
      * tets' rest volumes and moves tet B to the copy. With a second body
@@ -1697,11 +1697,11 @@ static void softbody_vertex_split(void)
         sb_bowtie b;
         sb_bowtie_make(&b, 1, 1);
         xpbd_engine_f64 e;
-        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &b.s, &cfg, &opt, NULL), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_create_f64(&e, &b.s, &cfg, &opt, NULL), XPBD_OK);
         double rest0 = 0, rest1 = 0;
         for (uint32_t q = 0; q < e.tets.slots; ++q)
             rest0 += e.tets.source[q] == XPBD_PAD ? 0 : fabs(e.tets.rest[q]);
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, h), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&e, h), XPBD_OK);
         ENSURE_INT(e.counters.torn, 1);
         ENSURE_INT(e.counters.split, 1);
         REQUIRE(e.particles.count == 10);
@@ -1723,7 +1723,7 @@ static void softbody_vertex_split(void)
         ENSURE_BITS_F64(rest0, 2.0); /* |6V| of two unit corner tets: 1 each */
         ENSURE_INT(xs_components(&e), 3);
         ENSURE(e.counters.volume_error < 1e-9);
-        xpbd_engine_f64_destroy(&e);
+        xpbd_engine_destroy_f64(&e);
     }
     /* 5. a tet joins two neighbours of a vertex it does not contain: 0's
      * fans {2, 6} and {4, 5} hang together only through tet 1234; tearing
@@ -1910,7 +1910,7 @@ static void softbody_split_fuzz(void)
             {0.15, 0, 0, 0, 0}, {0.15, 0, 0, 0, (uint32_t)n + 4000}, {0.15, 0, 0, 0, small}};
         xpbd_engine_f64 en[3];
         for (int k = 0; k < 3; ++k)
-            REQUIRE_STATUS(xpbd_engine_f64_create(&en[k], &s, &cfg, &opts[k], NULL), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_create_f64(&en[k], &s, &cfg, &opts[k], NULL), XPBD_OK);
         const double *x1 = en[1].particles.x, *x2 = en[2].particles.x;
         size_t grown[3] = {0, 0, 0};
         uint32_t dropped = 0;
@@ -1921,12 +1921,12 @@ static void softbody_split_fuzz(void)
                                        {xt_range(&rng, -12, 12), xt_range(&rng, -12, 12),
                                         xt_range(&rng, -12, 12)}};
                 for (int k = 0; k < 3; ++k)
-                    ENSURE_STATUS(xpbd_engine_f64_apply(&en[k], &in), XPBD_OK);
+                    ENSURE_STATUS(xpbd_engine_apply_f64(&en[k], &in), XPBD_OK);
             }
             int bad = 0;
             for (int k = 0; k < 3; ++k) {
                 xpbd_engine_f64 *ek = &en[k];
-                REQUIRE(xpbd_engine_f64_step(ek, 1.0 / 60) >= 0);
+                REQUIRE(xpbd_engine_step_f64(ek, 1.0 / 60) >= 0);
                 grown[k] += ek->counters.split;
                 if (k == 0) {
                     splits += ek->counters.split;
@@ -1996,7 +1996,7 @@ static void softbody_split_fuzz(void)
         }
         ENSURE(en[2].particles.count <= small);
         for (int k = 0; k < 3; ++k)
-            xpbd_engine_f64_destroy(&en[k]);
+            xpbd_engine_destroy_f64(&en[k]);
         dropped_all += dropped;
         free(xyz);
         free(w);
@@ -2057,10 +2057,10 @@ static void softbody_tear_while_asleep(void)
         cfg.damping = 0.05; /* body 1 settles quickly */
         const xpbd_engine_options opt = {0.3, 1e-4, 5, keep, 0};
         xpbd_engine_f64 e;
-        REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, &cfg, &opt, NULL), XPBD_OK);
         /* body 1 settles and sleeps; only then the pulls start */
         for (int f = 0; f < 300 && !e.sleep.asleep[1]; ++f)
-            REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
         REQUIRE(e.sleep.asleep[1]);
         const size_t b0 = e.body_begin[1];
         double y_before[36];
@@ -2069,9 +2069,9 @@ static void softbody_tear_while_asleep(void)
         for (int f = 0; f < 40; ++f) {
             const xpbd_input left = {XPBD_INPUT_TRANSLATE, 0, 6, {-0.01, 0, 0}};
             const xpbd_input right = {XPBD_INPUT_TRANSLATE, 6, 12, {0.01, 0, 0}};
-            ENSURE_STATUS(xpbd_engine_f64_apply(&e, &left), XPBD_OK);
-            ENSURE_STATUS(xpbd_engine_f64_apply(&e, &right), XPBD_OK);
-            REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+            ENSURE_STATUS(xpbd_engine_apply_f64(&e, &left), XPBD_OK);
+            ENSURE_STATUS(xpbd_engine_apply_f64(&e, &right), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
             torn_asleep += e.sleep.asleep[1] ? e.counters.torn : 0;
             split += e.counters.split;
             /* only body 0's constraints are in the sets while body 1 sleeps */
@@ -2086,12 +2086,12 @@ static void softbody_tear_while_asleep(void)
         SAME_F64(e.particles.y + e.body_begin[1], y_before, 36, "sleeping body");
         /* wake it: every constraint is back and the steps go on */
         const xpbd_input wake = {XPBD_INPUT_WAKE, 1, 0, {0, 0, 0}};
-        ENSURE_STATUS(xpbd_engine_f64_apply(&e, &wake), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(&e, &wake), XPBD_OK);
         for (int f = 0; f < 3; ++f) {
-            REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
             ENSURE_INT(e.counters.distance, e.edge_count);
         }
-        xpbd_engine_f64_destroy(&e);
+        xpbd_engine_destroy_f64(&e);
         free(xyz);
         free(w);
         free(edge);
@@ -2152,14 +2152,14 @@ static void softbody_sleeping(void)
     cfg.friction_dynamic = 0.4;
     const xpbd_engine_options opt = {0, 1e-4, 20, 0, 0};
     xpbd_engine_f64 e;
-    REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, &opt, NULL), XPBD_OK);
+    REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, &cfg, &opt, NULL), XPBD_OK);
     /* body 2 waits in the air: pinned (w = 0) */
     const xpbd_input pin = {XPBD_INPUT_SET_INV_MASS, (uint32_t)(2 * nb), (uint32_t)n, {0, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&e, &pin), XPBD_OK);
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &pin), XPBD_OK);
     /* bodies 0 and 1 settle and fall asleep, each whole */
     int asleep_at = -1;
     for (int f = 0; f < 200 && asleep_at < 0; ++f) {
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
         if (e.sleep.asleep[0] && e.sleep.asleep[1])
             asleep_at = f;
     }
@@ -2178,7 +2178,7 @@ static void softbody_sleeping(void)
     for (int k = 0; k < 9; ++k)
         memcpy(snap + (size_t)k * n, arr[k], n * sizeof *snap);
     for (int f = 0; f < 10; ++f)
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
     for (int k = 0; k < 9; ++k)
         SAME_F64(arr[k], snap + (size_t)k * n, n, "sleeping state");
     /* ... and cost no solver time: the sets hold no constraint of a
@@ -2189,10 +2189,10 @@ static void softbody_sleeping(void)
     /* release body 2 above body 1: the host changed it, so it wakes; it
      * falls onto body 1, which wakes whole; body 0 stays asleep */
     const xpbd_input release = {XPBD_INPUT_SET_INV_MASS, (uint32_t)(2 * nb), (uint32_t)n, {10, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&e, &release), XPBD_OK);
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &release), XPBD_OK);
     int woke1 = -1, half = 0;
     for (int f = 0; f < 60 && woke1 < 0; ++f) {
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
         if (f == 0) { /* body 2's constraints are back in the sets, only its */
             ENSURE(!e.sleep.asleep[2] && e.counters.woke >= 1);
             ENSURE_INT(e.counters.distance, a.k.edges);
@@ -2212,23 +2212,23 @@ static void softbody_sleeping(void)
      * ground has moved (the bottom layer, radius 0.03 m, may rest exactly
      * on the plane) */
     for (int f = 0; f < 5; ++f)
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
     for (size_t i = nb; i < 2 * nb; ++i)
         half += snap[n + i] > 0.03 + 1e-9 && e.particles.y[i] == snap[n + i];
     ENSURE_INT(half, 0);
     /* the host moves sleeping body 0: it wakes before the next frame */
     const xpbd_input nudge = {XPBD_INPUT_TRANSLATE, 0, (uint32_t)nb, {0.001, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&e, &nudge), XPBD_OK);
-    REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &nudge), XPBD_OK);
+    REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
     ENSURE(!e.sleep.asleep[0]);
     /* everything settles and sleeps again (measured within 100 frames) */
     int all = 0;
     for (int f = 0; f < 300 && !all; ++f) {
-        REQUIRE_STATUS(xpbd_engine_f64_step(&e, 1.0 / 60), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
         all = e.counters.sleeping == 3;
     }
     ENSURE(all);
-    xpbd_engine_f64_destroy(&e);
+    xpbd_engine_destroy_f64(&e);
     free(snap);
     free(xyz);
     free(w);
@@ -2324,7 +2324,7 @@ static void softbody_replay_version(void)
     xpbd_scene_f64 s;
     memset(&s, 0, sizeof s);
     xpbd_engine_f64 e;
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, &cfg, NULL, NULL), XPBD_ERR_VERSION);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, &cfg, NULL, NULL), XPBD_ERR_VERSION);
     xs_cube_free(&c);
 }
 
@@ -2340,7 +2340,7 @@ static void softbody_counters(void)
     d.opt.sleep_energy = 1e-9;
     xs_cube c;
     REQUIRE(xs_cube_make(&c, &d));
-    REQUIRE_STATUS(xpbd_engine_f64_step(&c.e, 1.0 / 60), XPBD_OK);
+    REQUIRE_STATUS(xpbd_engine_step_f64(&c.e, 1.0 / 60), XPBD_OK);
     const xpbd_engine_counters *k = &c.e.counters;
     /* 2^3 cubes: 27 particles, 54 + 36 + 8 = 98 edges, 48 tets; the top
      * layer (9 particles) pinned: its 12 axis edges and 4 diagonals join
@@ -2379,7 +2379,7 @@ static void softbody_counters(void)
     /* a failed frame is snapshotted too, with its status and the state
      * untouched */
     const double y = c.e.particles.y[0];
-    ENSURE_STATUS(xpbd_engine_f64_step(&c.e, -1), XPBD_ERR_TIMESTEP);
+    ENSURE_STATUS(xpbd_engine_step_f64(&c.e, -1), XPBD_ERR_TIMESTEP);
     ENSURE_INT(c.e.counters.step.status, XPBD_ERR_TIMESTEP);
     ENSURE_INT(c.e.counters.frame, 1);
     ENSURE_BITS_F64(c.e.particles.y[0], y);
@@ -2454,54 +2454,54 @@ static void softbody_bad_input(void)
     s.tet = m.tets;
     xpbd_engine_f64 e;
     size_t bad;
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, NULL, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
-    ENSURE_STATUS(xpbd_engine_f64_create(NULL, &s, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, NULL, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_create_f64(NULL, &s, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
     s.edge_alpha = -1;
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_COMPLIANCE);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_COMPLIANCE);
     s.edge_alpha = 0;
     const xpbd_engine_options neg = {-1, 0, 0, 0, 0}, hinges2 = {0, 0, 0, 2, 0},
                               too_few = {0, 0, 0, 0, 7}, too_many = {0, 0, 0, 0, 0x80000000u};
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &neg, &bad), XPBD_ERR_CONFIG);
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &hinges2, &bad), XPBD_ERR_CONFIG);
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &too_few, &bad), XPBD_ERR_CONFIG);
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, &too_many, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &neg, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &hinges2, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &too_few, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &too_many, &bad), XPBD_ERR_CONFIG);
     m.edges[5] = 8; /* out of range */
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
     ENSURE_INT(bad, 2);
     m.edges[5] = 3;
     m.tets[4 * 3 + 2] = m.tets[4 * 3]; /* repeated index in tet 3 */
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
     ENSURE_INT(bad, 3);
     ENSURE(e.particles.x == NULL); /* zeroed, nothing held */
     m.tets[4 * 3 + 2] = m.tets[4 * 3 + 1] == 7 ? 6 : 7;
     w[5] = -1;
     s.tets = 0;
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_INVERSE_MASS);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INVERSE_MASS);
     ENSURE_INT(bad, 5);
     w[5] = 1;
     const size_t body[2] = {0, 9};
     s.bodies = 1;
     s.body_begin = body;
-    ENSURE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_ARGUMENT);
     s.bodies = 0;
-    REQUIRE_STATUS(xpbd_engine_f64_create(&e, &s, NULL, NULL, &bad), XPBD_OK);
+    REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_OK);
     const xpbd_input bad_range = {XPBD_INPUT_ADD_VELOCITY, 3, 9, {1, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&e, &bad_range), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &bad_range), XPBD_ERR_ARGUMENT);
     const xpbd_input nan_v = {XPBD_INPUT_SET_VELOCITY, 0, 2, {NAN, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&e, &nan_v), XPBD_ERR_VELOCITY);
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &nan_v), XPBD_ERR_VELOCITY);
     const xpbd_input neg_w = {XPBD_INPUT_SET_INV_MASS, 0, 2, {-2, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&e, &neg_w), XPBD_ERR_INVERSE_MASS);
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &neg_w), XPBD_ERR_INVERSE_MASS);
     const xpbd_input kind = {99, 0, 1, {0, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&e, &kind), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &kind), XPBD_ERR_ARGUMENT);
     const xpbd_input wake = {XPBD_INPUT_WAKE, 0, 0, {0, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_f64_apply(&e, &wake), XPBD_ERR_ARGUMENT); /* no bodies */
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &wake), XPBD_ERR_ARGUMENT); /* no bodies */
     xpbd_rigid_impulse j;
     xpbd_rigid_f64 sphere;
     memset(&sphere, 0, sizeof sphere);
-    ENSURE_STATUS(xpbd_engine_f64_couple_rigid(&e, &sphere, 0.01, &j), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_couple_rigid_f64(&e, &sphere, 0.01, &j), XPBD_ERR_ARGUMENT);
     ENSURE(e.particles.vx[0] == 0);
-    xpbd_engine_f64_destroy(&e);
-    xpbd_engine_f64_destroy(&e); /* twice is fine */
+    xpbd_engine_destroy_f64(&e);
+    xpbd_engine_destroy_f64(&e); /* twice is fine */
     xs_mesh_free(&m);
 }
 

@@ -138,7 +138,7 @@ unsigned xpbd_isa_lanes(xpbd_isa isa, int f64)
     }
 }
 
-const xpbd_kernels_f32 *xpbd_kernels_f32_get(xpbd_isa isa)
+const xpbd_kernels_f32 *xpbd_kernels_get_f32(xpbd_isa isa)
 {
     if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)
         return NULL;
@@ -160,7 +160,7 @@ const xpbd_kernels_f32 *xpbd_kernels_f32_get(xpbd_isa isa)
     }
 }
 
-const xpbd_kernels_f64 *xpbd_kernels_f64_get(xpbd_isa isa)
+const xpbd_kernels_f64 *xpbd_kernels_get_f64(xpbd_isa isa)
 {
     if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)
         return NULL;
@@ -184,7 +184,7 @@ const xpbd_kernels_f64 *xpbd_kernels_f64_get(xpbd_isa isa)
 
 /* The contact tables follow the same rule. */
 #define XPBD_CONTACT_GET(T)                                                   \
-    const xpbd_contact_kernels_##T *xpbd_contact_kernels_##T##_get(xpbd_isa isa) \
+    const xpbd_contact_kernels_##T *xpbd_contact_kernels_get_##T(xpbd_isa isa) \
     {                                                                         \
         if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)                           \
             return NULL;                                                      \
@@ -242,7 +242,7 @@ XPBD_CONTACT_GET(f64)
 #  define XPBD_SOFT_NEON(T)
 #endif
 #define XPBD_SOFTBODY_GET(T)                                                      \
-    const xpbd_softbody_kernels_##T *xpbd_softbody_kernels_##T##_get(xpbd_isa isa) \
+    const xpbd_softbody_kernels_##T *xpbd_softbody_kernels_get_##T(xpbd_isa isa) \
     {                                                                             \
         if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)                               \
             return NULL;                                                          \

@@ -201,8 +201,8 @@ typedef struct xpbd_contact_kernels_f64 {
                                   double *impulse);
 } xpbd_contact_kernels_f64;
 
-XPBD_API const xpbd_contact_kernels_f32 *xpbd_contact_kernels_f32_get(xpbd_isa isa);
-XPBD_API const xpbd_contact_kernels_f64 *xpbd_contact_kernels_f64_get(xpbd_isa isa);
+XPBD_API const xpbd_contact_kernels_f32 *xpbd_contact_kernels_get_f32(xpbd_isa isa);
+XPBD_API const xpbd_contact_kernels_f64 *xpbd_contact_kernels_get_f64(xpbd_isa isa);
 
 /* Serial reference over a slot range, slot order (the overflow range and
  * the lesson's bottom-up sweeps). */

@@ -385,16 +385,16 @@ typedef struct xpbd_engine_f64 {
  *   XPBD_ERR_NOMEM        allocation failed
  *   the builders' and validators' codes (index, rest, compliance,
  *   degenerate, position, velocity, inverse mass, radius, plane) */
-XPBD_API xpbd_status xpbd_engine_f32_create(xpbd_engine_f32 *e, const xpbd_scene_f32 *scene,
+XPBD_API xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 *e, const xpbd_scene_f32 *scene,
                                             const xpbd_step_config *cfg,
                                             const xpbd_engine_options *options,
                                             size_t *bad_index);
-XPBD_API xpbd_status xpbd_engine_f64_create(xpbd_engine_f64 *e, const xpbd_scene_f64 *scene,
+XPBD_API xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 *e, const xpbd_scene_f64 *scene,
                                             const xpbd_step_config *cfg,
                                             const xpbd_engine_options *options,
                                             size_t *bad_index);
-XPBD_API void xpbd_engine_f32_destroy(xpbd_engine_f32 *e);
-XPBD_API void xpbd_engine_f64_destroy(xpbd_engine_f64 *e);
+XPBD_API void xpbd_engine_destroy_f32(xpbd_engine_f32 *e);
+XPBD_API void xpbd_engine_destroy_f64(xpbd_engine_f64 *e);
 
 /* One frame of length h (s), as in the picture at the top. Returns the
  * world step's status (XPBD_OK, XPBD_OVERFLOW, or an error with the state
@@ -404,8 +404,8 @@ XPBD_API void xpbd_engine_f64_destroy(xpbd_engine_f64 *e);
  * vertices (counters.split > 0) particles.count is larger and, without a
  * capacity (options.max_particles), the particle arrays have moved: re-read
  * them from the engine. */
-XPBD_API xpbd_status xpbd_engine_f32_step(xpbd_engine_f32 *e, double h);
-XPBD_API xpbd_status xpbd_engine_f64_step(xpbd_engine_f64 *e, double h);
+XPBD_API xpbd_status xpbd_engine_step_f32(xpbd_engine_f32 *e, double h);
+XPBD_API xpbd_status xpbd_engine_step_f64(xpbd_engine_f64 *e, double h);
 
 /* Two-way coupling with a host rigid body between frames: after a frame of
  * length h, every particle with a radius that penetrates the body is moved
@@ -416,9 +416,9 @@ XPBD_API xpbd_status xpbd_engine_f64_step(xpbd_engine_f64 *e, double h);
  * host applies out->linear and out->angular to its body. A sleeping body
  * the rigid body pushed wakes at the next frame (its state changed).
  * XPBD_ERR_ARGUMENT without radii; otherwise what the kernel returns. */
-XPBD_API xpbd_status xpbd_engine_f32_couple_rigid(xpbd_engine_f32 *e, const xpbd_rigid_f64 *body,
+XPBD_API xpbd_status xpbd_engine_couple_rigid_f32(xpbd_engine_f32 *e, const xpbd_rigid_f64 *body,
                                                   double h, xpbd_rigid_impulse *out);
-XPBD_API xpbd_status xpbd_engine_f64_couple_rigid(xpbd_engine_f64 *e, const xpbd_rigid_f64 *body,
+XPBD_API xpbd_status xpbd_engine_couple_rigid_f64(xpbd_engine_f64 *e, const xpbd_rigid_f64 *body,
                                                   double h, xpbd_rigid_impulse *out);
 
 /* Applies a host input now (between frames):
@@ -426,8 +426,8 @@ XPBD_API xpbd_status xpbd_engine_f64_couple_rigid(xpbd_engine_f64 *e, const xpbd
  *                       out of range (WAKE)
  *   XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_INVERSE_MASS   a value
  *                       that is not finite (or a negative inverse mass) */
-XPBD_API xpbd_status xpbd_engine_f32_apply(xpbd_engine_f32 *e, const xpbd_input *in);
-XPBD_API xpbd_status xpbd_engine_f64_apply(xpbd_engine_f64 *e, const xpbd_input *in);
+XPBD_API xpbd_status xpbd_engine_apply_f32(xpbd_engine_f32 *e, const xpbd_input *in);
+XPBD_API xpbd_status xpbd_engine_apply_f64(xpbd_engine_f64 *e, const xpbd_input *in);
 
 /* -------------------------------------------------------- order check --- */
 

@@ -127,8 +127,8 @@ typedef struct xpbd_kernels_f64 {
 
 /* The table of a path, or NULL if it is not compiled in or not supported by
  * this CPU. XPBD_ISA_AUTO resolves as xpbd_isa_resolve does (NULL on error). */
-XPBD_API const xpbd_kernels_f32 *xpbd_kernels_f32_get(xpbd_isa isa);
-XPBD_API const xpbd_kernels_f64 *xpbd_kernels_f64_get(xpbd_isa isa);
+XPBD_API const xpbd_kernels_f32 *xpbd_kernels_get_f32(xpbd_isa isa);
+XPBD_API const xpbd_kernels_f64 *xpbd_kernels_get_f64(xpbd_isa isa);
 
 /* Serial reference over a slot range [slot_begin, slot_end) of a set, one
  * constraint at a time in slot order, padding slots ignored: what the step
@@ -156,16 +156,16 @@ XPBD_API uint32_t xpbd_serial_spring_forces_f64(const xpbd_particles_f64 *p,
                                                 const xpbd_distance_set_f64 *c, double *fx,
                                                 double *fy, double *fz, uint32_t slot_begin,
                                                 uint32_t slot_end, double damping);
-XPBD_API uint32_t xpbd_serial_distance_xpbd_f32_packed(float *q, const xpbd_distance_set_f32 *c,
+XPBD_API uint32_t xpbd_serial_distance_xpbd_packed_f32(float *q, const xpbd_distance_set_f32 *c,
                                                        uint32_t slot_begin, uint32_t slot_end,
                                                        float h);
-XPBD_API uint32_t xpbd_serial_distance_xpbd_f64_packed(double *q, const xpbd_distance_set_f64 *c,
+XPBD_API uint32_t xpbd_serial_distance_xpbd_packed_f64(double *q, const xpbd_distance_set_f64 *c,
                                                        uint32_t slot_begin, uint32_t slot_end,
                                                        double h);
-XPBD_API uint32_t xpbd_serial_distance_pbd_f32_packed(float *q, const xpbd_distance_set_f32 *c,
+XPBD_API uint32_t xpbd_serial_distance_pbd_packed_f32(float *q, const xpbd_distance_set_f32 *c,
                                                       uint32_t slot_begin, uint32_t slot_end,
                                                       float stiffness);
-XPBD_API uint32_t xpbd_serial_distance_pbd_f64_packed(double *q, const xpbd_distance_set_f64 *c,
+XPBD_API uint32_t xpbd_serial_distance_pbd_packed_f64(double *q, const xpbd_distance_set_f64 *c,
                                                       uint32_t slot_begin, uint32_t slot_end,
                                                       double stiffness);
 XPBD_API float xpbd_serial_residual_f32(const xpbd_particles_f32 *p,

@@ -112,21 +112,21 @@ typedef struct xpbd_colouring_options {
  *   XPBD_ERR_COMPLIANCE  compliance < 0 or not finite
  *   XPBD_ERR_CONFIG      options->max_colours > XPBD_MAX_COLOURS
  *   XPBD_ERR_NOMEM       allocation failed */
-XPBD_API xpbd_status xpbd_distance_set_f32_build(xpbd_distance_set_f32 *out, size_t particle_count,
+XPBD_API xpbd_status xpbd_distance_set_build_f32(xpbd_distance_set_f32 *out, size_t particle_count,
                                                  size_t count, const uint32_t *i0,
                                                  const uint32_t *i1, const float *rest,
                                                  const float *compliance,
                                                  const xpbd_colouring_options *options,
                                                  size_t *bad_index);
-XPBD_API xpbd_status xpbd_distance_set_f64_build(xpbd_distance_set_f64 *out, size_t particle_count,
+XPBD_API xpbd_status xpbd_distance_set_build_f64(xpbd_distance_set_f64 *out, size_t particle_count,
                                                  size_t count, const uint32_t *i0,
                                                  const uint32_t *i1, const double *rest,
                                                  const double *compliance,
                                                  const xpbd_colouring_options *options,
                                                  size_t *bad_index);
 /* Releases a built set and zeroes it. NULL and zeroed sets are fine. */
-XPBD_API void xpbd_distance_set_f32_free(xpbd_distance_set_f32 *set);
-XPBD_API void xpbd_distance_set_f64_free(xpbd_distance_set_f64 *set);
+XPBD_API void xpbd_distance_set_free_f32(xpbd_distance_set_f32 *set);
+XPBD_API void xpbd_distance_set_free_f64(xpbd_distance_set_f64 *set);
 
 /* Number of XPBD_BATCH-slot batches in colour c. */
 static inline uint32_t xpbd_colour_batches(const uint32_t *colour_begin, uint32_t c)
@@ -137,24 +137,24 @@ static inline uint32_t xpbd_colour_batches(const uint32_t *colour_begin, uint32_
 /* Points the ten arrays of p at one block: x at base, y at base + stride,
  * ... w at base + 9*stride (so a block of 10*n reals with stride n holds
  * n particles). count = n. */
-XPBD_API void xpbd_particles_f32_bind(xpbd_particles_f32 *p, size_t n, float *base,
+XPBD_API void xpbd_particles_bind_f32(xpbd_particles_f32 *p, size_t n, float *base,
                                       size_t stride);
-XPBD_API void xpbd_particles_f64_bind(xpbd_particles_f64 *p, size_t n, double *base,
+XPBD_API void xpbd_particles_bind_f64(xpbd_particles_f64 *p, size_t n, double *base,
                                       size_t stride);
 
 /* Checks a particle set: every position and velocity finite, every inverse
  * mass finite and >= 0, no NULL array when count > 0. On error *bad_index
  * names the particle. */
-XPBD_API xpbd_status xpbd_particles_f32_validate(const xpbd_particles_f32 *p, size_t *bad_index);
-XPBD_API xpbd_status xpbd_particles_f64_validate(const xpbd_particles_f64 *p, size_t *bad_index);
+XPBD_API xpbd_status xpbd_particles_validate_f32(const xpbd_particles_f32 *p, size_t *bad_index);
+XPBD_API xpbd_status xpbd_particles_validate_f64(const xpbd_particles_f64 *p, size_t *bad_index);
 
 /* Checks a distance set against a particle count: indices in range and
  * distinct, rest > 0 finite, compliance >= 0 finite, lambda finite, layout
  * consistent. *bad_index names the slot. Run by the step driver every step,
  * so a host may edit rest/compliance between steps safely. */
-XPBD_API xpbd_status xpbd_distance_set_f32_validate(const xpbd_distance_set_f32 *c,
+XPBD_API xpbd_status xpbd_distance_set_validate_f32(const xpbd_distance_set_f32 *c,
                                                     size_t particle_count, size_t *bad_index);
-XPBD_API xpbd_status xpbd_distance_set_f64_validate(const xpbd_distance_set_f64 *c,
+XPBD_API xpbd_status xpbd_distance_set_validate_f64(const xpbd_distance_set_f64 *c,
                                                     size_t particle_count, size_t *bad_index);
 
 #ifdef __cplusplus

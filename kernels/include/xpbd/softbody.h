@@ -90,12 +90,12 @@ typedef struct xpbd_quad_set_f64 {
  *   XPBD_ERR_COMPLIANCE   compliance < 0 or not finite
  *   XPBD_ERR_POSITION     a rest position is not finite
  *   XPBD_ERR_ARGUMENT, XPBD_ERR_CONFIG, XPBD_ERR_NOMEM as for distance sets */
-XPBD_API xpbd_status xpbd_tet_set_f32_build(xpbd_quad_set_f32 *out, size_t n, const float *xyz,
+XPBD_API xpbd_status xpbd_tet_set_build_f32(xpbd_quad_set_f32 *out, size_t n, const float *xyz,
                                             size_t count, const uint32_t *idx,
                                             const float *compliance,
                                             const xpbd_colouring_options *options,
                                             size_t *bad_index);
-XPBD_API xpbd_status xpbd_tet_set_f64_build(xpbd_quad_set_f64 *out, size_t n, const double *xyz,
+XPBD_API xpbd_status xpbd_tet_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const double *xyz,
                                             size_t count, const uint32_t *idx,
                                             const double *compliance,
                                             const xpbd_colouring_options *options,
@@ -104,12 +104,12 @@ XPBD_API xpbd_status xpbd_tet_set_f64_build(xpbd_quad_set_f64 *out, size_t n, co
  * end 1, opposite vertex of the first triangle, opposite vertex of the
  * second, with weights from the rest positions (which should be flat).
  * XPBD_ERR_DEGENERATE for a stencil with a zero-area triangle. */
-XPBD_API xpbd_status xpbd_bend_set_f32_build(xpbd_quad_set_f32 *out, size_t n, const float *xyz,
+XPBD_API xpbd_status xpbd_bend_set_build_f32(xpbd_quad_set_f32 *out, size_t n, const float *xyz,
                                              size_t count, const uint32_t *idx,
                                              const float *compliance,
                                              const xpbd_colouring_options *options,
                                              size_t *bad_index);
-XPBD_API xpbd_status xpbd_bend_set_f64_build(xpbd_quad_set_f64 *out, size_t n, const double *xyz,
+XPBD_API xpbd_status xpbd_bend_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const double *xyz,
                                              size_t count, const uint32_t *idx,
                                              const double *compliance,
                                              const xpbd_colouring_options *options,
@@ -117,12 +117,12 @@ XPBD_API xpbd_status xpbd_bend_set_f64_build(xpbd_quad_set_f64 *out, size_t n, c
 /* Checks a set against a particle count (as the step does every step):
  * indices in range and distinct, compliance >= 0 finite, lambda finite,
  * padding slots intact. */
-XPBD_API xpbd_status xpbd_quad_set_f32_validate(const xpbd_quad_set_f32 *c, size_t n,
+XPBD_API xpbd_status xpbd_quad_set_validate_f32(const xpbd_quad_set_f32 *c, size_t n,
                                                 size_t *bad_index);
-XPBD_API xpbd_status xpbd_quad_set_f64_validate(const xpbd_quad_set_f64 *c, size_t n,
+XPBD_API xpbd_status xpbd_quad_set_validate_f64(const xpbd_quad_set_f64 *c, size_t n,
                                                 size_t *bad_index);
-XPBD_API void xpbd_quad_set_f32_free(xpbd_quad_set_f32 *set);
-XPBD_API void xpbd_quad_set_f64_free(xpbd_quad_set_f64 *set);
+XPBD_API void xpbd_quad_set_free_f32(xpbd_quad_set_f32 *set);
+XPBD_API void xpbd_quad_set_free_f64(xpbd_quad_set_f64 *set);
 
 /* A host's rigid body, as the coupling kernel sees it during one substep. */
 typedef struct xpbd_rigid_f64 {
@@ -168,8 +168,8 @@ typedef struct xpbd_softbody_kernels_f64 {
                         size_t end);
 } xpbd_softbody_kernels_f64;
 
-XPBD_API const xpbd_softbody_kernels_f32 *xpbd_softbody_kernels_f32_get(xpbd_isa isa);
-XPBD_API const xpbd_softbody_kernels_f64 *xpbd_softbody_kernels_f64_get(xpbd_isa isa);
+XPBD_API const xpbd_softbody_kernels_f32 *xpbd_softbody_kernels_get_f32(xpbd_isa isa);
+XPBD_API const xpbd_softbody_kernels_f64 *xpbd_softbody_kernels_get_f64(xpbd_isa isa);
 
 /* Serial references over slot ranges (the overflow range). */
 XPBD_API uint32_t xpbd_serial_tet_volume_f32(float *q, const xpbd_quad_set_f32 *c,

@@ -193,7 +193,7 @@ static int cv_tier(const xr_ctx *ctx, int cloth, double alpha, int mode, int ite
 #define CV_ALPHA_RES 1e-4 /* compliance of the per-iteration view (m/N) */
 #define CV_KMAX 100       /* iterations watched */
 
-int xr_section_s1_convergence(xr_ctx *ctx)
+static int s1_convergence_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     const xpbd_kernels_f64 *kt = xpbd_kernels_get_f64(xr_isa(ctx));
@@ -549,7 +549,7 @@ static int cl_run(const xr_ctx *ctx, int id, const cl_spec *s, FILE *f, cl_resul
     return 0;
 }
 
-int xr_section_s1_cloth(xr_ctx *ctx)
+static int s1_cloth_run(xr_ctx *ctx)
 {
     /* Why these settings. 8x6: the SPEC S1 grid at the chain's spacing and
      * particle mass, a compliance that shows (alpha = 1e-4 m/N, k = 1e4 N/m
@@ -645,3 +645,20 @@ int xr_section_s1_cloth(xr_ctx *ctx)
     xr_figure(ctx, "s1_cloth", cap);
     return 0;
 }
+
+const xr_section xr_section_s1_convergence = {
+    .name = "s1_convergence",
+    .title = "Max |C + alpha~ lambda| vs iterations, chain and cloth, lambda kept vs reset; iteration tiers",
+    .spec = "S1",
+    .figures = XR_FIGURES("s1_convergence"),
+    .tables = XR_TABLES({"s1_convergence", "residual per iteration"},
+                        {"s1_convergence_tiers", "iteration tiers: XPBD and PBD stretch at 4 vs 10 iterations"}),
+    .run = s1_convergence_run};
+
+const xr_section xr_section_s1_cloth = {
+    .name = "s1_cloth",
+    .title = "8x6 cloth (82 constraints) and 64x64 cloth hanging from two corners; stretch per edge",
+    .spec = "S1",
+    .figures = XR_FIGURES("s1_cloth"),
+    .tables = XR_TABLES({"s1_cloth", "cloth edges with their stretch"}),
+    .run = s1_cloth_run};

@@ -280,7 +280,7 @@ static const sp_point *sp_find(const sp_point *pts, size_t n, double k)
     return NULL;
 }
 
-int xr_section_s1_springs_stability(xr_ctx *ctx)
+static int s1_springs_stability_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     const double h = SP_H, c = SP_DAMP;
@@ -595,7 +595,7 @@ static double sp_bisect(const xr_ctx *ctx, int n_particles, double h, double c, 
     return 0.5 * (lo + hi);
 }
 
-int xr_section_s1_stability_map(xr_ctx *ctx)
+static int s1_stability_map_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     static const double inv_h_full[] = {30, 45, 60, 90, 120, 180, 240};
@@ -739,3 +739,20 @@ int xr_section_s1_stability_map(xr_ctx *ctx)
     xr_figure(ctx, "s1_stability_map", cap);
     return 0;
 }
+
+const xr_section xr_section_s1_springs_stability = {
+    .name = "s1_springs_stability",
+    .title = "Explicit-spring chain swept over k; three regimes; m/h^2 and 4m/h^2 lines",
+    .spec = "S1 4.1",
+    .figures = XR_FIGURES("s1_springs_stability"),
+    .tables = XR_TABLES({"s1_springs_stability", "explicit-spring sweep over k"},
+                        {"s1_springs_stability_time", "stretch and |v| vs time at a few k, one per regime"}),
+    .run = s1_springs_stability_run};
+
+const xr_section xr_section_s1_stability_map = {
+    .name = "s1_stability_map",
+    .title = "Measured largest stable k vs h and vs N against m/h^2 and 4m/h^2",
+    .spec = "S1 4.1",
+    .figures = XR_FIGURES("s1_stability_map"),
+    .tables = XR_TABLES({"s1_stability_map", "measured stability limits"}),
+    .run = s1_stability_map_run};

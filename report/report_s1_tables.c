@@ -226,7 +226,7 @@ static double s1_fixed_point(int n, int pbd, double ks, double alpha, int subste
 
 /* ---------------------------------------------------- s1_pbd_stiffness --- */
 
-int xr_section_s1_pbd_stiffness(xr_ctx *ctx)
+static int s1_pbd_stiffness_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     const int frames = 300; /* 5 s, the seed's protocol */
@@ -401,7 +401,7 @@ static double s1_keq_kernel(double ks, int n)
     return 1 - cn / c0;
 }
 
-int xr_section_s1_substeps(xr_ctx *ctx)
+static int s1_substeps_run(xr_ctx *ctx)
 {
     static const int ns_list[] = {1, 2, 4, 8, 16, 32};
     const int nn = 6;
@@ -527,7 +527,7 @@ int xr_section_s1_substeps(xr_ctx *ctx)
 
 /* --------------------------------------------------- s1_xpbd_invariance --- */
 
-int xr_section_s1_xpbd_invariance(xr_ctx *ctx)
+static int s1_xpbd_invariance_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     static const double alphas[] = {1e-2, 1e-3, 1e-4, 1e-5};
@@ -683,3 +683,28 @@ int xr_section_s1_xpbd_invariance(xr_ctx *ctx)
     xr_figure(ctx, "s1_xpbd_invariance", cap);
     return 0;
 }
+
+const xr_section xr_section_s1_pbd_stiffness = {
+    .name = "s1_pbd_stiffness",
+    .title = "PBD total stretch vs k_s at one pass per frame; k_s = 1 -> 0.027 m",
+    .spec = "S1 4.2",
+    .figures = XR_FIGURES("s1_pbd_stiffness"),
+    .tables = XR_TABLES({"s1_pbd_stiffness", "PBD k_s sweep at one pass per frame"},
+                        {"s1_pbd_stiffness_time", "stretch vs time for a few k_s"}),
+    .run = s1_pbd_stiffness_run};
+
+const xr_section xr_section_s1_substeps = {
+    .name = "s1_substeps",
+    .title = "PBD k_s = 0.5 vs substeps against the equivalent single pass, beside XPBD",
+    .spec = "S1 4.3",
+    .figures = XR_FIGURES("s1_substeps"),
+    .tables = XR_TABLES({"s1_substeps", "the SPEC S1 4.3 table, with XPBD beside it"}),
+    .run = s1_substeps_run};
+
+const xr_section xr_section_s1_xpbd_invariance = {
+    .name = "s1_xpbd_invariance",
+    .title = "XPBD stretch / closed form for alpha 1e-2..1e-5 and n_s = 1, 4, 8, ...",
+    .spec = "S1 4.4",
+    .figures = XR_FIGURES("s1_xpbd_invariance"),
+    .tables = XR_TABLES({"s1_xpbd_invariance", "the SPEC S1 4.4 table"}),
+    .run = s1_xpbd_invariance_run};

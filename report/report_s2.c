@@ -239,7 +239,7 @@ static double s2_lesson_frame(const s2_tables *t, s2_set *s, int plane, double b
 #define S2_T1_FRAMES 60
 #define S2_T1_BETAS 5
 
-int xr_section_s2_position_only(xr_ctx *ctx)
+static int s2_position_only_run(xr_ctx *ctx)
 {
     static const double betas[S2_T1_BETAS] = {0.2, 0.4, 0.6, 0.8, 1.0};
     s2_tables t;
@@ -395,7 +395,7 @@ int xr_section_s2_position_only(xr_ctx *ctx)
 #define S2_T2_ES 5
 #define S2_T2_FRAMES 180
 
-int xr_section_s2_restitution(xr_ctx *ctx)
+static int s2_restitution_run(xr_ctx *ctx)
 {
     static const double es[S2_T2_ES] = {0, 0.25, 0.5, 0.75, 1};
     double vw[S2_T2_ES], vp[S2_T2_ES], imp[S2_T2_ES], emax1[S2_T2_ES], e1s[S2_T2_ES];
@@ -585,7 +585,7 @@ static int s2_two_balls(const s2_tables *t, double mu, s2_t3 *out)
     return 0;
 }
 
-int xr_section_s2_mass_ratio(xr_ctx *ctx)
+static int s2_mass_ratio_run(xr_ctx *ctx)
 {
     static const double mus[5] = {0.25, 0.5, 1, 2, 4};
     static const char *const seed_v[5] = {"-4.2", NULL, "-1.5", "0 (sign flip)", "+1.2"};
@@ -728,7 +728,7 @@ static int s2_tower(const xr_ctx *ctx, uint32_t iterations, FILE *series, s2_t4 
     return 0;
 }
 
-int xr_section_s2_iterations(xr_ctx *ctx)
+static int s2_iterations_run(xr_ctx *ctx)
 {
     static const uint32_t iters[6] = {1, 2, 4, 8, 16, 32};
     static const double seed_ratio[4] = {NAN, 0.175, 0.120, 0.047};
@@ -919,7 +919,7 @@ static int s2_depth_cmp(const void *a, const void *b)
     return x->z > y->z ? -1 : x->z < y->z ? 1 : (x->i > y->i) - (x->i < y->i);
 }
 
-int xr_section_s2_particles(xr_ctx *ctx)
+static int s2_particles_run(xr_ctx *ctx)
 {
     const size_t n = xr_quick(ctx) ? 1089 : 3025; /* 9 / 25 layers of 11 x 11 */
     const int frames = xr_quick(ctx) ? 90 : 240;
@@ -1069,3 +1069,47 @@ int xr_section_s2_particles(xr_ctx *ctx)
     xr_figure(ctx, "s2_particles", cap);
     return 0;
 }
+
+const xr_section xr_section_s2_position_only = {
+    .name = "s2_position_only",
+    .title = "Position-only correction, beta sweep; raw penetration and E/E0 vs time per beta",
+    .spec = "S2 Table 1",
+    .figures = XR_FIGURES("s2_position_only"),
+    .tables = XR_TABLES({"s2_position_only", "energy and penetration vs time per beta"},
+                        {"s2_position_only_table", "SPEC S2 Table 1 at 1 s"}),
+    .run = s2_position_only_run};
+
+const xr_section xr_section_s2_restitution = {
+    .name = "s2_restitution",
+    .title = "Ball on the infinite plate, v' = -e v exactly; energy with the velocity pass on",
+    .spec = "S2 Table 2",
+    .figures = XR_FIGURES("s2_restitution"),
+    .tables = XR_TABLES({"s2_restitution", "SPEC S2 Table 2"},
+                        {"s2_restitution_energy", "E/E0 vs time with the velocity pass on"}),
+    .run = s2_restitution_run};
+
+const xr_section xr_section_s2_mass_ratio = {
+    .name = "s2_mass_ratio",
+    .title = "Two balls, share backed out mu/(mu+1) and v1' vs mu against the closed forms",
+    .spec = "S2 Table 3",
+    .figures = XR_FIGURES("s2_mass_ratio"),
+    .tables = XR_TABLES({"s2_mass_ratio", "SPEC S2 Table 3"}),
+    .run = s2_mass_ratio_run};
+
+const xr_section xr_section_s2_iterations = {
+    .name = "s2_iterations",
+    .title = "Four-ball tower, max penetration, top sink and sum |v| vs iterations",
+    .spec = "S2 Table 4",
+    .figures = XR_FIGURES("s2_iterations"),
+    .tables = XR_TABLES({"s2_iterations", "SPEC S2 Table 4 with ratios and the seed's numbers"},
+                        {"s2_iterations_time", "tower state vs time per iteration count"}),
+    .run = s2_iterations_run};
+
+const xr_section xr_section_s2_particles = {
+    .name = "s2_particles",
+    .title = "A few thousand balls poured into a box of planes; energy and penetration vs time",
+    .spec = "S2 in 3-D",
+    .figures = XR_FIGURES("s2_particles"),
+    .tables = XR_TABLES({"s2_particles", "final ball positions"},
+                        {"s2_particles_time", "energy and max penetration vs time"}),
+    .run = s2_particles_run};

@@ -34,7 +34,7 @@ add_executable(xpbd-tests
   test_contacts.c
   test_softbody.c
   test_world.c)
-target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
 if(XPBD_LIBM)
   target_link_libraries(xpbd-tests PRIVATE ${XPBD_LIBM})
 endif()

@@ -33,8 +33,12 @@ add_executable(xpbd-tests
   test_bad.c
   test_contacts.c
   test_softbody.c
-  test_world.c)
+  test_world.c
+  test_executor.c)
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+if(XPBD_OPENMP)
+  target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
+endif()
 if(XPBD_LIBM)
   target_link_libraries(xpbd-tests PRIVATE ${XPBD_LIBM})
 endif()
@@ -51,6 +55,10 @@ foreach(group IN LISTS XPBD_TEST_GROUPS)
   add_test(NAME ${group} COMMAND xpbd-tests ${group}.)
   set_tests_properties(${group} PROPERTIES TIMEOUT 300 LABELS "unit")
 endforeach()
+# the default executor on 4 threads whatever the machine has (test_executor.c)
+add_test(NAME executor COMMAND xpbd-tests executor.)
+set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
+                                         ENVIRONMENT "OMP_NUM_THREADS=4;OMP_DYNAMIC=false")
 foreach(group IN LISTS XPBD_TEST_ISA_GROUPS)
   foreach(isa IN LISTS XPBD_TEST_ISAS)
     add_test(NAME ${group}.${isa} COMMAND xpbd-tests --isa ${isa} ${group}.)

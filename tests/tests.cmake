@@ -34,8 +34,9 @@ add_executable(xpbd-tests
   test_contacts.c
   test_softbody.c
   test_world.c
-  test_executor.c)
-target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+  test_executor.c
+  test_contract.c)
+target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
 if(XPBD_OPENMP)
   target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
 endif()
@@ -47,8 +48,8 @@ endif()
 # Groups that do not depend on the ISA under test run once (with the AUTO
 # path); the ones that compare a path against the scalar reference or prove
 # which path ran, once per ISA.
-set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world)
-set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross)
+set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world contract)
+set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross contract_cross)
 set(XPBD_TEST_ISAS scalar sse4 avx2 avx512 neon)
 
 foreach(group IN LISTS XPBD_TEST_GROUPS)

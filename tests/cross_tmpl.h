@@ -860,6 +860,80 @@ static void FN(cross_step)(void)
         }
 }
 
+/* A finite compliance the validators accept must step: 3e38 (float) or
+ * 1e308 (double) makes compliance/h^2 overflow, and an infinite alpha~
+ * meeting lambda == 0 would give inf*0 = NaN. alpha~ is clamped to the
+ * largest finite value, so such a constraint makes (almost) no correction:
+ * the chain falls as if free, y_k = y_0 - g*hs^2*k(k+1)/2 after k substeps
+ * of symplectic Euler, on every path, bit for bit with the scalar one. The
+ * bound: v = (x - p)/hs carries up to one rounding of x (|x| < 1: eps) per
+ * substep, so after k substeps y is off by at most eps*k(k+1)/2. The
+ * tetrahedral volume kernel stays finite and (almost) still too. */
+static void FN(cross_huge_compliance)(void)
+{
+    const R huge = R_F64 ? (R)1e308 : (R)3e38;
+    SFX(xs_world) a, b;
+    REQUIRE_STATUS(SFX(xs_chain)(&a, 6, (R)0.1, huge), XPBD_OK);
+    REQUIRE_STATUS(SFX(xs_chain)(&b, 6, (R)0.1, huge), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_distance_set_validate)(&a.set, a.p.count, NULL), XPBD_OK);
+    R y0[6];
+    for (int i = 0; i < 6; ++i) y0[i] = a.p.y[i];
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.substeps = 4;
+    cfg.iterations = 4;
+    const double frame = 1.0 / 60;
+    const int frames = 10;
+    for (int f = 0; f < frames; ++f) {
+        cfg.isa = xt_isa;
+        ENSURE_STATUS(SFX(xpbd_step)(&cfg, frame, &a.p, &a.set, a.scratch, a.scratch_bytes, NULL),
+                      XPBD_OK);
+        cfg.isa = XPBD_ISA_SCALAR;
+        ENSURE_STATUS(SFX(xpbd_step)(&cfg, frame, &b.p, &b.set, b.scratch, b.scratch_bytes, NULL),
+                      XPBD_OK);
+    }
+    SAMER(a.p.x, b.p.x, 6, "huge compliance: x");
+    SAMER(a.p.y, b.p.y, 6, "huge compliance: y");
+    SAMER(a.p.vy, b.p.vy, 6, "huge compliance: vy");
+    SAMER(a.set.lambda, b.set.lambda, a.set.slots, "huge compliance: lambda");
+    const double hs = frame / cfg.substeps, k = (double)frames * cfg.substeps;
+    const double fall = 9.81 * hs * hs * k * (k + 1) / 2;
+    const double tol = R_EPS * k * (k + 1) / 2;
+    for (int i = 0; i < 6; ++i) {
+        ENSURE(isfinite(a.p.y[i]) && isfinite(a.p.vy[i]));
+        ENSURE_NEAR(a.p.y[i], a.p.w[i] > 0 ? y0[i] - fall : y0[i], tol);
+    }
+    for (uint32_t s = 0; s < a.set.slots; ++s) ENSURE(isfinite(a.set.lambda[s]));
+    SFX(xs_world_free)(&a);
+    SFX(xs_world_free)(&b);
+
+    /* one stretched tet, straight through the kernels */
+    const R xyz[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const uint32_t idx[4] = {0, 1, 2, 3};
+    SFX(xpbd_quad_set) ta, tb;
+    REQUIRE_STATUS(SFX(xpbd_tet_set_build)(&ta, 4, xyz, 1, idx, &huge, NULL, NULL), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_tet_set_build)(&tb, 4, xyz, 1, idx, &huge, NULL, NULL), XPBD_OK);
+    R qa[16], qb[16];
+    for (int i = 0; i < 4; ++i) {
+        for (int d = 0; d < 3; ++d) qa[4 * i + d] = xyz[3 * i + d] * (R)1.5;
+        qa[4 * i + 3] = 1;
+    }
+    memcpy(qb, qa, sizeof qa);
+    const SFX(xpbd_softbody_kernels) *T = SFX(xpbd_softbody_kernels_get)(xt_isa);
+    const SFX(xpbd_softbody_kernels) *S = SFX(xpbd_softbody_kernels_get)(XPBD_ISA_SCALAR);
+    REQUIRE(T && S);
+    for (int it = 0; it < 3; ++it) {
+        ENSURE_INT(T->tet_volume(qa, &ta, 0, 0, 1, (R)(1.0 / 240)), 0);
+        ENSURE_INT(S->tet_volume(qb, &tb, 0, 0, 1, (R)(1.0 / 240)), 0);
+    }
+    SAMER(qa, qb, 16, "huge compliance: tet positions");
+    SAMER(ta.lambda, tb.lambda, ta.slots, "huge compliance: tet lambda");
+    ENSURE(isfinite(ta.lambda[0]));
+    for (int i = 0; i < 16; ++i) ENSURE(isfinite(qa[i]));
+    ENSURE_NEAR(qa[4], xyz[3] * (R)1.5, R_EPS); /* (almost) no correction */
+    SFX(xpbd_quad_set_free)(&ta);
+    SFX(xpbd_quad_set_free)(&tb);
+}
+
 #undef CL
 #undef DSET
 #undef KT

@@ -1,10 +1,14 @@
 /* common.h: lane functions every constraint kernel shares. Template over
  * the precision and the backend (lanes.h). */
 
-/* alpha~ = compliance / h^2, computed as compliance * (1/h^2) */
+/* alpha~ = compliance / h^2, computed as compliance * (1/h^2), clamped to
+ * the largest finite value: a huge compliance means (almost) no
+ * correction, and an infinite alpha~ would meet lambda == 0 as inf * 0 =
+ * NaN. Below the clamp this is the plain product, bit for bit. */
 LANE_FN V K(alpha_tilde)(V compliance, V ih2)
 {
-    return O(mul)(compliance, ih2);
+    const V at = O(mul)(compliance, ih2), top = O(set1)(R_MAX);
+    return O(select)(O(gt)(at, top), top, at);
 }
 
 /* Real lanes [0, n) of a vector that were not in ok: the skipped count. */

@@ -934,6 +934,122 @@ static void FN(cross_huge_compliance)(void)
     SFX(xpbd_quad_set_free)(&tb);
 }
 
+/* ------------------------------------------- independent plain C ------- */
+/* The scalar reference and the SIMD paths share one statement of the maths
+ * (kernels/), so comparing them cannot catch a mistake in that statement.
+ * These are the maths of xpbd/kernels.h written again, plainly, one element
+ * at a time, and every path must equal them bit for bit. */
+
+static void FN(plain_predict)(const SFX(xpbd_particles) *p, size_t begin, size_t end, R h, R gx,
+                              R gy, R gz)
+{
+    const R gxh = gx * h, gyh = gy * h, gzh = gz * h;
+    for (size_t i = begin; i < end; ++i) {
+        if (p->w[i] > 0) {
+            p->vx[i] += gxh;
+            p->vy[i] += gyh;
+            p->vz[i] += gzh;
+        }
+        p->px[i] = p->x[i];
+        p->py[i] = p->y[i];
+        p->pz[i] = p->z[i];
+        p->x[i] += p->vx[i] * h;
+        p->y[i] += p->vy[i] * h;
+        p->z[i] += p->vz[i] * h;
+    }
+}
+
+static void FN(plain_velocity)(const SFX(xpbd_particles) *p, size_t begin, size_t end, R h,
+                               R keep)
+{
+    const R ih = 1 / h;
+    for (size_t i = begin; i < end; ++i) {
+        p->vx[i] = (p->x[i] - p->px[i]) * ih * keep;
+        p->vy[i] = (p->y[i] - p->py[i]) * ih * keep;
+        p->vz[i] = (p->z[i] - p->pz[i]) * ih * keep;
+    }
+}
+
+/* XPBD distance on slot s; returns 1 if skipped */
+static uint32_t FN(plain_xpbd)(const SFX(xpbd_particles) *p, const DSET *c, uint32_t s, R h)
+{
+    const uint32_t a = c->i0[s], b = c->i1[s];
+    const R d[3] = {p->x[b] - p->x[a], p->y[b] - p->y[a], p->z[b] - p->z[a]};
+    const R len = SQRT(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const R wsum = p->w[a] + p->w[b];
+    if (len == 0 || wsum == 0)
+        return 1;
+    const R at = c->compliance[s] * (1 / (h * h));
+    const R step = (-(len - c->rest[s]) - at * c->lambda[s]) / ((wsum + at) * len);
+    R *xa[3] = {p->x + a, p->y + a, p->z + a}, *xb[3] = {p->x + b, p->y + b, p->z + b};
+    for (int k = 0; k < 3; ++k) {
+        *xa[k] -= p->w[a] * step * d[k];
+        *xb[k] += p->w[b] * step * d[k];
+    }
+    c->lambda[s] += step * len;
+    return 0;
+}
+
+static void FN(cross_plain)(void)
+{
+    const KT *T = XT_TAB;
+    size_t sizes[16];
+    const size_t ns = FN(sizes)(sizes);
+    const R h = (R)(1.0 / 240.0), gx = (R)0.5, gy = (R)-9.81, gz = (R)0.25;
+    char what[160];
+    for (size_t si = 0; si < ns; ++si) {
+        const size_t n = sizes[si];
+        CL a, b;
+        REQUIRE(SFX(xt_cloud_alloc)(&a, n) && SFX(xt_cloud_alloc)(&b, n));
+        xt_rng rng = {0x91a1ull + n};
+        const size_t begin = n > 3 ? 1 : 0;
+        SFX(xt_cloud_random)(&a, &rng, 0.2, NULL);
+        SFX(xt_cloud_copy)(&b, &a);
+        T->predict(&a.p, begin, n, h, gx, gy, gz);
+        FN(plain_predict)(&b.p, begin, n, h, gx, gy, gz);
+        snprintf(what, sizeof what, "%s predict n=%zu", R_NAME, n);
+        SAMECL(&a, &b, what);
+        T->update_velocity(&a.p, begin, n, h, (R)0.98);
+        FN(plain_velocity)(&b.p, begin, n, h, (R)0.98);
+        snprintf(what, sizeof what, "%s update_velocity n=%zu", R_NAME, n);
+        SAMECL(&a, &b, what);
+        SFX(xt_cloud_free)(&a);
+        SFX(xt_cloud_free)(&b);
+    }
+    /* the distance solve over every colour, SoA and packed, on graphs with
+     * coincident endpoints and static pairs */
+    for (size_t ci = 0; ci < FN_NCASES; ++ci)
+        for (size_t si = 0; si < ns; ++si) {
+            FN(xrun) r;
+            if (!FN(xrun_init)(&r, &FN(xcases)[ci], sizes[si], 0x5eedull + si, 0))
+                continue;
+            R *q = malloc(4 * (r.a.p.count + 1) * sizeof *q);
+            REQUIRE(q);
+            for (int packed = 0; packed < 2; ++packed) {
+                uint32_t got = 0, want = 0;
+                if (packed)
+                    T->pack(&r.a.p, q, 0, r.a.p.count);
+                for (uint32_t col = 0; col < r.ca.colours; ++col) {
+                    const uint32_t nb = xpbd_colour_batches(r.ca.colour_begin, col);
+                    got += packed ? T->distance_xpbd_packed(q, &r.ca, col, 0, nb, h)
+                                  : T->distance_xpbd(&r.a.p, &r.ca, col, 0, nb, h);
+                    for (uint32_t s = r.cb.colour_begin[col]; s < r.cb.colour_begin[col + 1]; ++s)
+                        if (r.cb.source[s] != XPBD_PAD)
+                            want += FN(plain_xpbd)(&r.b.p, &r.cb, s, h);
+                }
+                if (packed)
+                    T->unpack(q, &r.a.p, 0, r.a.p.count);
+                snprintf(what, sizeof what, "%s plain xpbd%s, %s", R_NAME, packed ? " packed" : "",
+                         r.label);
+                ENSURE_INT(got, want);
+                SAMECL(&r.a, &r.b, what);
+                FN(same_set)(&r.ca, &r.cb, what);
+            }
+            free(q);
+            FN(xrun_free)(&r);
+        }
+}
+
 #undef CL
 #undef DSET
 #undef KT

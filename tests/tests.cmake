@@ -149,3 +149,8 @@ if(TARGET xpbd-replay)
       -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
   set_tests_properties(replay.refuse PROPERTIES LABELS "unit")
 endif()
+
+# --- instruction counting of the step's validation (not a test) ------------
+# tests/tools/step_cost.c: the bench cloth for callgrind (see its header).
+add_executable(xpbd-step-cost tools/step_cost.c)
+target_link_libraries(xpbd-step-cost PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES})

@@ -558,6 +558,7 @@ static void FN(sb_replay_roundtrip)(void)
 /* ============================================================= shared === */
 
 #include "test.h"
+#include "test_softbody.h"
 #include "replay.h"
 #include "scenes.h"
 
@@ -2561,6 +2562,11 @@ const xt_test xt_tests_softbody[] = {
     {"softbody.counters", softbody_counters},
     {"softbody.order_check", softbody_order_check},
     {"softbody.bad_input", softbody_bad_input},
+    {"softbody.engine_create_zeroed", engine_create_zeroed},
+    {"softbody.engine_create_steppable", engine_create_steppable},
+    {"softbody.engine_tether_dynamic_anchor", engine_tether_dynamic_anchor},
+    {"softbody.engine_first_body_later", engine_first_body_later},
+    {"softbody.engine_apply_overflow", engine_apply_overflow},
     {"softbody_cross.tets_f32", softbody_cross_tets_f32},
     {"softbody_cross.tets_f64", softbody_cross_tets_f64},
     {"softbody_cross.bending_f32", softbody_cross_bending_f32},

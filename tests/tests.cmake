@@ -33,6 +33,7 @@ add_executable(xpbd-tests
   test_bad.c
   test_contacts.c
   test_softbody.c
+  test_engine_contract.c
   test_world.c)
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
 if(XPBD_LIBM)

@@ -375,16 +375,29 @@ typedef struct xpbd_engine_f64 {
 
 /* Builds an engine from a scene (copied: the scene's arrays may be freed
  * afterwards), a step configuration (NULL: defaults) and options (NULL:
- * zeroed). Allocates. On error nothing is allocated, *e is zeroed and
- * *bad_index (may be NULL) names the offending element:
+ * zeroed). Allocates. It runs the checks every step runs, so a scene it
+ * accepts can be stepped. On error nothing is allocated, *e is zeroed and
+ * *bad_index (may be NULL) names the offending element. Checked in this
+ * order, before anything is derived from the inputs:
  *   XPBD_ERR_ARGUMENT     NULL scene or array, more than 8 planes, body
  *                         ranges not increasing within [0, n]
  *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION (the rest of
  *                         the configuration is checked by every step)
  *   XPBD_ERR_CONFIG       options out of range (negative, not finite)
+ *   XPBD_ERR_COMPLIANCE   edge_alpha, tet_alpha or bend_alpha negative or
+ *                         not finite
+ *   XPBD_ERR_PLANE        a plane normal not of unit length, or d not finite
+ *   XPBD_ERR_INDEX        origin[i] >= n, or tether_anchor[i] >= n (particle i)
+ *   XPBD_ERR_REST         tether_length[i] negative or not finite
+ *   XPBD_ERR_POSITION, XPBD_ERR_VELOCITY, XPBD_ERR_INVERSE_MASS,
+ *   XPBD_ERR_RADIUS       particle i's values (xpbd_particles_validate_*)
+ *   the builders' codes   (index, rest, compliance, degenerate), naming the
+ *                         scene's element
  *   XPBD_ERR_NOMEM        allocation failed
- *   the builders' and validators' codes (index, rest, compliance,
- *   degenerate, position, velocity, inverse mass, radius, plane) */
+ * Particles before the first body or after the last are free particles
+ * (they never sleep). A tether acts only while its anchor is static (w = 0):
+ * anchored to a dynamic particle it does nothing until the anchor is
+ * pinned. */
 XPBD_API xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 *e, const xpbd_scene_f32 *scene,
                                             const xpbd_step_config *cfg,
                                             const xpbd_engine_options *options,
@@ -421,11 +434,15 @@ XPBD_API xpbd_status xpbd_engine_couple_rigid_f32(xpbd_engine_f32 *e, const xpbd
 XPBD_API xpbd_status xpbd_engine_couple_rigid_f64(xpbd_engine_f64 *e, const xpbd_rigid_f64 *body,
                                                   double h, xpbd_rigid_impulse *out);
 
-/* Applies a host input now (between frames):
+/* Applies a host input now (between frames). Every result is checked in
+ * the engine's precision before anything is written: an input refused
+ * leaves the state untouched.
  *   XPBD_ERR_ARGUMENT   unknown kind, range outside the particles, or body
  *                       out of range (WAKE)
  *   XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_INVERSE_MASS   a value
- *                       that is not finite (or a negative inverse mass) */
+ *                       that is not finite in the engine's precision, a
+ *                       sum (ADD_VELOCITY, TRANSLATE) that would not be, or
+ *                       a negative inverse mass */
 XPBD_API xpbd_status xpbd_engine_apply_f32(xpbd_engine_f32 *e, const xpbd_input *in);
 XPBD_API xpbd_status xpbd_engine_apply_f64(xpbd_engine_f64 *e, const xpbd_input *in);
 

@@ -87,7 +87,7 @@ static void s3_write_shape(FILE *f, int scene, const xs_cube *c, double dx)
         }
 }
 
-int xr_section_s3_tet_cube(xr_ctx *ctx)
+static int s3_tet_cube_run(xr_ctx *ctx)
 {
     const int frames = xr_quick(ctx) ? 300 : 600;
     /* 0 hanging + volume, 1 hanging, edges only, 2 dropped + volume,
@@ -256,7 +256,7 @@ static double s3_hanging_sag(const xr_ctx *ctx, xpbd_solver solver, double ks, u
     return xs_cube_hanging_sag(&d, solver, ks, iterations, frames, NULL);
 }
 
-int xr_section_s3_iteration_tiers(xr_ctx *ctx)
+static int s3_iteration_tiers_run(xr_ctx *ctx)
 {
     static const uint32_t quick_its[] = {2, 3, 4, 6, 8, 10, 14, 20};
     const int quick = xr_quick(ctx);
@@ -361,7 +361,7 @@ static double s3_rod_spin(const xr_ctx *ctx, double omega, double h, uint32_t su
     return ok ? (x[1] * vy[1] - y[1] * vx[1]) / omega : NAN;
 }
 
-int xr_section_s3_damping(xr_ctx *ctx)
+static int s3_damping_run(xr_ctx *ctx)
 {
     const int frames = 90;
     const double v0[2] = {3, 4}, spin = 5;
@@ -564,7 +564,7 @@ static int s3_collide(const xr_ctx *ctx, double box_mass, int frames, double (*r
     return ok;
 }
 
-int xr_section_s3_rigid_coupling(xr_ctx *ctx)
+static int s3_rigid_coupling_run(xr_ctx *ctx)
 {
     enum { FR = 90 };
     static double a[FR + 1][4], b[FR + 1][4];
@@ -712,7 +712,7 @@ static void s3_drape_shape(FILE *f, const s3_drape *d)
     }
 }
 
-int xr_section_s3_cloth(xr_ctx *ctx)
+static int s3_cloth_run(xr_ctx *ctx)
 {
     static const uint32_t full_its[] = {2, 3, 4, 5, 6, 8, 10, 12, 15, 20};
     static const uint32_t quick_its[] = {2, 4, 10};
@@ -825,7 +825,7 @@ static double s3_mass(const xpbd_particles_f64 *p)
     return xs_com(p, 0, p->count, NULL, NULL);
 }
 
-int xr_section_s3_tearing(xr_ctx *ctx)
+static int s3_tearing_run(xr_ctx *ctx)
 {
     const int frames = 120;
     xs_curtain c[2]; /* 0: tears split vertices, 1: keep_hinges */
@@ -942,7 +942,7 @@ int xr_section_s3_tearing(xr_ctx *ctx)
 
 /* ---------------------------------------------------------- sleeping --- */
 
-int xr_section_s3_sleeping(xr_ctx *ctx)
+static int s3_sleeping_run(xr_ctx *ctx)
 {
     /* nine 2 x 2 x 2-cell tet cubes (0.2 m, 2.7 kg) resting on the ground in
      * a 3 x 3 grid 0.4 m apart, and a tenth held 0.5 m above the middle one
@@ -1088,3 +1088,66 @@ int xr_section_s3_sleeping(xr_ctx *ctx)
     xr_figure(ctx, "s3_sleeping", cap);
     return 0;
 }
+
+const xr_section xr_section_s3_tet_cube = {
+    .name = "s3_tet_cube",
+    .title = "Hanging and dropped tet cube, volume constraints on/off: sag, height, volume vs time; final shapes",
+    .spec = "S3",
+    .figures = XR_FIGURES("s3_tet_cube"),
+    .tables = XR_TABLES({"s3_tet_cube", "sag, height and volume vs time per variant"},
+                        {"s3_tet_cube_shape", "final surface edges of each variant"}),
+    .run = s3_tet_cube_run};
+
+const xr_section xr_section_s3_iteration_tiers = {
+    .name = "s3_iteration_tiers",
+    .title = "Sag of the hanging tet cube vs iterations 2..20, XPBD against PBD",
+    .spec = "S3",
+    .figures = XR_FIGURES("s3_iteration_tiers"),
+    .tables = XR_TABLES({"s3_iteration_tiers", "sag per iteration count and solver"}),
+    .run = s3_iteration_tiers_run};
+
+const xr_section xr_section_s3_damping = {
+    .name = "s3_damping",
+    .title = "Thrown spinning cube, relative damping against a global 0.99 velocity factor",
+    .spec = "S3",
+    .figures = XR_FIGURES("s3_damping"),
+    .tables = XR_TABLES({"s3_damping", "centre of mass and momenta vs time per damping"},
+                        {"s3_damping_spin", "spin kept vs substeps: cube, and a rod against its closed-form recurrence"}),
+    .run = s3_damping_run};
+
+const xr_section xr_section_s3_rigid_coupling = {
+    .name = "s3_rigid_coupling",
+    .title = "Soft cube against a free rigid box: both momenta over the collision, light vs heavy",
+    .spec = "S3",
+    .figures = XR_FIGURES("s3_rigid_coupling"),
+    .tables = XR_TABLES({"s3_rigid_coupling", "momenta vs time per box mass"}),
+    .run = s3_rigid_coupling_run};
+
+const xr_section xr_section_s3_cloth = {
+    .name = "s3_cloth",
+    .title = "Curtain with bending and tethers draped over a sphere; max stretch vs iterations",
+    .spec = "S3",
+    .figures = XR_FIGURES("s3_cloth"),
+    .tables = XR_TABLES({"s3_cloth", "max stretch vs iterations with/without tethers"},
+                        {"s3_cloth_free", "final cloth edges without tethers"},
+                        {"s3_cloth_tethers", "final cloth edges with tethers"}),
+    .run = s3_cloth_run};
+
+const xr_section xr_section_s3_tearing = {
+    .name = "s3_tearing",
+    .title = "Curtain torn by its pins at step end; vertex splitting against edge removal only",
+    .spec = "S3",
+    .figures = XR_FIGURES("s3_tearing"),
+    .tables = XR_TABLES({"s3_tearing", "torn edges, added particles, pieces, hinges vs frame"},
+                        {"s3_tearing_split", "edges of the splitting run at the shown frame"},
+                        {"s3_tearing_hinge", "edges of the keep_hinges run at that frame"},
+                        {"s3_tearing_points", "split vertices (run 0) and hinge vertices (run 1) then"}),
+    .run = s3_tearing_run};
+
+const xr_section xr_section_s3_sleeping = {
+    .name = "s3_sleeping",
+    .title = "Ten soft cubes sleeping whole and waking whole; solver work follows the awake bodies",
+    .spec = "S3",
+    .figures = XR_FIGURES("s3_sleeping"),
+    .tables = XR_TABLES({"s3_sleeping", "sleep state, solver work and energies per frame"}),
+    .run = s3_sleeping_run};

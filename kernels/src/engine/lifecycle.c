@@ -55,3 +55,75 @@ xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 *e, const xpbd_scene_f64 *sce
 
 void xpbd_engine_destroy_f32(xpbd_engine_f32 *e) { engine_destroy_f32(e); }
 void xpbd_engine_destroy_f64(xpbd_engine_f64 *e) { engine_destroy_f64(e); }
+
+const xpbd_particles_f32 *xpbd_engine_particles_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->particles : NULL;
+}
+
+const xpbd_particles_f64 *xpbd_engine_particles_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->particles : NULL;
+}
+
+const xpbd_engine_counters *xpbd_engine_counters_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->counters : NULL;
+}
+
+const xpbd_engine_counters *xpbd_engine_counters_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->counters : NULL;
+}
+
+const xpbd_world_f32 *xpbd_engine_world_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->world : NULL;
+}
+
+const xpbd_world_f64 *xpbd_engine_world_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->world : NULL;
+}
+
+const xpbd_step_config *xpbd_engine_config_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->config : NULL;
+}
+
+const xpbd_step_config *xpbd_engine_config_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->config : NULL;
+}
+
+const xpbd_engine_options *xpbd_engine_options_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->options : NULL;
+}
+
+const xpbd_engine_options *xpbd_engine_options_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->options : NULL;
+}
+
+xpbd_status xpbd_engine_set_config_f32(xpbd_engine_f32 *e, const xpbd_step_config *cfg)
+{
+    return engine_set_config_f32(e, cfg);
+}
+
+xpbd_status xpbd_engine_set_config_f64(xpbd_engine_f64 *e, const xpbd_step_config *cfg)
+{
+    return engine_set_config_f64(e, cfg);
+}
+
+void xpbd_engine_scene_f32(const xpbd_engine_f32 *e, xpbd_scene_f32 *out)
+{
+    if (out)
+        engine_scene_f32(e, out);
+}
+
+void xpbd_engine_scene_f64(const xpbd_engine_f64 *e, xpbd_scene_f64 *out)
+{
+    if (out)
+        engine_scene_f64(e, out);
+}

@@ -277,6 +277,11 @@ static xpbd_status SFX(engine_copy_particles)(E *e, const SC *sc, size_t *bad)
         p->w[i] = sc->inv_mass[i];
         e->origin[i] = sc->origin ? sc->origin[i] : (uint32_t)i;
     }
+    for (size_t i = 0; sc->prev_xyz && i < n; ++i) {
+        p->px[i] = sc->prev_xyz[3 * i];
+        p->py[i] = sc->prev_xyz[3 * i + 1];
+        p->pz[i] = sc->prev_xyz[3 * i + 2];
+    }
     if (n)
         memcpy(e->rest_xyz, sc->rest_xyz ? sc->rest_xyz : sc->xyz, 3 * n * sizeof(R));
     if (sc->radius)
@@ -287,6 +292,11 @@ static xpbd_status SFX(engine_copy_particles)(E *e, const SC *sc, size_t *bad)
     }
     if (sc->bodies)
         memcpy(e->body_begin, sc->body_begin, (sc->bodies + 1) * sizeof *e->body_begin);
+    for (uint32_t b = 0; b < sc->bodies; ++b) {
+        e->sleep.asleep[b] = sc->asleep ? sc->asleep[b] != 0 : 0;
+        e->sleep.calm[b] = sc->calm ? sc->calm[b] : 0;
+        e->sleep.signature[b] = sc->signature ? sc->signature[b] : 0;
+    }
     e->sleep.body_count = sc->bodies;
     e->sleep.energy = e->options.sleep_energy;
     e->sleep.steps = e->options.sleep_steps ? e->options.sleep_steps : 30;
@@ -378,8 +388,55 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
         SFX(engine_destroy)(e);
         return st;
     }
+    e->frame = sc->frame;
     SFX(xpbd__engine_point)(e);
     SFX(xpbd__counters_fill)(&e->world, NULL, NULL, &e->counters);
+    e->counters.frame = e->frame;
+    return XPBD_OK;
+}
+
+/* ------------------------------------------------------------ accessors --- */
+
+static void SFX(engine_scene)(const E *e, SC *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!e)
+        return;
+    out->particles = e->particles.count;
+    out->rest_xyz = e->rest_xyz;
+    out->radius = e->radius;
+    out->edges = e->edge_count;
+    out->edge = e->edge;
+    out->edge_rest = e->edge_rest;
+    out->edge_compliance = e->edge_compliance;
+    out->tets = e->tet_count;
+    out->tet = e->tet;
+    out->tet_compliance = e->tet_compliance;
+    out->bends = e->bend_count;
+    out->bend = e->bend;
+    out->bend_compliance = e->bend_compliance;
+    out->tether_anchor = e->tether_anchor;
+    out->tether_length = e->tether_length;
+    out->origin = e->origin;
+    out->bodies = e->sleep.body_count;
+    out->body_begin = e->body_begin;
+    out->planes = e->plane_count;
+    out->plane = e->plane_count ? e->planes : NULL;
+    out->max_contacts = e->max_contacts;
+    out->colouring = e->colouring;
+    out->asleep = e->sleep.body_count ? e->sleep.asleep : NULL;
+    out->calm = e->sleep.body_count ? e->sleep.calm : NULL;
+    out->signature = e->sleep.body_count ? e->sleep.signature : NULL;
+    out->frame = e->frame;
+}
+
+static xpbd_status SFX(engine_set_config)(E *e, const xpbd_step_config *cfg)
+{
+    if (!e || !cfg)
+        return XPBD_ERR_ARGUMENT;
+    if (cfg->version != XPBD_PROTOCOL_VERSION)
+        return XPBD_ERR_VERSION;
+    e->config = *cfg;
     return XPBD_OK;
 }
 

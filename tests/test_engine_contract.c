@@ -7,6 +7,7 @@
  * (free particles), origin[] naming a particle past n (refused). */
 #include "test.h"
 #include "test_softbody.h"
+#include "scenes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -259,4 +260,72 @@ void engine_apply_overflow(void)
     EC_STATE_SAME(d, ECN, "f64 after the second translate");
     ENSURE(isfinite(d.particles.x[ECN - 1]));
     xpbd_engine_destroy_f64(&d);
+}
+
+/* Bad input at the engine's doors: nothing allocated, the index named. */
+void softbody_bad_input(void)
+{
+    xs_mesh m;
+    REQUIRE(xs_mesh_box(&m, 1, 0.1, (const double[3]){0, 0, 0}, 6));
+    double w[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    xpbd_scene_f64 s;
+    memset(&s, 0, sizeof s);
+    s.particles = 8;
+    s.xyz = m.xyz;
+    s.inv_mass = w;
+    s.edges = m.k.edges;
+    s.edge = m.edges;
+    s.tets = m.k.tets;
+    s.tet = m.tets;
+    xpbd_engine_f64 e;
+    size_t bad;
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, NULL, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_create_f64(NULL, &s, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
+    s.edge_alpha = -1;
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_COMPLIANCE);
+    s.edge_alpha = 0;
+    const xpbd_engine_options neg = {-1, 0, 0, 0, 0}, hinges2 = {0, 0, 0, 2, 0},
+                              too_few = {0, 0, 0, 0, 7}, too_many = {0, 0, 0, 0, 0x80000000u};
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &neg, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &hinges2, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &too_few, &bad), XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &too_many, &bad), XPBD_ERR_CONFIG);
+    m.edges[5] = 8; /* out of range */
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
+    ENSURE_INT(bad, 2);
+    m.edges[5] = 3;
+    m.tets[4 * 3 + 2] = m.tets[4 * 3]; /* repeated index in tet 3 */
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
+    ENSURE_INT(bad, 3);
+    ENSURE(e.particles.x == NULL); /* zeroed, nothing held */
+    m.tets[4 * 3 + 2] = m.tets[4 * 3 + 1] == 7 ? 6 : 7;
+    w[5] = -1;
+    s.tets = 0;
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INVERSE_MASS);
+    ENSURE_INT(bad, 5);
+    w[5] = 1;
+    const size_t body[2] = {0, 9};
+    s.bodies = 1;
+    s.body_begin = body;
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_ARGUMENT);
+    s.bodies = 0;
+    REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_OK);
+    const xpbd_input bad_range = {XPBD_INPUT_ADD_VELOCITY, 3, 9, {1, 0, 0}};
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &bad_range), XPBD_ERR_ARGUMENT);
+    const xpbd_input nan_v = {XPBD_INPUT_SET_VELOCITY, 0, 2, {NAN, 0, 0}};
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &nan_v), XPBD_ERR_VELOCITY);
+    const xpbd_input neg_w = {XPBD_INPUT_SET_INV_MASS, 0, 2, {-2, 0, 0}};
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &neg_w), XPBD_ERR_INVERSE_MASS);
+    const xpbd_input kind = {99, 0, 1, {0, 0, 0}};
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &kind), XPBD_ERR_ARGUMENT);
+    const xpbd_input wake = {XPBD_INPUT_WAKE, 0, 0, {0, 0, 0}};
+    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &wake), XPBD_ERR_ARGUMENT); /* no bodies */
+    xpbd_rigid_impulse j;
+    xpbd_rigid_f64 sphere;
+    memset(&sphere, 0, sizeof sphere);
+    ENSURE_STATUS(xpbd_engine_couple_rigid_f64(&e, &sphere, 0.01, &j), XPBD_ERR_ARGUMENT);
+    ENSURE(e.particles.vx[0] == 0);
+    xpbd_engine_destroy_f64(&e);
+    xpbd_engine_destroy_f64(&e); /* twice is fine */
+    xs_mesh_free(&m);
 }

@@ -33,6 +33,13 @@ add_executable(xpbd-tests
   test_bad.c
   test_contacts.c
   test_softbody.c
+  test_engine_contract.c
+  test_engine_tearing.c
+  test_engine_split.c
+  test_engine_sleeping.c
+  test_engine_replay.c
+  test_engine_counters.c
+  test_engine_order.c
   test_world.c
   test_executor.c
   test_contract.c)

@@ -961,32 +961,43 @@ static int s3_tearing_run(xr_ctx *ctx)
         added += c[0].e.counters.split;
         /* the two shapes at the first frame the edge-removing curtain hangs
          * at a hinge vertex (or, without one, when the other is in two) */
-        if (ok && shown < 0 && (hinges[1] > 0 || (fr == frames && sep[0] > 0))) {
+        /* the edge-removing curtain at the first frame it hangs at a hinge
+         * vertex (hinges circled) */
+        if (ok && shown < 0 && (hinges[1] > 0 || fr == frames)) {
             shown = fr;
-            for (int k = 0; k < 2; ++k) {
-                FILE *g = xr_table_open(ctx, k ? "s3_tearing_hinge" : "s3_tearing_split",
-                                        "x0\ty0\tx1\ty1\tstretch");
-                if (g) {
-                    s3_curtain_edges(g, &c[k].e);
-                    xr_table_close(g);
-                }
+            FILE *g = xr_table_open(ctx, "s3_tearing_hinge", "x0\ty0\tx1\ty1\tstretch");
+            if (g) {
+                s3_curtain_edges(g, &c[1].e);
+                xr_table_close(g);
             }
-            /* the marked particles: hinge vertices of the edge-removing run,
-             * the particles split so far (and their copies) of the other */
-            const xpbd_particles_f64 *ph = &c[1].e.particles, *ps = &c[0].e.particles;
+            const xpbd_particles_f64 *ph = &c[1].e.particles;
             uint8_t *flag = calloc(ph->count + 1, 1);
-            FILE *g = flag ? xr_table_open(ctx, "s3_tearing_points", "run\tx\ty") : NULL;
+            g = flag ? xr_table_open(ctx, "s3_tearing_points", "run\tx\ty") : NULL;
             if (g) {
                 (void)xs_hinges(&c[1].e, flag);
                 for (size_t i = 0; i < ph->count; ++i)
                     if (flag[i])
                         xr_row(g, 3, (const double[3]){1, ph->x[i], ph->y[i]});
+                xr_table_close(g);
+            }
+            free(flag);
+        }
+        /* the vertex-splitting curtain at the end: its two pieces pulled
+         * apart, the split particles (and their copies) circled */
+        if (ok && fr == frames) {
+            FILE *g = xr_table_open(ctx, "s3_tearing_split", "x0\ty0\tx1\ty1\tstretch");
+            if (g) {
+                s3_curtain_edges(g, &c[0].e);
+                xr_table_close(g);
+            }
+            const xpbd_particles_f64 *ps = &c[0].e.particles;
+            g = xr_table_open(ctx, "s3_tearing_points_split", "run\tx\ty");
+            if (g) {
                 for (size_t i = n; i < ps->count; ++i) /* once per split vertex */
                     if (i == n || c[0].e.origin[i] != c[0].e.origin[i - 1])
                         xr_row(g, 3, (const double[3]){0, ps->x[i], ps->y[i]});
                 xr_table_close(g);
             }
-            free(flag);
         }
         const double row[10] = {fr,        torn[0],   added,     pieces[0],
                                 hinges[0], torn[1],   pieces[1], hinges[1],
@@ -1020,6 +1031,8 @@ static int s3_tearing_run(xr_ctx *ctx)
           "a split vertex go). Mass before %.17g kg, after %.17g kg.\n\n",
           XS_CURTAIN_NX, XS_CURTAIN_NY, frames, sep[0], torn[0], n1 - n, most_hinges[0],
           stretch[0], sep[1], torn[1], most_hinges[1], stretch[1], bends1, bends0, mass0, mass1);
+    xr_tolerance_source(ctx, "topology: counts, exact; mass to f64 rounding of a sum of 96 "
+                             "masses (1e-12)");
     xr_check_exact(ctx, "vertex split: the curtain ends in exactly two pieces", pieces[0], 2,
                    NULL);
     xr_check_exact(ctx, "vertex split: hinge vertices, most at once over the run",
@@ -1027,17 +1040,16 @@ static int s3_tearing_run(xr_ctx *ctx)
     xr_check(ctx, "keep_hinges: the same pulls leave hinge vertices on the way",
              most_hinges[1], 1, ">= 1", NULL, most_hinges[1] >= 1);
     xr_check_rel(ctx, "vertex split: mass kept (kg)", mass1, mass0, 1e-12, NULL);
-    xr_check(ctx, "vertex split: nothing over the tear stretch at the end", stretch[0], 0.3,
-             "<= 0.3", NULL, stretch[0] <= 0.3);
+
     char cap[700];
     snprintf(cap, sizeof cap,
              "SPEC S3 topology: a 12x8 curtain pulled apart by its top row, edges torn beyond "
-             "30%% stretch at step end, shown at frame %d, edges coloured by stretch. Left: tears "
-             "split the vertices a crack runs through (%.0f hinge vertices at most, %.0f "
-             "particles added in all). Middle: tears only remove edges (up to %.0f hinge "
-             "vertices at once: pieces held at one particle until the edges around it tear "
-             "too). Right: torn edges and hinge vertices vs frame.",
-             shown, most_hinges[0], added, most_hinges[1]);
+             "30%% stretch at step end, edges coloured by stretch. Left: at the end (frame %d), "
+             "the two pieces pulled apart; tears split the vertices a crack runs through (%.0f hinge vertices at most, %.0f "
+             "particles added in all). Middle: tears only remove edges, at frame %d (up to %.0f "
+             "hinge vertices at once: pieces held at one particle until the edges around it "
+             "tear too). Right: torn edges and hinge vertices vs frame.",
+             frames, most_hinges[0], added, shown, most_hinges[1]);
     xr_figure(ctx, "s3_tearing", cap);
     return 0;
 }
@@ -1168,8 +1180,11 @@ static int s3_sleeping_run(xr_ctx *ctx)
           drop, all_asleep, drop, centre_woke, again, (unsigned long long)quiet_solves,
           quiet_frames, solo_frames, (unsigned long long)per_cube, cube_edges, cube_tets,
           solo_ok ? "yes" : "no");
-    xr_check(ctx, "every body asleep before the drop (frame)", all_asleep, drop, "< drop", NULL,
-             all_asleep < drop);
+    xr_tolerance_source(ctx, "physics: bodies placed at rest on the ground need the 20 quiet "
+                             "frames of the sleep counter plus at most 10 frames (1/6 s) to settle");
+    xr_check(ctx, "every body asleep at frame (20-frame counter + settling)", all_asleep, 20,
+             "[20, 30]", NULL, all_asleep >= 20 && all_asleep <= 30);
+    xr_tolerance_source(ctx, "exact: sleeping bodies leave the solver's sets");
     xr_check_exact(ctx, "all asleep: constraint solves per frame", (double)quiet_solves, 0, NULL);
     xr_check(ctx, "only the falling cube awake: solves = 8 x its constraints, every frame",
              solo_ok && solo_frames > 0, 1, "all", NULL, solo_ok && solo_frames > 0);
@@ -1241,9 +1256,10 @@ const xr_section xr_section_s3_tearing = {
     .spec = "S3",
     .figures = XR_FIGURES("s3_tearing"),
     .tables = XR_TABLES({"s3_tearing", "torn edges, added particles, pieces, hinges vs frame"},
-                        {"s3_tearing_split", "edges of the splitting run at the shown frame"},
-                        {"s3_tearing_hinge", "edges of the keep_hinges run at that frame"},
-                        {"s3_tearing_points", "split vertices (run 0) and hinge vertices (run 1) then"}),
+                        {"s3_tearing_split", "edges of the splitting run at the end"},
+                        {"s3_tearing_hinge", "edges of the keep_hinges run at its first hinge"},
+                        {"s3_tearing_points", "hinge vertices of the keep_hinges run then"},
+                        {"s3_tearing_points_split", "split vertices of the splitting run at the end"}),
     .run = s3_tearing_run};
 
 const xr_section xr_section_s3_sleeping = {

@@ -192,15 +192,33 @@ int sw_commit(const char *tmp, const char *out)
 
 /* ------------------------------------------------------------- script --- */
 
-/* A gnuplot single-quoted string (quotes doubled). */
-static void sw_gp_str(FILE *f, const char *s)
+/* Text for a gnuplot single-quoted string shown in enhanced mode: quotes
+ * doubled, the enhanced-text markers (_ ^ { } @ & ~) escaped. */
+static void sw_gp_text(FILE *f, const char *s)
 {
-    fputc('\'', f);
     for (; *s; ++s) {
         if (*s == '\'')
             fputc('\'', f);
+        else if (strchr("_^{}@&~", *s))
+            fputc('\\', f);
         fputc(*s, f);
     }
+}
+
+static void sw_gp_str(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    sw_gp_text(f, s);
+    fputc('\'', f);
+}
+
+/* 'NAME (UNIT)' or 'NAME' */
+static void sw_gp_label(FILE *f, const char *name, const char *unit)
+{
+    fputc('\'', f);
+    sw_gp_text(f, name);
+    if (unit[0])
+        fprintf(f, " (%s)", unit);
     fputc('\'', f);
 }
 
@@ -217,7 +235,7 @@ static int sw_log_axis(const sw_vary *v)
         lo = fmin(lo, v->v[i].num);
         hi = fmax(hi, v->v[i].num);
     }
-    return lo > 0 && hi / lo >= 100;
+    return lo > 0 && hi / lo >= 10;
 }
 
 /* The x value of a row: the key's number, or its choice's position. */
@@ -264,10 +282,10 @@ static void sw_write_gp(FILE *f, const sw_spec *s, const sw_row *rows, const cha
             4.2 * cols, 3.4 * lines_rows + 0.4, 520 * cols, 420 * lines_rows + 40);
     fprintf(f, "  set multiplot layout %d, %d title ", lines_rows, cols);
     sw_gp_str(f, title);
-    fprintf(f, "\n  set grid lc rgb '#e4e4e4'\n  set key top left box opaque samplen 2 font ',8'\n"
-               "  set xlabel '%s%s%s%s'\n",
-            sw_keys[x->key].name, sw_keys[x->key].unit[0] ? " (" : "", sw_keys[x->key].unit,
-            sw_keys[x->key].unit[0] ? ")" : "");
+    fprintf(f, "\n  set grid lc rgb '#e4e4e4'\n  set autoscale xfix\n  set offsets graph 0.03, graph 0.03, 0, 0\n  set key top right box opaque samplen 2 font ',8'\n"
+               "  set xlabel ");
+    sw_gp_label(f, sw_keys[x->key].name, sw_keys[x->key].unit);
+    fprintf(f, "\n");
     if (sw_log_axis(x))
         fprintf(f, "  set logscale x\n");
     else
@@ -275,29 +293,41 @@ static void sw_write_gp(FILE *f, const sw_spec *s, const sw_row *rows, const cha
     if (sw_keys[x->key].kind == SW_ENUM) {
         fprintf(f, "  set xtics (");
         for (int i = 0; i < x->count; ++i)
-            fprintf(f, "%s'%s' %d", i ? ", " : "", x->v[i].text, i);
+        {
+            fprintf(f, "%s", i ? ", " : "");
+            sw_gp_str(f, x->v[i].text);
+            fprintf(f, " %d", i);
+        }
         fprintf(f, ")\n  set xrange [-0.5:%d.5]\n", x->count - 1);
     }
     for (int k = 0; k < nm; ++k) {
         const int m = s->metric[k];
+        /* log y when the positive values span two decades or more (values
+         * <= 0 are then left out, and the title says so) */
         double lo = HUGE_VAL, hi = -HUGE_VAL;
-        size_t finite = 0;
+        size_t finite = 0, positive = 0;
         for (size_t i = 0; i < s->points; ++i)
             if (rows[i].present && isfinite(rows[i].m[m])) {
                 ++finite;
-                lo = fmin(lo, rows[i].m[m]);
-                hi = fmax(hi, rows[i].m[m]);
+                if (rows[i].m[m] > 0) {
+                    ++positive;
+                    lo = fmin(lo, rows[i].m[m]);
+                    hi = fmax(hi, rows[i].m[m]);
+                }
             }
-        fprintf(f, "  set title '%s'\n  set ylabel '%s%s%s%s'\n", sw_metrics[m].name,
-                sw_metrics[m].name, sw_metrics[m].unit[0] ? " (" : "", sw_metrics[m].unit,
-                sw_metrics[m].unit[0] ? ")" : "");
+        const int logy = positive >= 2 && hi / lo >= 100;
+        fprintf(f, "  set title '");
+        sw_gp_text(f, sw_metrics[m].name);
+        fprintf(f, "%s'\n  set ylabel ", logy && positive < finite ? " (values <= 0 not shown)" : "");
+        sw_gp_label(f, sw_metrics[m].name, sw_metrics[m].unit);
+        fprintf(f, "\n");
         if (finite == 0) {
             fprintf(f, "  unset logscale y\n  set yrange [0:1]\n"
                        "  set label 1 'no finite values' at graph 0.5, 0.5 center\n"
                        "  plot -1 notitle\n  unset label 1\n  set autoscale y\n");
             continue;
         }
-        if (lo > 0 && hi / lo >= 100)
+        if (logy)
             fprintf(f, "  set logscale y\n  set format y '10^{%%L}'\n");
         else
             fprintf(f, "  unset logscale y\n  set format y '%%g'\n");
@@ -324,8 +354,10 @@ static void sw_write_gp(FILE *f, const sw_spec *s, const sw_row *rows, const cha
             rest = sidx;
             for (int j = 1; j < s->nvary; ++j) {
                 const sw_vary *v = &s->vary[j];
-                fprintf(f, "%s%s = %s", j > 1 ? ", " : "", sw_keys[v->key].name,
-                        v->v[rest % (size_t)v->count].text);
+                fprintf(f, "%s", j > 1 ? ", " : "");
+                sw_gp_text(f, sw_keys[v->key].name);
+                fprintf(f, " = ");
+                sw_gp_text(f, v->v[rest % (size_t)v->count].text);
                 rest /= (size_t)v->count;
             }
             fprintf(f, "'");

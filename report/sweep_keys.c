@@ -263,7 +263,7 @@ static int sw_range_parse(int k, const char *spec, sw_vary *out, char *err, size
         const double t = (double)i / (double)(n - 1);
         double x = i == 0       ? lo.num
                    : i == n - 1 ? hi.num
-                   : log        ? lo.num * pow(hi.num / lo.num, t)
+                   : log        ? pow(10, log10(lo.num) + t * (log10(hi.num) - log10(lo.num)))
                                 : lo.num + (hi.num - lo.num) * t;
         if (key->kind == SW_INT)
             x = floor(x + 0.5);

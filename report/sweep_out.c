@@ -287,7 +287,7 @@ static void sw_write_gp(FILE *f, const sw_spec *s, const sw_row *rows, const cha
     sw_gp_label(f, sw_keys[x->key].name, sw_keys[x->key].unit);
     fprintf(f, "\n");
     if (sw_log_axis(x))
-        fprintf(f, "  set logscale x\n");
+        fprintf(f, "  set logscale x\n  set format x '10^{%%L}'\n");
     else
         fprintf(f, "  unset logscale x\n");
     if (sw_keys[x->key].kind == SW_ENUM) {
@@ -315,7 +315,7 @@ static void sw_write_gp(FILE *f, const sw_spec *s, const sw_row *rows, const cha
                     hi = fmax(hi, rows[i].m[m]);
                 }
             }
-        const int logy = positive >= 2 && hi / lo >= 100;
+        const int logy = positive >= 2 && 4 * positive >= 3 * finite && hi / lo >= 100;
         fprintf(f, "  set title '");
         sw_gp_text(f, sw_metrics[m].name);
         fprintf(f, "%s'\n  set ylabel ", logy && positive < finite ? " (values <= 0 not shown)" : "");
@@ -458,9 +458,15 @@ int sw_write_output(const sw_spec *s, const sw_row *rows, const char *tmpdir, co
         return 1;
     }
     char title[256];
-    snprintf(title, sizeof title, "Sweep of %s%s%s", s->scene == SW_REPLAY ? "replay " : "",
-             s->scene == SW_REPLAY ? s->replay : sw_scenes[s->scene].name,
-             s->shard_n ? "" : "");
+    snprintf(title, sizeof title, "Sweep of %s%s", s->scene == SW_REPLAY ? "replay " : "",
+             s->scene == SW_REPLAY ? s->replay : sw_scenes[s->scene].name);
+    for (int k = 0; k < s->nset; ++k) {
+        const size_t len = strlen(title);
+        snprintf(title + len, sizeof title - len, "%s%s = %s", k ? ", " : " (",
+                 sw_keys[s->set[k].key].name, s->set[k].v.text);
+        if (k + 1 == s->nset && strlen(title) + 2 < sizeof title)
+            strcat(title, ")");
+    }
     if (s->shard_n) {
         const size_t len = strlen(title);
         snprintf(title + len, sizeof title - len, " (shard %d of %d)", s->shard_k, s->shard_n);

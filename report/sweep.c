@@ -2,6 +2,7 @@
  * points (in parallel with --jobs, a slice with --shard) and the merge of
  * shard directories. See sweep.h for the commands. */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

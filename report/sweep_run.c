@@ -2,6 +2,7 @@
  * built-in scenes are recordings without inputs), the point's keys applied
  * to a copy of it, the engine built by the replay code and stepped frame by
  * frame, and the metrics from the start and end states. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -33,8 +33,13 @@ add_executable(xpbd-tests
   test_bad.c
   test_contacts.c
   test_softbody.c
-  test_world.c)
-target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+  test_world.c
+  test_executor.c
+  test_contract.c)
+target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+if(XPBD_OPENMP)
+  target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
+endif()
 if(XPBD_LIBM)
   target_link_libraries(xpbd-tests PRIVATE ${XPBD_LIBM})
 endif()
@@ -43,14 +48,18 @@ endif()
 # Groups that do not depend on the ISA under test run once (with the AUTO
 # path); the ones that compare a path against the scalar reference or prove
 # which path ran, once per ISA.
-set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world)
-set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross)
+set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world contract)
+set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross contract_cross)
 set(XPBD_TEST_ISAS scalar sse4 avx2 avx512 neon)
 
 foreach(group IN LISTS XPBD_TEST_GROUPS)
   add_test(NAME ${group} COMMAND xpbd-tests ${group}.)
   set_tests_properties(${group} PROPERTIES TIMEOUT 300 LABELS "unit")
 endforeach()
+# the default executor on 4 threads whatever the machine has (test_executor.c)
+add_test(NAME executor COMMAND xpbd-tests executor.)
+set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
+                                         ENVIRONMENT "OMP_NUM_THREADS=4;OMP_DYNAMIC=false")
 foreach(group IN LISTS XPBD_TEST_ISA_GROUPS)
   foreach(isa IN LISTS XPBD_TEST_ISAS)
     add_test(NAME ${group}.${isa} COMMAND xpbd-tests --isa ${isa} ${group}.)

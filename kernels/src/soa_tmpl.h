@@ -91,20 +91,9 @@ static xpbd_status SFX(check_constraint)(size_t n, uint32_t a, uint32_t b, R res
     return XPBD_OK;
 }
 
-xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, size_t *bad_index)
+/* The slow loop behind a failed screen: the first bad slot and its status. */
+static xpbd_status SFX(name_bad_slot)(const DS *c, size_t n, size_t *bad_index)
 {
-    if (bad_index)
-        *bad_index = SIZE_MAX;
-    if (!c)
-        return XPBD_ERR_ARGUMENT;
-    if (c->slots == 0)
-        return c->count == 0 ? XPBD_OK : XPBD_ERR_ARGUMENT;
-    if (!c->i0 || !c->i1 || !c->rest || !c->compliance || !c->lambda || !c->source ||
-        !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
-                         c->overflow_begin))
-        return XPBD_ERR_ARGUMENT;
-    if (SFX(screen_set)(c, n))
-        return XPBD_OK;
     for (uint32_t k = 0, s = 0; s < c->slots; ++s) {
         while (k < c->colours && s >= c->colour_begin[k + 1])
             ++k;
@@ -127,6 +116,55 @@ xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, size_t *bad
                 *bad_index = s;
             return st;
         }
+    }
+    return XPBD_OK;
+}
+
+/* First slot of a colour whose particle another slot of the same colour also
+ * uses, or UINT32_MAX. Two passes per colour over caller scratch indexed by
+ * particle: the first stamps every particle with the last slot using it, the
+ * second finds a slot whose particles do not carry its own stamp. Every
+ * particle read in the second pass was written in the first, so the scratch
+ * needs no clearing. Indices must already be in range. */
+static uint32_t SFX(first_repeat)(const DS *c, uint32_t *stamp)
+{
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b = c->colour_begin[k], e = b + c->colour_size[k];
+        for (uint32_t s = b; s < e; ++s) {
+            stamp[c->i0[s]] = s;
+            stamp[c->i1[s]] = s;
+        }
+        for (uint32_t s = b; s < e; ++s)
+            if ((stamp[c->i0[s]] != s) | (stamp[c->i1[s]] != s))
+                return s;
+    }
+    return UINT32_MAX;
+}
+
+xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, uint32_t *stamp,
+                                              size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!c)
+        return XPBD_ERR_ARGUMENT;
+    if (c->slots == 0)
+        return c->count == 0 ? XPBD_OK : XPBD_ERR_ARGUMENT;
+    if (!c->i0 || !c->i1 || !c->rest || !c->compliance || !c->lambda || !c->source ||
+        (c->colours && !stamp) ||
+        !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
+                         c->overflow_begin))
+        return XPBD_ERR_ARGUMENT;
+    if (!SFX(screen_set)(c, n)) {
+        const xpbd_status st = SFX(name_bad_slot)(c, n, bad_index);
+        if (st != XPBD_OK)
+            return st;
+    }
+    const uint32_t r = SFX(first_repeat)(c, stamp);
+    if (r != UINT32_MAX) {
+        if (bad_index)
+            *bad_index = r;
+        return XPBD_ERR_INDEX;
     }
     return XPBD_OK;
 }

@@ -365,11 +365,20 @@ static void sw_do_point(const sw_job *j, size_t t)
     }
 }
 
+/* Progress on stderr when it is a terminal. */
+static void sw_progress(size_t done, size_t n, int refs)
+{
+    if (isatty(2))
+        fprintf(stderr, "\r%s %zu/%zu%s", refs ? "references" : "points", done, n,
+                done == n ? "\n" : "");
+}
+
 /* Runs task(0..n-1) on `jobs` workers; each task writes its own slot only,
  * so the results do not depend on the worker count. */
 static int sw_parallel(int jobs, size_t n, const sw_job *j, int refs)
 {
 #ifdef _OPENMP
+    size_t done = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs)
     for (size_t t = 0; t < n; ++t) {
         if (refs) {
@@ -377,6 +386,11 @@ static int sw_parallel(int jobs, size_t n, const sw_job *j, int refs)
         } else {
             sw_do_point(j, t);
         }
+        size_t now;
+#pragma omp atomic capture
+        now = ++done;
+#pragma omp critical(sw_progress)
+        sw_progress(now, n, refs);
     }
     return 0;
 #else
@@ -389,6 +403,7 @@ static int sw_parallel(int jobs, size_t n, const sw_job *j, int refs)
                 sw_run_point(j->base, &j->refpt[t], 1, &j->ref[t]);
             else
                 sw_do_point(j, t);
+            sw_progress(t + 1, n, refs);
         }
         return 0;
     }

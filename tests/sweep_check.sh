@@ -184,6 +184,11 @@ errors)
     check "at most 3" sweep --scene chain $v --vary iterations=1,2 --vary damping=0,0.1 \
         --vary frames=1,2
     check "not a sweep output" merge old.xrp
+    # a directory of the user's own is never replaced
+    mkdir mine && echo keep >mine/notes.txt
+    "$xr" sweep --scene chain $v --set frames=2 --out mine 2>err.txt
+    [ $? -eq 2 ] && grep -q "mine" err.txt && [ "$(cat mine/notes.txt)" = keep ] &&
+        [ "$(ls mine)" = notes.txt ] || fail "--out onto a user's directory: $(cat err.txt)"
     ;;
 list)
     "$xr" sweep --list >list.txt || fail "--list exited $?"

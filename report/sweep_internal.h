@@ -182,6 +182,7 @@ typedef struct sw_result {
 typedef struct sw_base {
     xrp_file file;
     int scene;
+    int n;                  /* the size it was built at (built-in scenes) */
     int default_frames;
 } sw_base;
 

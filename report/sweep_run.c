@@ -197,6 +197,7 @@ int sw_base_build(sw_base *b, int scene, int n, char *err, size_t errlen)
     f->config = xpbd_step_config_default();
     if (n <= 0)
         n = sw_scenes[scene].n_default;
+    b->n = n;
     static const int frames[SW_NSCENES] = {120, 60, 90, 90, 90, 0};
     b->default_frames = frames[scene];
     int ok = 0;
@@ -350,19 +351,46 @@ static double sw_momentum(const sw_state *s, double p[3])
     return mass;
 }
 
+/* Particles ordered by x for the sweep over pairs (qsort has no context
+ * argument; the keys are copied next to the indices). */
+typedef struct sw_key_x {
+    double x;
+    size_t i;
+} sw_key_x;
+
+static int sw_by_x(const void *a, const void *b)
+{
+    const sw_key_x *p = a, *q = b;
+    return p->x < q->x ? -1 : p->x > q->x ? 1 : (p->i > q->i) - (p->i < q->i);
+}
+
+/* Deepest overlap: planes, then pairs found by sorting along x and
+ * sweeping (a pair can overlap only if their x differ by less than the
+ * largest reach). NaN if out of memory. */
 static double sw_penetration(const sw_state *s)
 {
     if (!s->r)
         return 0;
-    double deepest = 0;
+    double deepest = 0, rmax = 0;
+    sw_key_x *k = malloc((s->n + 1) * sizeof *k);
+    if (!k)
+        return NAN;
     for (size_t i = 0; i < s->n; ++i) {
         const double *x = s->x + 3 * i;
-        for (uint32_t k = 0; k < s->planes; ++k) {
-            const xpbd_plane *pl = &s->plane[k];
+        for (uint32_t p = 0; p < s->planes; ++p) {
+            const xpbd_plane *pl = &s->plane[p];
             const double dist = pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2] - pl->d;
             deepest = fmax(deepest, s->r[i] - dist);
         }
-        for (size_t j = i + 1; j < s->n; ++j) {
+        rmax = fmax(rmax, s->r[i]);
+        k[i] = (sw_key_x){x[0], i};
+    }
+    qsort(k, s->n, sizeof *k, sw_by_x);
+    for (size_t a = 0; a < s->n; ++a) {
+        const size_t i = k[a].i;
+        const double *x = s->x + 3 * i;
+        for (size_t b = a + 1; b < s->n && k[b].x - k[a].x < s->r[i] + rmax; ++b) {
+            const size_t j = k[b].i;
             const double *y = s->x + 3 * j;
             const double reach = s->r[i] + s->r[j];
             const double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
@@ -371,6 +399,7 @@ static double sw_penetration(const sw_state *s)
                 deepest = fmax(deepest, reach - sqrt(d2));
         }
     }
+    free(k);
     return deepest;
 }
 
@@ -556,7 +585,7 @@ void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_resul
     sw_base sized;
     const sw_base *base = b;
     char err[256];
-    if (b->scene != SW_REPLAY && pt->has[SW_K_N]) {
+    if (b->scene != SW_REPLAY && pt->has[SW_K_N] && (int)pt->val[SW_K_N] != b->n) {
         if (sw_base_build(&sized, b->scene, (int)pt->val[SW_K_N], err, sizeof err) != 0) {
             r->status = XPBD_ERR_NOMEM;
             return;

@@ -78,6 +78,16 @@ closed)
         if (($5 - mean) / mean > tol || (mean - $5) / mean > tol) { printf "mean_strain %s %s: %.17g want %.17g\n", $1, $2, $5, mean; bad = 1 }
         if ($6 != "0") { print "penetration without radii: " $6; bad = 1 }
     } END { exit bad }' out/data/sweep.tsv || fail "closed form"
+    # the same with the scene's own 1e-4 m/N scaled and g varied: strain
+    # proportional to both (compliance_scale and gravity act as they say)
+    sweep --scene chain --set n=3 --set damping=0.1 --set iterations=50 --set frames=600 \
+        --vary compliance_scale=0.5,2 --vary gravity=4.905,9.81 --metric max_strain --out scaled
+    [ "$(rows scaled/data/sweep.tsv)" = 4 ] || fail "want 4 rows"
+    awk -F'\t' 'NR > 1 {
+        top = 1e-4 * $1 * $2 * 2 / 0.1
+        if ($3 != "ok" || ($4 - top) / top > 1e-10 || (top - $4) / top > 1e-10) {
+            printf "scale %s g %s: %.17g want %.17g\n", $1, $2, $4, top; bad = 1 }
+    } END { exit bad }' scaled/data/sweep.tsv || fail "compliance_scale and gravity"
     ;;
 reference)
     sweep --scene cloth --set n=6 --set frames=20 --vary substeps=1,2,4 --vary iterations=2,5 \

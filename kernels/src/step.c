@@ -32,6 +32,8 @@ xpbd_step_config xpbd_step_config_default(void)
     c.contact_velocity_pass = 1;
     c.contact_order = XPBD_CONTACTS_SUBSTEP;
     c.relative_damping = 0;
+    c.threads = 1;
+    c.executor = NULL;
     return c;
 }
 

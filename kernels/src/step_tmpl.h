@@ -207,7 +207,11 @@ static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
         (cfg->lambda_reset != XPBD_LAMBDA_PER_SUBSTEP &&
          cfg->lambda_reset != XPBD_LAMBDA_PER_ITERATION) ||
         (cfg->contact_order != XPBD_CONTACTS_SUBSTEP &&
-         cfg->contact_order != XPBD_CONTACTS_LESSON))
+         cfg->contact_order != XPBD_CONTACTS_LESSON) ||
+        (cfg->measure_residual != 0 && cfg->measure_residual != 1))
+        return XPBD_ERR_CONFIG;
+    const xpbd_executor *ex = cfg->executor;
+    if (ex && (!ex->enqueue || !ex->finish || ex->worker_count == 0))
         return XPBD_ERR_CONFIG;
     if (!isfinite(cfg->contact_beta) || !(cfg->contact_beta > 0) || cfg->contact_beta > 1)
         return XPBD_ERR_BETA;
@@ -389,6 +393,7 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
     xpbd_status st = SFX(check_config)(cfg);
     if (st != XPBD_OK)
         return st;
+    (void)xpbd__exec_resolve(cfg->executor, cfg->threads, &s->ex); /* checked just above */
     s->hs = (R)(h / cfg->substeps);
     if (!isfinite(h) || !(h > 0) || !isfinite(s->hs) || !(s->hs > 0) ||
         !isfinite(1 / (s->hs * s->hs)))

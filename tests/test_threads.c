@@ -279,7 +279,14 @@ static void threads_measure_residual(void)
     }
 }
 
+static void threads_bad_input(void)
+{
+    tt_bad_input_f32();
+    tt_bad_input_f64();
+}
+
 const xt_test xt_tests_threads[] = {
+    {"threads.bad_input", threads_bad_input},
     {"threads.f32", threads_f32},
     {"threads.f64", threads_f64},
     {"threads.bad_executor", threads_bad_executor},
@@ -611,6 +618,65 @@ static void TT_S(tt_scene_all)(tt_kind kind, int frames)
         free(ref.b);
     }
     free(a0);
+    TT_S(tt_free)(&s);
+}
+
+/* Bad input found by the scans over ranges: the same status and index as
+ * the scan in particle order, and nothing written. */
+static void TT_S(tt_bad_input)(void)
+{
+    TT_S(tt_scene) s;
+    xpbd_step_config cfg;
+    size_t bytes = TT_S(tt_make)(&s, TT_PILE, &cfg);
+    if (!bytes) {
+        TT_S(tt_free)(&s);
+        REQUIRE(bytes != 0);
+    }
+    s.radius[3000] = -1;
+    s.p.vy[3500] = (TT_REAL)NAN;
+    s.p.y[3600] = (TT_REAL)INFINITY;
+    const xpbd_status want[3] = {XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_RADIUS};
+    const size_t where[3] = {3500, 3600, 3000};
+    for (int k = 0; k < 3; ++k) {
+        for (int e = 0; e < 3; ++e) {
+            cfg.threads = e == 0 ? 1 : 4;
+            cfg.executor = e == 2 ? &tt_host_executor : NULL;
+            xpbd_step_counters c;
+            const size_t na = 10 * s.n * sizeof(TT_REAL);
+            unsigned char *before = malloc(na);
+            if (before)
+                memcpy(before, s.a, na);
+            ENSURE_STATUS(TT_S(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
+                          want[k]);
+            ENSURE_INT(c.bad_index, where[k]);
+            if (before)
+                SAME_BYTES(s.a, before, na, "particles after refused input");
+            free(before);
+        }
+        if (k == 0)
+            s.p.vy[3500] = 0;
+        if (k == 1)
+            s.p.y[3600] = 1;
+    }
+    TT_S(tt_free)(&s);
+    bytes = TT_S(tt_make)(&s, TT_CLOTH_XPBD, &cfg);
+    if (!bytes) {
+        TT_S(tt_free)(&s);
+        REQUIRE(bytes != 0);
+    }
+    s.tlen[2000] = (TT_REAL)NAN;
+    s.anchor[3000] = (uint32_t)s.n;
+    for (int k = 0; k < 2; ++k) {
+        for (int e = 0; e < 3; ++e) {
+            cfg.threads = e == 0 ? 1 : 4;
+            cfg.executor = e == 2 ? &tt_host_executor : NULL;
+            xpbd_step_counters c;
+            ENSURE_STATUS(TT_S(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
+                          k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
+            ENSURE_INT(c.bad_index, k == 0 ? 2000 : 3000);
+        }
+        s.tlen[2000] = 1;
+    }
     TT_S(tt_free)(&s);
 }
 

@@ -159,7 +159,8 @@ typedef struct SFX(partial) {
     _Alignas(64) uint64_t skipped; /* constraint projections skipped */
     uint64_t hits;                 /* contact projections and impulses that acted */
     R max;                         /* residual maximum */
-    size_t bad;                    /* lowest non-finite item seen */
+    size_t bad;                    /* lowest bad item seen */
+    xpbd_status status;            /* what is wrong with it */
 } SFX(partial);
 
 /* Everything a step's stages share: validated inputs, kernel tables,
@@ -190,6 +191,122 @@ typedef struct SFX(step_run) {
     xpbd__exec ex;
     SFX(partial) part[XPBD__MAX_WORKERS];
 } SFX(step_run);
+
+/* ---- ranges of particles ---------------------------------------------------- */
+
+static uint32_t SFX(particle_blocks)(size_t n)
+{
+    return (uint32_t)((n + XPBD__PBLOCK - 1) / XPBD__PBLOCK);
+}
+
+/* Particles [*i0, *i1) of blocks [b, e). */
+static void SFX(block_particles)(const SFX(step_run) *s, uint32_t b, uint32_t e, size_t *i0,
+                                 size_t *i1)
+{
+    *i0 = (size_t)b * XPBD__PBLOCK;
+    *i1 = (size_t)e * XPBD__PBLOCK < s->n ? (size_t)e * XPBD__PBLOCK : s->n;
+}
+
+static void SFX(run_particles)(SFX(step_run) *s, xpbd_range_task *task)
+{
+    xpbd__run(&s->ex, task, SFX(particle_blocks)(s->n), XPBD__MIN_PBLOCKS, s);
+}
+
+static void SFX(clear_partials)(SFX(step_run) *s)
+{
+    for (uint32_t t = 0; t < s->ex.workers; ++t) {
+        s->part[t].max = 0;
+        s->part[t].bad = SIZE_MAX;
+    }
+}
+
+/* Lowest bad item over the workers' slots: its index and status. */
+static xpbd_status SFX(lowest_bad)(const SFX(step_run) *s, size_t *bad)
+{
+    xpbd_status st = XPBD_OK;
+    for (uint32_t t = 0; t < s->ex.workers; ++t)
+        if (s->part[t].bad < *bad) {
+            *bad = s->part[t].bad;
+            st = s->part[t].status;
+        }
+    return st;
+}
+
+static void SFX(note_bad)(SFX(step_run) *s, uint32_t worker, size_t i, xpbd_status st)
+{
+    if (i < s->part[worker].bad) {
+        s->part[worker].bad = i;
+        s->part[worker].status = st;
+    }
+}
+
+/* The particle checks of xpbd_particles_validate on blocks [b, e): the
+ * validator itself over a view of those particles. */
+static void SFX(particles_scan_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const P *p = s->p;
+    size_t i0, i1, bad;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    const P v = {i1 - i0,     p->x + i0,  p->y + i0,  p->z + i0,  p->px + i0,
+                 p->py + i0, p->pz + i0, p->vx + i0, p->vy + i0, p->vz + i0, p->w + i0};
+    const xpbd_status st = SFXM(xpbd_particles, validate)(&v, &bad);
+    if (st != XPBD_OK)
+        SFX(note_bad)(s, worker, i0 + bad, st);
+}
+
+/* Radii finite and >= 0 on blocks [b, e). */
+static void SFX(radius_scan_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const R *radius = s->w->radius;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    for (size_t i = i0; i < i1; ++i)
+        if (!isfinite(radius[i]) || radius[i] < 0) {
+            SFX(note_bad)(s, worker, i, XPBD_ERR_RADIUS);
+            return;
+        }
+}
+
+/* Tether anchors in range and lengths finite and >= 0 on blocks [b, e). */
+static void SFX(tether_scan_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const SFX(xpbd_world) *w = s->w;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    for (size_t i = i0; i < i1; ++i) {
+        if (w->tether_anchor[i] >= s->n) {
+            SFX(note_bad)(s, worker, i, XPBD_ERR_INDEX);
+            return;
+        }
+        if (!isfinite(w->tether_length[i]) || w->tether_length[i] < 0) {
+            SFX(note_bad)(s, worker, i, XPBD_ERR_REST);
+            return;
+        }
+    }
+}
+
+/* Runs a per-particle scan over ranges; the lowest bad particle names the
+ * status, as a scan in particle order would. */
+static xpbd_status SFX(scan_particles)(SFX(step_run) *s, xpbd_range_task *task, size_t *bad)
+{
+    SFX(clear_partials)(s);
+    SFX(run_particles)(s, task);
+    return SFX(lowest_bad)(s, bad);
+}
+
+/* The particles: argument checks and the empty set as the validator makes
+ * them, the per-particle checks over ranges. */
+static xpbd_status SFX(check_particles)(SFX(step_run) *s, size_t *bad)
+{
+    const P *p = s->p;
+    if (p->count == 0 || !p->x || !p->y || !p->z || !p->px || !p->py || !p->pz || !p->vx ||
+        !p->vy || !p->vz || !p->w || p->count > (size_t)INT32_MAX)
+        return SFXM(xpbd_particles, validate)(p, bad);
+    return SFX(scan_particles)(s, SFX(particles_scan_task), bad);
+}
 
 /* ---- validation ----------------------------------------------------------- */
 
@@ -230,8 +347,10 @@ static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
     return XPBD_OK;
 }
 
-static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, size_t *bad)
+static xpbd_status SFX(check_contacts)(SFX(step_run) *s, size_t *bad)
 {
+    const SFX(xpbd_world) *w = s->w;
+    const size_t n = s->n;
     if (w->plane_count > 8)
         return XPBD_ERR_ARGUMENT;
     if (w->plane_count && !w->planes)
@@ -246,12 +365,9 @@ static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, size_
             return XPBD_ERR_PLANE;
         }
     }
-    if (w->radius)
-        for (size_t i = 0; i < n; ++i)
-            if (!isfinite(w->radius[i]) || w->radius[i] < 0) {
-                *bad = i;
-                return XPBD_ERR_RADIUS;
-            }
+    xpbd_status st;
+    if (w->radius && (st = SFX(scan_particles)(s, SFX(radius_scan_task), bad)) != XPBD_OK)
+        return st;
     const xpbd_contact_set *cs = w->contacts;
     if (cs) {
         if (!cs->i0 || !cs->i1 || cs->slots > cs->capacity || cs->colours > XPBD_MAX_COLOURS)
@@ -271,10 +387,11 @@ static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, size_
 }
 
 /* Distance constraints, tetrahedra, bending and tethers. */
-static xpbd_status SFX(check_sets)(const xpbd_step_config *cfg, const SFX(xpbd_world) *w,
-                                   xpbd_step_counters *k)
+static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
 {
-    const size_t n = w->particles->count;
+    const xpbd_step_config *cfg = s->cfg;
+    const SFX(xpbd_world) *w = s->w;
+    const size_t n = s->n;
     const DS *c = w->constraints;
     xpbd_status st;
     if (c) {
@@ -290,7 +407,7 @@ static xpbd_status SFX(check_sets)(const xpbd_step_config *cfg, const SFX(xpbd_w
         k->colours = c->colours;
         k->overflow = c->slots - c->overflow_begin;
     }
-    st = SFX(check_contacts)(w, n, &k->bad_index);
+    st = SFX(check_contacts)(s, &k->bad_index);
     if (st != XPBD_OK)
         return st;
     if (w->tets && (st = SFXM(xpbd_quad_set, validate)(w->tets, n, &k->bad_index)) != XPBD_OK)
@@ -300,16 +417,7 @@ static xpbd_status SFX(check_sets)(const xpbd_step_config *cfg, const SFX(xpbd_w
     if (w->tether_anchor) {
         if (!w->tether_length)
             return XPBD_ERR_ARGUMENT;
-        for (size_t i = 0; i < n; ++i) {
-            if (w->tether_anchor[i] >= n) {
-                k->bad_index = i;
-                return XPBD_ERR_INDEX;
-            }
-            if (!isfinite(w->tether_length[i]) || w->tether_length[i] < 0) {
-                k->bad_index = i;
-                return XPBD_ERR_REST;
-            }
-        }
+        return SFX(scan_particles)(s, SFX(tether_scan_task), &k->bad_index);
     }
     return XPBD_OK;
 }
@@ -421,10 +529,9 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
         return XPBD_ERR_CAPACITY;
     if ((uintptr_t)scratch % _Alignof(R) != 0)
         return XPBD_ERR_ARGUMENT;
-    st = SFXM(xpbd_particles, validate)(s->p, &k->bad_index);
-    if (st != XPBD_OK)
+    if ((st = SFX(check_particles)(s, &k->bad_index)) != XPBD_OK)
         return st;
-    if ((st = SFX(check_sets)(cfg, w, k)) != XPBD_OK)
+    if ((st = SFX(check_sets)(s, k)) != XPBD_OK)
         return st;
     if ((st = SFX(check_bodies)(w, s->n, &k->bad_index)) != XPBD_OK)
         return st;
@@ -434,32 +541,6 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
 }
 
 /* ---- running a stage over ranges ------------------------------------------- */
-
-static uint32_t SFX(particle_blocks)(size_t n)
-{
-    return (uint32_t)((n + XPBD__PBLOCK - 1) / XPBD__PBLOCK);
-}
-
-/* Particles [*i0, *i1) of blocks [b, e). */
-static void SFX(block_particles)(const SFX(step_run) *s, uint32_t b, uint32_t e, size_t *i0,
-                                 size_t *i1)
-{
-    *i0 = (size_t)b * XPBD__PBLOCK;
-    *i1 = (size_t)e * XPBD__PBLOCK < s->n ? (size_t)e * XPBD__PBLOCK : s->n;
-}
-
-static void SFX(run_particles)(SFX(step_run) *s, xpbd_range_task *task)
-{
-    xpbd__run(&s->ex, task, SFX(particle_blocks)(s->n), XPBD__MIN_PBLOCKS, s);
-}
-
-static void SFX(clear_partials)(SFX(step_run) *s)
-{
-    for (uint32_t t = 0; t < s->ex.workers; ++t) {
-        s->part[t].max = 0;
-        s->part[t].bad = SIZE_MAX;
-    }
-}
 
 /* Sums the workers' counters into k and clears them. */
 static void SFX(collect_counters)(SFX(step_run) *s, xpbd_step_counters *k)

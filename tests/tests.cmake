@@ -33,10 +33,18 @@ add_executable(xpbd-tests
   test_bad.c
   test_contacts.c
   test_softbody.c
+  test_engine_contract.c
+  test_engine_tearing.c
+  test_engine_split.c
+  test_engine_sleeping.c
+  test_engine_replay.c
+  test_engine_counters.c
+  test_engine_order.c
   test_world.c
   test_executor.c
-  test_threads.c)
-target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+  test_threads.c
+  test_contract.c)
+target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
 if(XPBD_OPENMP)
   target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
 endif()
@@ -48,8 +56,8 @@ endif()
 # Groups that do not depend on the ISA under test run once (with the AUTO
 # path); the ones that compare a path against the scalar reference or prove
 # which path ran, once per ISA.
-set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world)
-set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross)
+set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world contract)
+set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross contract_cross)
 set(XPBD_TEST_ISAS scalar sse4 avx2 avx512 neon)
 
 foreach(group IN LISTS XPBD_TEST_GROUPS)
@@ -160,3 +168,8 @@ if(TARGET xpbd-replay)
       -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
   set_tests_properties(replay.refuse PROPERTIES LABELS "unit")
 endif()
+
+# --- instruction counting of the step's validation (not a test) ------------
+# tests/tools/step_cost.c: the bench cloth for callgrind (see its header).
+add_executable(xpbd-step-cost tools/step_cost.c)
+target_link_libraries(xpbd-step-cost PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES})

@@ -347,7 +347,7 @@ static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
     return XPBD_OK;
 }
 
-static xpbd_status SFX(check_contacts)(SFX(step_run) *s, size_t *bad)
+static xpbd_status SFX(check_contacts)(SFX(step_run) *s, uint32_t *stamp, size_t *bad)
 {
     const SFX(xpbd_world) *w = s->w;
     const size_t n = s->n;
@@ -372,16 +372,8 @@ static xpbd_status SFX(check_contacts)(SFX(step_run) *s, size_t *bad)
     if (cs) {
         if (!cs->i0 || !cs->i1 || cs->slots > cs->capacity || cs->colours > XPBD_MAX_COLOURS)
             return XPBD_ERR_ARGUMENT;
-        if (w->contacts_fixed) {
-            if (!xpbd__layout_ok(cs->count, cs->slots, cs->colours, cs->colour_begin,
-                                 cs->colour_size, cs->overflow_begin))
-                return XPBD_ERR_ARGUMENT;
-            for (uint32_t s = 0; s < cs->slots; ++s)
-                if (cs->i0[s] >= n || cs->i1[s] >= n) {
-                    *bad = s;
-                    return XPBD_ERR_INDEX;
-                }
-        }
+        if (w->contacts_fixed)
+            return xpbd_contact_set_validate(cs, n, stamp, bad);
     }
     return XPBD_OK;
 }
@@ -393,9 +385,12 @@ static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
     const SFX(xpbd_world) *w = s->w;
     const size_t n = s->n;
     const DS *c = w->constraints;
+    /* the set validators' repeat check stamps particles: the scratch is not
+     * in use yet and holds at least 16n reals */
+    uint32_t *stamp = (uint32_t *)(void *)s->sc.save;
     xpbd_status st;
     if (c) {
-        st = SFXM(xpbd_distance_set, validate)(c, n, &k->bad_index);
+        st = SFXM(xpbd_distance_set, validate)(c, n, stamp, &k->bad_index);
         if (st != XPBD_OK)
             return st;
         if (cfg->solver == XPBD_SOLVER_SPRINGS)
@@ -407,12 +402,14 @@ static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
         k->colours = c->colours;
         k->overflow = c->slots - c->overflow_begin;
     }
-    st = SFX(check_contacts)(s, &k->bad_index);
+    st = SFX(check_contacts)(s, stamp, &k->bad_index);
     if (st != XPBD_OK)
         return st;
-    if (w->tets && (st = SFXM(xpbd_quad_set, validate)(w->tets, n, &k->bad_index)) != XPBD_OK)
+    if (w->tets &&
+        (st = SFXM(xpbd_quad_set, validate)(w->tets, n, stamp, &k->bad_index)) != XPBD_OK)
         return st;
-    if (w->bends && (st = SFXM(xpbd_quad_set, validate)(w->bends, n, &k->bad_index)) != XPBD_OK)
+    if (w->bends &&
+        (st = SFXM(xpbd_quad_set, validate)(w->bends, n, stamp, &k->bad_index)) != XPBD_OK)
         return st;
     if (w->tether_anchor) {
         if (!w->tether_length)
@@ -529,13 +526,13 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
         return XPBD_ERR_CAPACITY;
     if ((uintptr_t)scratch % _Alignof(R) != 0)
         return XPBD_ERR_ARGUMENT;
+    s->sc = SFX(scratch_layout)(scratch, s->n, s->all_slots, s->max_contacts, s->find);
     if ((st = SFX(check_particles)(s, &k->bad_index)) != XPBD_OK)
         return st;
     if ((st = SFX(check_sets)(s, k)) != XPBD_OK)
         return st;
     if ((st = SFX(check_bodies)(w, s->n, &k->bad_index)) != XPBD_OK)
         return st;
-    s->sc = SFX(scratch_layout)(scratch, s->n, s->all_slots, s->max_contacts, s->find);
     SFX(step_constants)(s);
     return XPBD_OK;
 }

@@ -42,6 +42,7 @@ add_executable(xpbd-tests
   test_engine_order.c
   test_world.c
   test_executor.c
+  test_threads.c
   test_contract.c)
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
 if(XPBD_OPENMP)
@@ -86,6 +87,17 @@ endif()
 add_test(NAME executor COMMAND xpbd-tests executor.)
 set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
                                          ENVIRONMENT "${XPBD_TEST_THREADS_ENV}")
+# the step at threads 1, 2, 3, 4, 7 on every ISA, default and pthread executors (test_threads.c)
+find_package(Threads REQUIRED)
+target_link_libraries(xpbd-tests PRIVATE Threads::Threads)
+add_test(NAME threads COMMAND xpbd-tests threads.)
+# (passive waits: spinning OpenMP threads on a loaded machine cost 5x the time)
+set(xpbd_threads_env ${XPBD_TEST_THREADS_ENV} "OMP_WAIT_POLICY=passive")
+if(XPBD_SANITIZE MATCHES "thread")
+  list(APPEND xpbd_threads_env "XPBD_TEST_THREADS_QUICK=1") # one ISA, threads 2 and 7
+endif()
+set_tests_properties(threads PROPERTIES TIMEOUT 600 LABELS "unit;threads"
+                     ENVIRONMENT "${xpbd_threads_env}")
 foreach(group IN LISTS XPBD_TEST_ISA_GROUPS)
   foreach(isa IN LISTS XPBD_TEST_ISAS)
     add_test(NAME ${group}.${isa} COMMAND xpbd-tests --isa ${isa} ${group}.)

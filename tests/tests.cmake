@@ -33,6 +33,13 @@ add_executable(xpbd-tests
   test_bad.c
   test_contacts.c
   test_softbody.c
+  test_engine_contract.c
+  test_engine_tearing.c
+  test_engine_split.c
+  test_engine_sleeping.c
+  test_engine_replay.c
+  test_engine_counters.c
+  test_engine_order.c
   test_world.c
   test_executor.c
   test_contract.c)
@@ -149,3 +156,8 @@ if(TARGET xpbd-replay)
       -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
   set_tests_properties(replay.refuse PROPERTIES LABELS "unit")
 endif()
+
+# --- instruction counting of the step's validation (not a test) ------------
+# tests/tools/step_cost.c: the bench cloth for callgrind (see its header).
+add_executable(xpbd-step-cost tools/step_cost.c)
+target_link_libraries(xpbd-step-cost PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES})

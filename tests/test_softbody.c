@@ -558,6 +558,7 @@ static void FN(sb_replay_roundtrip)(void)
 /* ============================================================= shared === */
 
 #include "test.h"
+#include <xpbd/reference.h>
 #include "replay.h"
 #include "scenes.h"
 

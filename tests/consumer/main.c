@@ -2,6 +2,7 @@
  * first number (0.3333333333333335, bit for bit). Prints the library version
  * and exits 0 on success. */
 #include <xpbd/xpbd.h>
+#include <xpbd/reference.h>
 
 #include <stdio.h>
 #include <stdlib.h>

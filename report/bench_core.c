@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under ISO C11 */
 
 #include "bench_core.h"
+#include <xpbd/reference.h>
 #include "bench_util.h"
 
 #include <math.h>

@@ -4,6 +4,7 @@
  * classic bug), at dt and dt/2, against the closed forms; the four seed
  * numbers bit for bit; the seed's random-input invariants. */
 #include "report.h"
+#include <xpbd/reference.h>
 
 #include <math.h>
 #include <stdint.h>

@@ -16,6 +16,7 @@
  * lambda = 0, per iteration: colours then the serial overflow range). That
  * replica is checked bit for bit against the driver's own residual counter. */
 #include "report.h"
+#include <xpbd/reference.h>
 
 #include <math.h>
 #include <stdlib.h>

@@ -22,6 +22,7 @@
  * so it changes how fast the chain gets there, never where it ends. The
  * undamped time average over frames 300..600 is reported beside it. */
 #include "report.h"
+#include <xpbd/reference.h>
 
 #include <math.h>
 #include <stdint.h>

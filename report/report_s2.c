@@ -23,6 +23,7 @@
  * of five planes through the world step in the usual substep order, the
  * broad phase finding the contacts every frame. */
 #include "report.h"
+#include <xpbd/reference.h>
 
 #include <math.h>
 #include <stdint.h>

@@ -142,6 +142,12 @@ foreach(header IN LISTS XPBD_PUBLIC_HEADERS)
   list(APPEND XPBD_HEADER_TU_CXX ${CMAKE_CURRENT_BINARY_DIR}/headers/${stem}_cxx.cpp)
 endforeach()
 
+# xpbd/xpbd.h is what an engine embeds: the reference entry points
+# (xpbd/reference.h) stay out of it
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/headers/umbrella_without_reference_c.c CONTENT
+  "#include <xpbd/xpbd.h>\n#ifdef XPBD_REFERENCE_H\n#error \"xpbd/xpbd.h pulls in xpbd/reference.h\"\n#endif\nint xpbd_header_check_umbrella(void);\nint xpbd_header_check_umbrella(void)\n{\n    return (int)XPBD_VERSION_MAJOR;\n}\n")
+list(APPEND XPBD_HEADER_TU_C ${CMAKE_CURRENT_BINARY_DIR}/headers/umbrella_without_reference_c.c)
+
 add_library(xpbd_header_check_c OBJECT ${XPBD_HEADER_TU_C})
 target_link_libraries(xpbd_header_check_c PRIVATE xpbd::xpbd)
 set_target_properties(xpbd_header_check_c PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON

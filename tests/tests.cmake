@@ -127,3 +127,34 @@ endif()
 # tests/tools/step_cost.c: the bench cloth for callgrind (see its header).
 add_executable(xpbd-step-cost tools/step_cost.c)
 target_link_libraries(xpbd-step-cost PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES})
+
+# --- libFuzzer targets (XPBD_FUZZ, the `fuzz` preset) ------------------------
+include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)
+
+# --- allocation failure: every allocating entry point, k-th allocation failing
+# A test-only static build of the library's own sources (and the replay
+# reader) with tests/alloc_fail.h force-included, so that its allocations go
+# through counting hooks; the shipped xpbd target is untouched.
+get_target_property(XPBD_LIB_SOURCES xpbd SOURCES)
+get_target_property(XPBD_LIB_DEFS xpbd COMPILE_DEFINITIONS)
+set(XPBD_ALLOCFAIL_SOURCES ${PROJECT_SOURCE_DIR}/report/replay.c)
+foreach(src IN LISTS XPBD_LIB_SOURCES)
+  if(src MATCHES "^\\$<")
+    list(APPEND XPBD_ALLOCFAIL_SOURCES ${src})
+  else()
+    list(APPEND XPBD_ALLOCFAIL_SOURCES ${PROJECT_SOURCE_DIR}/${src})
+  endif()
+endforeach()
+add_library(xpbd_allocfail STATIC ${XPBD_ALLOCFAIL_SOURCES})
+target_include_directories(xpbd_allocfail PUBLIC ${PROJECT_SOURCE_DIR}/kernels/include
+                                                 ${PROJECT_SOURCE_DIR}/report
+                                          PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
+target_compile_definitions(xpbd_allocfail PRIVATE ${XPBD_LIB_DEFS})
+target_compile_options(xpbd_allocfail PRIVATE -include ${CMAKE_CURRENT_SOURCE_DIR}/alloc_fail.h)
+if(XPBD_LIBM)
+  target_link_libraries(xpbd_allocfail PUBLIC ${XPBD_LIBM})
+endif()
+add_executable(xpbd-alloc-tests test_alloc.c alloc_fail.c)
+target_link_libraries(xpbd-alloc-tests PRIVATE xpbd_allocfail)
+add_test(NAME alloc COMMAND xpbd-alloc-tests)
+set_tests_properties(alloc PROPERTIES TIMEOUT 300 LABELS "unit")

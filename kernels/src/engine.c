@@ -91,6 +91,20 @@ static int engine_pair_in(const uint64_t *keys, size_t n, uint32_t a, uint32_t b
     return n && bsearch(&k, keys, n, sizeof *keys, engine_pair_cmp) != NULL;
 }
 
+/* 1 if a-b is a torn edge: the sorted keys when there are some (keys may
+ * be NULL when their allocation failed: then a scan of the edges). */
+static int engine_pair_torn(const uint64_t *keys, size_t nt, const uint32_t *edge, size_t edges,
+                            const uint8_t *torn, uint32_t a, uint32_t b)
+{
+    if (keys)
+        return engine_pair_in(keys, nt, a, b);
+    const uint64_t k = engine_pair_key(a, b);
+    for (size_t e = 0; e < edges; ++e)
+        if (torn[e] && engine_pair_key(edge[2 * e], edge[2 * e + 1]) == k)
+            return 1;
+    return 0;
+}
+
 static void engine_permutation(uint32_t *perm, size_t n, uint64_t seed)
 {
     for (size_t i = 0; i < n; ++i)
@@ -555,13 +569,15 @@ xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges
     size_t nt = 0;
     for (size_t k = 0; k < edges; ++k)
         nt += torn[k] != 0;
+    /* sorted torn pairs; without memory for them the drop flags (what
+     * KEEP_HINGES returns, and what NOMEM leaves) come from a scan */
     uint64_t *keys = malloc((nt + 1) * sizeof *keys);
-    if (!keys)
-        return XPBD_ERR_NOMEM;
-    for (size_t k = 0, j = 0; k < edges; ++k)
+    const int have_keys = keys != NULL;
+    for (size_t k = 0, j = 0; keys && k < edges; ++k)
         if (torn[k])
             keys[j++] = engine_pair_key(edge[2 * k], edge[2 * k + 1]);
-    qsort(keys, nt, sizeof *keys, engine_pair_cmp);
+    if (keys)
+        qsort(keys, nt, sizeof *keys, engine_pair_cmp);
     /* pairs of a stencil that are mesh edges: all six of a tet; the shared
      * edge and the four sides (not 2-3) of a bending stencil */
     static const int pairs[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
@@ -569,13 +585,15 @@ xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges
         const uint32_t *v = tet + 4 * k;
         tet_drop[k] = 0;
         for (int q = 0; q < 6 && !tet_drop[k]; ++q)
-            tet_drop[k] = (uint8_t)engine_pair_in(keys, nt, v[pairs[q][0]], v[pairs[q][1]]);
+            tet_drop[k] = (uint8_t)engine_pair_torn(keys, nt, edge, edges, torn, v[pairs[q][0]],
+                                                    v[pairs[q][1]]);
     }
     for (size_t k = 0; k < bends; ++k) {
         const uint32_t *v = bend + 4 * k;
         bend_drop[k] = 0;
         for (int q = 0; q < 5 && !bend_drop[k]; ++q)
-            bend_drop[k] = (uint8_t)engine_pair_in(keys, nt, v[pairs[q][0]], v[pairs[q][1]]);
+            bend_drop[k] = (uint8_t)engine_pair_torn(keys, nt, edge, edges, torn, v[pairs[q][0]],
+                                                     v[pairs[q][1]]);
     }
     free(keys);
     if (edges)
@@ -586,6 +604,8 @@ xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges
         memcpy(bend_out, bend, 4 * bends * sizeof *bend_out);
     if (flags & XPBD_TEAR_KEEP_HINGES || !nt)
         return XPBD_OK;
+    if (!have_keys)
+        return XPBD_ERR_NOMEM;
     /* the plan writes into the outputs: on failure they go back to the input */
     uint32_t *src = NULL;
     size_t m = 0;

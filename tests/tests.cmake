@@ -34,7 +34,8 @@ add_executable(xpbd-tests
   test_contacts.c
   test_softbody.c
   test_world.c
-  test_contract.c)
+  test_contract.c
+  test_catalogue.c)
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
 if(XPBD_LIBM)
   target_link_libraries(xpbd-tests PRIVATE ${XPBD_LIBM})
@@ -44,7 +45,7 @@ endif()
 # Groups that do not depend on the ISA under test run once (with the AUTO
 # path); the ones that compare a path against the scalar reference or prove
 # which path ran, once per ISA.
-set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world contract)
+set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world contract catalogue)
 set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross contract_cross)
 set(XPBD_TEST_ISAS scalar sse4 avx2 avx512 neon)
 

@@ -356,7 +356,9 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     const uint32_t slots = c ? c->slots : 0;
     const size_t all_slots = (size_t)slots + (w->tets ? w->tets->slots : 0) +
                              (w->bends ? w->bends->slots : 0);
-    const int find = w->radius && w->contacts && !w->contacts_fixed;
+    /* a found set of capacity 0 can keep nothing: no broad phase (nor its
+     * workspace, which xpbd_world_scratch_bytes leaves out for 0) */
+    const int find = w->radius && w->contacts && !w->contacts_fixed && w->contacts->max_contacts;
     const size_t max_contacts = find ? w->contacts->max_contacts : 0;
     const size_t need = SFX(xpbd_world_scratch_bytes)(n, all_slots, max_contacts);
     if (!scratch || need == SIZE_MAX || scratch_bytes < need)

@@ -11,8 +11,11 @@
 # where numbers belong; data/checks.tsv has only PASS rows and at least one
 # per section; report.md has a heading per section.
 # figures: skipped (77) without gnuplot; every figure (--list and
-# data/figures.tsv) exists as PNG and PDF of non-trivial size, and
-# report.pdf has at least one page per figure (pdfinfo, when installed).
+# data/figures.tsv) exists as PNG and PDF of non-trivial size; report.pdf
+# (when groff is installed) has at least one page per figure, A4 pages
+# only, a destination and a bookmark per section, the Summary on page 3 and
+# a contents page listing every section with the page its heading is on
+# (pdfinfo, pdftotext).
 set -u
 mode=$1
 report=$2
@@ -173,14 +176,39 @@ figures)
         fi
     done
     rep="$out/report.pdf"
-    if [ ! -f "$rep" ] || [ "$(wc -c < "$rep")" -lt 20000 ]; then
+    if ! command -v groff > /dev/null 2>&1; then
+        echo "groff not installed: report.pdf not checked (apt-get install groff)"
+    elif [ ! -f "$rep" ] || [ "$(wc -c < "$rep")" -lt 20000 ]; then
         err "$rep missing or under 20 kB"
-    elif command -v pdfinfo > /dev/null 2>&1; then
+    elif command -v pdfinfo > /dev/null 2>&1 && command -v pdftotext > /dev/null 2>&1; then
         pages=$(pdfinfo "$rep" | awk '/^Pages:/ { print $2 }')
         [ -n "$pages" ] && [ "$pages" -ge "$nfig" ] || err "report.pdf has ${pages:-no} pages for $nfig figures"
-        echo "report.pdf: $pages pages, $nfig figures"
+        # one page size throughout (A4)
+        sizes=$(pdfinfo -f 1 -l "$pages" "$rep" | sed -n 's/^Page *[0-9]* size: *//p' | sort -u)
+        [ "$sizes" = "595 x 842 pts (A4)" ] || err "report.pdf page sizes: '$sizes' (expected A4 only)"
+        # a bookmark and a destination per section, the summary and the contents
+        pdfinfo -dests "$rep" > "$out/dests.txt"
+        for tag in contents summary $(for s in $(names section); do echo "sec-$s"; done); do
+            grep -q "\"$tag\"\$" "$out/dests.txt" || err "report.pdf: no destination '$tag'"
+        done
+        k=0
+        for s in $(names section); do
+            k=$((k + 1))
+            grep -aq "/Title ($k $s)" "$rep" || err "report.pdf: no bookmark '$k $s'"
+        done
+        # the summary is the first heading after the contents
+        pdftotext -f 3 -l 3 "$rep" - | grep -q '^Summary$' || err "report.pdf: page 3 is not the Summary"
+        # the contents (page 2) lists every section with the page of its heading
+        pdftotext -layout -f 2 -l 2 "$rep" "$out/contents.txt"
+        for s in $(names section); do
+            want=$(awk -v t="sec-$s" '$NF == "\"" t "\"" { print $1 }' "$out/dests.txt")
+            got=$(awk -v s="$s" '$2 == s { n = split($0, a, "."); x = a[n]; gsub(/[^0-9]/, "", x); print x }' "$out/contents.txt")
+            [ -n "$got" ] || err "contents: no line for section $s"
+            [ -n "$got" ] && [ "$got" = "$want" ] || err "contents: $s on page '$got', its heading is on page '$want'"
+        done
+        echo "report.pdf: $pages pages, $nfig figures, $sizes"
     else
-        echo "pdfinfo not installed: page count of report.pdf not checked"
+        echo "pdfinfo/pdftotext not installed: report.pdf not inspected"
     fi
     ;;
 *)

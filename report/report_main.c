@@ -58,7 +58,8 @@ static void xr_usage(FILE *f)
             "                   alone. --jobs 1 runs every section in order in one process;\n"
             "                   report.md is the same either way apart from timings\n"
             "  --format LIST    figure formats: png, pdf or png,pdf (default png,pdf);\n"
-            "                   report.pdf is made only when pdf is among them\n"
+            "                   report.pdf is made only when pdf is among them; none: no\n"
+            "                   figure and no report.pdf (data, checks and report.md only)\n"
             "  --isa NAME       instruction-set path the scenes run on: auto, scalar, sse4,\n"
             "                   avx2, avx512, neon (default auto: the XPBD_ISA environment\n"
             "                   variable if set, else the best this CPU supports). The SIMD\n"
@@ -243,11 +244,13 @@ int main(int argc, char **argv)
             ctx.want_pdf = strstr(v, "pdf") != NULL;
             char *copy = xr_strdup(v);
             int bad = !*copy;
-            for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
-                bad |= strcmp(tok, "png") != 0 && strcmp(tok, "pdf") != 0;
+            if (strcmp(v, "none") != 0)
+                for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
+                    bad |= strcmp(tok, "png") != 0 && strcmp(tok, "pdf") != 0;
             free(copy);
             if (bad) {
-                fprintf(stderr, "xpbd-report: unknown format in '%s' (valid: png, pdf, png,pdf)\n",
+                fprintf(stderr,
+                        "xpbd-report: unknown format in '%s' (valid: png, pdf, png,pdf, none)\n",
                         v);
                 return XR_EXIT_USAGE;
             }

@@ -11,7 +11,7 @@
  * throughout: a title page with the provenance, a contents page with page
  * numbers, the summary against the seeds, then per section its heading
  * (a PDF bookmark), prose and tables (section markdown converted to -ms and
- * tbl), its figures (gnuplot's pdfcairo output, placed at the text width
+ * tbl), its figures (gnuplot's pdfcairo output, 7.5 in wide, into the margins,
  * with gropdf's pdfpic) with their captions, and its check table (ours /
  * closed form / seed / tolerance / tolerance from / verdict).
  *
@@ -37,6 +37,9 @@
 #define XR_PAGE_W_IN 8.27
 #define XR_PAGE_H_IN 11.69
 #define XR_LINE_IN 6.5
+/* Figures reach into the margins, 7.5 in wide: gnuplot's 9.5 in pages
+ * then print at 0.79 of their size, their text at about 7 pt */
+#define XR_FIG_IN 7.5
 #define XR_RES 72000.0 /* gropdf basic units per inch */
 
 typedef struct xr_page_ref {
@@ -557,8 +560,9 @@ static void xr_emit_figure(xr_doc *d, size_t i)
     const int ok = g->pdf && !strpbrk(dstpdf, " \t'\"\\") &&
                    xr_pdf_copy(srcpdf, dstpdf, &w, &h) == 0;
     if (ok) {
-        /* at the text width, or at 45% of the page height if that is less */
-        double dw = XR_LINE_IN, dh = XR_LINE_IN * h / w;
+        /* 7.5 in wide (no wider than drawn), or 45% of the page height if
+         * that is less; centred on the text */
+        double dw = XR_FIG_IN < w / 72.0 ? XR_FIG_IN : w / 72.0, dh = dw * h / w;
         if (dh > 0.45 * XR_PAGE_H_IN) {
             dh = 0.45 * XR_PAGE_H_IN;
             dw = dh * w / h;

@@ -1213,7 +1213,8 @@ static int s3_sleeping_run(xr_ctx *ctx)
  * header line (gnuplot reads each block's first line as its column names):
  * plots/filmstrips.gp draws five of them per scene in a row and, for the
  * PNG, writes an animated GIF per scene from all of them. */
-#define FS_SHOTS 16 /* blocks per scene */
+#define FS_SHOTS_FULL 16 /* blocks per scene (6 under --quick) */
+#define FS_SHOTS (xr_quick(ctx) ? 6 : FS_SHOTS_FULL)
 
 static void fs_block_begin(FILE *f, int first)
 {
@@ -1294,7 +1295,7 @@ static int fs_cube(xr_ctx *ctx, FILE *f, int every)
 }
 
 /* The curtain torn into two pieces (s3_tearing's scene, vertex splits). */
-static int fs_curtain(FILE *f, int every, size_t *pieces)
+static int fs_curtain(const xr_ctx *ctx, FILE *f, int every, size_t *pieces)
 {
     xs_curtain c;
     memset(&c, 0, sizeof c);
@@ -1365,7 +1366,9 @@ static int filmstrips_run(xr_ctx *ctx)
      * settles in 2 s, the curtain parts in 1 s, the pile sleeps in 4 s */
     static const char *const name[4] = {"filmstrips_cloth", "filmstrips_cube",
                                         "filmstrips_curtain", "filmstrips_pile"};
-    static const int every[4] = {16, 8, 4, 16};
+    /* --quick: 6 shots three times as far apart (the same span) */
+    static const int every_full[4] = {16, 8, 4, 16}, every_quick[4] = {48, 24, 12, 48};
+    const int *every = xr_quick(ctx) ? every_quick : every_full;
     int ok = 1;
     size_t pieces = 0;
     uint32_t asleep = 0;
@@ -1375,7 +1378,7 @@ static int filmstrips_run(xr_ctx *ctx)
             return -1;
         ok = s == 0   ? fs_cloth(ctx, f, every[s])
              : s == 1 ? fs_cube(ctx, f, every[s])
-             : s == 2 ? fs_curtain(f, every[s], &pieces)
+             : s == 2 ? fs_curtain(ctx, f, every[s], &pieces)
                       : fs_pile(ctx, f, every[s], &asleep);
         xr_table_close(f);
     }

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1440,6 +1441,10 @@ static const char *xr_arg(int argc, char **argv, int *i, const char *opt)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "sweep") == 0)
+        return xr_sweep_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return xr_merge_main(argc - 1, argv + 1);
     static xr_ctx ctx;
     ctx.out = "report-out";
     ctx.plots = XPBD_PLOTS_DIR;

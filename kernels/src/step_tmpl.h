@@ -251,7 +251,8 @@ static uint64_t SFX(contacts_velocity)(const SFX(contact_run) *r, const P *p, R 
     return hits;
 }
 
-static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, size_t *bad)
+static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, uint32_t *stamp,
+                                       size_t *bad)
 {
     if (w->plane_count > 8)
         return XPBD_ERR_ARGUMENT;
@@ -277,16 +278,8 @@ static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, size_
     if (cs) {
         if (!cs->i0 || !cs->i1 || cs->slots > cs->capacity || cs->colours > XPBD_MAX_COLOURS)
             return XPBD_ERR_ARGUMENT;
-        if (w->contacts_fixed) {
-            if (!xpbd__layout_ok(cs->count, cs->slots, cs->colours, cs->colour_begin,
-                                 cs->colour_size, cs->overflow_begin))
-                return XPBD_ERR_ARGUMENT;
-            for (uint32_t s = 0; s < cs->slots; ++s)
-                if (cs->i0[s] >= n || cs->i1[s] >= n) {
-                    *bad = s;
-                    return XPBD_ERR_INDEX;
-                }
-        }
+        if (w->contacts_fixed)
+            return xpbd_contact_set_validate(cs, n, stamp, bad);
     }
     return XPBD_OK;
 }
@@ -373,8 +366,11 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     st = SFXM(xpbd_particles, validate)(p, &k->bad_index);
     if (st != XPBD_OK)
         return st;
+    /* the set validators' repeat check stamps particles: the scratch is not
+     * in use yet and holds at least 16n reals */
+    uint32_t *stamp = scratch;
     if (c) {
-        st = SFXM(xpbd_distance_set, validate)(c, n, &k->bad_index);
+        st = SFXM(xpbd_distance_set, validate)(c, n, stamp, &k->bad_index);
         if (st != XPBD_OK)
             return st;
         if (cfg->solver == XPBD_SOLVER_SPRINGS)
@@ -386,12 +382,14 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
         k->colours = c->colours;
         k->overflow = c->slots - c->overflow_begin;
     }
-    st = SFX(check_contacts)(w, n, &k->bad_index);
+    st = SFX(check_contacts)(w, n, stamp, &k->bad_index);
     if (st != XPBD_OK)
         return st;
-    if (w->tets && (st = SFXM(xpbd_quad_set, validate)(w->tets, n, &k->bad_index)) != XPBD_OK)
+    if (w->tets &&
+        (st = SFXM(xpbd_quad_set, validate)(w->tets, n, stamp, &k->bad_index)) != XPBD_OK)
         return st;
-    if (w->bends && (st = SFXM(xpbd_quad_set, validate)(w->bends, n, &k->bad_index)) != XPBD_OK)
+    if (w->bends &&
+        (st = SFXM(xpbd_quad_set, validate)(w->bends, n, stamp, &k->bad_index)) != XPBD_OK)
         return st;
     if (w->tether_anchor) {
         if (!w->tether_length)

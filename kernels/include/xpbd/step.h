@@ -212,7 +212,9 @@ XPBD_API size_t xpbd_world_scratch_bytes_f64(size_t particles, size_t slots, siz
  *   XPBD_ERR_BETA, XPBD_ERR_RESTITUTION, XPBD_ERR_SLOP, XPBD_ERR_FRICTION
  *                         contact configuration out of range
  *   XPBD_ERR_PLANE        a plane normal not unit length (1e-6) or d not finite
- *   XPBD_ERR_INDEX        a fixed contact set names a particle out of range
+ *   XPBD_ERR_INDEX        a fixed contact set refused by xpbd_contact_set_validate
+ *                         (bad_index = slot), or a particle repeated within a colour
+ *                         of a constraint set (xpbd_distance_set_validate_*)
  *   XPBD_ERR_CONFIG       XPBD_CONTACTS_LESSON with constraints, an unknown
  *                         contact order, relative_damping outside [0, 1],
  *                         body ranges not increasing within [0, n]

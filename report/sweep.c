@@ -57,11 +57,26 @@ static int sw_args_add(sw_spec *s, const char *tok)
     return 0;
 }
 
+/* --out without trailing slashes ("runs/a/" names the directory runs/a,
+ * whose temporary sibling is runs/a.tmp-XXXXXX, not inside it). */
+static int sw_out_trim(sw_spec *s)
+{
+    free(s->out_owned);
+    s->out_owned = strdup(s->out);
+    if (!s->out_owned)
+        return -1;
+    for (size_t n = strlen(s->out_owned); n > 1 && s->out_owned[n - 1] == '/'; --n)
+        s->out_owned[n - 1] = 0;
+    s->out = s->out_owned;
+    return 0;
+}
+
 static void sw_spec_free(sw_spec *s)
 {
     for (int j = 0; j < s->nvary; ++j)
         free(s->vary[j].v);
     free(s->args);
+    free(s->out_owned);
     memset(s, 0, sizeof *s);
 }
 
@@ -233,6 +248,8 @@ static int sw_parse(int argc, char **argv, sw_spec *s, int args_only, char *err,
             s->shard_n = (int)n;
         } else if (!args_only && (v = sw_opt(argc, argv, &i, "--out", err, errlen, &bad))) {
             s->out = v;
+            if (sw_out_trim(s) != 0)
+                goto nomem;
         } else if (bad) {
             return -1;
         } else {
@@ -802,6 +819,11 @@ int xr_merge_main(int argc, char **argv)
     }
     if (!out || ndirs == 0)
         return sw_refuse("merge", "needs DIR1 DIR2 ... --out DIR");
+    char out_trim[4096];
+    snprintf(out_trim, sizeof out_trim, "%s", out);
+    for (size_t n = strlen(out_trim); n > 1 && out_trim[n - 1] == '/'; --n)
+        out_trim[n - 1] = 0;
+    out = out_trim;
     if (sw_out_check(out, err, sizeof err) != 0)
         return sw_refuse("merge", err);
     char *args = NULL;

@@ -899,15 +899,24 @@ int xr_merge_main(int argc, char **argv)
         }
     {
         char *command = sw_command(argc - 1, argv + 1, "xpbd-report merge");
+        /* provenance: the directories and the sweep they came from */
         char prov[4096];
-        size_t len = (size_t)snprintf(prov, sizeof prov,
-                                      "* merged from %d director%s:", ndirs,
-                                      ndirs == 1 ? "y" : "ies");
-        for (int d = 0; d < ndirs && len < sizeof prov; ++d)
-            len += (size_t)snprintf(prov + len, sizeof prov - len, " %s", dirs[d]);
-        if (len < sizeof prov)
-            snprintf(prov + len, sizeof prov - len,
-                     "\n* each shard's command and machine are in its own sweep.md\n");
+        size_t len = 0;
+#define SW_PROV(...)                                                                           \
+    do {                                                                                       \
+        if (len < sizeof prov) {                                                               \
+            const int w = snprintf(prov + len, sizeof prov - len, __VA_ARGS__);                \
+            len = w < 0 ? len : len + (size_t)w < sizeof prov ? len + (size_t)w : sizeof prov; \
+        }                                                                                      \
+    } while (0)
+        SW_PROV("* merged from %d director%s:", ndirs, ndirs == 1 ? "y" : "ies");
+        for (int d = 0; d < ndirs; ++d)
+            SW_PROV(" %s", dirs[d]);
+        SW_PROV("\n* the sweep: `xpbd-report sweep ");
+        for (const char *p = args; *p; ++p)
+            SW_PROV("%c", *p == '\n' ? ' ' : *p);
+        SW_PROV("--out DIR`\n* each shard's command and machine are in its own sweep.md\n");
+#undef SW_PROV
         char *tmp = command ? sw_tmpdir_make(out) : NULL;
         s.out = out;
         code = tmp ? sw_write_output(&s, rows, tmp, command, prov) : SW_EXIT_FAIL;

@@ -860,6 +860,197 @@ static void FN(cross_step)(void)
         }
 }
 
+/* A finite compliance the validators accept must step: 3e38 (float) or
+ * 1e308 (double) makes compliance/h^2 overflow, and an infinite alpha~
+ * meeting lambda == 0 would give inf*0 = NaN. alpha~ is clamped to the
+ * largest finite value, so such a constraint makes (almost) no correction:
+ * the chain falls as if free, y_k = y_0 - g*hs^2*k(k+1)/2 after k substeps
+ * of symplectic Euler, on every path, bit for bit with the scalar one. The
+ * bound: v = (x - p)/hs carries up to one rounding of x (|x| < 1: eps) per
+ * substep, so after k substeps y is off by at most eps*k(k+1)/2. The
+ * tetrahedral volume kernel stays finite and (almost) still too. */
+static void FN(cross_huge_compliance)(void)
+{
+    const R huge = R_F64 ? (R)1e308 : (R)3e38;
+    SFX(xs_world) a, b;
+    REQUIRE_STATUS(SFX(xs_chain)(&a, 6, (R)0.1, huge), XPBD_OK);
+    REQUIRE_STATUS(SFX(xs_chain)(&b, 6, (R)0.1, huge), XPBD_OK);
+    uint32_t stamp[6];
+    REQUIRE_STATUS(SFX(xpbd_distance_set_validate)(&a.set, a.p.count, stamp, NULL), XPBD_OK);
+    R y0[6];
+    for (int i = 0; i < 6; ++i) y0[i] = a.p.y[i];
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.substeps = 4;
+    cfg.iterations = 4;
+    const double frame = 1.0 / 60;
+    const int frames = 10;
+    for (int f = 0; f < frames; ++f) {
+        cfg.isa = xt_isa;
+        ENSURE_STATUS(SFX(xpbd_step)(&cfg, frame, &a.p, &a.set, a.scratch, a.scratch_bytes, NULL),
+                      XPBD_OK);
+        cfg.isa = XPBD_ISA_SCALAR;
+        ENSURE_STATUS(SFX(xpbd_step)(&cfg, frame, &b.p, &b.set, b.scratch, b.scratch_bytes, NULL),
+                      XPBD_OK);
+    }
+    SAMER(a.p.x, b.p.x, 6, "huge compliance: x");
+    SAMER(a.p.y, b.p.y, 6, "huge compliance: y");
+    SAMER(a.p.vy, b.p.vy, 6, "huge compliance: vy");
+    SAMER(a.set.lambda, b.set.lambda, a.set.slots, "huge compliance: lambda");
+    const double hs = frame / cfg.substeps, k = (double)frames * cfg.substeps;
+    const double fall = 9.81 * hs * hs * k * (k + 1) / 2;
+    const double tol = R_EPS * k * (k + 1) / 2;
+    for (int i = 0; i < 6; ++i) {
+        ENSURE(isfinite(a.p.y[i]) && isfinite(a.p.vy[i]));
+        ENSURE_NEAR(a.p.y[i], a.p.w[i] > 0 ? y0[i] - fall : y0[i], tol);
+    }
+    for (uint32_t s = 0; s < a.set.slots; ++s) ENSURE(isfinite(a.set.lambda[s]));
+    SFX(xs_world_free)(&a);
+    SFX(xs_world_free)(&b);
+
+    /* one stretched tet, straight through the kernels */
+    const R xyz[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const uint32_t idx[4] = {0, 1, 2, 3};
+    SFX(xpbd_quad_set) ta, tb;
+    REQUIRE_STATUS(SFX(xpbd_tet_set_build)(&ta, 4, xyz, 1, idx, &huge, NULL, NULL), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_tet_set_build)(&tb, 4, xyz, 1, idx, &huge, NULL, NULL), XPBD_OK);
+    R qa[16], qb[16];
+    for (int i = 0; i < 4; ++i) {
+        for (int d = 0; d < 3; ++d) qa[4 * i + d] = xyz[3 * i + d] * (R)1.5;
+        qa[4 * i + 3] = 1;
+    }
+    memcpy(qb, qa, sizeof qa);
+    const SFX(xpbd_softbody_kernels) *T = SFX(xpbd_softbody_kernels_get)(xt_isa);
+    const SFX(xpbd_softbody_kernels) *S = SFX(xpbd_softbody_kernels_get)(XPBD_ISA_SCALAR);
+    REQUIRE(T && S);
+    for (int it = 0; it < 3; ++it) {
+        ENSURE_INT(T->tet_volume(qa, &ta, 0, 0, 1, (R)(1.0 / 240)), 0);
+        ENSURE_INT(S->tet_volume(qb, &tb, 0, 0, 1, (R)(1.0 / 240)), 0);
+    }
+    SAMER(qa, qb, 16, "huge compliance: tet positions");
+    SAMER(ta.lambda, tb.lambda, ta.slots, "huge compliance: tet lambda");
+    ENSURE(isfinite(ta.lambda[0]));
+    for (int i = 0; i < 16; ++i) ENSURE(isfinite(qa[i]));
+    ENSURE_NEAR(qa[4], xyz[3] * (R)1.5, R_EPS); /* (almost) no correction */
+    SFX(xpbd_quad_set_free)(&ta);
+    SFX(xpbd_quad_set_free)(&tb);
+}
+
+/* ------------------------------------------- independent plain C ------- */
+/* The scalar reference and the SIMD paths share one statement of the maths
+ * (kernels/), so comparing them cannot catch a mistake in that statement.
+ * These are the maths of xpbd/kernels.h written again, plainly, one element
+ * at a time, and every path must equal them bit for bit. */
+
+static void FN(plain_predict)(const SFX(xpbd_particles) *p, size_t begin, size_t end, R h, R gx,
+                              R gy, R gz)
+{
+    const R gxh = gx * h, gyh = gy * h, gzh = gz * h;
+    for (size_t i = begin; i < end; ++i) {
+        if (p->w[i] > 0) {
+            p->vx[i] += gxh;
+            p->vy[i] += gyh;
+            p->vz[i] += gzh;
+        }
+        p->px[i] = p->x[i];
+        p->py[i] = p->y[i];
+        p->pz[i] = p->z[i];
+        p->x[i] += p->vx[i] * h;
+        p->y[i] += p->vy[i] * h;
+        p->z[i] += p->vz[i] * h;
+    }
+}
+
+static void FN(plain_velocity)(const SFX(xpbd_particles) *p, size_t begin, size_t end, R h,
+                               R keep)
+{
+    const R ih = 1 / h;
+    for (size_t i = begin; i < end; ++i) {
+        p->vx[i] = (p->x[i] - p->px[i]) * ih * keep;
+        p->vy[i] = (p->y[i] - p->py[i]) * ih * keep;
+        p->vz[i] = (p->z[i] - p->pz[i]) * ih * keep;
+    }
+}
+
+/* XPBD distance on slot s; returns 1 if skipped */
+static uint32_t FN(plain_xpbd)(const SFX(xpbd_particles) *p, const DSET *c, uint32_t s, R h)
+{
+    const uint32_t a = c->i0[s], b = c->i1[s];
+    const R d[3] = {p->x[b] - p->x[a], p->y[b] - p->y[a], p->z[b] - p->z[a]};
+    const R len = SQRT(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const R wsum = p->w[a] + p->w[b];
+    if (len == 0 || wsum == 0)
+        return 1;
+    const R at = c->compliance[s] * (1 / (h * h));
+    const R step = (-(len - c->rest[s]) - at * c->lambda[s]) / ((wsum + at) * len);
+    R *xa[3] = {p->x + a, p->y + a, p->z + a}, *xb[3] = {p->x + b, p->y + b, p->z + b};
+    for (int k = 0; k < 3; ++k) {
+        *xa[k] -= p->w[a] * step * d[k];
+        *xb[k] += p->w[b] * step * d[k];
+    }
+    c->lambda[s] += step * len;
+    return 0;
+}
+
+static void FN(cross_plain)(void)
+{
+    const KT *T = XT_TAB;
+    size_t sizes[16];
+    const size_t ns = FN(sizes)(sizes);
+    const R h = (R)(1.0 / 240.0), gx = (R)0.5, gy = (R)-9.81, gz = (R)0.25;
+    char what[160];
+    for (size_t si = 0; si < ns; ++si) {
+        const size_t n = sizes[si];
+        CL a, b;
+        REQUIRE(SFX(xt_cloud_alloc)(&a, n) && SFX(xt_cloud_alloc)(&b, n));
+        xt_rng rng = {0x91a1ull + n};
+        const size_t begin = n > 3 ? 1 : 0;
+        SFX(xt_cloud_random)(&a, &rng, 0.2, NULL);
+        SFX(xt_cloud_copy)(&b, &a);
+        T->predict(&a.p, begin, n, h, gx, gy, gz);
+        FN(plain_predict)(&b.p, begin, n, h, gx, gy, gz);
+        snprintf(what, sizeof what, "%s predict n=%zu", R_NAME, n);
+        SAMECL(&a, &b, what);
+        T->update_velocity(&a.p, begin, n, h, (R)0.98);
+        FN(plain_velocity)(&b.p, begin, n, h, (R)0.98);
+        snprintf(what, sizeof what, "%s update_velocity n=%zu", R_NAME, n);
+        SAMECL(&a, &b, what);
+        SFX(xt_cloud_free)(&a);
+        SFX(xt_cloud_free)(&b);
+    }
+    /* the distance solve over every colour, SoA and packed, on graphs with
+     * coincident endpoints and static pairs */
+    for (size_t ci = 0; ci < FN_NCASES; ++ci)
+        for (size_t si = 0; si < ns; ++si) {
+            FN(xrun) r;
+            if (!FN(xrun_init)(&r, &FN(xcases)[ci], sizes[si], 0x5eedull + si, 0))
+                continue;
+            R *q = malloc(4 * (r.a.p.count + 1) * sizeof *q);
+            REQUIRE(q);
+            for (int packed = 0; packed < 2; ++packed) {
+                uint32_t got = 0, want = 0;
+                if (packed)
+                    T->pack(&r.a.p, q, 0, r.a.p.count);
+                for (uint32_t col = 0; col < r.ca.colours; ++col) {
+                    const uint32_t nb = xpbd_colour_batches(r.ca.colour_begin, col);
+                    got += packed ? T->distance_xpbd_packed(q, &r.ca, col, 0, nb, h)
+                                  : T->distance_xpbd(&r.a.p, &r.ca, col, 0, nb, h);
+                    for (uint32_t s = r.cb.colour_begin[col]; s < r.cb.colour_begin[col + 1]; ++s)
+                        if (r.cb.source[s] != XPBD_PAD)
+                            want += FN(plain_xpbd)(&r.b.p, &r.cb, s, h);
+                }
+                if (packed)
+                    T->unpack(q, &r.a.p, 0, r.a.p.count);
+                snprintf(what, sizeof what, "%s plain xpbd%s, %s", R_NAME, packed ? " packed" : "",
+                         r.label);
+                ENSURE_INT(got, want);
+                SAMECL(&r.a, &r.b, what);
+                FN(same_set)(&r.ca, &r.cb, what);
+            }
+            free(q);
+            FN(xrun_free)(&r);
+        }
+}
+
 #undef CL
 #undef DSET
 #undef KT

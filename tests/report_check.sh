@@ -79,6 +79,7 @@ check_table() {
             }
             next
         }
+        NF == 0 { next }  # a blank line separates gnuplot data blocks (index)
         {
             rows++
             if (NF != n) { print "row " NR " has " NF " fields, header " n; bad = 1; exit }

@@ -3,6 +3,8 @@
 #include "fixture.h"
 
 #include <float.h>
+#include <math.h>
+#include <scenes.h>
 #include <stdlib.h>
 
 #define XPBD_REAL_F32
@@ -27,5 +29,9 @@ const xt_test xt_tests_cross[] = {
     {"cross.ranges_f64", cross_ranges_f64},
     {"cross.step_f32", cross_step_f32},
     {"cross.step_f64", cross_step_f64},
+    {"cross.plain_f32", cross_plain_f32},
+    {"cross.plain_f64", cross_plain_f64},
+    {"cross.huge_compliance_f32", cross_huge_compliance_f32},
+    {"cross.huge_compliance_f64", cross_huge_compliance_f64},
     {NULL, NULL},
 };

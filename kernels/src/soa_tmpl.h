@@ -22,14 +22,14 @@ static int SFX(screen_particles)(const P *p)
            SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n);
 }
 
-/* Everything the slow loop of the set validator checks, slot by slot. */
+/* Everything the slow loop of the set validator checks, slot by slot,
+ * except the colours' real slots being real pairs (source not XPBD_PAD,
+ * i0 != i1): the tag pass (first_shared) checks those on its way. */
 static int SFX(screen_set)(const DS *c, size_t n)
 {
     unsigned bad = 0;
     for (uint32_t k = 0; k < c->colours; ++k) {
-        const uint32_t b = c->colour_begin[k], r = b + c->colour_size[k], e = c->colour_begin[k + 1];
-        for (uint32_t s = b; s < r; ++s)
-            bad |= (c->source[s] == XPBD_PAD) | (c->i0[s] == c->i1[s]);
+        const uint32_t r = c->colour_begin[k] + c->colour_size[k], e = c->colour_begin[k + 1];
         for (uint32_t s = r; s < e; ++s)
             bad |= (c->source[s] != XPBD_PAD) | (c->i0[s] != c->i1[s]) | !(c->lambda[s] == 0);
     }
@@ -120,23 +120,30 @@ static xpbd_status SFX(name_bad_slot)(const DS *c, size_t n, size_t *bad_index)
     return XPBD_OK;
 }
 
-/* First slot of a colour whose particle another slot of the same colour also
- * uses, or UINT32_MAX. Two passes per colour over caller scratch indexed by
- * particle: the first stamps every particle with the last slot using it, the
- * second finds a slot whose particles do not carry its own stamp. Every
- * particle read in the second pass was written in the first, so the scratch
- * needs no clearing. Indices must already be in range. */
-static uint32_t SFX(first_repeat)(const DS *c, uint32_t *stamp)
+/* The first real slot of a colour that is not a pair of two particles used
+ * by no earlier slot of the colour, or UINT32_MAX: the kernels solve a
+ * colour's slots at once, so a particle repeated within a colour would make
+ * the SIMD paths and threads differ from the scalar reference. The caller's
+ * stamp[] (n entries) is cleared once; one pass per colour k then tests each
+ * particle of a slot for the tag k and tags it, i0 before i1 (so i0 == i1
+ * is caught too). Indices must already be in range. */
+static uint32_t SFX(first_shared)(const DS *c, size_t n, uint32_t *stamp)
 {
+    if (c->colours == 0)
+        return UINT32_MAX;
+    memset(stamp, 0xff, n * sizeof *stamp);
+    const uint32_t *i0 = c->i0, *i1 = c->i1, *src = c->source;
     for (uint32_t k = 0; k < c->colours; ++k) {
-        const uint32_t b = c->colour_begin[k], e = b + c->colour_size[k];
-        for (uint32_t s = b; s < e; ++s) {
-            stamp[c->i0[s]] = s;
-            stamp[c->i1[s]] = s;
-        }
-        for (uint32_t s = b; s < e; ++s)
-            if ((stamp[c->i0[s]] != s) | (stamp[c->i1[s]] != s))
+        const uint32_t e = c->colour_begin[k] + c->colour_size[k];
+        for (uint32_t s = c->colour_begin[k]; s < e; ++s) {
+            const uint32_t a0 = i0[s], a1 = i1[s];
+            if (stamp[a0] == k || src[s] == XPBD_PAD)
                 return s;
+            stamp[a0] = k;
+            if (stamp[a1] == k)
+                return s;
+            stamp[a1] = k;
+        }
     }
     return UINT32_MAX;
 }
@@ -160,7 +167,7 @@ xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, uint32_t *s
         if (st != XPBD_OK)
             return st;
     }
-    const uint32_t r = SFX(first_repeat)(c, stamp);
+    const uint32_t r = SFX(first_shared)(c, n, stamp);
     if (r != UINT32_MAX) {
         if (bad_index)
             *bad_index = r;

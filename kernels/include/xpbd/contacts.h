@@ -138,7 +138,7 @@ XPBD_API xpbd_status xpbd_contact_set_assign(xpbd_contact_set *cs, size_t n, siz
  *   XPBD_ERR_ARGUMENT  cs, i0 or i1 NULL, slots > capacity, n > INT32_MAX,
  *                      stamp NULL with colours, or an inconsistent layout
  *   XPBD_ERR_INDEX     *bad_index names the slot (a repeat: the first slot
- *                      of the colour sharing a particle with a later one) */
+ *                      of the colour using a particle an earlier slot uses) */
 XPBD_API xpbd_status xpbd_contact_set_validate(const xpbd_contact_set *cs, size_t n,
                                                uint32_t *stamp, size_t *bad_index);
 

@@ -162,15 +162,16 @@ XPBD_API xpbd_status xpbd_particles_validate_f64(const xpbd_particles_f64 *p, si
  *
  * stamp: caller scratch of particle_count entries, contents ignored and
  * overwritten (may be NULL for a set without colours). It makes the repeat
- * check two passes over each colour, no clearing, no allocation.
+ * check one clear of the scratch and one pass over the slots, tagging each
+ * slot's particles with its colour; no allocation.
  *
  * Returns XPBD_OK or, with *bad_index (if not NULL) naming the slot:
  *   XPBD_ERR_ARGUMENT    c or an array is NULL, stamp NULL with colours, or
  *                        the layout fields are inconsistent (bad_index unset)
  *   XPBD_ERR_INDEX       an index >= particle_count, i0 == i1, a padding slot
  *                        changed, or a particle repeated within a colour (the
- *                        first slot of the colour sharing a particle with a
- *                        later one; checked after every other slot rule)
+ *                        first slot of the colour using a particle an earlier
+ *                        slot uses; checked after every other slot rule)
  *   XPBD_ERR_REST        rest <= 0 or not finite
  *   XPBD_ERR_COMPLIANCE  compliance < 0 or not finite
  *   XPBD_ERR_LAMBDA      lambda not finite */

@@ -124,7 +124,8 @@ XPBD_API xpbd_status xpbd_bend_set_build_f64(xpbd_quad_set_f64 *out, size_t n, c
  *                         inconsistent layout (bad_index unset)
  *   XPBD_ERR_INDEX        index >= n or repeated within the slot, padding
  *                         changed, or a particle repeated within a colour
- *                         (the first slot sharing it; checked last)
+ *                         (the first slot using a particle an earlier
+ *                         slot of its colour uses; checked last)
  *   XPBD_ERR_COMPLIANCE   compliance < 0 or not finite
  *   XPBD_ERR_LAMBDA       lambda not finite
  *   XPBD_ERR_REST         rest, k0..k3 or scale not finite */

@@ -184,21 +184,11 @@ xpbd_status SFX(xpbd__engine_scratch)(E *e)
     return XPBD_OK;
 }
 
-static int SFX(finite_nonneg)(double v)
+/* Everything create can check before it allocates, in the order the
+ * statuses are documented (xpbd/engine.h); *bad names the element. */
+static xpbd_status SFX(scene_check)(const SC *sc, const xpbd_step_config *cfg,
+                                    const xpbd_engine_options *opt, size_t *bad)
 {
-    return isfinite(v) && v >= 0;
-}
-
-static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config *cfg,
-                                      const xpbd_engine_options *opt, size_t *bad_index)
-{
-    if (bad_index)
-        *bad_index = SIZE_MAX;
-    if (!e)
-        return XPBD_ERR_ARGUMENT;
-    memset(e, 0, sizeof *e);
-    if (!sc)
-        return XPBD_ERR_ARGUMENT;
     const size_t n = sc->particles;
     if (n > (size_t)INT32_MAX || (n && (!sc->xyz || !sc->inv_mass)) ||
         (sc->edges && !sc->edge) || (sc->tets && !sc->tet) || (sc->bends && !sc->bend) ||
@@ -208,29 +198,39 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
     for (uint32_t b = 0; b < sc->bodies; ++b)
         if (sc->body_begin[b] > sc->body_begin[b + 1] || sc->body_begin[b + 1] > n)
             return XPBD_ERR_ARGUMENT;
-    e->config = cfg ? *cfg : xpbd_step_config_default();
-    if (e->config.version != XPBD_PROTOCOL_VERSION)
+    if (cfg && cfg->version != XPBD_PROTOCOL_VERSION)
         return XPBD_ERR_VERSION;
-    if (opt) {
-        if (!SFX(finite_nonneg)(opt->tear_stretch) || !SFX(finite_nonneg)(opt->sleep_energy) ||
-            opt->keep_hinges > 1)
-            return XPBD_ERR_CONFIG;
-        e->options = *opt;
-    }
-    if (!SFX(finite_nonneg)(sc->edge_alpha) || !SFX(finite_nonneg)(sc->tet_alpha) ||
-        !SFX(finite_nonneg)(sc->bend_alpha))
+    xpbd_status st = engine_check_options(opt, n);
+    if (st != XPBD_OK)
+        return st;
+    if (!engine_finite_nonneg(sc->edge_alpha) || !engine_finite_nonneg(sc->tet_alpha) ||
+        !engine_finite_nonneg(sc->bend_alpha))
         return XPBD_ERR_COMPLIANCE;
-    e->colouring = sc->colouring;
-    e->max_contacts = sc->radius ? sc->max_contacts : 0;
+    if ((st = engine_check_planes(sc->plane, sc->planes, bad)) != XPBD_OK)
+        return st;
+    for (size_t i = 0; sc->origin && i < n; ++i)
+        if (sc->origin[i] >= n) {
+            *bad = i;
+            return XPBD_ERR_INDEX;
+        }
+    for (size_t i = 0; sc->tether_anchor && i < n; ++i) {
+        if (sc->tether_anchor[i] >= n) {
+            *bad = i;
+            return XPBD_ERR_INDEX;
+        }
+        if (!isfinite(sc->tether_length[i]) || sc->tether_length[i] < 0) {
+            *bad = i;
+            return XPBD_ERR_REST;
+        }
+    }
+    return XPBD_OK;
+}
 
-    xpbd_status st = XPBD_ERR_NOMEM;
-    const size_t E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
-    if (e->options.max_particles &&
-        (e->options.max_particles < n || e->options.max_particles > (uint32_t)INT32_MAX))
-        return XPBD_ERR_CONFIG;
-    const size_t cap = e->options.max_particles ? e->options.max_particles : n;
-    R *blk = SFX(xpbd__engine_block)(e, n, cap, sc->radius != NULL, sc->tether_anchor != NULL);
-    e->owned_ = blk;
+/* Allocates every block the engine holds for scene sc (capacity cap). */
+static xpbd_status SFX(engine_alloc)(E *e, const SC *sc, size_t cap)
+{
+    const size_t n = sc->particles, E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
+    e->owned_ = SFX(xpbd__engine_block)(e, n, cap, sc->radius != NULL, sc->tether_anchor != NULL);
     /* topology: edges | tets | bends in one block, their reals in another */
     e->edge = malloc((2 * E_ + 4 * T_ + 4 * B_ + 3) * sizeof *e->edge);
     e->edge_rest = malloc((2 * E_ + T_ + B_ + 1) * sizeof *e->edge_rest);
@@ -245,19 +245,26 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
         e->sleep.signature = calloc(sc->bodies, sizeof *e->sleep.signature);
         e->active_ = calloc(sc->bodies, 1);
     }
-    if (!blk || !e->edge || !e->edge_rest || !e->torn || !e->origin ||
+    if (!e->owned_ || !e->edge || !e->edge_rest || !e->torn || !e->origin ||
         (sc->tether_anchor && !e->tether_anchor) ||
         (sc->bodies && (!e->body_begin || !e->sleep.asleep || !e->sleep.calm ||
                         !e->sleep.signature || !e->active_)))
-        goto fail;
+        return XPBD_ERR_NOMEM;
     e->tet = e->edge + 2 * E_ + 1;
     e->bend = e->tet + 4 * T_ + 1;
     e->edge_compliance = e->edge_rest + E_;
     e->tet_compliance = e->edge_compliance + E_;
     e->bend_compliance = e->tet_compliance + T_;
+    return XPBD_OK;
+}
 
+/* The scene's particles, per-particle arrays, bodies and planes into e;
+ * then the particles are validated (before anything is derived from
+ * them: positions, velocities, inverse masses, radii). */
+static xpbd_status SFX(engine_copy_particles)(E *e, const SC *sc, size_t *bad)
+{
+    const size_t n = sc->particles;
     P *p = &e->particles;
-    const R *rest_xyz = sc->rest_xyz ? sc->rest_xyz : sc->xyz;
     for (size_t i = 0; i < n; ++i) {
         p->x[i] = p->px[i] = sc->xyz[3 * i];
         p->y[i] = p->py[i] = sc->xyz[3 * i + 1];
@@ -270,8 +277,13 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
         p->w[i] = sc->inv_mass[i];
         e->origin[i] = sc->origin ? sc->origin[i] : (uint32_t)i;
     }
+    for (size_t i = 0; sc->prev_xyz && i < n; ++i) {
+        p->px[i] = sc->prev_xyz[3 * i];
+        p->py[i] = sc->prev_xyz[3 * i + 1];
+        p->pz[i] = sc->prev_xyz[3 * i + 2];
+    }
     if (n)
-        memcpy(e->rest_xyz, rest_xyz, 3 * n * sizeof(R));
+        memcpy(e->rest_xyz, sc->rest_xyz ? sc->rest_xyz : sc->xyz, 3 * n * sizeof(R));
     if (sc->radius)
         memcpy(e->radius, sc->radius, n * sizeof(R));
     if (sc->tether_anchor) {
@@ -280,14 +292,34 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
     }
     if (sc->bodies)
         memcpy(e->body_begin, sc->body_begin, (sc->bodies + 1) * sizeof *e->body_begin);
+    for (uint32_t b = 0; b < sc->bodies; ++b) {
+        e->sleep.asleep[b] = sc->asleep ? sc->asleep[b] != 0 : 0;
+        e->sleep.calm[b] = sc->calm ? sc->calm[b] : 0;
+        e->sleep.signature[b] = sc->signature ? sc->signature[b] : 0;
+    }
     e->sleep.body_count = sc->bodies;
     e->sleep.energy = e->options.sleep_energy;
     e->sleep.steps = e->options.sleep_steps ? e->options.sleep_steps : 30;
     e->plane_count = sc->planes;
     for (uint32_t k = 0; k < sc->planes; ++k)
         e->planes[k] = sc->plane[k];
+    xpbd_status st = SFXM(xpbd_particles, validate)(p, bad);
+    if (st != XPBD_OK)
+        return st;
+    for (size_t i = 0; e->radius && i < n; ++i)
+        if (!isfinite(e->radius[i]) || e->radius[i] < 0) {
+            *bad = i;
+            return XPBD_ERR_RADIUS;
+        }
+    return XPBD_OK;
+}
 
-    /* topology in input order */
+/* The scene's topology in input order (rest lengths from the rest shape
+ * where not given), then the sets and the contact set. */
+static xpbd_status SFX(engine_copy_topology)(E *e, const SC *sc, size_t *bad)
+{
+    const size_t n = sc->particles, E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
+    const R *rest_xyz = e->rest_xyz;
     e->edge_count = E_;
     e->tet_count = T_;
     e->bend_count = B_;
@@ -295,10 +327,8 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
         memcpy(e->edge, sc->edge, 2 * E_ * sizeof *e->edge);
     for (size_t k = 0; k < E_; ++k) {
         if (e->edge[2 * k] >= n || e->edge[2 * k + 1] >= n) {
-            if (bad_index)
-                *bad_index = k;
-            st = XPBD_ERR_INDEX;
-            goto fail;
+            *bad = k;
+            return XPBD_ERR_INDEX;
         }
         if (sc->edge_rest) {
             e->edge_rest[k] = sc->edge_rest[k];
@@ -319,41 +349,95 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
         memcpy(e->bend, sc->bend, 4 * B_ * sizeof *e->bend);
     for (size_t k = 0; k < B_; ++k)
         e->bend_compliance[k] = sc->bend_compliance ? sc->bend_compliance[k] : (R)sc->bend_alpha;
+    xpbd_status st = SFX(xpbd__engine_build)(e, &e->distance, &e->tets, &e->bends, bad);
+    if (st != XPBD_OK || !e->max_contacts)
+        return st;
+    const size_t slots = xpbd_contact_slots(e->max_contacts);
+    e->contact_i0_ = malloc(slots * sizeof *e->contact_i0_ + 1);
+    e->contact_i1_ = malloc(slots * sizeof *e->contact_i1_ + 1);
+    if (!e->contact_i0_ || !e->contact_i1_)
+        return XPBD_ERR_NOMEM;
+    return xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_, slots,
+                                 e->max_contacts);
+}
 
-    st = SFX(xpbd__engine_build)(e, &e->distance, &e->tets, &e->bends, bad_index);
+static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config *cfg,
+                                      const xpbd_engine_options *opt, size_t *bad_index)
+{
+    size_t bad_local;
+    size_t *bad = bad_index ? bad_index : &bad_local;
+    *bad = SIZE_MAX;
+    if (!e)
+        return XPBD_ERR_ARGUMENT;
+    memset(e, 0, sizeof *e);
+    if (!sc)
+        return XPBD_ERR_ARGUMENT;
+    xpbd_status st = SFX(scene_check)(sc, cfg, opt, bad);
     if (st != XPBD_OK)
-        goto fail;
-    if (e->max_contacts) {
-        const size_t slots = xpbd_contact_slots(e->max_contacts);
-        e->contact_i0_ = malloc(slots * sizeof *e->contact_i0_ + 1);
-        e->contact_i1_ = malloc(slots * sizeof *e->contact_i1_ + 1);
-        st = XPBD_ERR_NOMEM;
-        if (!e->contact_i0_ || !e->contact_i1_)
-            goto fail;
-        st = xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_, slots,
-                                   e->max_contacts);
-        if (st != XPBD_OK)
-            goto fail;
+        return st;
+    e->config = cfg ? *cfg : xpbd_step_config_default();
+    if (opt)
+        e->options = *opt;
+    e->colouring = sc->colouring;
+    e->max_contacts = sc->radius ? sc->max_contacts : 0;
+    const size_t cap = e->options.max_particles ? e->options.max_particles : sc->particles;
+    if ((st = SFX(engine_alloc)(e, sc, cap)) != XPBD_OK ||
+        (st = SFX(engine_copy_particles)(e, sc, bad)) != XPBD_OK ||
+        (st = SFX(engine_copy_topology)(e, sc, bad)) != XPBD_OK ||
+        (st = SFX(xpbd__engine_scratch)(e)) != XPBD_OK) {
+        SFX(engine_destroy)(e);
+        return st;
     }
-    st = SFX(xpbd__engine_scratch)(e);
-    if (st != XPBD_OK)
-        goto fail;
-    st = SFXM(xpbd_particles, validate)(p, bad_index);
-    if (st != XPBD_OK)
-        goto fail;
-    for (size_t i = 0; e->radius && i < n; ++i)
-        if (!isfinite(e->radius[i]) || e->radius[i] < 0) {
-            if (bad_index)
-                *bad_index = i;
-            st = XPBD_ERR_RADIUS;
-            goto fail;
-        }
+    e->frame = sc->frame;
     SFX(xpbd__engine_point)(e);
     SFX(xpbd__counters_fill)(&e->world, NULL, NULL, &e->counters);
+    e->counters.frame = e->frame;
     return XPBD_OK;
-fail:
-    SFX(engine_destroy)(e);
-    return st;
+}
+
+/* ------------------------------------------------------------ accessors --- */
+
+static void SFX(engine_scene)(const E *e, SC *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!e)
+        return;
+    out->particles = e->particles.count;
+    out->rest_xyz = e->rest_xyz;
+    out->radius = e->radius;
+    out->edges = e->edge_count;
+    out->edge = e->edge;
+    out->edge_rest = e->edge_rest;
+    out->edge_compliance = e->edge_compliance;
+    out->tets = e->tet_count;
+    out->tet = e->tet;
+    out->tet_compliance = e->tet_compliance;
+    out->bends = e->bend_count;
+    out->bend = e->bend;
+    out->bend_compliance = e->bend_compliance;
+    out->tether_anchor = e->tether_anchor;
+    out->tether_length = e->tether_length;
+    out->origin = e->origin;
+    out->bodies = e->sleep.body_count;
+    out->body_begin = e->body_begin;
+    out->planes = e->plane_count;
+    out->plane = e->plane_count ? e->planes : NULL;
+    out->max_contacts = e->max_contacts;
+    out->colouring = e->colouring;
+    out->asleep = e->sleep.body_count ? e->sleep.asleep : NULL;
+    out->calm = e->sleep.body_count ? e->sleep.calm : NULL;
+    out->signature = e->sleep.body_count ? e->sleep.signature : NULL;
+    out->frame = e->frame;
+}
+
+static xpbd_status SFX(engine_set_config)(E *e, const xpbd_step_config *cfg)
+{
+    if (!e || !cfg)
+        return XPBD_ERR_ARGUMENT;
+    if (cfg->version != XPBD_PROTOCOL_VERSION)
+        return XPBD_ERR_VERSION;
+    e->config = *cfg;
+    return XPBD_OK;
 }
 
 #undef E

@@ -1,5 +1,5 @@
-/* replay.h: versioned replay files of an xpbd engine (SPEC S3 memos 1 and
- * 8) and the xpbd-replay tool.
+/* replay.h: versioned replay files of an xpbd engine and the xpbd-replay
+ * tool.
  *
  * A replay file is the minimal repro of a run: the engine's state when the
  * recording began (particles, the topology in input order, rest shape, sleep

@@ -409,8 +409,11 @@ XPBD_API const xpbd_particles_f64 *xpbd_engine_particles_f64(const xpbd_engine_f
 XPBD_API const xpbd_engine_counters *xpbd_engine_counters_f32(const xpbd_engine_f32 *e);
 XPBD_API const xpbd_engine_counters *xpbd_engine_counters_f64(const xpbd_engine_f64 *e);
 /* The world the engine steps: its constraint sets (without those of
- * sleeping bodies), contact set, planes, tethers, body ranges and sleep
- * flags (body_asleep). Read only; valid until the next step or destroy. */
+ * sleeping bodies; their source[] names the engine's own element index),
+ * contact set, planes, tethers, body ranges and sleep flags (body_asleep).
+ * Read only: the sets belong to the engine, which rebuilds them whenever
+ * its topology or sleep flags change; valid until the next step or
+ * destroy. */
 XPBD_API const xpbd_world_f32 *xpbd_engine_world_f32(const xpbd_engine_f32 *e);
 XPBD_API const xpbd_world_f64 *xpbd_engine_world_f64(const xpbd_engine_f64 *e);
 /* The step configuration and options the engine runs with. */

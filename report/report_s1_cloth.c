@@ -194,7 +194,7 @@ static int cv_tier(const xr_ctx *ctx, int cloth, double alpha, int mode, int ite
 #define CV_ALPHA_RES 1e-4 /* compliance of the per-iteration view (m/N) */
 #define CV_KMAX 100       /* iterations watched */
 
-int xr_section_s1_convergence(xr_ctx *ctx)
+static int s1_convergence_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     const xpbd_kernels_f64 *kt = xpbd_kernels_get_f64(xr_isa(ctx));
@@ -381,10 +381,14 @@ int xr_section_s1_convergence(xr_ctx *ctx)
           xs_chain_stretch_closed(6, 1.0, 1e-4), p4, p10, q4, q10, r4, r10);
 
     /* ---- checks ---- */
+    xr_tolerance_source(ctx, "same arithmetic in the same order: bitwise");
     xr_check_exact(ctx, "chain: replica's max |C + a~l| after 10 iterations == driver counter",
                    exact_mine[0], exact_driver[0], NULL);
     xr_check_exact(ctx, "cloth 8x6: replica's max |C + a~l| after 10 iterations == driver counter",
                    exact_mine[1], exact_driver[1], NULL);
+    xr_tolerance_source(ctx, "engineering: converged means 6 orders under the first iteration "
+                             "(chain, 40 iterations), 10 (cloth, 100); S0: reset is over 3 "
+                             "orders stiffer");
     xr_check(ctx, "chain, lambda kept: residual(1) / residual(40)", fall_chain, 1e6, ">= 1e6",
              NULL, fall_chain >= 1e6);
     xr_check(ctx, "cloth 8x6, lambda kept: residual(1) / residual(100)", fall_cloth, 1e10,
@@ -395,6 +399,9 @@ int xr_section_s1_convergence(xr_ctx *ctx)
                  ">= 1e3 (reset converges to the rigid answer)", "S0: reset is 4 orders stiffer",
                  ratio >= 1e3);
     }
+    xr_tolerance_source(ctx, "seed: tiers give roughly the same stiffness (S3), 1% on the "
+                             "chain's closed form; PBD's low tier 'visibly softer' (1.5x); S0: "
+                             "reset stiffens with iterations (at least 2x from 4 to 10)");
     xr_check_rel(ctx, "tiers, chain alpha = 1e-3: XPBD stretch at 4 vs 10 iterations (m)", x4,
                  x10, 0.01, NULL);
     xr_check_rel(ctx, "tiers, chain alpha = 1e-3: XPBD stretch at 10 iterations vs closed form (m)",
@@ -407,8 +414,6 @@ int xr_section_s1_convergence(xr_ctx *ctx)
              ">= 1.5 (softer at low iterations)", NULL, q4 / q10 >= 1.5);
     xr_check(ctx, "tiers, chain alpha = 1e-3: lambda reset, stretch at 10 / at 4 iterations",
              r10 / r4, 0.5, "<= 0.5 (stiffens with iterations)", NULL, r10 / r4 <= 0.5);
-    xr_check_rel(ctx, "chain alpha = 1e-4, n_s = 1, 4 iterations: stretch (m)",
-                 tier[0][1][CV_KEPT][t4], 0.0176, 0.01, "0.0176");
 
     char cap[640];
     snprintf(cap, sizeof cap,
@@ -550,7 +555,7 @@ static int cl_run(const xr_ctx *ctx, int id, const cl_spec *s, FILE *f, cl_resul
     return 0;
 }
 
-int xr_section_s1_cloth(xr_ctx *ctx)
+static int s1_cloth_run(xr_ctx *ctx)
 {
     /* Why these settings. 8x6: the SPEC S1 grid at the chain's spacing and
      * particle mass, a compliance that shows (alpha = 1e-4 m/N, k = 1e4 N/m
@@ -616,12 +621,18 @@ int xr_section_s1_cloth(xr_ctx *ctx)
           res[0].unconverged, res[1].unconverged, specs[1].substeps, specs[1].iterations);
 
     const int n86 = (8 - 1) * 6 + 8 * (6 - 1);
+    xr_tolerance_source(ctx, "closed form: link counts of the grid, exact");
+    xr_seed_value(ctx, "S1 cloth 8x6: distance constraints", 82, (double)res[0].count, NULL);
     xr_check(ctx, "8x6 cloth: distance constraints built ((nx-1) ny + nx (ny-1))",
              (double)res[0].count, (double)n86, "exact", "82", res[0].count == 82u && n86 == 82);
     xr_check(ctx, "64x64 cloth: distance constraints built", (double)res[1].count,
              (double)(63 * 64 * 2), "exact", NULL, res[1].count == 63u * 64u * 2u);
+    xr_tolerance_source(ctx, "closed form: converged XPBD has C + alpha~ lambda = 0; 1e-6 for "
+                             "10 s of damped settling");
     xr_check(ctx, "8x6 cloth converged: max |strain - alpha tension / rest| (C + alpha~ lambda = 0)",
              res[0].unconverged, 0.0, "<= 1e-6", NULL, res[0].unconverged <= 1e-6);
+    xr_tolerance_source(ctx, "physics: at rest v = 0 (1 mm/s); pins carry m g (n - 2), 1% for "
+                             "the end-of-substep link directions; mirror symmetry to 1e-6 m");
     for (int k = 0; k < 2; ++k) {
         char what[160];
         snprintf(what, sizeof what, "%s cloth at rest: final max |v| (m/s)", specs[k].name);
@@ -634,15 +645,35 @@ int xr_section_s1_cloth(xr_ctx *ctx)
         xr_check(ctx, what, res[k].asym, 0.0, "<= 1e-6", NULL, res[k].asym <= 1e-6);
     }
 
-    char cap[640];
+    char cap[900];
     snprintf(cap, sizeof cap,
              "SPEC S1 cloth: the same solver on a grid. (a) the 8x6 cloth (82 links, alpha = 1e-4 "
              "m/N, 1 kg particles) and (b) a 64x64, 1 kg sheet (8064 links) hanging from two "
              "corners, settled; each link drawn at its final position, coloured by strain "
              "(log scale), rest grid in grey. The pins carry the weight: %.4f and %.4f of m g "
-             "(n-2). Max strain %.3g and %.3g, concentrated at the pins.",
+             "(n-2). Max strain %.3g and %.3g, concentrated at the pins. The 64x64 sheet is not "
+             "converged: its links depart from strain = alpha x tension / rest by up to %.2g "
+             "(the 8x6 by %.1g); its shape is what 20 substeps x 1 iteration buy, not the "
+             "sheet's equilibrium.",
              res[0].pin_fy / res[0].weight, res[1].pin_fy / res[1].weight, res[0].strain_max,
-             res[1].strain_max);
+             res[1].strain_max, res[1].unconverged, res[0].unconverged);
     xr_figure(ctx, "s1_cloth", cap);
     return 0;
 }
+
+const xr_section xr_section_s1_convergence = {
+    .name = "s1_convergence",
+    .title = "Max |C + alpha~ lambda| vs iterations, chain and cloth, lambda kept vs reset; iteration tiers",
+    .spec = "S1",
+    .figures = XR_FIGURES("s1_convergence"),
+    .tables = XR_TABLES({"s1_convergence", "residual per iteration"},
+                        {"s1_convergence_tiers", "iteration tiers: XPBD and PBD stretch at 4 vs 10 iterations"}),
+    .run = s1_convergence_run};
+
+const xr_section xr_section_s1_cloth = {
+    .name = "s1_cloth",
+    .title = "8x6 cloth (82 constraints) and 64x64 cloth hanging from two corners; stretch per edge",
+    .spec = "S1",
+    .figures = XR_FIGURES("s1_cloth"),
+    .tables = XR_TABLES({"s1_cloth", "cloth edges with their stretch"}),
+    .run = s1_cloth_run};

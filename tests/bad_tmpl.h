@@ -134,7 +134,9 @@ static void FN(bad_validate)(void)
     xt_graph_make(&g, &rng, XT_RANDOM, 50, 0, 0);
     DSET c;
     REQUIRE_STATUS(XT_SFX(xt_graph_build)(&g, NULL, &c), XPBD_OK);
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, &bad), XPBD_OK);
+    uint32_t *stamp = malloc(g.particles * sizeof *stamp);
+    REQUIRE(stamp != NULL);
+    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad), XPBD_OK);
     ENSURE_INT(bad, SIZE_MAX);
     uint32_t s = 0, pad = UINT32_MAX;
     for (uint32_t k = 0; k < c.slots; ++k) {
@@ -167,7 +169,7 @@ static void FN(bad_validate)(void)
         case 3: c.compliance[s] = (XT_R)edits[k].value; break;
         default: c.lambda[s] = (XT_R)edits[k].value; break;
         }
-        ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, &bad), edits[k].want);
+        ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad), edits[k].want);
         ENSURE_INT(bad, s);
         c.i0[s] = i0;
         c.i1[s] = i1;
@@ -175,24 +177,25 @@ static void FN(bad_validate)(void)
         c.compliance[s] = cm;
         c.lambda[s] = l;
     }
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, &bad), XPBD_OK);
+    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad), XPBD_OK);
     /* a particle count below an index in use */
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, 1, &bad), XPBD_ERR_INDEX);
+    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, 1, stamp, &bad), XPBD_ERR_INDEX);
     ENSURE(bad < c.slots);
     /* a padding slot that would no longer be a no-op */
     if (pad != UINT32_MAX) {
         c.lambda[pad] = 1;
-        ENSURE(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, &bad) != XPBD_OK);
+        ENSURE(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad) != XPBD_OK);
         ENSURE_INT(bad, pad);
         c.lambda[pad] = 0;
         c.i1[pad] = c.i0[pad] + 1;
-        ENSURE(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, &bad) != XPBD_OK);
+        ENSURE(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad) != XPBD_OK);
         ENSURE_INT(bad, pad);
         c.i1[pad] = c.i0[pad];
     }
     ENSURE(pad != UINT32_MAX);
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(NULL, 3, &bad), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(NULL, 3, stamp, &bad), XPBD_ERR_ARGUMENT);
     XT_SFXM(xpbd_distance_set, free)(&c);
+    free(stamp);
     xt_graph_free(&g);
 }
 

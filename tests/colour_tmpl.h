@@ -22,7 +22,10 @@ static void FN(check_set)(const DSET *c, size_t n, const xt_graph *g, uint32_t m
 {
     const uint32_t limit = max_colours ? max_colours : 32;
     size_t bad = 0;
-    ENSURE_STATUS(SFX(xpbd_distance_set_validate)(c, n, &bad), XPBD_OK);
+    uint32_t *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    REQUIRE(scratch != NULL);
+    ENSURE_STATUS(SFX(xpbd_distance_set_validate)(c, n, scratch, &bad), XPBD_OK);
+    free(scratch);
     if (g)
         ENSURE_INT(c->count, g->count);
     ENSURE(c->colours <= limit);

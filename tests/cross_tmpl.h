@@ -875,7 +875,8 @@ static void FN(cross_huge_compliance)(void)
     SFX(xs_world) a, b;
     REQUIRE_STATUS(SFX(xs_chain)(&a, 6, (R)0.1, huge), XPBD_OK);
     REQUIRE_STATUS(SFX(xs_chain)(&b, 6, (R)0.1, huge), XPBD_OK);
-    REQUIRE_STATUS(SFX(xpbd_distance_set_validate)(&a.set, a.p.count, NULL), XPBD_OK);
+    uint32_t stamp[6];
+    REQUIRE_STATUS(SFX(xpbd_distance_set_validate)(&a.set, a.p.count, stamp, NULL), XPBD_OK);
     R y0[6];
     for (int i = 0; i < 6; ++i) y0[i] = a.p.y[i];
     xpbd_step_config cfg = xpbd_step_config_default();

@@ -133,7 +133,7 @@ static void colour_options(void)
                    XPBD_OK);
     ENSURE_INT(c.slots, 0);
     ENSURE_INT(c.colours, 0);
-    ENSURE_STATUS(xpbd_distance_set_validate_f32(&c, 5, &bad), XPBD_OK);
+    ENSURE_STATUS(xpbd_distance_set_validate_f32(&c, 5, NULL, &bad), XPBD_OK);
     xpbd_distance_set_free_f32(&c);
     xpbd_distance_set_free_f32(NULL); /* allowed */
 }

@@ -33,8 +33,22 @@ add_executable(xpbd-tests
   test_bad.c
   test_contacts.c
   test_softbody.c
-  test_world.c)
+  test_engine_contract.c
+  test_engine_tearing.c
+  test_engine_split.c
+  test_engine_sleeping.c
+  test_engine_replay.c
+  test_engine_counters.c
+  test_engine_order.c
+  test_world.c
+  test_executor.c
+  test_threads.c
+  test_contract.c
+  test_catalogue.c)
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+if(XPBD_OPENMP)
+  target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
+endif()
 if(XPBD_LIBM)
   target_link_libraries(xpbd-tests PRIVATE ${XPBD_LIBM})
 endif()
@@ -43,14 +57,48 @@ endif()
 # Groups that do not depend on the ISA under test run once (with the AUTO
 # path); the ones that compare a path against the scalar reference or prove
 # which path ran, once per ISA.
-set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world)
-set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross)
+set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world contract catalogue)
+set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross contract_cross)
 set(XPBD_TEST_ISAS scalar sse4 avx2 avx512 neon)
 
 foreach(group IN LISTS XPBD_TEST_GROUPS)
   add_test(NAME ${group} COMMAND xpbd-tests ${group}.)
   set_tests_properties(${group} PROPERTIES TIMEOUT 300 LABELS "unit")
 endforeach()
+# --- threads ------------------------------------------------------------------
+# Tests labelled "threads" run with XPBD_TEST_THREADS_ENV. Under
+# ThreadSanitizer (the tsan preset: clang with its libomp), the OpenMP
+# runtime is not instrumented: its Archer tool, shipped next to libomp, tells
+# TSan about the runtime's barriers and locks (without it every parallel
+# loop reports races inside libomp), and TSan ignores the runtime's own
+# uninstrumented accesses.
+set(XPBD_TEST_THREADS_ENV "OMP_NUM_THREADS=4" "OMP_DYNAMIC=false")
+if(XPBD_SANITIZE MATCHES "thread" AND XPBD_OPENMP)
+  get_filename_component(xpbd_omp_dir "${OpenMP_omp_LIBRARY}" DIRECTORY)
+  find_library(XPBD_OMP_ARCHER NAMES archer HINTS "${xpbd_omp_dir}" NO_DEFAULT_PATH)
+  if(NOT XPBD_OMP_ARCHER)
+    message(FATAL_ERROR "ThreadSanitizer with OpenMP needs clang's libomp and its Archer tool "
+                        "(libarcher.so, Debian: `apt-get install libomp-14-dev`), or "
+                        "-DXPBD_OPENMP=OFF; libgomp is not instrumented for TSan")
+  endif()
+  list(APPEND XPBD_TEST_THREADS_ENV "OMP_TOOL_LIBRARIES=${XPBD_OMP_ARCHER}"
+       "TSAN_OPTIONS=ignore_noninstrumented_modules=1 halt_on_error=1")
+endif()
+# the default executor on 4 threads whatever the machine has (test_executor.c)
+add_test(NAME executor COMMAND xpbd-tests executor.)
+set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
+                                         ENVIRONMENT "${XPBD_TEST_THREADS_ENV}")
+# the step at threads 1, 2, 3, 4, 7 on every ISA, default and pthread executors (test_threads.c)
+find_package(Threads REQUIRED)
+target_link_libraries(xpbd-tests PRIVATE Threads::Threads)
+add_test(NAME threads COMMAND xpbd-tests threads.)
+# (passive waits: spinning OpenMP threads on a loaded machine cost 5x the time)
+set(xpbd_threads_env ${XPBD_TEST_THREADS_ENV} "OMP_WAIT_POLICY=passive")
+if(XPBD_SANITIZE MATCHES "thread")
+  list(APPEND xpbd_threads_env "XPBD_TEST_THREADS_QUICK=1") # one ISA, threads 2 and 7
+endif()
+set_tests_properties(threads PROPERTIES TIMEOUT 600 LABELS "unit;threads"
+                     ENVIRONMENT "${xpbd_threads_env}")
 foreach(group IN LISTS XPBD_TEST_ISA_GROUPS)
   foreach(isa IN LISTS XPBD_TEST_ISAS)
     add_test(NAME ${group}.${isa} COMMAND xpbd-tests --isa ${isa} ${group}.)
@@ -127,3 +175,39 @@ if(TARGET xpbd-replay)
       -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
   set_tests_properties(replay.refuse PROPERTIES LABELS "unit")
 endif()
+
+# --- instruction counting of the step's validation (not a test) ------------
+# tests/tools/step_cost.c: the bench cloth for callgrind (see its header).
+add_executable(xpbd-step-cost tools/step_cost.c)
+target_link_libraries(xpbd-step-cost PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES})
+
+# --- libFuzzer targets (XPBD_FUZZ, the `fuzz` preset) ------------------------
+include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)
+
+# --- allocation failure: every allocating entry point, k-th allocation failing
+# A test-only static build of the library's own sources (and the replay
+# reader) with tests/alloc_fail.h force-included, so that its allocations go
+# through counting hooks; the shipped xpbd target is untouched.
+get_target_property(XPBD_LIB_SOURCES xpbd SOURCES)
+get_target_property(XPBD_LIB_DEFS xpbd COMPILE_DEFINITIONS)
+set(XPBD_ALLOCFAIL_SOURCES ${PROJECT_SOURCE_DIR}/report/replay.c)
+foreach(src IN LISTS XPBD_LIB_SOURCES)
+  if(src MATCHES "^\\$<")
+    list(APPEND XPBD_ALLOCFAIL_SOURCES ${src})
+  else()
+    list(APPEND XPBD_ALLOCFAIL_SOURCES ${PROJECT_SOURCE_DIR}/${src})
+  endif()
+endforeach()
+add_library(xpbd_allocfail STATIC ${XPBD_ALLOCFAIL_SOURCES})
+target_include_directories(xpbd_allocfail PUBLIC ${PROJECT_SOURCE_DIR}/kernels/include
+                                                 ${PROJECT_SOURCE_DIR}/report
+                                          PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
+target_compile_definitions(xpbd_allocfail PRIVATE ${XPBD_LIB_DEFS})
+target_compile_options(xpbd_allocfail PRIVATE -include ${CMAKE_CURRENT_SOURCE_DIR}/alloc_fail.h)
+if(XPBD_LIBM)
+  target_link_libraries(xpbd_allocfail PUBLIC ${XPBD_LIBM})
+endif()
+add_executable(xpbd-alloc-tests test_alloc.c alloc_fail.c)
+target_link_libraries(xpbd-alloc-tests PRIVATE xpbd_allocfail)
+add_test(NAME alloc COMMAND xpbd-alloc-tests)
+set_tests_properties(alloc PROPERTIES TIMEOUT 300 LABELS "unit")

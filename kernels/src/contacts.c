@@ -33,6 +33,30 @@ static size_t hash_table_size(size_t n)
     return t;
 }
 
+/* Workspace layout, as byte offsets from the start of the work buffer:
+ *   used [n] u64 | start [T + 1] u32 | sorted [n] u32 | key [n] u32 |
+ *   pi0 [max_contacts] u32 | pi1 [max_contacts] u32 | colour_of [max_contacts] u8
+ * Offsets are computed without a base pointer, so sizing never does pointer
+ * arithmetic (on NULL, that would be undefined behaviour). */
+typedef struct work_offsets {
+    size_t used, start, sorted, key, pi0, pi1, colour_of, bytes, table;
+} work_offsets;
+
+static work_offsets offsets(size_t n, size_t max_contacts)
+{
+    work_offsets o;
+    o.table = hash_table_size(n);
+    o.used = 0;
+    o.start = o.used + n * sizeof(uint64_t);
+    o.sorted = o.start + (o.table + 1) * sizeof(uint32_t);
+    o.key = o.sorted + n * sizeof(uint32_t);
+    o.pi0 = o.key + n * sizeof(uint32_t);
+    o.pi1 = o.pi0 + max_contacts * sizeof(uint32_t);
+    o.colour_of = o.pi1 + max_contacts * sizeof(uint32_t);
+    o.bytes = o.colour_of + max_contacts;
+    return o;
+}
+
 typedef struct work_layout {
     uint64_t *used;     /* [n] colour bits per particle */
     uint32_t *start;    /* [T + 1] bucket starts */
@@ -42,30 +66,21 @@ typedef struct work_layout {
     uint32_t *pi1;
     uint8_t *colour_of; /* [max_contacts] */
     size_t table;
-    size_t bytes;
 } work_layout;
 
 static work_layout layout(void *work, size_t n, size_t max_contacts)
 {
-    work_layout w;
+    const work_offsets o = offsets(n, max_contacts);
     char *b = work;
-    w.table = hash_table_size(n);
-    size_t off = 0;
-    w.used = (uint64_t *)(void *)(b + off);
-    off += n * sizeof(uint64_t);
-    w.start = (uint32_t *)(void *)(b + off);
-    off += (w.table + 1) * sizeof(uint32_t);
-    w.sorted = (uint32_t *)(void *)(b + off);
-    off += n * sizeof(uint32_t);
-    w.key = (uint32_t *)(void *)(b + off);
-    off += n * sizeof(uint32_t);
-    w.pi0 = (uint32_t *)(void *)(b + off);
-    off += max_contacts * sizeof(uint32_t);
-    w.pi1 = (uint32_t *)(void *)(b + off);
-    off += max_contacts * sizeof(uint32_t);
-    w.colour_of = (uint8_t *)(b + off);
-    off += max_contacts;
-    w.bytes = off;
+    work_layout w;
+    w.table = o.table;
+    w.used = (uint64_t *)(void *)(b + o.used);
+    w.start = (uint32_t *)(void *)(b + o.start);
+    w.sorted = (uint32_t *)(void *)(b + o.sorted);
+    w.key = (uint32_t *)(void *)(b + o.key);
+    w.pi0 = (uint32_t *)(void *)(b + o.pi0);
+    w.pi1 = (uint32_t *)(void *)(b + o.pi1);
+    w.colour_of = (uint8_t *)(b + o.colour_of);
     return w;
 }
 
@@ -73,8 +88,7 @@ size_t xpbd_contacts_work_bytes(size_t n, size_t max_contacts)
 {
     if (n > (size_t)INT32_MAX || max_contacts > (size_t)INT32_MAX)
         return SIZE_MAX;
-    work_layout w = layout(NULL, n, max_contacts);
-    return w.bytes + 8;
+    return offsets(n, max_contacts).bytes + 8;
 }
 
 /* Colours the pairs pi0/pi1 into cs (colour.c), padding every colour to
@@ -145,6 +159,46 @@ xpbd_status xpbd_contact_set_assign(xpbd_contact_set *cs, size_t n, size_t count
     colour_pairs(cs, n, (uint32_t)kept, i0, i1, max_colours, w.used, w.colour_of);
     cs->dropped = (uint32_t)(count - kept);
     return cs->dropped ? XPBD_OVERFLOW : XPBD_OK;
+}
+
+xpbd_status xpbd_contact_set_validate(const xpbd_contact_set *cs, size_t n, uint32_t *stamp,
+                                      size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!cs || !cs->i0 || !cs->i1 || cs->slots > cs->capacity || n > (size_t)INT32_MAX ||
+        cs->colours > XPBD_MAX_COLOURS || (cs->colours && !stamp) ||
+        !xpbd__layout_ok(cs->count, cs->slots, cs->colours, cs->colour_begin, cs->colour_size,
+                         cs->overflow_begin))
+        return XPBD_ERR_ARGUMENT;
+    /* every slot: indices in range; a real pair of two particles, a padding
+     * pair of one particle twice (a no-op) */
+    for (uint32_t k = 0, s = 0; s < cs->slots; ++s) {
+        while (k < cs->colours && s >= cs->colour_begin[k + 1])
+            ++k;
+        const int pad = k < cs->colours && s >= cs->colour_begin[k] + cs->colour_size[k];
+        if (cs->i0[s] >= n || cs->i1[s] >= n || (cs->i0[s] == cs->i1[s]) != pad) {
+            if (bad_index)
+                *bad_index = s;
+            return XPBD_ERR_INDEX;
+        }
+    }
+    /* no particle twice in a colour: the tag pass of the distance-set
+     * validator (soa_tmpl.h), the first later slot named */
+    if (cs->colours)
+        memset(stamp, 0xff, n * sizeof *stamp);
+    for (uint32_t k = 0; k < cs->colours; ++k) {
+        const uint32_t b = cs->colour_begin[k], e = b + cs->colour_size[k];
+        for (uint32_t s = b; s < e; ++s) {
+            if (stamp[cs->i0[s]] == k || stamp[cs->i1[s]] == k) {
+                if (bad_index)
+                    *bad_index = s;
+                return XPBD_ERR_INDEX;
+            }
+            stamp[cs->i0[s]] = stamp[cs->i1[s]] = k;
+        }
+    }
+    return XPBD_OK;
 }
 
 #define XPBD_REAL_F32

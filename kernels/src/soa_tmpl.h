@@ -22,14 +22,14 @@ static int SFX(screen_particles)(const P *p)
            SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n);
 }
 
-/* Everything the slow loop of the set validator checks, slot by slot. */
+/* Everything the slow loop of the set validator checks, slot by slot,
+ * except the colours' real slots being real pairs (source not XPBD_PAD,
+ * i0 != i1): the tag pass (first_shared) checks those on its way. */
 static int SFX(screen_set)(const DS *c, size_t n)
 {
     unsigned bad = 0;
     for (uint32_t k = 0; k < c->colours; ++k) {
-        const uint32_t b = c->colour_begin[k], r = b + c->colour_size[k], e = c->colour_begin[k + 1];
-        for (uint32_t s = b; s < r; ++s)
-            bad |= (c->source[s] == XPBD_PAD) | (c->i0[s] == c->i1[s]);
+        const uint32_t r = c->colour_begin[k] + c->colour_size[k], e = c->colour_begin[k + 1];
         for (uint32_t s = r; s < e; ++s)
             bad |= (c->source[s] != XPBD_PAD) | (c->i0[s] != c->i1[s]) | !(c->lambda[s] == 0);
     }
@@ -91,20 +91,9 @@ static xpbd_status SFX(check_constraint)(size_t n, uint32_t a, uint32_t b, R res
     return XPBD_OK;
 }
 
-xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, size_t *bad_index)
+/* The slow loop behind a failed screen: the first bad slot and its status. */
+static xpbd_status SFX(name_bad_slot)(const DS *c, size_t n, size_t *bad_index)
 {
-    if (bad_index)
-        *bad_index = SIZE_MAX;
-    if (!c)
-        return XPBD_ERR_ARGUMENT;
-    if (c->slots == 0)
-        return c->count == 0 ? XPBD_OK : XPBD_ERR_ARGUMENT;
-    if (!c->i0 || !c->i1 || !c->rest || !c->compliance || !c->lambda || !c->source ||
-        !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
-                         c->overflow_begin))
-        return XPBD_ERR_ARGUMENT;
-    if (SFX(screen_set)(c, n))
-        return XPBD_OK;
     for (uint32_t k = 0, s = 0; s < c->slots; ++s) {
         while (k < c->colours && s >= c->colour_begin[k + 1])
             ++k;
@@ -127,6 +116,62 @@ xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, size_t *bad
                 *bad_index = s;
             return st;
         }
+    }
+    return XPBD_OK;
+}
+
+/* The first real slot of a colour that is not a pair of two particles used
+ * by no earlier slot of the colour, or UINT32_MAX: the kernels solve a
+ * colour's slots at once, so a particle repeated within a colour would make
+ * the SIMD paths and threads differ from the scalar reference. The caller's
+ * stamp[] (n entries) is cleared once; one pass per colour k then tests each
+ * particle of a slot for the tag k and tags it, i0 before i1 (so i0 == i1
+ * is caught too). Indices must already be in range. */
+static uint32_t SFX(first_shared)(const DS *c, size_t n, uint32_t *stamp)
+{
+    if (c->colours == 0)
+        return UINT32_MAX;
+    memset(stamp, 0xff, n * sizeof *stamp);
+    const uint32_t *i0 = c->i0, *i1 = c->i1, *src = c->source;
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t e = c->colour_begin[k] + c->colour_size[k];
+        for (uint32_t s = c->colour_begin[k]; s < e; ++s) {
+            const uint32_t a0 = i0[s], a1 = i1[s];
+            if (stamp[a0] == k || src[s] == XPBD_PAD)
+                return s;
+            stamp[a0] = k;
+            if (stamp[a1] == k)
+                return s;
+            stamp[a1] = k;
+        }
+    }
+    return UINT32_MAX;
+}
+
+xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, uint32_t *stamp,
+                                              size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!c)
+        return XPBD_ERR_ARGUMENT;
+    if (c->slots == 0)
+        return c->count == 0 ? XPBD_OK : XPBD_ERR_ARGUMENT;
+    if (!c->i0 || !c->i1 || !c->rest || !c->compliance || !c->lambda || !c->source ||
+        (c->colours && !stamp) ||
+        !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
+                         c->overflow_begin))
+        return XPBD_ERR_ARGUMENT;
+    if (!SFX(screen_set)(c, n)) {
+        const xpbd_status st = SFX(name_bad_slot)(c, n, bad_index);
+        if (st != XPBD_OK)
+            return st;
+    }
+    const uint32_t r = SFX(first_shared)(c, n, stamp);
+    if (r != UINT32_MAX) {
+        if (bad_index)
+            *bad_index = r;
+        return XPBD_ERR_INDEX;
     }
     return XPBD_OK;
 }

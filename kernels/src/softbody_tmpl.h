@@ -9,7 +9,41 @@ void SFXM(xpbd_quad_set, free)(QS *set)
     memset(set, 0, sizeof *set);
 }
 
-xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, size_t *bad_index)
+/* The first slot of a colour using a particle an earlier slot of the same
+ * colour uses, or UINT32_MAX: the tag pass of the distance-set validator
+ * (soa_tmpl.h) over four indices. Indices must already be in range. */
+static uint32_t SFX(quad_first_repeat)(const QS *c, size_t n, uint32_t *stamp)
+{
+    if (c->colours == 0)
+        return UINT32_MAX;
+    memset(stamp, 0xff, n * sizeof *stamp);
+    const uint32_t *const idx[4] = {c->i0, c->i1, c->i2, c->i3};
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b = c->colour_begin[k], e = b + c->colour_size[k];
+        unsigned bad = 0;
+        for (uint32_t s = b; s < e; ++s)
+            for (int j = 0; j < 4; ++j) {
+                bad |= stamp[idx[j][s]] == k;
+                stamp[idx[j][s]] = k;
+            }
+        if (!bad)
+            continue;
+        for (uint32_t s = b; s < e; ++s)
+            for (int j = 0; j < 4; ++j)
+                stamp[idx[j][s]] = UINT32_MAX;
+        for (uint32_t s = b; s < e; ++s) {
+            for (int j = 0; j < 4; ++j)
+                if (stamp[idx[j][s]] == k)
+                    return s;
+            for (int j = 0; j < 4; ++j)
+                stamp[idx[j][s]] = k;
+        }
+    }
+    return UINT32_MAX;
+}
+
+xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, uint32_t *stamp,
+                                          size_t *bad_index)
 {
     if (bad_index)
         *bad_index = SIZE_MAX;
@@ -19,6 +53,7 @@ xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, size_t *bad_ind
         return c->count == 0 ? XPBD_OK : XPBD_ERR_ARGUMENT;
     if (!c->i0 || !c->i1 || !c->i2 || !c->i3 || !c->rest || !c->k0 || !c->k1 || !c->k2 ||
         !c->k3 || !c->scale || !c->compliance || !c->lambda || !c->source ||
+        (c->colours && !stamp) ||
         !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
                          c->overflow_begin))
         return XPBD_ERR_ARGUMENT;
@@ -53,6 +88,12 @@ xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, size_t *bad_ind
                 *bad_index = s;
             return st;
         }
+    }
+    const uint32_t r = SFX(quad_first_repeat)(c, n, stamp);
+    if (r != UINT32_MAX) {
+        if (bad_index)
+            *bad_index = r;
+        return XPBD_ERR_INDEX;
     }
     return XPBD_OK;
 }

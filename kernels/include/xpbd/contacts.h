@@ -128,6 +128,20 @@ XPBD_API xpbd_status xpbd_contact_set_assign(xpbd_contact_set *cs, size_t n, siz
                                              uint32_t max_colours, int serial, void *work,
                                              size_t work_bytes, size_t *bad_index);
 
+/* Checks a contact set the host filled or edited itself (the step runs it
+ * on a fixed set, xpbd_world.contacts_fixed, every step): layout consistent,
+ * every index below n, each real contact a pair of two distinct particles
+ * (a pair i0 == i1 has no normal: refused), each padding slot one particle
+ * twice, and no particle in two contacts of one colour (the SIMD paths solve
+ * a colour's contacts at once). stamp: caller scratch of n entries, contents
+ * ignored and overwritten (NULL allowed for a set without colours).
+ *   XPBD_ERR_ARGUMENT  cs, i0 or i1 NULL, slots > capacity, n > INT32_MAX,
+ *                      stamp NULL with colours, or an inconsistent layout
+ *   XPBD_ERR_INDEX     *bad_index names the slot (a repeat: the first slot
+ *                      of the colour using a particle an earlier slot uses) */
+XPBD_API xpbd_status xpbd_contact_set_validate(const xpbd_contact_set *cs, size_t n,
+                                               uint32_t *stamp, size_t *bad_index);
+
 /* A plane (half-space {x : nx*x + ny*y + nz*z >= d}), n of unit length. */
 typedef struct xpbd_plane {
     double n[3];

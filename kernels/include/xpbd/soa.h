@@ -143,19 +143,44 @@ XPBD_API void xpbd_particles_bind_f64(xpbd_particles_f64 *p, size_t n, double *b
                                       size_t stride);
 
 /* Checks a particle set: every position and velocity finite, every inverse
- * mass finite and >= 0, no NULL array when count > 0. On error *bad_index
- * names the particle. */
+ * mass finite and >= 0, no NULL array when count > 0, count <= INT32_MAX.
+ * On error *bad_index names the particle (XPBD_ERR_POSITION, _VELOCITY,
+ * _INVERSE_MASS; XPBD_ERR_ARGUMENT leaves it SIZE_MAX). The previous
+ * positions px/py/pz are not checked: they are not an input of the step,
+ * whose predict overwrites them before anything reads them (a NaN there is
+ * harmless and the step's result does not depend on it). */
 XPBD_API xpbd_status xpbd_particles_validate_f32(const xpbd_particles_f32 *p, size_t *bad_index);
 XPBD_API xpbd_status xpbd_particles_validate_f64(const xpbd_particles_f64 *p, size_t *bad_index);
 
-/* Checks a distance set against a particle count: indices in range and
- * distinct, rest > 0 finite, compliance >= 0 finite, lambda finite, layout
- * consistent. *bad_index names the slot. Run by the step driver every step,
- * so a host may edit rest/compliance between steps safely. */
+/* Checks a distance set against a particle count: layout consistent,
+ * indices in range and distinct, rest > 0 finite, compliance >= 0 finite,
+ * lambda finite, padding slots intact (XPBD_PAD source, one particle twice,
+ * lambda 0), and no particle used by two slots of one colour (the SIMD paths
+ * and threads solve a colour's slots at once: a repeat would make them
+ * differ from the scalar reference). Run by the step driver every step, so a
+ * host may edit the per-slot arrays between steps safely.
+ *
+ * stamp: caller scratch of particle_count entries, contents ignored and
+ * overwritten (may be NULL for a set without colours). It makes the repeat
+ * check one clear of the scratch and one pass over the slots, tagging each
+ * slot's particles with its colour; no allocation.
+ *
+ * Returns XPBD_OK or, with *bad_index (if not NULL) naming the slot:
+ *   XPBD_ERR_ARGUMENT    c or an array is NULL, stamp NULL with colours, or
+ *                        the layout fields are inconsistent (bad_index unset)
+ *   XPBD_ERR_INDEX       an index >= particle_count, i0 == i1, a padding slot
+ *                        changed, or a particle repeated within a colour (the
+ *                        first slot of the colour using a particle an earlier
+ *                        slot uses; checked after every other slot rule)
+ *   XPBD_ERR_REST        rest <= 0 or not finite
+ *   XPBD_ERR_COMPLIANCE  compliance < 0 or not finite
+ *   XPBD_ERR_LAMBDA      lambda not finite */
 XPBD_API xpbd_status xpbd_distance_set_validate_f32(const xpbd_distance_set_f32 *c,
-                                                    size_t particle_count, size_t *bad_index);
+                                                    size_t particle_count, uint32_t *stamp,
+                                                    size_t *bad_index);
 XPBD_API xpbd_status xpbd_distance_set_validate_f64(const xpbd_distance_set_f64 *c,
-                                                    size_t particle_count, size_t *bad_index);
+                                                    size_t particle_count, uint32_t *stamp,
+                                                    size_t *bad_index);
 
 #ifdef __cplusplus
 }

@@ -115,12 +115,24 @@ XPBD_API xpbd_status xpbd_bend_set_build_f64(xpbd_quad_set_f64 *out, size_t n, c
                                              const xpbd_colouring_options *options,
                                              size_t *bad_index);
 /* Checks a set against a particle count (as the step does every step):
- * indices in range and distinct, compliance >= 0 finite, lambda finite,
- * padding slots intact. */
+ * layout consistent, indices in range and distinct, compliance >= 0 finite,
+ * lambda finite, coefficients finite, padding slots intact, and no particle
+ * used by two slots of one colour. stamp: caller scratch of n entries,
+ * contents ignored and overwritten (NULL allowed for a set without colours;
+ * see xpbd_distance_set_validate_f32). *bad_index names the slot:
+ *   XPBD_ERR_ARGUMENT     c or an array NULL, stamp NULL with colours, or an
+ *                         inconsistent layout (bad_index unset)
+ *   XPBD_ERR_INDEX        index >= n or repeated within the slot, padding
+ *                         changed, or a particle repeated within a colour
+ *                         (the first slot using a particle an earlier
+ *                         slot of its colour uses; checked last)
+ *   XPBD_ERR_COMPLIANCE   compliance < 0 or not finite
+ *   XPBD_ERR_LAMBDA       lambda not finite
+ *   XPBD_ERR_REST         rest, k0..k3 or scale not finite */
 XPBD_API xpbd_status xpbd_quad_set_validate_f32(const xpbd_quad_set_f32 *c, size_t n,
-                                                size_t *bad_index);
+                                                uint32_t *stamp, size_t *bad_index);
 XPBD_API xpbd_status xpbd_quad_set_validate_f64(const xpbd_quad_set_f64 *c, size_t n,
-                                                size_t *bad_index);
+                                                uint32_t *stamp, size_t *bad_index);
 XPBD_API void xpbd_quad_set_free_f32(xpbd_quad_set_f32 *set);
 XPBD_API void xpbd_quad_set_free_f64(xpbd_quad_set_f64 *set);
 

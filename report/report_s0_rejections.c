@@ -7,6 +7,8 @@
 #include "report.h"
 #include <xpbd/reference.h>
 
+#include <xpbd/reference.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

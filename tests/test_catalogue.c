@@ -11,6 +11,8 @@
 #include "fixture.h"
 #include <xpbd/reference.h>
 
+#include <xpbd/reference.h>
+
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>

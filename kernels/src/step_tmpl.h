@@ -772,7 +772,9 @@ static void SFX(predict_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx
 static void SFX(stage_constraint_colours)(SFX(step_run) *s, xpbd_step_counters *k)
 {
     const DS *c = s->c;
-    if (s->springs && s->sub == 0 && s->n)
+    /* the forces start at 0 (spring_integrate leaves them 0 for the next
+     * substep, unless the contact pass packed positions over them) */
+    if (s->springs && s->n && (s->sub == 0 || s->contacts))
         memset(s->sc.fx, 0, 3 * s->n * sizeof(R));
     if (!c)
         return;

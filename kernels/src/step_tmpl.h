@@ -519,7 +519,9 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
     s->n = s->p->count;
     s->all_slots = (size_t)(s->c ? s->c->slots : 0) + (w->tets ? w->tets->slots : 0) +
                    (w->bends ? w->bends->slots : 0);
-    s->find = w->radius && w->contacts && !w->contacts_fixed;
+    /* a found set of capacity 0 can keep nothing: no broad phase (nor its
+     * workspace, which xpbd_world_scratch_bytes leaves out for 0) */
+    s->find = w->radius && w->contacts && !w->contacts_fixed && w->contacts->max_contacts;
     s->max_contacts = s->find ? w->contacts->max_contacts : 0;
     const size_t need = SFX(world_scratch_bytes)(s->n, s->all_slots, s->max_contacts, s->find);
     if (!scratch || need == SIZE_MAX || scratch_bytes < need)

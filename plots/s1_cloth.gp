@@ -64,7 +64,7 @@ plot data using (column("cloth") == 0 ? column("rest_x0") : NaN):"rest_y0":(colu
      '' using (column("cloth") == 0 && @ispin0 ? column("x0") : NaN):"y0" with points pt 5 ps 1.6 lc rgb C4 title 'pins (w = 0)', \
      '' using (column("cloth") == 0 && @ispin1 ? column("x1") : NaN):"y1" with points pt 5 ps 1.6 lc rgb C4 notitle
 
-set title sprintf('(b) 64x64 sheet, 1 m x 1 m, 1 kg, 8064 links, α = 10^{-3} m/N (max strain %.3f)', smax1)
+set title sprintf("(b) 64x64 sheet, 1 kg, 8064 links, α = 10^{-3} m/N, max strain %.3f\nNOT CONVERGED: 20 substeps x 1 iteration leave the links at the pins\nstretched past their compliance (see the text)", smax1)
 set xrange [-0.1:1.1]
 set yrange [(ylow1 < wy ? ylow1 : wy) - 0.22:0.1]
 set object 1 rect from 0, wy to wx, 0 fs empty border lc rgb '#999999' dt 2 lw 1 front

@@ -59,7 +59,8 @@ set object 2 rect from lc_lo, graph 0 to lc_hi, graph 1 behind fc rgb c_lc fs so
 set object 3 rect from dv_lo, graph 0 to dv_hi, graph 1 behind fc rgb c_dv fs solid 0.12 noborder
 
 set multiplot layout 2, 2 title "SPEC S1 4.1 - explicit springs, N = 6 chain, h = 1/60 s: correct equilibrium / wrong limit cycle / divergence" font ',12'
-set key top right box opaque font ',9'
+# every key sits below its panel: none may cover data
+set key below horizontal maxrows 3 box opaque font ',9'
 
 
 # ---- (a) stretch vs k --------------------------------------------------
@@ -102,7 +103,6 @@ set arrow 5 from kb, graph 0 to kb, graph 1 nohead front lw 1 lc rgb C1
 set label 3 'k* (c = 0.5)' at klim, graph 0.92 right offset -0.5, 0 front font ',9' tc rgb C1
 set label 4 'k* undamped' at klim0, graph 0.80 left offset 0.5, 0 front font ',9' tc rgb '#555555'
 set label 5 'k_b' at kb, graph 0.86 left offset 0.5, 0 front font ',9' tc rgb C1
-set key bottom right
 plot data using "k":(NaN) with boxes fs solid 0.18 noborder lc rgb c_eq title 'equilibrium', \
      '' using "k":(NaN) with boxes fs solid 0.28 noborder lc rgb c_lc title 'limit cycle', \
      '' using "k":(NaN) with boxes fs solid 0.12 noborder lc rgb c_dv title 'divergence', \
@@ -121,7 +121,6 @@ set ylabel '|total stretch| (m)'
 set xrange [0:60]
 set xtics auto
 set yrange [1e-2:1e4]
-set key top right
 plot trace using "t":(column("k") == 3800 ? abs(column("stretch")) : NaN) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium (seed: stable)', \
      '' using "t":(column("k") == 3900 ? abs(column("stretch")) : NaN) with lines lw 1 lc rgb c_lc title 'k = 3900: limit cycle', \
      '' using "t":(column("k") == 4000 ? abs(column("stretch")) : NaN) with lines lw 1 lc rgb C5 title 'k = 4000: divergence (seed: limit cycle)', \

@@ -24,21 +24,21 @@ set format y '10^{%L}'
 set xrange [0.8:40]
 set yrange [3e-6:4]
 set xtics (1, 2, 4, 8, 16, 32)
-set key bottom left font F9
+set key below horizontal maxrows 3 font F9
 plot for [k=1:4] data using "n_s":(sel(alpha(k), "closed")) with lines dt 2 lw 1.2 lc rgb col(k) notitle, \
      for [k=1:4] data using "n_s":(sel(alpha(k), "stretch")) with linespoints pt 7 ps 1 lw 2 lc rgb col(k) title lab(k), \
      data using "n_s":(is(1e-2) ? column("floor") : NaN) with linespoints pt 2 ps 1 lw 1.5 lc rgb 'black' title 'floor: α = 0 (rigid), ∝ 1/n_s^2', \
-     data using "n_s":"seed_stretch" with points pt 6 ps 2.5 lw 1.5 lc rgb 'black' title 'seed at n_s = 1 (0.0176, 0.0069)'
+     for [k=1:4] data using "n_s":(sel(alpha(k), "seed_stretch")) with points pt 6 ps 2.5 lw 1.5 lc rgb col(k) title (k == 3 ? 'seed at n_s = 1 (0.0176, 0.0069), colour of its α' : '')
 
-set title 'deviation |stretch / closed form − 1| (below 10^{-6}: settling limit)'
+set title 'deviation |stretch / closed form − 1| (below 10^{-6}: the settling limit)'
 set ylabel '|stretch / closed form − 1|'
-set yrange [1e-6:30]
+set yrange [1e-10:30]
 set format y '10^{%L}'
-set key top right font F9
+set key below horizontal font F9
 set label 1 '1 % (the check at n_s = 8)' at 1.05, 0.016 left font F9 tc rgb C4
 dev(c) = abs(c - 1)
 plot 0.01 with lines dt 2 lw 1.5 lc rgb C4 notitle, \
      for [k=1:4] data using "n_s":(dev(sel(alpha(k), "ratio"))) with linespoints pt 7 ps 1 lw 2 lc rgb col(k) title lab(k), \
-     data using "n_s":(dev(column("seed_ratio"))) with points pt 6 ps 2.5 lw 1.5 lc rgb 'black' title 'seed, n_s = 8', \
-     data using "n_s":(dev(column("seed_stretch") / column("closed"))) with points pt 4 ps 2.2 lw 1.5 lc rgb 'black' title 'seed, n_s = 1'
+     for [k=1:4] data using "n_s":(dev(sel(alpha(k), "seed_ratio"))) with points pt 6 ps 2.5 lw 1.5 lc rgb col(k) title (k == 1 ? 'seed, n_s = 8 (colour of its α)' : ''), \
+     for [k=1:4] data using "n_s":(dev(sel(alpha(k), "seed_stretch") / sel(alpha(k), "closed"))) with points pt 4 ps 2.2 lw 1.5 lc rgb col(k) title (k == 3 ? 'seed, n_s = 1' : '')
 unset multiplot

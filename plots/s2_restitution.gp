@@ -22,7 +22,7 @@ set xlabel 'restitution e'
 set ylabel "v' (m/s)"
 set xrange [-0.05:1.05]
 set yrange [-0.5:6.8]
-set key top left font F9
+set key below font F9
 plot 6 * x with lines lw 1.5 dt 2 lc rgb C7 title "closed form v' = −e v = 6e", \
      data using "e":"v_after" with points pt 7 ps 1.6 lc rgb C1 title 'world step, lesson order (plate w = 0)', \
      data using "e":"v_after_plane" with points pt 6 ps 2.6 lw 1.5 lc rgb C4 title 'against the plane y ≥ 0.34', \
@@ -33,7 +33,7 @@ set xlabel 'time t (s)'
 set ylabel 'ball centre y (m)'
 set xrange [0:3]
 set yrange [0.4:1.85]
-set key top right font F9
+set key below horizontal maxrows 2 font F9
 plot 0.52 with lines dt 3 lw 1 lc rgb C7 title 'resting height 0.52 m', \
      for [k=1:5] energy using (sel((k-1)*0.25, "t")):(sel((k-1)*0.25, "y")) with lines lw 2 \
         lc rgb col(k) title sprintf('e = %.2f', (k-1)*0.25)
@@ -41,7 +41,7 @@ plot 0.52 with lines dt 3 lw 1 lc rgb C7 title 'resting height 0.52 m', \
 set title 'energy E/E_0 (colours as in the middle panel)'
 set ylabel 'E / E_0'
 set yrange [0.3:1.45]
-set key top right font F9
+set key below horizontal maxrows 2 font F9
 set samples 400
 plot (x <= 1 ? 1.052 : NaN) with lines dt 2 lw 1.5 lc rgb C7 title 'bound, e < 1 (first second)', \
      (x <= 1 ? 1.16 : NaN) with lines dt 4 lw 1.5 lc rgb C7 title 'bound, e = 1 (first second)', \

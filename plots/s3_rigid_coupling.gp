@@ -4,7 +4,8 @@
 #   gnuplot -e "data='DIR/data/s3_rigid_coupling.tsv'; out='DIR/fig/s3_rigid_coupling.png'; fmt='png'" plots/s3_rigid_coupling.gp
 #
 # Columns (by name): t soft_5kg box_5kg total_5kg soft_1000kg box_1000kg
-# total_1000kg (N s).
+# total_1000kg (N s), contacts_5kg contacts_1000kg (contacts of the frame's
+# coupling call).
 if (!exists("data")) data = 'report-out/data/s3_rigid_coupling.tsv'
 if (!exists("out")) out = 'report-out/fig/s3_rigid_coupling.png'
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
@@ -14,7 +15,14 @@ load dir . 'common.gp'
 set multiplot layout 1, 2 title "SPEC S3 two-way soft-rigid coupling: a 2.7 kg soft cube at 2 m/s hits a free box; momentum (x) of each side" font F11
 set xlabel 't (s)'
 set ylabel 'momentum p_x (N s)'
-set key center right font F9
+set key below horizontal font F9
+# spend the axis on the collision: from 0.1 s before the first contact to
+# 0.25 s after the last one (the rest is two flat lines)
+stats data using ((column("contacts_5kg") + column("contacts_1000kg")) > 0 ? column("t") : NaN) nooutput
+set xrange [STATS_min - 0.1 : STATS_max + 0.25]
+set style rect fc rgb '#eeeeee' fs solid 1 noborder
+set object 1 rect from STATS_min, graph 0 to STATS_max, graph 1 behind
+set label 1 'in contact' at STATS_min, graph 0.97 offset 0.3, 0 font F9
 
 set title '(a) 5 kg box: the momentum changes hands, the total stays'
 plot data using "t":"soft_5kg" with lines lw 2 lc rgb C1 title 'soft cube', \

@@ -15,6 +15,7 @@ if (!exists("datadir")) datadir = data[1:strlen(data) - strlen('s3_tearing.tsv')
 split = datadir . 's3_tearing_split.tsv'
 hinge = datadir . 's3_tearing_hinge.tsv'
 points = datadir . 's3_tearing_points.tsv'
+points_split = datadir . 's3_tearing_points_split.tsv'
 wide = 1
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
@@ -36,18 +37,25 @@ set cblabel 'stretch |d|/rest - 1' font F9
 
 set multiplot layout 1, 3 title "SPEC S3 topology: a 12x8 curtain pulled apart by its top row, torn beyond 30% stretch" font F11
 set size ratio -1
-set xrange [xlo - pad:xhi + pad]
-set yrange [ylo - pad:yhi + pad]
+# each shape in its own frame: the split pieces end far apart
+stats split using "x0" nooutput
+set xrange [STATS_min - pad:STATS_max + pad]
+stats split using "y0" nooutput
+set yrange [STATS_min - pad:STATS_max + pad]
 set xlabel 'x (m)'
 set ylabel 'y (m)'
 unset key
 unset colorbox
-set title '(a) tears split vertices (circled): no hinge'
+set title '(a) vertex splitting, at the end: two pieces pulled apart'
 plot split using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"stretch" \
      with vectors nohead lw 1.5 lc palette, \
-     points using (column("run") == 0 ? column("x") : NaN):"y" with points pt 6 ps 2.5 lw 2 lc rgb C3
+     points_split using "x":"y" with points pt 6 ps 2.5 lw 2 lc rgb C3
 set colorbox
-set title '(b) tears remove edges only: hinge vertex circled'
+stats hinge using "x0" nooutput
+set xrange [STATS_min - pad:STATS_max + pad]
+stats hinge using "y0" nooutput
+set yrange [STATS_min - pad:STATS_max + pad]
+set title '(b) edges removed only: pieces held at a hinge vertex (circled)'
 plot hinge using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"stretch" \
      with vectors nohead lw 1.5 lc palette, \
      points using (column("run") == 1 ? column("x") : NaN):"y" with points pt 6 ps 2.5 lw 2 lc rgb C4

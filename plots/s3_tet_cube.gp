@@ -41,14 +41,19 @@ plot data using "t":"drop_height_vol" with lines lw 2 lc rgb C1 title 'edges + t
      0.3 with lines dt 3 lc rgb C7 title 'rest height 0.3 m'
 set autoscale y
 
-set title '(c) volume / rest volume'
-set ylabel 'V / V_0'
-set key bottom left font F9
-set yrange [-0.05:1.25]
-plot data using "t":"hang_volume_vol" with lines lw 2 lc rgb C1 title 'hanging, tet volume', \
-     '' using "t":"hang_volume_edges" with lines lw 2 dt 2 lc rgb C2 title 'hanging, edges only', \
-     '' using "t":"drop_volume_vol" with lines lw 2 lc rgb C3 title 'dropped, tet volume', \
-     '' using "t":"drop_volume_edges" with lines lw 2 dt 2 lc rgb C4 title 'dropped, edges only'
+set title '(c) volume error |V/V_0 - 1| (log): tets hold it under 0.3 %'
+set ylabel '|V / V_0 - 1|'
+set key below horizontal maxrows 2 font F9
+set logscale y
+set format y '10^{%L}'
+set yrange [1e-6:2]
+verr(c) = (abs(column(c) - 1) > 1e-6 ? abs(column(c) - 1) : 1e-6)
+plot data using "t":(verr("hang_volume_vol")) with lines lw 2 lc rgb C1 title 'hanging, tet volume', \
+     '' using "t":(verr("hang_volume_edges")) with lines lw 2 dt 2 lc rgb C2 title 'hanging, edges only', \
+     '' using "t":(verr("drop_volume_vol")) with lines lw 2 lc rgb C3 title 'dropped, tet volume', \
+     '' using "t":(verr("drop_volume_edges")) with lines lw 2 dt 2 lc rgb C4 title 'dropped, edges only'
+unset logscale y
+set format y '%g'
 set autoscale y
 
 set title '(d) final shapes (surface edges, orthographic view)'

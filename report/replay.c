@@ -15,17 +15,61 @@
 
 #define FN(n) XRP_SFX(n)
 #define ENG XRP_SFX(xpbd_engine)
+#define SCENE XRP_SFX(xpbd_scene)
+#define PARTICLES(e) XRP_SFX(xpbd_engine_particles)(e)
+#define FRAME(e) XRP_SFX(xpbd_engine_counters)(e)->frame
 
 uint64_t FN(xrp_state_hash)(const ENG *e)
 {
-    const XRP_R *const a[10] = {e->particles.x,  e->particles.y,  e->particles.z,
-                                e->particles.px, e->particles.py, e->particles.pz,
-                                e->particles.vx, e->particles.vy, e->particles.vz,
-                                e->particles.w};
+    const XRP_SFX(xpbd_particles) *p = PARTICLES(e);
+    const XRP_R *const a[10] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz, p->w};
     uint64_t h = 0xcbf29ce484222325ull;
     for (int k = 0; k < 10; ++k)
-        h = xrp_hash(h, a[k], e->particles.count * sizeof(XRP_R));
+        h = xrp_hash(h, a[k], p->count * sizeof(XRP_R));
     return h;
+}
+
+/* The particle lines and the topology of scene s (the engine's own view)
+ * with the particle arrays p. */
+static void FN(xrp_write_state)(FILE *f, const SCENE *s, const XRP_SFX(xpbd_particles) *p)
+{
+    const size_t n = s->particles;
+    fprintf(f, "particles %zu %d %d\n", n, s->radius != NULL, s->tether_anchor != NULL);
+    for (size_t i = 0; i < n; ++i) {
+        const double v[13] = {p->x[i],  p->y[i],  p->z[i],  p->px[i], p->py[i],
+                              p->pz[i], p->vx[i], p->vy[i], p->vz[i], p->w[i],
+                              s->rest_xyz[3 * i], s->rest_xyz[3 * i + 1], s->rest_xyz[3 * i + 2]};
+        fputc('p', f);
+        for (int k = 0; k < 13; ++k)
+            fprintf(f, " %a", v[k]);
+        fprintf(f, " %u", s->origin[i]);
+        if (s->radius)
+            fprintf(f, " %a", (double)s->radius[i]);
+        if (s->tether_anchor)
+            fprintf(f, " %u %a", s->tether_anchor[i], (double)s->tether_length[i]);
+        fputc('\n', f);
+    }
+    fprintf(f, "edges %zu\n", s->edges);
+    for (size_t k = 0; k < s->edges; ++k)
+        fprintf(f, "e %u %u %a %a\n", s->edge[2 * k], s->edge[2 * k + 1], (double)s->edge_rest[k],
+                (double)s->edge_compliance[k]);
+    fprintf(f, "tets %zu\n", s->tets);
+    for (size_t k = 0; k < s->tets; ++k)
+        fprintf(f, "t %u %u %u %u %a\n", s->tet[4 * k], s->tet[4 * k + 1], s->tet[4 * k + 2],
+                s->tet[4 * k + 3], (double)s->tet_compliance[k]);
+    fprintf(f, "bends %zu\n", s->bends);
+    for (size_t k = 0; k < s->bends; ++k)
+        fprintf(f, "b %u %u %u %u %a\n", s->bend[4 * k], s->bend[4 * k + 1], s->bend[4 * k + 2],
+                s->bend[4 * k + 3], (double)s->bend_compliance[k]);
+    fprintf(f, "bodies %u\n", s->bodies);
+    for (uint32_t b = 0; b < s->bodies; ++b)
+        fprintf(f, "body %zu %zu %u %u %016llx\n", s->body_begin[b], s->body_begin[b + 1],
+                (unsigned)s->asleep[b], s->calm[b], (unsigned long long)s->signature[b]);
+    fprintf(f, "planes %u\n", s->planes);
+    for (uint32_t k = 0; k < s->planes; ++k)
+        fprintf(f, "plane %a %a %a %a\n", s->plane[k].n[0], s->plane[k].n[1], s->plane[k].n[2],
+                s->plane[k].d);
+    fprintf(f, "contacts %zu\n", s->max_contacts);
 }
 
 int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double h, char *err,
@@ -38,55 +82,19 @@ int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double
         return -1;
     }
     FILE *f = r->f;
+    SCENE s;
+    XRP_SFX(xpbd_engine_scene)(e, &s);
+    const xpbd_engine_options *o = XRP_SFX(xpbd_engine_options)(e);
     r->f64 = XRP_F64;
-    r->start_frame = e->frame;
+    r->start_frame = s.frame;
     fprintf(f, "xpbd-replay %u\nprotocol %u\nreal %s\nh %a\nframe %llu\n", XRP_FORMAT,
-            XPBD_PROTOCOL_VERSION, XRP_F64 ? "f64" : "f32", h, (unsigned long long)e->frame);
-    xrp_write_config(f, &e->config);
+            XPBD_PROTOCOL_VERSION, XRP_F64 ? "f64" : "f32", h, (unsigned long long)s.frame);
+    xrp_write_config(f, XRP_SFX(xpbd_engine_config)(e));
     fprintf(f, "options tear_stretch %a sleep_energy %a sleep_steps %u keep_hinges %u "
                "max_particles %u\n",
-            e->options.tear_stretch, e->options.sleep_energy, e->options.sleep_steps,
-            e->options.keep_hinges, e->options.max_particles);
-    fprintf(f, "colouring %u %d\n", e->colouring.max_colours, e->colouring.serial);
-    const size_t n = e->particles.count;
-    const XRP_SFX(xpbd_particles) *p = &e->particles;
-    fprintf(f, "particles %zu %d %d\n", n, e->radius != NULL, e->tether_anchor != NULL);
-    for (size_t i = 0; i < n; ++i) {
-        const double v[13] = {p->x[i],  p->y[i],  p->z[i],  p->px[i], p->py[i],
-                              p->pz[i], p->vx[i], p->vy[i], p->vz[i], p->w[i],
-                              e->rest_xyz[3 * i], e->rest_xyz[3 * i + 1], e->rest_xyz[3 * i + 2]};
-        fputc('p', f);
-        for (int k = 0; k < 13; ++k)
-            fprintf(f, " %a", v[k]);
-        fprintf(f, " %u", e->origin[i]);
-        if (e->radius)
-            fprintf(f, " %a", (double)e->radius[i]);
-        if (e->tether_anchor)
-            fprintf(f, " %u %a", e->tether_anchor[i], (double)e->tether_length[i]);
-        fputc('\n', f);
-    }
-    fprintf(f, "edges %zu\n", e->edge_count);
-    for (size_t k = 0; k < e->edge_count; ++k)
-        fprintf(f, "e %u %u %a %a\n", e->edge[2 * k], e->edge[2 * k + 1], (double)e->edge_rest[k],
-                (double)e->edge_compliance[k]);
-    fprintf(f, "tets %zu\n", e->tet_count);
-    for (size_t k = 0; k < e->tet_count; ++k)
-        fprintf(f, "t %u %u %u %u %a\n", e->tet[4 * k], e->tet[4 * k + 1], e->tet[4 * k + 2],
-                e->tet[4 * k + 3], (double)e->tet_compliance[k]);
-    fprintf(f, "bends %zu\n", e->bend_count);
-    for (size_t k = 0; k < e->bend_count; ++k)
-        fprintf(f, "b %u %u %u %u %a\n", e->bend[4 * k], e->bend[4 * k + 1], e->bend[4 * k + 2],
-                e->bend[4 * k + 3], (double)e->bend_compliance[k]);
-    fprintf(f, "bodies %u\n", e->sleep.body_count);
-    for (uint32_t b = 0; b < e->sleep.body_count; ++b)
-        fprintf(f, "body %zu %zu %u %u %016llx\n", e->body_begin[b], e->body_begin[b + 1],
-                (unsigned)e->sleep.asleep[b], e->sleep.calm[b],
-                (unsigned long long)e->sleep.signature[b]);
-    fprintf(f, "planes %u\n", e->plane_count);
-    for (uint32_t k = 0; k < e->plane_count; ++k)
-        fprintf(f, "plane %a %a %a %a\n", e->planes[k].n[0], e->planes[k].n[1], e->planes[k].n[2],
-                e->planes[k].d);
-    fprintf(f, "contacts %zu\n", e->max_contacts);
+            o->tear_stretch, o->sleep_energy, o->sleep_steps, o->keep_hinges, o->max_particles);
+    fprintf(f, "colouring %u %d\n", s.colouring.max_colours, s.colouring.serial);
+    FN(xrp_write_state)(f, &s, PARTICLES(e));
     if (ferror(f)) {
         snprintf(err, errlen, "%s: write error", path);
         r->failed = 1;
@@ -99,7 +107,7 @@ xpbd_status FN(xrp_record_apply)(xrp_recorder *r, ENG *e, const xpbd_input *in)
 {
     const xpbd_status st = XRP_SFXM(xpbd_engine, apply)(e, in);
     if (st == XPBD_OK && r && r->f) {
-        fprintf(r->f, "input %llu %u %u %u %a %a %a\n", (unsigned long long)e->frame, in->kind,
+        fprintf(r->f, "input %llu %u %u %u %a %a %a\n", (unsigned long long)FRAME(e), in->kind,
                 in->begin, in->end, in->value[0], in->value[1], in->value[2]);
         r->inputs++;
     }
@@ -110,7 +118,7 @@ int FN(xrp_record_end)(xrp_recorder *r, const ENG *e)
 {
     if (!r->f)
         return -1;
-    fprintf(r->f, "end %llu %016llx\n", (unsigned long long)(e->frame - r->start_frame),
+    fprintf(r->f, "end %llu %016llx\n", (unsigned long long)(FRAME(e) - r->start_frame),
             (unsigned long long)FN(xrp_state_hash)(e));
     const int bad = ferror(r->f) || r->failed;
     const int closed = fclose(r->f);
@@ -118,29 +126,27 @@ int FN(xrp_record_end)(xrp_recorder *r, const ENG *e)
     return bad || closed ? -1 : 0;
 }
 
-xpbd_status FN(xrp_run)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
+/* Builds the engine the file describes: its scene, with the saved state
+ * (substep-start positions, velocities, sleep bookkeeping, frame count). */
+static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
 {
-    memset(e, 0, sizeof *e);
-    if (fl->f64 != XRP_F64) {
-        snprintf(err, errlen, "the file holds a %s run; replay it with the %s engine",
-                 fl->f64 ? "f64" : "f32", fl->f64 ? "f64" : "f32");
-        return XPBD_ERR_ARGUMENT;
-    }
     const size_t n = fl->n;
-    /* xyz rest_xyz [3n each] | w radius tether_length [n each] | edge rest,
+    /* xyz prev rest vel [3n each] | w radius tether_length [n each] | edge rest,
      * edge compliance [edges each] | tet compliance | bend compliance */
-    XRP_R *buf = malloc((9 * n + 2 * fl->edges + fl->tets + fl->bends + 1) * sizeof *buf);
+    XRP_R *buf = malloc((15 * n + 2 * fl->edges + fl->tets + fl->bends + 1) * sizeof *buf);
     if (!buf) {
         snprintf(err, errlen, "out of memory");
         return XPBD_ERR_NOMEM;
     }
-    XRP_R *xyz = buf, *rest = buf + 3 * n, *w = buf + 6 * n, *rad = buf + 7 * n;
-    XRP_R *tlen = buf + 8 * n, *erest = buf + 9 * n, *ecomp = erest + fl->edges;
-    XRP_R *tcomp = ecomp + fl->edges, *bcomp = tcomp + fl->tets;
+    XRP_R *xyz = buf, *prev = buf + 3 * n, *rest = buf + 6 * n, *vel = buf + 9 * n;
+    XRP_R *w = buf + 12 * n, *rad = buf + 13 * n, *tlen = buf + 14 * n, *erest = buf + 15 * n;
+    XRP_R *ecomp = erest + fl->edges, *tcomp = ecomp + fl->edges, *bcomp = tcomp + fl->tets;
     for (size_t i = 0; i < n; ++i) {
         const double *q = fl->particle + 13 * i;
         for (int k = 0; k < 3; ++k) {
             xyz[3 * i + (size_t)k] = (XRP_R)q[k];
+            prev[3 * i + (size_t)k] = (XRP_R)q[3 + k];
+            vel[3 * i + (size_t)k] = (XRP_R)q[6 + k];
             rest[3 * i + (size_t)k] = (XRP_R)q[10 + k];
         }
         w[i] = (XRP_R)q[9];
@@ -155,57 +161,37 @@ xpbd_status FN(xrp_run)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
         tcomp[k] = (XRP_R)fl->tet_compliance[k];
     for (size_t k = 0; k < fl->bends; ++k)
         bcomp[k] = (XRP_R)fl->bend_compliance[k];
-    XRP_SFX(xpbd_scene) sc;
-    memset(&sc, 0, sizeof sc);
-    sc.particles = n;
-    sc.xyz = xyz;
-    sc.rest_xyz = rest;
-    sc.inv_mass = w;
-    sc.radius = fl->has_radius ? rad : NULL;
-    sc.edges = fl->edges;
-    sc.edge = fl->edge;
-    sc.edge_rest = erest;
-    sc.edge_compliance = ecomp;
-    sc.tets = fl->tets;
-    sc.tet = fl->tet;
-    sc.tet_compliance = tcomp;
-    sc.bends = fl->bends;
-    sc.bend = fl->bend;
-    sc.bend_compliance = bcomp;
-    sc.tether_anchor = fl->has_tethers ? fl->tether_anchor : NULL;
-    sc.tether_length = fl->has_tethers ? tlen : NULL;
-    sc.origin = fl->origin;
-    sc.bodies = fl->bodies;
-    sc.body_begin = fl->body_begin;
-    sc.planes = fl->planes;
-    sc.plane = fl->plane;
-    sc.max_contacts = fl->max_contacts;
-    sc.colouring = fl->colouring;
+    const SCENE sc = {
+        .particles = n, .xyz = xyz, .prev_xyz = prev, .rest_xyz = rest, .vel = vel,
+        .inv_mass = w, .radius = fl->has_radius ? rad : NULL,
+        .edges = fl->edges, .edge = fl->edge, .edge_rest = erest, .edge_compliance = ecomp,
+        .tets = fl->tets, .tet = fl->tet, .tet_compliance = tcomp,
+        .bends = fl->bends, .bend = fl->bend, .bend_compliance = bcomp,
+        .tether_anchor = fl->has_tethers ? fl->tether_anchor : NULL,
+        .tether_length = fl->has_tethers ? tlen : NULL, .origin = fl->origin,
+        .bodies = fl->bodies, .body_begin = fl->body_begin, .asleep = fl->asleep,
+        .calm = fl->calm, .signature = fl->signature, .planes = fl->planes,
+        .plane = fl->plane, .max_contacts = fl->max_contacts, .colouring = fl->colouring,
+        .frame = fl->start_frame};
     size_t bad = SIZE_MAX;
-    xpbd_status st = XRP_SFXM(xpbd_engine, create)(e, &sc, &fl->config, &fl->options, &bad);
+    const xpbd_status st = XRP_SFXM(xpbd_engine, create)(e, &sc, &fl->config, &fl->options, &bad);
     free(buf);
-    if (st != XPBD_OK) {
+    if (st != XPBD_OK)
         snprintf(err, errlen, "the scene was refused: %s (element %zu)", xpbd_status_str(st), bad);
+    return st;
+}
+
+xpbd_status FN(xrp_run)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
+{
+    memset(e, 0, sizeof *e);
+    if (fl->f64 != XRP_F64) {
+        snprintf(err, errlen, "the file holds a %s run; replay it with the %s engine",
+                 fl->f64 ? "f64" : "f32", fl->f64 ? "f64" : "f32");
+        return XPBD_ERR_ARGUMENT;
+    }
+    xpbd_status st = FN(xrp_create)(fl, e, err, errlen);
+    if (st != XPBD_OK)
         return st;
-    }
-    /* the state exactly as recorded: substep-start positions, velocities,
-     * sleep bookkeeping and the frame counter */
-    XRP_SFX(xpbd_particles) *p = &e->particles;
-    for (size_t i = 0; i < n; ++i) {
-        const double *q = fl->particle + 13 * i;
-        p->px[i] = (XRP_R)q[3];
-        p->py[i] = (XRP_R)q[4];
-        p->pz[i] = (XRP_R)q[5];
-        p->vx[i] = (XRP_R)q[6];
-        p->vy[i] = (XRP_R)q[7];
-        p->vz[i] = (XRP_R)q[8];
-    }
-    for (uint32_t b = 0; b < fl->bodies; ++b) {
-        e->sleep.asleep[b] = fl->asleep[b];
-        e->sleep.calm[b] = fl->calm[b];
-        e->sleep.signature[b] = fl->signature[b];
-    }
-    e->frame = fl->start_frame;
     size_t next = 0;
     xpbd_status result = XPBD_OK;
     for (uint64_t f = 0; f < fl->frames; ++f) {
@@ -232,6 +218,9 @@ xpbd_status FN(xrp_run)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
 
 #undef FN
 #undef ENG
+#undef SCENE
+#undef PARTICLES
+#undef FRAME
 
 #else /* !XRP_BODY */
 
@@ -778,13 +767,13 @@ int main(int argc, char **argv)
         xpbd_engine_f64 e;
         rs = xrp_run_f64(&f, &e, err, sizeof err);
         hash = xrp_state_hash_f64(&e);
-        counters = e.counters;
+        counters = *xpbd_engine_counters_f64(&e);
         xpbd_engine_destroy_f64(&e);
     } else {
         xpbd_engine_f32 e;
         rs = xrp_run_f32(&f, &e, err, sizeof err);
         hash = xrp_state_hash_f32(&e);
-        counters = e.counters;
+        counters = *xpbd_engine_counters_f32(&e);
         xpbd_engine_destroy_f32(&e);
     }
     const double secs = xrp_now() - t0;

@@ -1,7 +1,9 @@
 /* report.h: the framework every xpbd-report section is written against.
  *
- * A section is a function int run(xr_ctx *) registered in sections.def. It
- * computes its sweep with the public xpbd API (and scenes.h), writes its data
+ * A section is a `const xr_section xr_section_NAME` defined in its own .c
+ * file (name, title, figures, tables, run function); sections.def lists the
+ * names in report order, so a listed section that is not defined is a link
+ * error. Its run function computes its sweep with the public xpbd API (and scenes.h), writes its data
  * with xr_table_*, records its checks with xr_check, appends its prose and
  * tables to report.md with xr_md, and names its figures with xr_figure (the
  * framework renders plots/NAME.gp with gnuplot into DIR/fig/NAME.png/.pdf
@@ -59,8 +61,58 @@ void xr_figure(xr_ctx *ctx, const char *name, const char *caption);
 /* Progress for long sweeps: shown on stderr only when it is a terminal. */
 void xr_progress(xr_ctx *ctx, const char *what, int done, int total);
 
-/* The sections (sections.def). */
-#define XR_SECTION(name, desc) int xr_section_##name(xr_ctx *ctx);
+/* Where the tolerance of the checks comes from ("closed form; f64 rounding
+ * 1e-12", "seed: SPEC S2 Table 2 prints 3 digits"): shown in the check
+ * table's "tolerance from" column. Applies to every check the section
+ * records after it, until called again; NULL or "" clears it. */
+void xr_tolerance_source(xr_ctx *ctx, const char *why);
+
+/* One row of the summary against the seeds (the first thing in report.md
+ * and report.pdf): the seed's number, ours, and the deviation in % computed
+ * by the framework ((ours - seed) / |seed|). `explained` is NULL when ours
+ * agrees within the stated tolerance, else the heading text of the
+ * paragraph (in this section's markdown, written with xr_md as "### TEXT")
+ * that explains the difference; the summary links to it. */
+void xr_seed_value(xr_ctx *ctx, const char *item, double seed, double ours,
+                   const char *explained);
+/* A seed item this report does not reproduce, and why. */
+void xr_seed_missing(xr_ctx *ctx, const char *item, const char *why);
+
+/* Renders the plots script `script_path` (reading data under `data_dir`:
+ * gnuplot gets data='DATA_DIR/STEM.tsv' and datadir='DATA_DIR/', STEM the
+ * last component of out_stem) into out_stem.png and out_stem.pdf, the two
+ * gnuplot processes running side by side. Returns 0, or -1 with a message
+ * on stderr (gnuplot missing: says how to install it; a script error: its
+ * output). */
+int xr_gnuplot_render(const char *script_path, const char *data_dir, const char *out_stem);
+
+/* A data table a section writes, for --list: name and one-line description. */
+typedef struct xr_table_desc {
+    const char *name;
+    const char *desc;
+} xr_table_desc;
+
+/* A section, defined next to its code:
+ *   const xr_section xr_section_s0_lambda = {
+ *       .name = "s0_lambda", .title = "...", .spec = "S0",
+ *       .figures = XR_FIGURES("s0_lambda"),
+ *       .tables = XR_TABLES({"s0_lambda", "stretch per iteration"}),
+ *       .run = s0_lambda_run};
+ * and listed in sections.def. */
+typedef struct xr_section {
+    const char *name;                  /* data/fig stem and --only name */
+    const char *title;                 /* one line, physics words */
+    const char *spec;                  /* the SPEC part it reproduces ("S1 4.1"), or "" */
+    const char *const *figures;        /* NULL-terminated figure names it declares */
+    const xr_table_desc *tables;       /* {NULL, NULL}-terminated data tables, or NULL */
+    int timed;                         /* 1: measures time, so it runs alone */
+    int (*run)(xr_ctx *ctx);
+} xr_section;
+#define XR_FIGURES(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define XR_TABLES(...) ((const xr_table_desc[]){__VA_ARGS__, {NULL, NULL}})
+
+/* The sections, in report order (sections.def). */
+#define XR_SECTION(name) extern const xr_section xr_section_##name;
 #include "sections.def"
 #undef XR_SECTION
 

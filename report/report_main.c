@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,118 +41,23 @@ enum {
     XR_EXIT_PDF = 4
 };
 
-/* The section functions are weak references: a binary linked without one of
- * the section files still runs every other section and reports the missing
- * one as a failed check instead of failing to link. */
-#define XR_SECTION(name, desc) extern int xr_section_##name(xr_ctx *ctx) __attribute__((weak));
-#include "sections.def"
-#undef XR_SECTION
-
-typedef struct xr_section_def {
-    const char *name;
-    const char *desc;
-    int (*run)(xr_ctx *ctx);
-} xr_section_def;
-
-static const xr_section_def xr_sections[] = {
-#define XR_SECTION(name, desc) {#name, desc, xr_section_##name},
+/* The sections in report order; each is defined next to its code. */
+static const xr_section *const xr_sections[] = {
+#define XR_SECTION(name) &xr_section_##name,
 #include "sections.def"
 #undef XR_SECTION
 };
 #define XR_NSECTIONS (sizeof xr_sections / sizeof xr_sections[0])
 
-/* What --list prints beyond the sections themselves: every figure
- * (plots/NAME.gp, fig/NAME.png) and every data table. Each section has a
- * figure and a table of its own name; extra tables are listed here. */
-typedef struct xr_item {
-    const char *kind; /* "figure" or "table" */
-    const char *name;
-    const char *section;
-    const char *desc;
-} xr_item;
-
-static const xr_item xr_items[] = {
-    {"figure", "s0_lambda", "s0_lambda",
-     "residual stretch vs iteration (log y), lambda kept vs reset, dt and dt/2"},
-    {"table", "s0_lambda", "s0_lambda", "stretch per iteration, 4 runs, with closed forms"},
-    {"figure", "s1_springs_stability", "s1_springs_stability",
-     "final stretch and peak |v| vs k, regimes shaded, m/h^2 and 4m/h^2 lines"},
-    {"table", "s1_springs_stability", "s1_springs_stability", "explicit-spring sweep over k"},
-    {"table", "s1_springs_stability_time", "s1_springs_stability",
-     "stretch and |v| vs time at a few k, one per regime"},
-    {"figure", "s1_stability_map", "s1_stability_map",
-     "largest stable k vs h and vs N against m/h^2 and 4m/h^2"},
-    {"table", "s1_stability_map", "s1_stability_map", "measured stability limits"},
-    {"figure", "s1_pbd_stiffness", "s1_pbd_stiffness",
-     "PBD stretch vs k_s (log-log) and stretch vs time for small k_s"},
-    {"table", "s1_pbd_stiffness", "s1_pbd_stiffness", "PBD k_s sweep at one pass per frame"},
-    {"table", "s1_pbd_stiffness_time", "s1_pbd_stiffness", "stretch vs time for a few k_s"},
-    {"figure", "s1_substeps", "s1_substeps",
-     "PBD k_s = 0.5 vs substeps against its equivalent single pass, and XPBD"},
-    {"table", "s1_substeps", "s1_substeps", "the SPEC S1 4.3 table, with XPBD beside it"},
-    {"figure", "s1_xpbd_invariance", "s1_xpbd_invariance",
-     "XPBD stretch / closed form vs substeps for alpha 1e-2..1e-5"},
-    {"table", "s1_xpbd_invariance", "s1_xpbd_invariance", "the SPEC S1 4.4 table"},
-    {"figure", "s1_convergence", "s1_convergence",
-     "max |C + alpha~ lambda| vs iterations, chain and cloth, lambda kept vs reset"},
-    {"table", "s1_convergence", "s1_convergence", "residual per iteration"},
-    {"table", "s1_convergence_tiers", "s1_convergence",
-     "iteration tiers: XPBD and PBD stretch at 4 vs 10 iterations"},
-    {"figure", "s1_cloth", "s1_cloth", "hanging cloth shape, stretch per edge as colour"},
-    {"table", "s1_cloth", "s1_cloth", "cloth edges with their stretch"},
-    {"figure", "s2_position_only", "s2_position_only",
-     "position-only pass: E/E0 vs time per beta, raw and residual penetration vs beta"},
-    {"table", "s2_position_only", "s2_position_only", "energy and penetration vs time per beta"},
-    {"table", "s2_position_only_table", "s2_position_only", "SPEC S2 Table 1 at 1 s"},
-    {"figure", "s2_restitution", "s2_restitution", "v' vs e against -e v; energy with the velocity pass"},
-    {"table", "s2_restitution", "s2_restitution", "SPEC S2 Table 2"},
-    {"table", "s2_restitution_energy", "s2_restitution", "E/E0 vs time with the velocity pass on"},
-    {"figure", "s2_mass_ratio", "s2_mass_ratio", "backed-out share and v1' vs mu against the closed forms"},
-    {"table", "s2_mass_ratio", "s2_mass_ratio", "SPEC S2 Table 3"},
-    {"figure", "s2_iterations", "s2_iterations",
-     "max penetration, top sink and sum |v| vs iterations (log y)"},
-    {"table", "s2_iterations", "s2_iterations", "SPEC S2 Table 4 with ratios and the seed's numbers"},
-    {"table", "s2_iterations_time", "s2_iterations", "tower state vs time per iteration count"},
-    {"figure", "s2_particles", "s2_particles", "balls poured into a box: picture, energy, penetration"},
-    {"table", "s2_particles", "s2_particles", "final ball positions"},
-    {"table", "s2_particles_time", "s2_particles", "energy and max penetration vs time"},
-    {"figure", "s3_tet_cube", "s3_tet_cube",
-     "tet cube: sag, height and volume vs time, volume constraints on/off; final shapes"},
-    {"table", "s3_tet_cube", "s3_tet_cube", "sag, height and volume vs time per variant"},
-    {"table", "s3_tet_cube_shape", "s3_tet_cube", "final surface edges of each variant"},
-    {"figure", "s3_iteration_tiers", "s3_iteration_tiers", "sag vs iterations, XPBD against PBD"},
-    {"table", "s3_iteration_tiers", "s3_iteration_tiers", "sag per iteration count and solver"},
-    {"figure", "s3_damping", "s3_damping",
-     "thrown cube: centre-of-mass path, relative damping vs global 0.99"},
-    {"table", "s3_damping", "s3_damping", "centre of mass and momenta vs time per damping"},
-    {"table", "s3_damping_spin", "s3_damping",
-     "spin kept vs substeps: cube, and a rod against its closed-form recurrence"},
-    {"figure", "s3_rigid_coupling", "s3_rigid_coupling",
-     "soft and rigid momentum over a collision, light and heavy box"},
-    {"table", "s3_rigid_coupling", "s3_rigid_coupling", "momenta vs time per box mass"},
-    {"figure", "s3_cloth", "s3_cloth",
-     "curtain draped over a sphere with bending and tethers; max stretch vs iterations"},
-    {"table", "s3_cloth", "s3_cloth", "max stretch vs iterations with/without tethers"},
-    {"table", "s3_cloth_free", "s3_cloth", "final cloth edges without tethers"},
-    {"table", "s3_cloth_tethers", "s3_cloth", "final cloth edges with tethers"},
-    {"figure", "s3_tearing", "s3_tearing",
-     "torn curtain with and without vertex splitting; torn edges and hinges vs frame"},
-    {"table", "s3_tearing", "s3_tearing", "torn edges, added particles, pieces, hinges vs frame"},
-    {"table", "s3_tearing_split", "s3_tearing", "edges of the splitting run at the shown frame"},
-    {"table", "s3_tearing_hinge", "s3_tearing", "edges of the keep_hinges run at that frame"},
-    {"table", "s3_tearing_points", "s3_tearing", "split vertices (run 0) and hinge vertices (run 1) then"},
-    {"figure", "s3_sleeping", "s3_sleeping",
-     "bodies asleep, constraint solves and largest kinetic energy per kg vs frame"},
-    {"table", "s3_sleeping", "s3_sleeping", "sleep state, solver work and energies per frame"},
-    {"figure", "simd_agreement", "simd_agreement",
-     "max |difference| from the scalar reference, kernel x ISA x precision"},
-    {"table", "simd_agreement", "simd_agreement", "max |difference| per kernel x ISA x precision"},
-    {"figure", "simd_speed", "simd_speed", "throughput vs size per ISA and speed-up over scalar"},
-    {"table", "simd_speed", "simd_speed", "xpbd-bench measurements (xb_run)"},
-    {"table", "checks", "", "every check of the run: section, check, ours, expected, result"},
-    {"table", "figures", "", "every figure of the run: name, section, rendered png/pdf, caption"},
+/* The tables the framework itself writes (the sections list theirs). */
+static const xr_table_desc xr_framework_tables[] = {
+    {"checks", "every check of the run: section, check, ours, expected, tolerance, tolerance "
+               "from, seed, result"},
+    {"figures", "every figure of the run: name, section, rendered png/pdf, caption"},
+    {"seeds", "the summary against the seeds: section, item, seed, ours, deviation %, "
+              "explained by (heading, or - when within tolerance)"},
 };
-#define XR_NITEMS (sizeof xr_items / sizeof xr_items[0])
+#define XR_NFRAMEWORK_TABLES (sizeof xr_framework_tables / sizeof xr_framework_tables[0])
 
 /* ------------------------------------------------------------ buffers --- */
 
@@ -242,7 +148,7 @@ static FILE *xr_create(const char *path)
 
 typedef struct xr_checkrec {
     size_t section;
-    char *what, *tol, *seed;
+    char *what, *tol, *tol_from, *seed;
     double ours, expected;
     int exact; /* printed with 17 digits */
     int pass;
@@ -254,6 +160,15 @@ typedef struct xr_figrec {
     int png, pdf;      /* rendered */
     char *caption_pdf; /* caption page, once made */
 } xr_figrec;
+
+/* One row of the summary against the seeds; missing: seed item not
+ * reproduced (why in `explained`, values unused). */
+typedef struct xr_seedrec {
+    size_t section;
+    char *item, *explained;
+    double seed, ours;
+    int missing;
+} xr_seedrec;
 
 typedef struct xr_secrec {
     int ran;    /* selected and run */
@@ -275,6 +190,9 @@ struct xr_ctx {
     size_t nchecks, capchecks;
     xr_figrec *figs;
     size_t nfigs, capfigs;
+    char *tol_from; /* xr_tolerance_source of the running section */
+    xr_seedrec *seeds;
+    size_t nseeds, capseeds;
     char **tables; /* data tables written, in order */
     size_t ntables, captables;
     int progress_len;  /* chars of the progress line on screen */
@@ -340,13 +258,14 @@ static int xr_check_impl(xr_ctx *ctx, const char *what, double ours, double expe
     c->section = ctx->cur;
     c->what = xr_strdup(what);
     c->tol = xr_strdup(tol ? tol : "");
+    c->tol_from = ctx->tol_from ? xr_strdup(ctx->tol_from) : NULL;
     c->seed = seed ? xr_strdup(seed) : NULL;
     c->ours = ours;
     c->expected = expected;
     c->exact = exact;
     c->pass = pass != 0;
     if (!c->pass) {
-        printf("  FAIL %s: %s: ours %.17g, expected %.17g (%s)\n", xr_sections[ctx->cur].name, what,
+        printf("  FAIL %s: %s: ours %.17g, expected %.17g (%s)\n", xr_sections[ctx->cur]->name, what,
                ours, expected, c->tol);
         fflush(stdout);
     }
@@ -377,6 +296,46 @@ int xr_check_exact(xr_ctx *ctx, const char *what, double ours, double expected, 
     return xr_check_impl(ctx, what, ours, expected, "exact (bitwise)", seed, pass, 1);
 }
 
+void xr_tolerance_source(xr_ctx *ctx, const char *why)
+{
+    free(ctx->tol_from);
+    ctx->tol_from = why && *why ? xr_strdup(why) : NULL;
+}
+
+/* ------------------------------------------------------------- seeds --- */
+
+static void xr_seed_add(xr_ctx *ctx, const char *item, double seed, double ours,
+                        const char *explained, int missing)
+{
+    ctx->seeds = xr_grow(ctx->seeds, &ctx->capseeds, ctx->nseeds, sizeof *ctx->seeds);
+    xr_seedrec *r = &ctx->seeds[ctx->nseeds++];
+    r->section = ctx->cur;
+    r->item = xr_strdup(item ? item : "");
+    r->explained = explained && *explained ? xr_strdup(explained) : NULL;
+    r->seed = seed;
+    r->ours = ours;
+    r->missing = missing;
+}
+
+void xr_seed_value(xr_ctx *ctx, const char *item, double seed, double ours,
+                   const char *explained)
+{
+    xr_seed_add(ctx, item, seed, ours, explained, 0);
+}
+
+void xr_seed_missing(xr_ctx *ctx, const char *item, const char *why)
+{
+    xr_seed_add(ctx, item, NAN, NAN, why, 1);
+}
+
+/* (ours - seed) / |seed| in %; NaN when the seed is 0 or either is not finite. */
+static double xr_deviation_pct(double seed, double ours)
+{
+    if (!isfinite(seed) || !isfinite(ours) || seed == 0)
+        return NAN;
+    return 100.0 * (ours - seed) / fabs(seed);
+}
+
 /* ------------------------------------------------------- md, figures --- */
 
 void xr_md(xr_ctx *ctx, const char *fmt, ...)
@@ -387,8 +346,19 @@ void xr_md(xr_ctx *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+/* 1 if the section declares figure name in its .figures. */
+static int xr_declared(size_t s, const char *name)
+{
+    for (const char *const *g = xr_sections[s]->figures; g && *g; ++g)
+        if (strcmp(*g, name) == 0)
+            return 1;
+    return 0;
+}
+
 void xr_figure(xr_ctx *ctx, const char *name, const char *caption)
 {
+    if (!xr_declared(ctx->cur, name))
+        xr_check(ctx, "figure declared in the section's .figures", 0, 1, "declared", NULL, 0);
     for (size_t i = 0; i < ctx->nfigs; ++i)
         if (strcmp(ctx->figs[i].name, name) == 0) {
             free(ctx->figs[i].caption);
@@ -401,6 +371,22 @@ void xr_figure(xr_ctx *ctx, const char *name, const char *caption)
     f->section = ctx->cur;
     f->name = xr_strdup(name);
     f->caption = xr_strdup(caption ? caption : "");
+}
+
+/* After a section ran: every figure it declares was made (a failed check
+ * per missing one). */
+static void xr_check_figures(xr_ctx *ctx, size_t s)
+{
+    for (const char *const *g = xr_sections[s]->figures; g && *g; ++g) {
+        int made = 0;
+        for (size_t i = 0; i < ctx->nfigs && !made; ++i)
+            made = ctx->figs[i].section == s && strcmp(ctx->figs[i].name, *g) == 0;
+        if (!made) {
+            char what[160];
+            snprintf(what, sizeof what, "declared figure %s was made", *g);
+            xr_check(ctx, what, 0, 1, "made", NULL, 0);
+        }
+    }
 }
 
 static void xr_progress_clear(xr_ctx *ctx)
@@ -416,7 +402,7 @@ static void xr_progress_line(xr_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void xr_progress_line(xr_ctx *ctx, const char *fmt, ...)
 {
-    if (!ctx->tty)
+    if (!ctx || !ctx->tty)
         return;
     char line[160];
     va_list ap;
@@ -439,7 +425,7 @@ void xr_progress(xr_ctx *ctx, const char *what, int done, int total)
         return;
     ctx->progress_t = t;
     xr_progress_line(ctx, "[%zu/%zu] %s: %s %d/%d", ctx->cur + 1, XR_NSECTIONS,
-                     xr_sections[ctx->cur].name, what, done, total);
+                     xr_sections[ctx->cur]->name, what, done, total);
 }
 
 /* ------------------------------------------------- external programs --- */
@@ -686,6 +672,56 @@ static int xr_render(xr_ctx *ctx, const char *gnuplot)
     return 1;
 }
 
+int xr_gnuplot_render(const char *script_path, const char *data_dir, const char *out_stem)
+{
+    const char *gnuplot = xr_program("GNUPLOT", "gnuplot");
+    char *vers[] = {(char *)gnuplot, (char *)"--version", NULL};
+    if (xr_run(vers, NULL) != 0) {
+        fprintf(stderr,
+                "xpbd-report: gnuplot not found ('%s'): cannot render %s.\n"
+                "  Install it:   apt-get install gnuplot-nox\n",
+                gnuplot, out_stem);
+        return -1;
+    }
+    if (!xr_is_file(script_path)) {
+        fprintf(stderr, "xpbd-report: no script %s for %s\n", script_path, out_stem);
+        return -1;
+    }
+    const char *stem = strrchr(out_stem, '/');
+    stem = stem ? stem + 1 : out_stem;
+    xr_job jobs[2];
+    int done[2] = {0, 0};
+    memset(jobs, 0, sizeof jobs);
+    for (int k = 0; k < 2; ++k) {
+        const char *fmt = k ? "pdf" : "png";
+        xr_job *j = &jobs[k];
+        j->target = xr_path(out_stem, ".", fmt);
+        j->log = xr_path(out_stem, ".", k ? "pdf.log" : "png.log");
+        char *dir = xr_path(data_dir, "/", NULL);
+        char *tsv = xr_path(dir, stem, ".tsv");
+        xr_buf e = {0};
+        buf_printf(&e, "data=");
+        xr_gp_single(&e, tsv);
+        buf_printf(&e, "; datadir=");
+        xr_gp_single(&e, dir);
+        buf_printf(&e, "; out=");
+        xr_gp_single(&e, j->target);
+        buf_printf(&e, "; fmt='%s'", fmt);
+        free(tsv);
+        free(dir);
+        j->argv[0] = xr_strdup(gnuplot);
+        j->argv[1] = xr_strdup("-e");
+        j->argv[2] = e.s;
+        j->argv[3] = xr_strdup(script_path);
+        j->done = &done[k];
+        remove(j->target);
+    }
+    xr_run_jobs(NULL, jobs, 2);
+    for (int k = 0; k < 2; ++k)
+        xr_job_free(&jobs[k]);
+    return done[0] && done[1] ? 0 : -1;
+}
+
 /* Splits text into lines of at most width characters at spaces, as gnuplot
  * label commands at y (screen units), stepping down by dy. Returns the y
  * below the last line. UTF-8 continuation bytes are not counted. */
@@ -843,7 +879,7 @@ static int xr_caption_pages(xr_ctx *ctx, const char *gnuplot, size_t passed, siz
     for (size_t i = 0; i < ctx->nfigs; ++i) {
         line = (xr_buf){0};
         buf_printf(&line, "%zu.  %s  (%s)%s", i + 1, ctx->figs[i].name,
-                   xr_sections[ctx->figs[i].section].desc,
+                   xr_sections[ctx->figs[i].section]->title,
                    ctx->figs[i].pdf ? "" : "  [not rendered]");
         if (line.len > 120)
             memcpy(line.s + 114, " ...", 5);
@@ -873,8 +909,8 @@ static int xr_caption_pages(xr_ctx *ctx, const char *gnuplot, size_t passed, siz
         buf_printf(&g, " at screen 0.06, 0.92 left noenhanced font \"Sans Bold,16\"\n");
         free(line.s);
         line = (xr_buf){0};
-        buf_printf(&line, "Section %s: %s", xr_sections[f->section].name,
-                   xr_sections[f->section].desc);
+        buf_printf(&line, "Section %s: %s", xr_sections[f->section]->name,
+                   xr_sections[f->section]->title);
         y = xr_gp_wrap(&g, line.s, 0.06, 0.85, 0.046, 120, "Sans Italic,10");
         free(line.s);
         y = xr_gp_wrap(&g, f->caption, 0.06, y - 0.02, 0.048, 148, "Sans,11");
@@ -1029,13 +1065,15 @@ static int xr_write_checks_tsv(const xr_ctx *ctx)
         free(path);
         return -1;
     }
-    fputs("section\tcheck\tours\texpected\ttolerance\tseed\tresult\n", f);
+    fputs("section\tcheck\tours\texpected\ttolerance\ttolerance_from\tseed\tresult\n", f);
     for (size_t i = 0; i < ctx->nchecks; ++i) {
         const xr_checkrec *c = &ctx->checks[i];
-        fprintf(f, "%s\t", xr_sections[c->section].name);
+        fprintf(f, "%s\t", xr_sections[c->section]->name);
         xr_tsv_cell(f, c->what);
         fprintf(f, "\t%.17g\t%.17g\t", c->ours, c->expected);
         xr_tsv_cell(f, c->tol);
+        fputc('\t', f);
+        xr_tsv_cell(f, c->tol_from ? c->tol_from : "-");
         fputc('\t', f);
         xr_tsv_cell(f, c->seed ? c->seed : "-");
         fprintf(f, "\t%s\n", c->pass ? "PASS" : "FAIL");
@@ -1043,6 +1081,104 @@ static int xr_write_checks_tsv(const xr_ctx *ctx)
     const int r = fclose(f);
     free(path);
     return r == 0 ? 0 : -1;
+}
+
+/* DIR/data/seeds.tsv: the summary against the seeds. */
+static void xr_write_seeds_tsv(const xr_ctx *ctx)
+{
+    char *path = xr_path(ctx->out, "/data/seeds.tsv", NULL);
+    FILE *f = xr_create(path);
+    free(path);
+    if (!f)
+        return;
+    fputs("section\titem\tseed\tours\tdeviation_pct\texplained\n", f);
+    for (size_t i = 0; i < ctx->nseeds; ++i) {
+        const xr_seedrec *r = &ctx->seeds[i];
+        fprintf(f, "%s\t", xr_sections[r->section]->name);
+        xr_tsv_cell(f, r->item);
+        fprintf(f, "\t%.17g\t%.17g\t%.17g\t", r->seed, r->ours,
+                xr_deviation_pct(r->seed, r->ours));
+        xr_tsv_cell(f, r->missing ? "not reproduced" : r->explained ? r->explained : "-");
+        fputc('\n', f);
+    }
+    fclose(f);
+}
+
+/* The anchor a markdown renderer (GitHub's rule) gives heading text:
+ * lower case, spaces to '-', punctuation other than '-' and '_' dropped. */
+static void xr_md_anchor(FILE *f, const char *heading)
+{
+    for (const unsigned char *s = (const unsigned char *)heading; *s; ++s) {
+        if (*s >= 'A' && *s <= 'Z')
+            fputc(*s - 'A' + 'a', f);
+        else if (*s == ' ')
+            fputc('-', f);
+        else if ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
+                 *s >= 0x80)
+            fputc(*s, f);
+    }
+}
+
+/* The "Summary" of report.md: every seed number beside ours, then the seed
+ * items not reproduced. */
+static void xr_write_md_summary(FILE *f, const xr_ctx *ctx)
+{
+    fprintf(f, "## Summary\n\n");
+    size_t nv = 0, nm = 0;
+    for (size_t i = 0; i < ctx->nseeds; ++i)
+        ctx->seeds[i].missing ? ++nm : ++nv;
+    if (nv) {
+        fprintf(f, "Every number of the seed beside ours; the deviation is (ours − seed) / "
+                   "|seed|. A difference beyond the stated tolerance links to the paragraph "
+                   "that explains it.\n\n"
+                   "| section | item | seed | ours | deviation | explained |\n"
+                   "|---|---|---|---|---|---|\n");
+        for (size_t i = 0; i < ctx->nseeds; ++i) {
+            const xr_seedrec *r = &ctx->seeds[i];
+            if (r->missing)
+                continue;
+            char sv[40], ov[40];
+            xr_num(sv, sizeof sv, r->seed);
+            snprintf(ov, sizeof ov, "%.6g", r->ours);
+            const double d = xr_deviation_pct(r->seed, r->ours);
+            fprintf(f, "| [%s](#", xr_sections[r->section]->name);
+            xr_md_anchor(f, xr_sections[r->section]->name);
+            fputs(") | ", f);
+            xr_md_cell(f, r->item);
+            if (isfinite(d))
+                fprintf(f, " | %s | %s | %+.3g%% | ", sv, ov, d);
+            else
+                fprintf(f, " | %s | %s | - | ", sv, ov);
+            if (r->explained) {
+                fputc('[', f);
+                xr_md_cell(f, r->explained);
+                fputs("](#", f);
+                xr_md_anchor(f, r->explained);
+                fputs(") |\n", f);
+            } else {
+                fputs("within tolerance |\n", f);
+            }
+        }
+        fputc('\n', f);
+    } else {
+        fprintf(f, "No section of this run compared a number with the seed.\n\n");
+    }
+    if (nm) {
+        fprintf(f, "**Seed items not reproduced**\n\n");
+        for (size_t i = 0; i < ctx->nseeds; ++i) {
+            const xr_seedrec *r = &ctx->seeds[i];
+            if (!r->missing)
+                continue;
+            fprintf(f, "* ");
+            xr_md_cell(f, r->item);
+            fprintf(f, " (%s): ", xr_sections[r->section]->name);
+            xr_md_cell(f, r->explained ? r->explained : "");
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+    } else {
+        fprintf(f, "Every seed item of the sections run is reproduced.\n\n");
+    }
 }
 
 /* DIR/data/figures.tsv: every figure the run declared, whether it was
@@ -1058,7 +1194,7 @@ static void xr_write_figures_tsv(const xr_ctx *ctx)
     fputs("figure\tsection\tpng\tpdf\tcaption\n", f);
     for (size_t i = 0; i < ctx->nfigs; ++i) {
         const xr_figrec *g = &ctx->figs[i];
-        fprintf(f, "%s\t%s\t%d\t%d\t", g->name, xr_sections[g->section].name, g->png, g->pdf);
+        fprintf(f, "%s\t%s\t%d\t%d\t", g->name, xr_sections[g->section]->name, g->png, g->pdf);
         xr_tsv_cell(f, g->caption);
         fputc('\n', f);
     }
@@ -1099,19 +1235,21 @@ static void xr_write_md(const xr_ctx *ctx, size_t passed, size_t failed, int gnu
                    "Install it (`apt-get install gnuplot-nox`) and run xpbd-report again, or "
                    "render each figure with the command above.\n\n");
 
+    xr_write_md_summary(f, ctx);
+
     for (size_t s = 0; s < XR_NSECTIONS; ++s) {
         const xr_secrec *r = &ctx->sec[s];
         if (!r->ran)
             continue;
-        fprintf(f, "## %s\n\n*%s*\n\n", xr_sections[s].name, xr_sections[s].desc);
+        fprintf(f, "## %s\n\n*%s*\n\n", xr_sections[s]->name, xr_sections[s]->title);
         if (r->md.s)
             fprintf(f, "%s\n", r->md.s);
         size_t nc = 0;
         for (size_t i = 0; i < ctx->nchecks; ++i)
             nc += ctx->checks[i].section == s;
         if (nc) {
-            fprintf(f, "**Checks**\n\n| check | ours | expected | seed | tolerance | result |\n"
-                       "|---|---|---|---|---|---|\n");
+            fprintf(f, "**Checks**\n\n| check | ours | expected | seed | tolerance | "
+                       "tolerance from | result |\n|---|---|---|---|---|---|---|\n");
             for (size_t i = 0; i < ctx->nchecks; ++i) {
                 const xr_checkrec *c = &ctx->checks[i];
                 if (c->section != s)
@@ -1125,6 +1263,8 @@ static void xr_write_md(const xr_ctx *ctx, size_t passed, size_t failed, int gnu
                 xr_md_cell(f, c->seed ? c->seed : "-");
                 fputs(" | ", f);
                 xr_md_cell(f, c->tol);
+                fputs(" | ", f);
+                xr_md_cell(f, c->tol_from ? c->tol_from : "-");
                 fprintf(f, " | %s |\n", c->pass ? "PASS" : "**FAIL**");
             }
             fputc('\n', f);
@@ -1222,32 +1362,41 @@ static void xr_usage(FILE *f)
 
 static void xr_list(FILE *f)
 {
-    fprintf(f, "%-8s %-24s %s\n", "kind", "name", "description");
+    fprintf(f, "%-8s %-26s %s\n", "kind", "name", "description");
     for (size_t s = 0; s < XR_NSECTIONS; ++s) {
-        fprintf(f, "%-8s %-24s %s\n", "section", xr_sections[s].name, xr_sections[s].desc);
-        for (size_t i = 0; i < XR_NITEMS; ++i)
-            if (strcmp(xr_items[i].section, xr_sections[s].name) == 0)
-                fprintf(f, "%-8s %-24s %s\n", xr_items[i].kind, xr_items[i].name, xr_items[i].desc);
+        const xr_section *x = xr_sections[s];
+        fprintf(f, "%-8s %-26s %s%s%s\n", "section", x->name, x->spec && *x->spec ? x->spec : "",
+                x->spec && *x->spec ? ": " : "", x->title);
+        for (const char *const *g = x->figures; g && *g; ++g)
+            fprintf(f, "%-8s %-26s figure of %s\n", "figure", *g, x->name);
+        for (const xr_table_desc *d = x->tables; d && d->name; ++d)
+            fprintf(f, "%-8s %-26s %s\n", "table", d->name, d->desc);
     }
-    for (size_t i = 0; i < XR_NITEMS; ++i)
-        if (!*xr_items[i].section)
-            fprintf(f, "%-8s %-24s %s\n", xr_items[i].kind, xr_items[i].name, xr_items[i].desc);
+    for (size_t i = 0; i < XR_NFRAMEWORK_TABLES; ++i)
+        fprintf(f, "%-8s %-26s %s\n", "table", xr_framework_tables[i].name,
+                xr_framework_tables[i].desc);
+}
+
+/* 1 if tok names section s, one of its figures or one of its tables. */
+static int xr_names_section(const char *tok, size_t s)
+{
+    const xr_section *x = xr_sections[s];
+    if (strcmp(tok, x->name) == 0)
+        return 1;
+    for (const char *const *g = x->figures; g && *g; ++g)
+        if (strcmp(tok, *g) == 0)
+            return 1;
+    for (const xr_table_desc *d = x->tables; d && d->name; ++d)
+        if (strcmp(tok, d->name) == 0)
+            return 1;
+    return 0;
 }
 
 static void xr_valid_names(FILE *f)
 {
-    fprintf(f, "valid names:");
+    fprintf(f, "valid names (sections; a figure or table name selects its section):");
     for (size_t s = 0; s < XR_NSECTIONS; ++s)
-        fprintf(f, " %s", xr_sections[s].name);
-    for (size_t i = 0; i < XR_NITEMS; ++i) {
-        int dup = !*xr_items[i].section;
-        for (size_t s = 0; s < XR_NSECTIONS && !dup; ++s)
-            dup = strcmp(xr_sections[s].name, xr_items[i].name) == 0;
-        for (size_t k = 0; k < i && !dup; ++k)
-            dup = strcmp(xr_items[k].name, xr_items[i].name) == 0;
-        if (!dup)
-            fprintf(f, " %s", xr_items[i].name);
-    }
+        fprintf(f, " %s", xr_sections[s]->name);
     fputc('\n', f);
 }
 
@@ -1264,13 +1413,8 @@ static int xr_select(const char *list, int *sel)
             continue;
         int found = 0;
         for (size_t s = 0; s < XR_NSECTIONS; ++s)
-            if (strcmp(tok, xr_sections[s].name) == 0)
+            if (xr_names_section(tok, s))
                 sel[s] = found = 1;
-        for (size_t i = 0; i < XR_NITEMS && !found; ++i)
-            if (*xr_items[i].section && strcmp(tok, xr_items[i].name) == 0)
-                for (size_t s = 0; s < XR_NSECTIONS; ++s)
-                    if (strcmp(xr_items[i].section, xr_sections[s].name) == 0)
-                        sel[s] = found = 1;
         if (!found) {
             fprintf(stderr, "xpbd-report: unknown section or figure '%s'\n", tok);
             bad = 1;
@@ -1297,6 +1441,10 @@ static const char *xr_arg(int argc, char **argv, int *i, const char *opt)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "sweep") == 0)
+        return xr_sweep_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return xr_merge_main(argc - 1, argv + 1);
     static xr_ctx ctx;
     ctx.out = "report-out";
     ctx.plots = XPBD_PLOTS_DIR;
@@ -1394,26 +1542,21 @@ int main(int argc, char **argv)
             continue;
         ctx.cur = s;
         ctx.sec[s].ran = 1;
-        xr_progress_line(&ctx, "[%zu/%zu] %s", s + 1, XR_NSECTIONS, xr_sections[s].name);
+        xr_progress_line(&ctx, "[%zu/%zu] %s", s + 1, XR_NSECTIONS, xr_sections[s]->name);
         const size_t c0 = ctx.nchecks;
         const double ts = xr_now();
-        int st;
-        if (!xr_sections[s].run) {
-            st = -1;
-            xr_md(&ctx, "This section was not built into this binary.\n\n");
-            xr_check(&ctx, "section built into xpbd-report", 0, 1, "present", NULL, 0);
-        } else {
-            st = xr_sections[s].run(&ctx);
-            if (st != 0)
-                xr_check(&ctx, "section ran to completion", st, 0, "returns 0", NULL, 0);
-        }
+        ctx.tol_from = NULL;
+        const int st = xr_sections[s]->run(&ctx);
+        if (st != 0)
+            xr_check(&ctx, "section ran to completion", st, 0, "returns 0", NULL, 0);
+        xr_check_figures(&ctx, s);
         ctx.sec[s].status = st;
         ctx.sec[s].seconds = xr_now() - ts;
         size_t p = 0, fl = 0;
         for (size_t i = c0; i < ctx.nchecks; ++i)
             ctx.checks[i].pass ? ++p : ++fl;
         xr_progress_clear(&ctx);
-        printf("%-22s %3zu passed, %zu failed  (%.2f s)\n", xr_sections[s].name, p, fl,
+        printf("%-22s %3zu passed, %zu failed  (%.2f s)\n", xr_sections[s]->name, p, fl,
                ctx.sec[s].seconds);
         fflush(stdout);
     }
@@ -1453,6 +1596,7 @@ int main(int argc, char **argv)
     }
     xr_write_checks_tsv(&ctx);
     xr_write_figures_tsv(&ctx);
+    xr_write_seeds_tsv(&ctx);
     xr_write_md(&ctx, passed, failed, gnuplot_ok, "xpbd-report");
 
     if (ctx.nfigs && ctx.want_pdf && gnuplot_ok) {

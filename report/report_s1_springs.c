@@ -60,6 +60,12 @@
  * limit, while a limit cycle sits at 20-200x. */
 #define SP_EQ_ENVELOPE 3.0
 
+/* Headings of the paragraphs that explain where ours differs from the seed
+ * (the summary links to them). */
+#define SP_DEV_3800 "k = 3800: our 2-s mean against the seed's last step"
+#define SP_DEV_10000 "k = 10000: a factor 10 from the seed is one frame of growth"
+#define SP_DEV_LINE "The stability line: m/h^2 is the practical line, the limit lies above it"
+
 enum { SP_EQUILIBRIUM = 0, SP_LIMIT_CYCLE = 1, SP_DIVERGED = 2 };
 static const char *const sp_regime_name[3] = {"equilibrium", "limit cycle", "divergence"};
 
@@ -280,7 +286,7 @@ static const sp_point *sp_find(const sp_point *pts, size_t n, double k)
     return NULL;
 }
 
-int xr_section_s1_springs_stability(xr_ctx *ctx)
+static int s1_springs_stability_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     const double h = SP_H, c = SP_DAMP;
@@ -462,11 +468,44 @@ int xr_section_s1_springs_stability(xr_ctx *ctx)
           p4000 ? sp_regime_name[p4000->r.regime] : "?", lc_lo, lc_hi,
           p10000 ? p10000->r.s_half : NAN, g_meas, g_closed);
 
+    if (p3800 && p10000)
+        xr_md(ctx,
+              "### " SP_DEV_3800 "\n\n"
+              "The seed prints the stretch of its last step, 0.0397 m, 3%% above the closed form "
+              "0.0387 m. A chain released from rest length swings about its equilibrium (from 0 "
+              "to twice the static stretch when undamped), so a single step's reading lands "
+              "anywhere inside that swing; our table gives the mean over the last %g s, %.4f m "
+              "(%.1f%% from the closed form), and the range over that window, %.4f .. %.4f m, "
+              "which contains the seed's 0.0397 m. The seed's number is a snapshot of the same "
+              "motion, not a different equilibrium.\n\n"
+              "### " SP_DEV_10000 "\n\n"
+              "Past the limit the highest mode grows by the closed-form factor %.3f per frame "
+              "(measured %.3f). Where it stands at 0.5 s depends on how much of that mode the "
+              "start contains and on the damping, neither of which the seed states: ours reads "
+              "%.3g m against the seed's 5.5e21 m, a factor %.1f, i.e. %.2f frames of growth "
+              "ahead. The check compares the two in frames (+-2 frames).\n\n"
+              "### " SP_DEV_LINE "\n\n"
+              "SPEC gives m/h^2 = 3600 N/m as the practical line and says the exact threshold for "
+              "N = 6 lies a little above it. Ours is the bisected boundary k_b = %.1f N/m against "
+              "the closed form k* = %.1f N/m of the linearised scheme with our spring damping; "
+              "the seed's own bracket (3800 stable, 4000 not) contains it. Our k = 4000 diverges "
+              "where the seed's sits in a limit cycle: the band of limit cycles (%.0f-%.0f N/m "
+              "here) moves with the damping, which the seed does not state.\n\n",
+              SP_WINDOW, p3800->r.s_mean,
+              100 * (p3800->r.s_mean / xs_chain_stretch_closed(SP_N, SP_M, 1.0 / 3800) - 1),
+              p3800->r.s_min, p3800->r.s_max, g_closed, g_meas, fabs(p10000->r.s_half),
+              fabs(p10000->r.s_half) / 5.5e21,
+              log(fabs(p10000->r.s_half) / 5.5e21) / log(g_closed), k_b, k_lin, lc_lo, lc_hi);
+
     /* ------------------------------------------------------- checks --- */
-    xr_check(ctx, "N = 6 boundary k_b (N/m) lies between m/h^2 and 4m/h^2", k_b, k_mh2,
-             "3600 < k_b < 14400", "3800 stable, 4000 not", k_b > k_mh2 && k_b < k_4mh2);
+    xr_tolerance_source(ctx, "seed: k = 3800 stable, k = 4000 not (its bracket)");
+    xr_check(ctx, "N = 6 boundary k_b (N/m) inside the seed's bracket [3800, 4000)", k_b, 3800,
+             "3800 <= k_b < 4000", "3800 stable, 4000 not", k_b >= 3800 && k_b < 4000);
+    xr_tolerance_source(ctx, "closed form; bisection step 0.25 N/m of ~3850 and the 60-s window");
     xr_check_rel(ctx, "N = 6 boundary k_b vs closed-form limit (4m/mu_max - 2hc)/h^2 (N/m)", k_b,
                  k_lin, 0.002, NULL);
+    xr_tolerance_source(ctx, "physics: a release from rest swings 0..2x the static stretch; "
+                             "the 2-s mean of a damped swing is within 2% (1000) / 3% (3800)");
     if (p1000)
         xr_check_rel(ctx, "k = 1000: mean stretch vs m g N(N-1)/(2k) (m)", p1000->r.s_mean,
                      xs_chain_stretch_closed(SP_N, SP_M, 1e-3), 0.02, "0.1472 (closed form)");
@@ -475,18 +514,35 @@ int xr_section_s1_springs_stability(xr_ctx *ctx)
                  (double)p3800->r.regime, SP_EQUILIBRIUM, "exact", "stable",
                  p3800->r.regime == SP_EQUILIBRIUM);
         xr_check_rel(ctx, "k = 3800: mean stretch vs closed form (m)", p3800->r.s_mean,
-                     xs_chain_stretch_closed(SP_N, SP_M, 1.0 / 3800), 0.03, "0.0397 (3% above)");
+                     xs_chain_stretch_closed(SP_N, SP_M, 1.0 / 3800), 0.03, NULL);
+        xr_seed_value(ctx, "S1 4.1 k = 3800: stretch (m)", 0.0397, p3800->r.s_mean,
+                      SP_DEV_3800);
     }
+    xr_tolerance_source(ctx, "closed form: the regime follows from k against k* = 3850 N/m");
     if (p4500)
         xr_check(ctx, "k = 4500 diverges (regime 2 = divergence)", (double)p4500->r.regime,
                  SP_DIVERGED, "exact", "diverges", p4500->r.regime == SP_DIVERGED);
-    if (p10000)
-        xr_check(ctx, "k = 10000: abs(stretch) at t = 0.5 s (m) past 1e15", fabs(p10000->r.s_half),
-                 5.5e21,
-                 "> 1e15 (exponential)", "5.5e21",
-                 p10000->r.regime == SP_DIVERGED && fabs(p10000->r.s_half) > 1e15);
+    if (p10000) {
+        /* How many frames of growth ours is ahead of the seed: the seed's
+         * start amplitude and damping are not stated, and one frame of the
+         * unstable mode is a factor g_closed (8.1), so the two can only be
+         * compared in frames; 2 frames either way is stated before looking. */
+        const double ahead = log(fabs(p10000->r.s_half) / 5.5e21) / log(g_closed);
+        xr_tolerance_source(ctx, "seed: time resolution of its blow-up reading, +-2 frames of "
+                                 "the closed-form growth factor per frame");
+        xr_check(ctx, "k = 10000: stretch at 0.5 s vs seed, in frames of growth", ahead, 0,
+                 "+-2 frames", "5.5e21",
+                 p10000->r.regime == SP_DIVERGED && fabs(ahead) <= 2);
+        xr_seed_value(ctx, "S1 4.1 k = 10000: stretch at 0.5 s (m)", 5.5e21,
+                      fabs(p10000->r.s_half), SP_DEV_10000);
+    }
+    xr_seed_value(ctx, "S1 4.1 stability line m/h^2 (N/m): largest stable k, N = 6", 3600, k_b,
+                  SP_DEV_LINE);
+    xr_tolerance_source(ctx, "closed form: root of the linearised scheme, 1% for the "
+                             "nonlinear |d| over frames 30-50");
     xr_check_rel(ctx, "k = 10000: growth per step, frames 30-50, vs highest-mode root", g_meas,
                  g_closed, 0.01, NULL);
+    xr_tolerance_source(ctx, "seed: three regimes, in order of k");
     xr_check(ctx, "three regimes present, in order of k (misordered points)", (double)misordered,
              0, "0 and all three present", "equilibrium / limit cycle / divergence",
              misordered == 0 && have[0] && have[1] && have[2]);
@@ -595,7 +651,7 @@ static double sp_bisect(const xr_ctx *ctx, int n_particles, double h, double c, 
     return 0.5 * (lo + hi);
 }
 
-int xr_section_s1_stability_map(xr_ctx *ctx)
+static int s1_stability_map_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     static const double inv_h_full[] = {30, 45, 60, 90, 120, 180, 240};
@@ -739,3 +795,20 @@ int xr_section_s1_stability_map(xr_ctx *ctx)
     xr_figure(ctx, "s1_stability_map", cap);
     return 0;
 }
+
+const xr_section xr_section_s1_springs_stability = {
+    .name = "s1_springs_stability",
+    .title = "Explicit-spring chain swept over k; three regimes; m/h^2 and 4m/h^2 lines",
+    .spec = "S1 4.1",
+    .figures = XR_FIGURES("s1_springs_stability"),
+    .tables = XR_TABLES({"s1_springs_stability", "explicit-spring sweep over k"},
+                        {"s1_springs_stability_time", "stretch and |v| vs time at a few k, one per regime"}),
+    .run = s1_springs_stability_run};
+
+const xr_section xr_section_s1_stability_map = {
+    .name = "s1_stability_map",
+    .title = "Measured largest stable k vs h and vs N against m/h^2 and 4m/h^2",
+    .spec = "S1 4.1",
+    .figures = XR_FIGURES("s1_stability_map"),
+    .tables = XR_TABLES({"s1_stability_map", "measured stability limits"}),
+    .run = s1_stability_map_run};

@@ -36,6 +36,9 @@
 #define S1_DAMP_FRAME 0.05   /* velocity fraction removed per frame while settling */
 #define S1_SETTLE_FRAMES 600 /* 10 s */
 #define S1_AVG_FROM 300      /* undamped average over frames [300, 600) */
+/* Headings of the paragraphs explaining where ours differs from the seed. */
+#define S1_DEV_SAG "Per-step sag: 1/n_s^2 per substep, not the summary's 1/n_s"
+#define S1_DEV_A2 "alpha = 1e-2: the seed's 0.990 is a reading of a swinging chain"
 
 /* ------------------------------------------------------------ the chain --- */
 
@@ -226,7 +229,7 @@ static double s1_fixed_point(int n, int pbd, double ks, double alpha, int subste
 
 /* ---------------------------------------------------- s1_pbd_stiffness --- */
 
-int xr_section_s1_pbd_stiffness(xr_ctx *ctx)
+static int s1_pbd_stiffness_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     const int frames = 300; /* 5 s, the seed's protocol */
@@ -401,7 +404,7 @@ static double s1_keq_kernel(double ks, int n)
     return 1 - cn / c0;
 }
 
-int xr_section_s1_substeps(xr_ctx *ctx)
+static int s1_substeps_run(xr_ctx *ctx)
 {
     static const int ns_list[] = {1, 2, 4, 8, 16, 32};
     const int nn = 6;
@@ -489,28 +492,39 @@ int xr_section_s1_substeps(xr_ctx *ctx)
           "\nOver n_s = 1..16 the PBD stretch changes by a factor %.0f (it is exactly "
           "stretch(1)/n_s^2: the steady state is linear in the per-substep sag g h_s^2 and k_s "
           "does not follow n_s), while XPBD moves by %.1f%% of its closed form at 1 iteration "
-          "per substep (the one-pass floor at n_s = 1) and %.3f%% at 4. Thresholds, from these "
-          "measurements: PBD must vary by more than a factor 100, XPBD by less than 20%% (1 "
-          "it) and 0.1%% (4 it). The equivalent single pass does not reproduce the substepped "
-          "stretch: substeps also shrink the sag per step by 1/n_s^2, so k_s has no physical "
-          "meaning (SPEC S1 4.3).\n\n",
-          pbd_var, 100 * x1_var, 100 * x4_var);
+          "per substep) and %.3f%% at 4. The equivalent single pass does not reproduce the "
+          "substepped stretch: substeps also shrink the sag per step, and k_s does not follow "
+          "n_s, so k_s has no physical meaning (SPEC S1 4.3).\n\n"
+          "### " S1_DEV_SAG "\n\n"
+          "SPEC S1 4.3 says substeps shrink the per-step sag by 1/n_s. The sag a substep adds "
+          "is g h_s^2 with h_s = h/n_s, i.e. 1/n_s^2 per substep (1/n_s per frame, summed over "
+          "its n_s substeps); the steady state of the PBD map is linear in the per-substep sag "
+          "and k_s stays fixed, so the settled stretch is exactly stretch(1)/n_s^2, which the "
+          "table shows to %.1g. The seed's sentence counts per frame; the scaling of the "
+          "stretch is 1/n_s^2.\n\n",
+          pbd_var, 100 * x1_var, 100 * x4_var, dev_scaling);
 
-    xr_check_exact(ctx, "k_eq through the PBD kernel, n_s = 2", keqk[1], 0.75, "0.75");
-    xr_check_exact(ctx, "k_eq through the PBD kernel, n_s = 4", keqk[2], 0.9375, "0.9375");
-    xr_check_exact(ctx, "k_eq through the PBD kernel, n_s = 16", keqk[4], 1 - 1.0 / 65536, NULL);
+    xr_tolerance_source(ctx, "seed: 'off by up to 18x' at n_s = 8, read to 10%");
     xr_check_rel(ctx, "n_s = 8: single pass at k_eq / substepped PBD stretch",
                  1 / (pbd[3] / single[3]), 18, 0.10, "up to 18x");
+    xr_seed_value(ctx, "S1 4.3 PBD: single pass at k_eq / substepped, n_s = 8", 18,
+                  1 / (pbd[3] / single[3]), NULL);
+    xr_tolerance_source(ctx, "closed form: steady state of the discrete map; 1e-6 for the "
+                             "damped settling of 600 frames");
     xr_check(ctx, "PBD settled stretch vs fixed point of the map, max rel. dev.", dev_fp, 0,
              "<= 1e-6", NULL, dev_fp <= 1e-6);
-    xr_check(ctx, "PBD stretch(n_s) n_s^2 / stretch(1) - 1, max over n_s", dev_scaling, 0,
+    xr_check(ctx, "PBD stretch(n_s) n_s^2 / stretch(1) - 1, max over n_s = 1..32", dev_scaling, 0,
              "<= 1e-6", NULL, dev_scaling <= 1e-6);
-    xr_check(ctx, "PBD k_s = 0.5: max/min stretch over n_s = 1..16", pbd_var, 100, "> 100", NULL,
-             pbd_var > 100);
-    xr_check(ctx, "XPBD alpha = 1e-3, 1 it: (max-min)/closed over n_s = 1..16", x1_var, 0, "< 20%",
-             NULL, x1_var < 0.20);
-    xr_check(ctx, "XPBD alpha = 1e-3, 4 it: (max-min)/closed over n_s = 1..16", x4_var, 0, "< 0.1%",
-             NULL, x4_var < 0.001);
+    xr_tolerance_source(ctx, "physics: one Gauss-Seidel pass adds at most the one-pass floor "
+                             "(N-1)(N-2)/2 g h^2 = 0.02725 m (S1 4.2) to the compliant stretch");
+    const double floor_rel = (S1_N - 1) * (S1_N - 2) / 2.0 * XS_G * S1_H * S1_H / closed;
+    xr_check(ctx, "XPBD alpha = 1e-3, 1 it: (max-min)/closed over n_s = 1..16", x1_var, floor_rel,
+             "<= floor / closed", NULL, x1_var <= floor_rel);
+    xr_tolerance_source(ctx, "seed: XPBD substep-invariant to 0.4% (S1 4.4)");
+    xr_check(ctx, "XPBD alpha = 1e-3, 4 it: (max-min)/closed over n_s = 1..16", x4_var, 0, "<= 0.4%",
+             NULL, x4_var <= 0.004);
+    xr_seed_value(ctx, "S1 4.3 per-step sag factor at n_s = 2 (SPEC: 1/n_s)", 0.5,
+                  pbd[1] / pbd[0], S1_DEV_SAG);
 
     char cap[800];
     snprintf(cap, sizeof cap,
@@ -527,7 +541,7 @@ int xr_section_s1_substeps(xr_ctx *ctx)
 
 /* --------------------------------------------------- s1_xpbd_invariance --- */
 
-int xr_section_s1_xpbd_invariance(xr_ctx *ctx)
+static int s1_xpbd_invariance_run(xr_ctx *ctx)
 {
     const int quick = xr_quick(ctx);
     static const double alphas[] = {1e-2, 1e-3, 1e-4, 1e-5};
@@ -653,6 +667,26 @@ int xr_section_s1_xpbd_invariance(xr_ctx *ctx)
           stretch[2][j1], stretch[3][j1], floor_ns[j1], iters, floor_ns[j8], checked10,
           100 * worst10);
 
+    xr_tolerance_source(ctx, "seed: n_s = 8 ratios within 0.4% of 1 (S1 4.4), read to 1%; "
+                             "n_s = 1 stretches printed to 3 digits, 1%");
+    xr_md(ctx,
+          "### " S1_DEV_A2 "\n\n"
+          "The softest row stretches %.3f m and, undamped, swings about its equilibrium for "
+          "seconds (our undamped average over frames 300..600 reads %.4f of the closed form). "
+          "Settled, ours reads %.6f; the seed's 0.990 is 1%% below the closed form, the size "
+          "of that swing, and SPEC does not say how the seed settled its chain. The closed "
+          "form, which both approach, is the reference of the check.\n\n",
+          xs_chain_stretch_closed(S1_N, S1_MASS, 1e-2), ratio_u[0][j8], ratio[0][j8]);
+    for (int a = 0; a < na; ++a) {
+        char item[96];
+        snprintf(item, sizeof item, "S1 4.4 XPBD alpha = %.0e: stretch / closed form, n_s = 8",
+                 alphas[a]);
+        xr_seed_value(ctx, item, seed8[a], ratio[a][j8], a == 0 ? S1_DEV_A2 : NULL);
+    }
+    xr_seed_value(ctx, "S1 4.4 XPBD alpha = 1e-4, n_s = 1: stretch (m)", 0.0176, stretch[2][j1],
+                  NULL);
+    xr_seed_value(ctx, "S1 4.4 XPBD alpha = 1e-5, n_s = 1: stretch (m)", 0.0069, stretch[3][j1],
+                  NULL);
     for (int a = 0; a < na; ++a) {
         const double closed = xs_chain_stretch_closed(S1_N, S1_MASS, alphas[a]);
         char what[96], seed[32];
@@ -664,8 +698,12 @@ int xr_section_s1_xpbd_invariance(xr_ctx *ctx)
     }
     xr_check_rel(ctx, "alpha = 1e-4, n_s = 1: stretch (m)", stretch[2][j1], 0.0176, 0.01, "0.0176");
     xr_check_rel(ctx, "alpha = 1e-5, n_s = 1: stretch (m)", stretch[3][j1], 0.0069, 0.01, "0.0069");
+    xr_tolerance_source(ctx, "closed form; 1% where the closed form is 10x the one-pass floor "
+                             "(the floor's share, <= 10%, is itself compliant)");
     xr_check(ctx, "entries with closed form >= 10x floor within 1%", ok10, checked10, "all", NULL,
              ok10 == checked10 && checked10 > 0);
+    xr_tolerance_source(ctx, "closed form: steady state of the discrete map; 1e-6 for the "
+                             "damped settling of 600 frames");
     xr_check(ctx, "settled stretch vs fixed point of the map, max rel. dev.", dev_fp, 0, "<= 1e-6",
              NULL, dev_fp <= 1e-6);
 
@@ -683,3 +721,28 @@ int xr_section_s1_xpbd_invariance(xr_ctx *ctx)
     xr_figure(ctx, "s1_xpbd_invariance", cap);
     return 0;
 }
+
+const xr_section xr_section_s1_pbd_stiffness = {
+    .name = "s1_pbd_stiffness",
+    .title = "PBD total stretch vs k_s at one pass per frame; k_s = 1 -> 0.027 m",
+    .spec = "S1 4.2",
+    .figures = XR_FIGURES("s1_pbd_stiffness"),
+    .tables = XR_TABLES({"s1_pbd_stiffness", "PBD k_s sweep at one pass per frame"},
+                        {"s1_pbd_stiffness_time", "stretch vs time for a few k_s"}),
+    .run = s1_pbd_stiffness_run};
+
+const xr_section xr_section_s1_substeps = {
+    .name = "s1_substeps",
+    .title = "PBD k_s = 0.5 vs substeps against the equivalent single pass, beside XPBD",
+    .spec = "S1 4.3",
+    .figures = XR_FIGURES("s1_substeps"),
+    .tables = XR_TABLES({"s1_substeps", "the SPEC S1 4.3 table, with XPBD beside it"}),
+    .run = s1_substeps_run};
+
+const xr_section xr_section_s1_xpbd_invariance = {
+    .name = "s1_xpbd_invariance",
+    .title = "XPBD stretch / closed form for alpha 1e-2..1e-5 and n_s = 1, 4, 8, ...",
+    .spec = "S1 4.4",
+    .figures = XR_FIGURES("s1_xpbd_invariance"),
+    .tables = XR_TABLES({"s1_xpbd_invariance", "the SPEC S1 4.4 table"}),
+    .run = s1_xpbd_invariance_run};

@@ -122,7 +122,7 @@ static void sa_compare(sa_result *r, const void *a, const void *b, size_t n, int
 #undef SA_F64
 #undef SA_TEMPLATE
 
-int xr_section_simd_agreement(xr_ctx *ctx)
+static int simd_agreement_run(xr_ctx *ctx)
 {
     FILE *f = xr_table_open(ctx, "simd_agreement",
                             "kernel_id\tkernel\tisa_id\tisa\tprecision\tcolumn\tlanes\tsteps\t"
@@ -234,7 +234,7 @@ static int sa_row_order(const void *pa, const void *pb)
     return a->n < b->n ? -1 : a->n > b->n;
 }
 
-int xr_section_simd_speed(xr_ctx *ctx)
+static int simd_speed_run(xr_ctx *ctx)
 {
     /* Quick: one xb_run over every kernel at xpbd-bench's quick sizes.
      * Full: xpbd-bench's full timing, every kernel at 2^10 and 2^12 items,
@@ -412,6 +412,23 @@ int xr_section_simd_speed(xr_ctx *ctx)
     xr_figure(ctx, "simd_speed", cap);
     return 0;
 }
+
+const xr_section xr_section_simd_agreement = {
+    .name = "simd_agreement",
+    .title = "Every kernel x ISA x precision: max |difference| from the scalar reference (expected 0)",
+    .spec = "",
+    .figures = XR_FIGURES("simd_agreement"),
+    .tables = XR_TABLES({"simd_agreement", "max |difference| per kernel x ISA x precision"}),
+    .run = simd_agreement_run};
+
+const xr_section xr_section_simd_speed = {
+    .name = "simd_speed",
+    .title = "Throughput vs problem size per ISA and speed-up over scalar (xpbd-bench measurements)",
+    .spec = "",
+    .figures = XR_FIGURES("simd_speed"),
+    .tables = XR_TABLES({"simd_speed", "xpbd-bench measurements (xb_run)"}),
+    .timed = 1,
+    .run = simd_speed_run};
 
 #else /* SA_TEMPLATE: the agreement runs for R = float / double */
 
@@ -595,3 +612,4 @@ static void SFX(sa_run)(xpbd_isa isa, int k, sa_result *r)
 #undef SA_KT
 
 #endif /* SA_TEMPLATE */
+

@@ -1,11 +1,17 @@
-/* Colouring checks of one precision, template over XT_R / XT_SFX / XT_SAME /
- * XT_TAB. */
+/* Colouring checks of one precision; a template over the precision
+ * (precision.h). */
+#include "precision.h"
 
-#define DSET XT_SFX(xpbd_distance_set)
-#define CL XT_SFX(xt_cloud)
-#define FN(n) XT_SFX(n)
-#define SAMER(a, b, n, what) XT_SAME((a), (b), (n), (what), __FILE__, __LINE__)
-#define SAMECL(a, b, what) XT_SFXM(xt_cloud, same)((a), (b), (what), __FILE__, __LINE__)
+#define DSET SFX(xpbd_distance_set)
+#define CL SFX(xt_cloud)
+#define FN(n) SFX(n)
+#if R_F64
+#  define XT_TAB xt_k64
+#else
+#  define XT_TAB xt_k32
+#endif
+#define SAMER(a, b, n, what) SFX(xt_same)((a), (b), (n), (what), __FILE__, __LINE__)
+#define SAMECL(a, b, what) SFX(xt_cloud_same)((a), (b), (what), __FILE__, __LINE__)
 
 /* Every structural promise of xpbd/soa.h on a built set. g (may be NULL)
  * is the input: then every slot's data must be its source constraint's.
@@ -18,7 +24,7 @@ static void FN(check_set)(const DSET *c, size_t n, const xt_graph *g, uint32_t m
     size_t bad = 0;
     uint32_t *scratch = malloc((n ? n : 1) * sizeof *scratch);
     REQUIRE(scratch != NULL);
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(c, n, scratch, &bad), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_distance_set_validate)(c, n, scratch, &bad), XPBD_OK);
     free(scratch);
     if (g)
         ENSURE_INT(c->count, g->count);
@@ -96,8 +102,8 @@ static void FN(check_set)(const DSET *c, size_t n, const xt_graph *g, uint32_t m
         if (seen[src]++)
             dup++;
         if (g && (c->i0[s] != g->i0[src] || c->i1[s] != g->i1[src] ||
-                  c->rest[s] != (XT_R)g->rest[src] ||
-                  c->compliance[s] != (XT_R)g->compliance[src]))
+                  c->rest[s] != (R)g->rest[src] ||
+                  c->compliance[s] != (R)g->compliance[src]))
             bad_data++;
     }
     size_t missing = 0;
@@ -150,8 +156,8 @@ static void FN(colour_random)(void)
                 xpbd_colouring_options opt = {limits[li], 0};
                 DSET c;
                 snprintf(what, sizeof what, "%s kind %d size %zu max_colours %u",
-                         XT_F64 ? "f64" : "f32", (int)kinds[ki], sizes[si], (unsigned)limits[li]);
-                ENSURE_STATUS(XT_SFX(xt_graph_build)(&g, &opt, &c), XPBD_OK);
+                         R_F64 ? "f64" : "f32", (int)kinds[ki], sizes[si], (unsigned)limits[li]);
+                ENSURE_STATUS(SFX(xt_graph_build)(&g, &opt, &c), XPBD_OK);
                 FN(check_set)(&c, g.particles, &g, limits[li], 0, what);
                 /* kind-specific shapes */
                 if (kinds[ki] == XT_MATCHING && g.count > 0) {
@@ -170,7 +176,7 @@ static void FN(colour_random)(void)
                         ENSURE_INT(c.slots, coloured * XPBD_BATCH + (spokes - coloured));
                     }
                 }
-                XT_SFXM(xpbd_distance_set, free)(&c);
+                SFX(xpbd_distance_set_free)(&c);
                 ENSURE(c.block_ == NULL && c.slots == 0);
                 xt_graph_free(&g);
             }
@@ -183,7 +189,7 @@ static void FN(colour_random)(void)
  * padding lambda stays 0. */
 static void FN(colour_padding)(void)
 {
-    const XT_R h = (XT_R)(1.0 / 240.0);
+    const R h = (R)(1.0 / 240.0);
     const xt_graph_kind kinds[] = {XT_RANDOM, XT_STAR, XT_DENSE, XT_MATCHING};
     const size_t sizes[] = {500, 40, 300, 21};
     for (size_t ki = 0; ki < 4; ++ki)
@@ -193,8 +199,8 @@ static void FN(colour_padding)(void)
             xt_graph_make(&g, &rng, kinds[ki], sizes[ki], 2, 1);
             xpbd_colouring_options opt = {kinds[ki] == XT_STAR ? 64 : 0, 0};
             DSET c, d, s;
-            REQUIRE_STATUS(XT_SFX(xt_graph_build)(&g, &opt, &c), XPBD_OK);
-            REQUIRE_STATUS(XT_SFX(xt_graph_build)(&g, &opt, &d), XPBD_OK);
+            REQUIRE_STATUS(SFX(xt_graph_build)(&g, &opt, &c), XPBD_OK);
+            REQUIRE_STATUS(SFX(xt_graph_build)(&g, &opt, &d), XPBD_OK);
             /* the input in slot order, padding dropped, built serially */
             gs = g;
             gs.i0 = malloc((g.count + 1) * sizeof *gs.i0);
@@ -216,17 +222,17 @@ static void FN(colour_padding)(void)
             }
             ENSURE_INT(m, g.count);
             xpbd_colouring_options serial = {0, 1};
-            REQUIRE_STATUS(XT_SFX(xt_graph_build)(&gs, &serial, &s), XPBD_OK);
+            REQUIRE_STATUS(SFX(xt_graph_build)(&gs, &serial, &s), XPBD_OK);
             ENSURE_INT(s.colours, 0);
             ENSURE_INT(s.slots, g.count);
 
             CL a, b, e;
-            REQUIRE(XT_SFXM(xt_cloud, alloc)(&a, g.particles) &&
-                    XT_SFXM(xt_cloud, alloc)(&b, g.particles) &&
-                    XT_SFXM(xt_cloud, alloc)(&e, g.particles));
-            XT_SFXM(xt_cloud, random)(&a, &rng, 0.1, &g);
-            XT_SFXM(xt_cloud, copy)(&b, &a);
-            XT_SFXM(xt_cloud, copy)(&e, &a);
+            REQUIRE(SFX(xt_cloud_alloc)(&a, g.particles) &&
+                    SFX(xt_cloud_alloc)(&b, g.particles) &&
+                    SFX(xt_cloud_alloc)(&e, g.particles));
+            SFX(xt_cloud_random)(&a, &rng, 0.1, &g);
+            SFX(xt_cloud_copy)(&b, &a);
+            SFX(xt_cloud_copy)(&e, &a);
             uint32_t *pad_i0 = malloc((c.slots + 1) * sizeof *pad_i0);
             REQUIRE(pad_i0);
             memcpy(pad_i0, c.i0, c.slots * sizeof *pad_i0);
@@ -234,17 +240,17 @@ static void FN(colour_padding)(void)
                 uint32_t sa = 0, sb = 0, se = 0;
                 for (uint32_t col = 0; col < c.colours; ++col) {
                     const uint32_t nb = xpbd_colour_batches(c.colour_begin, col);
-                    sa += pbd ? XT_TAB->distance_pbd(&a.p, &c, col, 0, nb, (XT_R)0.9)
+                    sa += pbd ? XT_TAB->distance_pbd(&a.p, &c, col, 0, nb, (R)0.9)
                               : XT_TAB->distance_xpbd(&a.p, &c, col, 0, nb, h);
                 }
-                sa += pbd ? XT_SFX(xpbd_serial_distance_pbd)(&a.p, &c, c.overflow_begin, c.slots,
-                                                             (XT_R)0.9)
-                          : XT_SFX(xpbd_serial_distance_xpbd)(&a.p, &c, c.overflow_begin,
+                sa += pbd ? SFX(xpbd_serial_distance_pbd)(&a.p, &c, c.overflow_begin, c.slots,
+                                                             (R)0.9)
+                          : SFX(xpbd_serial_distance_xpbd)(&a.p, &c, c.overflow_begin,
                                                               c.slots, h);
-                sb = pbd ? XT_SFX(xpbd_serial_distance_pbd)(&b.p, &d, 0, d.slots, (XT_R)0.9)
-                         : XT_SFX(xpbd_serial_distance_xpbd)(&b.p, &d, 0, d.slots, h);
-                se = pbd ? XT_SFX(xpbd_serial_distance_pbd)(&e.p, &s, 0, s.slots, (XT_R)0.9)
-                         : XT_SFX(xpbd_serial_distance_xpbd)(&e.p, &s, 0, s.slots, h);
+                sb = pbd ? SFX(xpbd_serial_distance_pbd)(&b.p, &d, 0, d.slots, (R)0.9)
+                         : SFX(xpbd_serial_distance_xpbd)(&b.p, &d, 0, d.slots, h);
+                se = pbd ? SFX(xpbd_serial_distance_pbd)(&e.p, &s, 0, s.slots, (R)0.9)
+                         : SFX(xpbd_serial_distance_xpbd)(&e.p, &s, 0, s.slots, h);
                 ENSURE_INT(sa, sb);
                 ENSURE_INT(sa, se);
                 ENSURE(sa >= 3); /* the two coincident and one static pair */
@@ -259,7 +265,7 @@ static void FN(colour_padding)(void)
                     continue;
                 }
                 nonzero += c.lambda[k] != 0;
-                lambda_map += memcmp(&c.lambda[k], &s.lambda[rank[k]], sizeof(XT_R)) != 0;
+                lambda_map += memcmp(&c.lambda[k], &s.lambda[rank[k]], sizeof(R)) != 0;
             }
             ENSURE_INT(pad_lambda, 0);
             ENSURE_INT(lambda_map, 0);
@@ -272,12 +278,12 @@ static void FN(colour_padding)(void)
             free(gs.i1);
             free(gs.rest);
             free(gs.compliance);
-            XT_SFXM(xt_cloud, free)(&a);
-            XT_SFXM(xt_cloud, free)(&b);
-            XT_SFXM(xt_cloud, free)(&e);
-            XT_SFXM(xpbd_distance_set, free)(&c);
-            XT_SFXM(xpbd_distance_set, free)(&d);
-            XT_SFXM(xpbd_distance_set, free)(&s);
+            SFX(xt_cloud_free)(&a);
+            SFX(xt_cloud_free)(&b);
+            SFX(xt_cloud_free)(&e);
+            SFX(xpbd_distance_set_free)(&c);
+            SFX(xpbd_distance_set_free)(&d);
+            SFX(xpbd_distance_set_free)(&s);
             xt_graph_free(&g);
         }
 }
@@ -293,7 +299,7 @@ static void FN(colour_serial)(void)
             xt_graph_make(&g, &rng, XT_RANDOM, sizes[si], 1, 1);
             xpbd_colouring_options opt = {lim, 1};
             DSET c;
-            REQUIRE_STATUS(XT_SFX(xt_graph_build)(&g, &opt, &c), XPBD_OK);
+            REQUIRE_STATUS(SFX(xt_graph_build)(&g, &opt, &c), XPBD_OK);
             ENSURE_INT(c.colours, 0);
             ENSURE_INT(c.overflow_begin, 0);
             ENSURE_INT(c.slots, g.count);
@@ -301,10 +307,10 @@ static void FN(colour_serial)(void)
             int order = 0;
             for (uint32_t s = 0; s < c.slots; ++s)
                 order += c.source[s] != s || c.i0[s] != g.i0[s] || c.i1[s] != g.i1[s] ||
-                         c.rest[s] != (XT_R)g.rest[s] || c.lambda[s] != 0;
+                         c.rest[s] != (R)g.rest[s] || c.lambda[s] != 0;
             ENSURE_INT(order, 0);
             FN(check_set)(&c, g.particles, &g, 0, 1, "serial");
-            XT_SFXM(xpbd_distance_set, free)(&c);
+            SFX(xpbd_distance_set_free)(&c);
             xt_graph_free(&g);
         }
 }
@@ -314,3 +320,6 @@ static void FN(colour_serial)(void)
 #undef FN
 #undef SAMER
 #undef SAMECL
+#undef XT_TAB
+#define XPBD_PRECISION_END
+#include "precision.h"

@@ -1,17 +1,26 @@
 /* Cross-check of one precision: the ISA under test against the scalar
- * reference, template over XT_R / XT_SFX / XT_SAME / XT_TAB / XT_REF / XT_EPS.
+ * reference; a template over the precision (precision.h).
  *
  * Both paths get bitwise copies of the same cloud and of the same set (built
  * twice from the same input), walk the same colours in the same order, and
  * after every kernel call every particle array, force array, lambda, residual
  * array and return value is compared with memcmp. */
 
-#define CL XT_SFX(xt_cloud)
-#define DSET XT_SFX(xpbd_distance_set)
-#define KT XT_SFX(xpbd_kernels)
-#define SAMER(a, b, n, what) XT_SAME((a), (b), (n), (what), __FILE__, __LINE__)
-#define SAMECL(a, b, what) XT_SFXM(xt_cloud, same)((a), (b), (what), __FILE__, __LINE__)
-#define FN(n) XT_SFX(n)
+#include "precision.h"
+
+#define CL SFX(xt_cloud)
+#define DSET SFX(xpbd_distance_set)
+#define KT SFX(xpbd_kernels)
+#define SAMER(a, b, n, what) SFX(xt_same)((a), (b), (n), (what), __FILE__, __LINE__)
+#define SAMECL(a, b, what) SFX(xt_cloud_same)((a), (b), (what), __FILE__, __LINE__)
+#define FN(n) SFX(n)
+#if R_F64
+#  define XT_TAB xt_k64
+#  define XT_REF xt_ref64
+#else
+#  define XT_TAB xt_k32
+#  define XT_REF xt_ref32
+#endif
 
 /* ------------------------------------------------------------- cases --- */
 
@@ -51,20 +60,20 @@ static int FN(xrun_init)(FN(xrun) *r, const FN(xcase) *c, size_t size, uint64_t 
         for (size_t k = 0; k < r->g.count; ++k)
             if (r->g.compliance[k] < soften)
                 r->g.compliance[k] = soften;
-    snprintf(r->label, sizeof r->label, "%s, size %zu, %s", XT_F64 ? "f64" : "f32", size,
+    snprintf(r->label, sizeof r->label, "%s, size %zu, %s", R_F64 ? "f64" : "f32", size,
              c->name);
     xpbd_colouring_options opt = {c->max_colours, 0};
-    if (XT_SFX(xt_graph_build)(&r->g, &opt, &r->ca) != XPBD_OK ||
-        XT_SFX(xt_graph_build)(&r->g, &opt, &r->cb) != XPBD_OK) {
+    if (SFX(xt_graph_build)(&r->g, &opt, &r->ca) != XPBD_OK ||
+        SFX(xt_graph_build)(&r->g, &opt, &r->cb) != XPBD_OK) {
         if (xt_fail_begin(__FILE__, __LINE__))
             fprintf(stderr, "%s: build failed\n", r->label);
         return 0;
     }
-    if (!XT_SFXM(xt_cloud, alloc)(&r->a, r->g.particles) ||
-        !XT_SFXM(xt_cloud, alloc)(&r->b, r->g.particles))
+    if (!SFX(xt_cloud_alloc)(&r->a, r->g.particles) ||
+        !SFX(xt_cloud_alloc)(&r->b, r->g.particles))
         return 0;
-    XT_SFXM(xt_cloud, random)(&r->a, &rng, 0.15, &r->g);
-    XT_SFXM(xt_cloud, copy)(&r->b, &r->a);
+    SFX(xt_cloud_random)(&r->a, &rng, 0.15, &r->g);
+    SFX(xt_cloud_copy)(&r->b, &r->a);
     /* the builder is deterministic: both layouts are the same */
     SAME_U32(r->ca.i0, r->cb.i0, r->ca.slots, r->label);
     SAME_U32(r->ca.source, r->cb.source, r->ca.slots, r->label);
@@ -73,10 +82,10 @@ static int FN(xrun_init)(FN(xrun) *r, const FN(xcase) *c, size_t size, uint64_t 
 
 static void FN(xrun_free)(FN(xrun) *r)
 {
-    XT_SFXM(xpbd_distance_set, free)(&r->ca);
-    XT_SFXM(xpbd_distance_set, free)(&r->cb);
-    XT_SFXM(xt_cloud, free)(&r->a);
-    XT_SFXM(xt_cloud, free)(&r->b);
+    SFX(xpbd_distance_set_free)(&r->ca);
+    SFX(xpbd_distance_set_free)(&r->cb);
+    SFX(xt_cloud_free)(&r->a);
+    SFX(xt_cloud_free)(&r->b);
     xt_graph_free(&r->g);
 }
 
@@ -115,10 +124,10 @@ static int FN(same_set)(const DSET *a, const DSET *b, const char *what)
 }
 
 /* Fills a residual out array with a sentinel no kernel produces. */
-static void FN(poison)(XT_R *out, size_t n)
+static void FN(poison)(R *out, size_t n)
 {
     for (size_t s = 0; s < n; ++s)
-        out[s] = (XT_R)12345.0;
+        out[s] = (R)12345.0;
 }
 
 /* ----------------------------------------------------- particle kernels --- */
@@ -131,11 +140,11 @@ static void FN(cross_particles)(void)
     const KT *T = XT_TAB, *S = XT_REF;
     size_t sizes[16];
     const size_t ns = FN(sizes)(sizes);
-    const XT_R h = (XT_R)(1.0 / 240.0), gx = (XT_R)0.5, gy = (XT_R)-9.81, gz = (XT_R)0.25;
+    const R h = (R)(1.0 / 240.0), gx = (R)0.5, gy = (R)-9.81, gz = (R)0.25;
     for (size_t si = 0; si < ns; ++si) {
         const size_t n = sizes[si];
         CL a, b;
-        REQUIRE(XT_SFXM(xt_cloud, alloc)(&a, n) && XT_SFXM(xt_cloud, alloc)(&b, n));
+        REQUIRE(SFX(xt_cloud_alloc)(&a, n) && SFX(xt_cloud_alloc)(&b, n));
         xt_rng rng = {0xc105ull + n};
         char what[96];
         /* each kernel starts from a fresh random cloud; begins 0 (aligned)
@@ -145,14 +154,14 @@ static void FN(cross_particles)(void)
                 break;
             const size_t end = n - (n > begin + 2 ? 1 : 0);
             for (int kernel = 0; kernel < 5; ++kernel) {
-                XT_SFXM(xt_cloud, random)(&a, &rng, 0.2, NULL);
+                SFX(xt_cloud_random)(&a, &rng, 0.2, NULL);
                 if (n > 2) {
-                    a.p.vx[1] = (XT_R)-0.0; /* signed zeros pass through */
-                    a.p.vy[2] = (XT_R)0.0;
+                    a.p.vx[1] = (R)-0.0; /* signed zeros pass through */
+                    a.p.vy[2] = (R)0.0;
                     a.p.w[2] = 0;
                 }
-                XT_SFXM(xt_cloud, copy)(&b, &a);
-                snprintf(what, sizeof what, "%s n=%zu [%zu,%zu) kernel %d", XT_F64 ? "f64" : "f32",
+                SFX(xt_cloud_copy)(&b, &a);
+                snprintf(what, sizeof what, "%s n=%zu [%zu,%zu) kernel %d", R_F64 ? "f64" : "f32",
                          n, begin, end, kernel);
                 switch (kernel) {
                 case 0:
@@ -160,16 +169,16 @@ static void FN(cross_particles)(void)
                     S->predict(&b.p, begin, end, h, gx, gy, gz);
                     break;
                 case 1:
-                    T->update_velocity(&a.p, begin, end, h, (XT_R)0.98);
-                    S->update_velocity(&b.p, begin, end, h, (XT_R)0.98);
+                    T->update_velocity(&a.p, begin, end, h, (R)0.98);
+                    S->update_velocity(&b.p, begin, end, h, (R)0.98);
                     break;
                 case 2:
                     T->spring_integrate(&a.p, a.fx, a.fy, a.fz, begin, end, h, gx, gy, gz);
                     S->spring_integrate(&b.p, b.fx, b.fy, b.fz, begin, end, h, gx, gy, gz);
                     break;
                 case 3: {
-                    const XT_R ea = T->kinetic_energy(&a.p, begin, end);
-                    const XT_R eb = S->kinetic_energy(&b.p, begin, end);
+                    const R ea = T->kinetic_energy(&a.p, begin, end);
+                    const R eb = S->kinetic_energy(&b.p, begin, end);
                     SAMER(&ea, &eb, 1, what);
                     double want = 0;
                     for (size_t i = begin; i < end; ++i)
@@ -179,11 +188,11 @@ static void FN(cross_particles)(void)
                                      (double)b.p.vz[i] * b.p.vz[i]) /
                                     b.p.w[i];
                     want *= 0.5;
-                    ENSURE_NEAR(eb, want, XT_EPS * 256 * (want + 1));
+                    ENSURE_NEAR(eb, want, R_EPS * 256 * (want + 1));
                     break;
                 }
                 case 4: {
-                    XT_R ma[3], mb[3];
+                    R ma[3], mb[3];
                     T->momentum(&a.p, begin, end, ma);
                     S->momentum(&b.p, begin, end, mb);
                     SAMER(ma, mb, 3, what);
@@ -196,7 +205,7 @@ static void FN(cross_particles)(void)
                             scale += 10.0 / b.p.w[i];
                         }
                     for (int d = 0; d < 3; ++d)
-                        ENSURE_NEAR(mb[d], want[d], XT_EPS * 32 * scale);
+                        ENSURE_NEAR(mb[d], want[d], R_EPS * 32 * scale);
                     break;
                 }
                 }
@@ -205,14 +214,14 @@ static void FN(cross_particles)(void)
         }
         /* predict really moved things: x - px == v*h for a dynamic particle */
         if (n > 3) {
-            XT_SFXM(xt_cloud, random)(&a, &rng, 0.0, NULL);
-            const XT_R v = a.p.vy[3] + gy * h, x = a.p.y[3];
+            SFX(xt_cloud_random)(&a, &rng, 0.0, NULL);
+            const R v = a.p.vy[3] + gy * h, x = a.p.y[3];
             T->predict(&a.p, 0, n, h, gx, gy, gz);
             ENSURE_BITS_F64((double)a.p.vy[3], (double)v);
-            ENSURE_BITS_F64((double)a.p.y[3], (double)(XT_R)(x + v * h));
+            ENSURE_BITS_F64((double)a.p.y[3], (double)(R)(x + v * h));
         }
-        XT_SFXM(xt_cloud, free)(&a);
-        XT_SFXM(xt_cloud, free)(&b);
+        SFX(xt_cloud_free)(&a);
+        SFX(xt_cloud_free)(&b);
     }
 }
 
@@ -222,7 +231,7 @@ enum { FN(XPBD), FN(PBD), FN(SPRINGS) };
 
 /* One colour sweep of kernel `which` on both paths, then the overflow range
  * with the serial reference (as the step driver does). Returns skipped. */
-static uint32_t FN(sweep)(FN(xrun) *r, int which, XT_R h, XT_R k, const char *what)
+static uint32_t FN(sweep)(FN(xrun) *r, int which, R h, R k, const char *what)
 {
     const KT *T = XT_TAB, *S = XT_REF;
     uint32_t total = 0;
@@ -254,17 +263,17 @@ static uint32_t FN(sweep)(FN(xrun) *r, int which, XT_R h, XT_R k, const char *wh
     uint32_t sa = 0, sb = 0;
     switch (which) {
     case FN(XPBD):
-        sa = XT_SFX(xpbd_serial_distance_xpbd)(&r->a.p, &r->ca, o0, o1, h);
-        sb = XT_SFX(xpbd_serial_distance_xpbd)(&r->b.p, &r->cb, o0, o1, h);
+        sa = SFX(xpbd_serial_distance_xpbd)(&r->a.p, &r->ca, o0, o1, h);
+        sb = SFX(xpbd_serial_distance_xpbd)(&r->b.p, &r->cb, o0, o1, h);
         break;
     case FN(PBD):
-        sa = XT_SFX(xpbd_serial_distance_pbd)(&r->a.p, &r->ca, o0, o1, k);
-        sb = XT_SFX(xpbd_serial_distance_pbd)(&r->b.p, &r->cb, o0, o1, k);
+        sa = SFX(xpbd_serial_distance_pbd)(&r->a.p, &r->ca, o0, o1, k);
+        sb = SFX(xpbd_serial_distance_pbd)(&r->b.p, &r->cb, o0, o1, k);
         break;
     default:
-        sa = XT_SFX(xpbd_serial_spring_forces)(&r->a.p, &r->ca, r->a.fx, r->a.fy, r->a.fz, o0, o1,
+        sa = SFX(xpbd_serial_spring_forces)(&r->a.p, &r->ca, r->a.fx, r->a.fy, r->a.fz, o0, o1,
                                                k);
-        sb = XT_SFX(xpbd_serial_spring_forces)(&r->b.p, &r->cb, r->b.fx, r->b.fy, r->b.fz, o0, o1,
+        sb = SFX(xpbd_serial_spring_forces)(&r->b.p, &r->cb, r->b.fx, r->b.fy, r->b.fz, o0, o1,
                                                k);
         break;
     }
@@ -278,11 +287,11 @@ static uint32_t FN(sweep)(FN(xrun) *r, int which, XT_R h, XT_R k, const char *wh
 /* The residual kernel with its out[] array over every colour, then the
  * overflow; the maxima and the arrays must agree bitwise, every slot must be
  * written, and padding slots and skipped constraints must read 0. */
-static void FN(residuals)(FN(xrun) *r, XT_R h)
+static void FN(residuals)(FN(xrun) *r, R h)
 {
     const KT *T = XT_TAB, *S = XT_REF;
     const size_t slots = r->ca.slots;
-    XT_R *oa = malloc((slots + 1) * sizeof *oa), *ob = malloc((slots + 1) * sizeof *ob);
+    R *oa = malloc((slots + 1) * sizeof *oa), *ob = malloc((slots + 1) * sizeof *ob);
     if (!oa || !ob) {
         free(oa);
         free(ob);
@@ -294,30 +303,30 @@ static void FN(residuals)(FN(xrun) *r, XT_R h)
     char label[200];
     for (uint32_t col = 0; col < r->ca.colours; ++col) {
         const uint32_t nb = xpbd_colour_batches(r->ca.colour_begin, col);
-        const XT_R ra = T->residual(&r->a.p, &r->ca, col, 0, nb, h, oa);
-        const XT_R rb = S->residual(&r->b.p, &r->cb, col, 0, nb, h, ob);
+        const R ra = T->residual(&r->a.p, &r->ca, col, 0, nb, h, oa);
+        const R rb = S->residual(&r->b.p, &r->cb, col, 0, nb, h, ob);
         snprintf(label, sizeof label, "%s: residual max, colour %u", r->label, (unsigned)col);
         SAMER(&ra, &rb, 1, label);
         /* the maximum is the maximum of what the array holds */
-        XT_R m = 0;
+        R m = 0;
         for (uint32_t s = r->ca.colour_begin[col]; s < r->ca.colour_begin[col + 1]; ++s) {
-            const XT_R v = ob[s] < 0 ? -ob[s] : ob[s];
+            const R v = ob[s] < 0 ? -ob[s] : ob[s];
             m = v > m ? v : m;
         }
         SAMER(&rb, &m, 1, label);
         /* and the NULL-out form returns the same maximum */
-        const XT_R rn = T->residual(&r->a.p, &r->ca, col, 0, nb, h, NULL);
+        const R rn = T->residual(&r->a.p, &r->ca, col, 0, nb, h, NULL);
         SAMER(&rn, &ra, 1, label);
     }
-    const XT_R ra = XT_SFX(xpbd_serial_residual)(&r->a.p, &r->ca, r->ca.overflow_begin,
+    const R ra = SFX(xpbd_serial_residual)(&r->a.p, &r->ca, r->ca.overflow_begin,
                                                  (uint32_t)slots, h, oa);
-    const XT_R rb = XT_SFX(xpbd_serial_residual)(&r->b.p, &r->cb, r->cb.overflow_begin,
+    const R rb = SFX(xpbd_serial_residual)(&r->b.p, &r->cb, r->cb.overflow_begin,
                                                  (uint32_t)slots, h, ob);
     snprintf(label, sizeof label, "%s: residual arrays", r->label);
     SAMER(&ra, &rb, 1, label);
     SAMER(oa, ob, slots, label);
     for (size_t s = 0; s < slots; ++s) {
-        if (ob[s] == (XT_R)12345.0) {
+        if (ob[s] == (R)12345.0) {
             ENSURE(!"a residual slot was not written");
             break;
         }
@@ -339,8 +348,8 @@ static void FN(compare_sums)(FN(xrun) *r, const char *what)
 {
     const KT *T = XT_TAB, *S = XT_REF;
     const size_t n = r->a.p.count;
-    const XT_R ea = T->kinetic_energy(&r->a.p, 0, n), eb = S->kinetic_energy(&r->b.p, 0, n);
-    XT_R ma[3], mb[3];
+    const R ea = T->kinetic_energy(&r->a.p, 0, n), eb = S->kinetic_energy(&r->b.p, 0, n);
+    R ma[3], mb[3];
     T->momentum(&r->a.p, 0, n, ma);
     S->momentum(&r->b.p, 0, n, mb);
     char label[200];
@@ -356,8 +365,8 @@ static void FN(cross_constraints)(int which)
     const KT *T = XT_TAB, *S = XT_REF;
     size_t sizes[16];
     const size_t ns = FN(sizes)(sizes);
-    const XT_R h = (XT_R)(which == FN(SPRINGS) ? 1e-3 : 1.0 / 240.0);
-    const XT_R gx = 0, gy = (XT_R)-9.81, gz = 0;
+    const R h = (R)(which == FN(SPRINGS) ? 1e-3 : 1.0 / 240.0);
+    const R gx = 0, gy = (R)-9.81, gz = 0;
     size_t cases = 0;
     for (size_t ci = 0; ci < FN_NCASES; ++ci)
         for (size_t si = 0; si < ns; ++si) {
@@ -378,7 +387,7 @@ static void FN(cross_constraints)(int which)
                 const size_t n = r.a.p.count;
                 if (which == FN(SPRINGS)) {
                     /* static pairs keep a spring; coincident pairs skip */
-                    const uint32_t sk = FN(sweep)(&r, which, h, (XT_R)0.2, "spring_forces");
+                    const uint32_t sk = FN(sweep)(&r, which, h, (R)0.2, "spring_forces");
                     ENSURE(sk >= (uint32_t)r.g.coincident);
                     T->spring_integrate(&r.a.p, r.a.fx, r.a.fy, r.a.fz, 0, n, h, gx, gy, gz);
                     S->spring_integrate(&r.b.p, r.b.fx, r.b.fy, r.b.fz, 0, n, h, gx, gy, gz);
@@ -388,12 +397,12 @@ static void FN(cross_constraints)(int which)
                     S->predict(&r.b.p, 0, n, h, gx, gy, gz);
                     SAMECL(&r.a, &r.b, "predict");
                     if (r.ca.slots) {
-                        memset(r.ca.lambda, 0, r.ca.slots * sizeof(XT_R));
-                        memset(r.cb.lambda, 0, r.cb.slots * sizeof(XT_R));
+                        memset(r.ca.lambda, 0, r.ca.slots * sizeof(R));
+                        memset(r.cb.lambda, 0, r.cb.slots * sizeof(R));
                     }
                     for (int it = 0; it < 4; ++it) {
                         /* PBD alternates k_s = 1 and a fractional stiffness */
-                        const XT_R k = (XT_R)(it % 2 ? 0.37 : 1.0);
+                        const R k = (R)(it % 2 ? 0.37 : 1.0);
                         const uint32_t sk = FN(sweep)(&r, which, h, k,
                                                       which == FN(XPBD) ? "distance_xpbd"
                                                                         : "distance_pbd");
@@ -402,8 +411,8 @@ static void FN(cross_constraints)(int which)
                     }
                     if (which == FN(XPBD))
                         FN(residuals)(&r, h);
-                    T->update_velocity(&r.a.p, 0, n, h, (XT_R)0.99);
-                    S->update_velocity(&r.b.p, 0, n, h, (XT_R)0.99);
+                    T->update_velocity(&r.a.p, 0, n, h, (R)0.99);
+                    S->update_velocity(&r.b.p, 0, n, h, (R)0.99);
                     SAMECL(&r.a, &r.b, "update_velocity");
                 }
                 FN(compare_sums)(&r, "substep end");
@@ -451,7 +460,7 @@ static void FN(cross_packed)(int pbd)
     const KT *T = XT_TAB, *S = XT_REF;
     size_t sizes[16];
     const size_t ns = FN(sizes)(sizes);
-    const XT_R h = (XT_R)(1.0 / 240.0);
+    const R h = (R)(1.0 / 240.0);
     size_t cases = 0;
     for (size_t ci = 0; ci < FN_NCASES; ++ci)
         for (size_t si = 0; si < ns; ++si) {
@@ -464,23 +473,23 @@ static void FN(cross_packed)(int pbd)
             }
             cases++;
             const size_t n = r.a.p.count;
-            XT_R *qa = malloc((4 * n + 1) * sizeof *qa), *qb = malloc((4 * n + 1) * sizeof *qb);
+            R *qa = malloc((4 * n + 1) * sizeof *qa), *qb = malloc((4 * n + 1) * sizeof *qb);
             REQUIRE(qa && qb);
             const uint32_t dedicated = (uint32_t)(r.g.coincident + r.g.static_pairs);
             char label[200];
             for (int sub = 0; sub < 3; ++sub) {
                 if (sub % 2 == 1) {
-                    T->predict_pack(&r.a.p, qa, 0, n, h, 0, (XT_R)-9.81, 0);
-                    S->predict_pack(&r.b.p, qb, 0, n, h, 0, (XT_R)-9.81, 0);
+                    T->predict_pack(&r.a.p, qa, 0, n, h, 0, (R)-9.81, 0);
+                    S->predict_pack(&r.b.p, qb, 0, n, h, 0, (R)-9.81, 0);
                 } else {
-                    T->predict(&r.a.p, 0, n, h, 0, (XT_R)-9.81, 0);
-                    S->predict(&r.b.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                    T->predict(&r.a.p, 0, n, h, 0, (R)-9.81, 0);
+                    S->predict(&r.b.p, 0, n, h, 0, (R)-9.81, 0);
                 }
-                S->predict(&u.b.p, 0, n, h, 0, (XT_R)-9.81, 0);
+                S->predict(&u.b.p, 0, n, h, 0, (R)-9.81, 0);
                 if (r.ca.slots) {
-                    memset(r.ca.lambda, 0, r.ca.slots * sizeof(XT_R));
-                    memset(r.cb.lambda, 0, r.cb.slots * sizeof(XT_R));
-                    memset(u.cb.lambda, 0, u.cb.slots * sizeof(XT_R));
+                    memset(r.ca.lambda, 0, r.ca.slots * sizeof(R));
+                    memset(r.cb.lambda, 0, r.cb.slots * sizeof(R));
+                    memset(u.cb.lambda, 0, u.cb.slots * sizeof(R));
                 }
                 /* odd substeps: the fused predict_pack / unpack_velocity on both
                  * packed runs, against the separate kernels on the SoA run */
@@ -492,7 +501,7 @@ static void FN(cross_packed)(int pbd)
                 snprintf(label, sizeof label, "%s: pack", r.label);
                 SAMER(qa, qb, 4 * n, label);
                 for (int it = 0; it < 4; ++it) {
-                    const XT_R k = (XT_R)(it % 2 ? 0.37 : 1.0);
+                    const R k = (R)(it % 2 ? 0.37 : 1.0);
                     uint32_t ska = 0, skb = 0, sku = 0;
                     for (uint32_t col = 0; col < r.ca.colours; ++col) {
                         const uint32_t nb = xpbd_colour_batches(r.ca.colour_begin, col);
@@ -515,12 +524,12 @@ static void FN(cross_packed)(int pbd)
                         sku += su;
                     }
                     const uint32_t o0 = r.ca.overflow_begin, o1 = r.ca.slots;
-                    ska += pbd ? XT_SFXM(xpbd_serial_distance_pbd, packed)(qa, &r.ca, o0, o1, k)
-                               : XT_SFXM(xpbd_serial_distance_xpbd, packed)(qa, &r.ca, o0, o1, h);
-                    skb += pbd ? XT_SFXM(xpbd_serial_distance_pbd, packed)(qb, &r.cb, o0, o1, k)
-                               : XT_SFXM(xpbd_serial_distance_xpbd, packed)(qb, &r.cb, o0, o1, h);
-                    sku += pbd ? XT_SFX(xpbd_serial_distance_pbd)(&u.b.p, &u.cb, o0, o1, k)
-                               : XT_SFX(xpbd_serial_distance_xpbd)(&u.b.p, &u.cb, o0, o1, h);
+                    ska += pbd ? SFX(xpbd_serial_distance_pbd_packed)(qa, &r.ca, o0, o1, k)
+                               : SFX(xpbd_serial_distance_xpbd_packed)(qa, &r.ca, o0, o1, h);
+                    skb += pbd ? SFX(xpbd_serial_distance_pbd_packed)(qb, &r.cb, o0, o1, k)
+                               : SFX(xpbd_serial_distance_xpbd_packed)(qb, &r.cb, o0, o1, h);
+                    sku += pbd ? SFX(xpbd_serial_distance_pbd)(&u.b.p, &u.cb, o0, o1, k)
+                               : SFX(xpbd_serial_distance_xpbd)(&u.b.p, &u.cb, o0, o1, h);
                     ENSURE_INT(ska, skb);
                     ENSURE_INT(ska, sku);
                     ENSURE(ska >= dedicated);
@@ -529,9 +538,9 @@ static void FN(cross_packed)(int pbd)
                     SAMER(r.ca.lambda, u.cb.lambda, r.ca.slots, label);
                 }
                 if (fused) {
-                    T->unpack_velocity(qa, &r.a.p, 0, n, h, (XT_R)0.75);
-                    S->unpack_velocity(qb, &r.b.p, 0, n, h, (XT_R)0.75);
-                    S->update_velocity(&u.b.p, 0, n, h, (XT_R)0.75);
+                    T->unpack_velocity(qa, &r.a.p, 0, n, h, (R)0.75);
+                    S->unpack_velocity(qb, &r.b.p, 0, n, h, (R)0.75);
+                    S->update_velocity(&u.b.p, 0, n, h, (R)0.75);
                 } else {
                     T->unpack(qa, &r.a.p, 0, n);
                     S->unpack(qb, &r.b.p, 0, n);
@@ -572,25 +581,25 @@ static void FN(cross_pbd_packed)(void)
 static void FN(cross_ranges)(void)
 {
     const KT *T = XT_TAB, *S = XT_REF;
-    const XT_R h = (XT_R)(1.0 / 240.0);
+    const R h = (R)(1.0 / 240.0);
     /* particles */
     const size_t counts[] = {37, 3001};
     for (size_t ci = 0; ci < 2; ++ci) {
         const size_t n = counts[ci];
         CL a, b;
-        REQUIRE(XT_SFXM(xt_cloud, alloc)(&a, n) && XT_SFXM(xt_cloud, alloc)(&b, n));
+        REQUIRE(SFX(xt_cloud_alloc)(&a, n) && SFX(xt_cloud_alloc)(&b, n));
         xt_rng rng = {0x4a4eull + n};
         const size_t cuts[] = {1, 3, 5, 17, n / 2 + 1, n - 2};
         for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; ++k) {
             const size_t cut = cuts[k];
             for (int kernel = 0; kernel < 5; ++kernel) {
-                XT_SFXM(xt_cloud, random)(&a, &rng, 0.2, NULL);
-                XT_SFXM(xt_cloud, copy)(&b, &a);
+                SFX(xt_cloud_random)(&a, &rng, 0.2, NULL);
+                SFX(xt_cloud_copy)(&b, &a);
                 switch (kernel) {
                 case 0:
-                    T->predict(&a.p, 0, n, h, 0, (XT_R)-9.81, 0);
-                    T->predict(&b.p, 0, cut, h, 0, (XT_R)-9.81, 0);
-                    T->predict(&b.p, cut, n, h, 0, (XT_R)-9.81, 0);
+                    T->predict(&a.p, 0, n, h, 0, (R)-9.81, 0);
+                    T->predict(&b.p, 0, cut, h, 0, (R)-9.81, 0);
+                    T->predict(&b.p, cut, n, h, 0, (R)-9.81, 0);
                     break;
                 case 1:
                     T->update_velocity(&a.p, 0, n, h, 1);
@@ -598,18 +607,18 @@ static void FN(cross_ranges)(void)
                     T->update_velocity(&b.p, cut, n, h, 1);
                     break;
                 case 2:
-                    T->spring_integrate(&a.p, a.fx, a.fy, a.fz, 0, n, h, 0, (XT_R)-9.81, 0);
-                    T->spring_integrate(&b.p, b.fx, b.fy, b.fz, 0, cut, h, 0, (XT_R)-9.81, 0);
-                    T->spring_integrate(&b.p, b.fx, b.fy, b.fz, cut, n, h, 0, (XT_R)-9.81, 0);
+                    T->spring_integrate(&a.p, a.fx, a.fy, a.fz, 0, n, h, 0, (R)-9.81, 0);
+                    T->spring_integrate(&b.p, b.fx, b.fy, b.fz, 0, cut, h, 0, (R)-9.81, 0);
+                    T->spring_integrate(&b.p, b.fx, b.fy, b.fz, cut, n, h, 0, (R)-9.81, 0);
                     break;
                 default: {
                     /* pack (3) or unpack (4): split vs whole, and the forced
                      * path vs the reference on an unaligned range */
-                    XT_R *qa = malloc(4 * n * sizeof *qa), *qb = malloc(4 * n * sizeof *qb),
+                    R *qa = malloc(4 * n * sizeof *qa), *qb = malloc(4 * n * sizeof *qb),
                          *qr = malloc(4 * n * sizeof *qr);
                     REQUIRE(qa && qb && qr);
                     for (size_t i = 0; i < 4 * n; ++i)
-                        qa[i] = qb[i] = qr[i] = (XT_R)xt_range(&rng, -2, 2);
+                        qa[i] = qb[i] = qr[i] = (R)xt_range(&rng, -2, 2);
                     if (kernel == 3) {
                         T->pack(&a.p, qa, 0, n);
                         T->pack(&a.p, qb, 0, cut);
@@ -619,10 +628,10 @@ static void FN(cross_ranges)(void)
                         SAMER(qa, qr, 4 * n, "pack vs reference");
                         int wrong = 0;
                         for (size_t i = 0; i < n; ++i)
-                            wrong += memcmp(&qa[4 * i], &a.p.x[i], sizeof(XT_R)) != 0 ||
-                                     memcmp(&qa[4 * i + 1], &a.p.y[i], sizeof(XT_R)) != 0 ||
-                                     memcmp(&qa[4 * i + 2], &a.p.z[i], sizeof(XT_R)) != 0 ||
-                                     memcmp(&qa[4 * i + 3], &a.p.w[i], sizeof(XT_R)) != 0;
+                            wrong += memcmp(&qa[4 * i], &a.p.x[i], sizeof(R)) != 0 ||
+                                     memcmp(&qa[4 * i + 1], &a.p.y[i], sizeof(R)) != 0 ||
+                                     memcmp(&qa[4 * i + 2], &a.p.z[i], sizeof(R)) != 0 ||
+                                     memcmp(&qa[4 * i + 3], &a.p.w[i], sizeof(R)) != 0;
                         ENSURE_INT(wrong, 0);
                         T->pack(&a.p, qa, cut, n - 1);
                         S->pack(&a.p, qr, cut, n - 1);
@@ -633,9 +642,9 @@ static void FN(cross_ranges)(void)
                         T->unpack(qa, &b.p, cut, n);
                         int wrong = 0;
                         for (size_t i = 0; i < n; ++i)
-                            wrong += memcmp(&qa[4 * i], &a.p.x[i], sizeof(XT_R)) != 0 ||
-                                     memcmp(&qa[4 * i + 1], &a.p.y[i], sizeof(XT_R)) != 0 ||
-                                     memcmp(&qa[4 * i + 2], &a.p.z[i], sizeof(XT_R)) != 0;
+                            wrong += memcmp(&qa[4 * i], &a.p.x[i], sizeof(R)) != 0 ||
+                                     memcmp(&qa[4 * i + 1], &a.p.y[i], sizeof(R)) != 0 ||
+                                     memcmp(&qa[4 * i + 2], &a.p.z[i], sizeof(R)) != 0;
                         ENSURE_INT(wrong, 0);
                     }
                     free(qa);
@@ -647,23 +656,23 @@ static void FN(cross_ranges)(void)
                 SAMECL(&a, &b, "particle range split vs whole");
             }
             /* reductions over an unaligned range match the reference on it */
-            const XT_R ea = T->kinetic_energy(&a.p, cut, n - 1);
-            const XT_R eb = S->kinetic_energy(&a.p, cut, n - 1);
+            const R ea = T->kinetic_energy(&a.p, cut, n - 1);
+            const R eb = S->kinetic_energy(&a.p, cut, n - 1);
             SAMER(&ea, &eb, 1, "kinetic_energy on an unaligned range");
-            XT_R ma[3], mb[3];
+            R ma[3], mb[3];
             T->momentum(&a.p, cut, n - 1, ma);
             S->momentum(&a.p, cut, n - 1, mb);
             SAMER(ma, mb, 3, "momentum on an unaligned range");
         }
         /* an empty range does nothing */
-        XT_SFXM(xt_cloud, copy)(&b, &a);
-        T->predict(&a.p, 5, 5, h, 0, (XT_R)-9.81, 0);
+        SFX(xt_cloud_copy)(&b, &a);
+        T->predict(&a.p, 5, 5, h, 0, (R)-9.81, 0);
         T->update_velocity(&a.p, 7, 7, h, 1);
-        const XT_R e0 = T->kinetic_energy(&a.p, 9, 9);
+        const R e0 = T->kinetic_energy(&a.p, 9, 9);
         ENSURE_BITS_F64((double)e0, 0.0);
         SAMECL(&a, &b, "empty ranges");
-        XT_SFXM(xt_cloud, free)(&a);
-        XT_SFXM(xt_cloud, free)(&b);
+        SFX(xt_cloud_free)(&a);
+        SFX(xt_cloud_free)(&b);
     }
 
     /* batch ranges: every colour with at least two batches, split at 1,
@@ -683,11 +692,11 @@ static void FN(cross_ranges)(void)
             /* r.a: forced, split; r.b: reference, whole; w.a: forced, whole */
             int split_colours = 0;
             const size_t slots = r.ca.slots;
-            XT_R *oa = calloc(slots + 1, sizeof *oa), *ob = calloc(slots + 1, sizeof *ob),
+            R *oa = calloc(slots + 1, sizeof *oa), *ob = calloc(slots + 1, sizeof *ob),
                  *ow = calloc(slots + 1, sizeof *ow);
             /* packed copies for which 4 (distance_xpbd_packed), 5 (pbd) */
             const size_t np = r.a.p.count;
-            XT_R *qa = calloc(4 * np + 1, sizeof *qa), *qb = calloc(4 * np + 1, sizeof *qb),
+            R *qa = calloc(4 * np + 1, sizeof *qa), *qb = calloc(4 * np + 1, sizeof *qb),
                  *qw = calloc(4 * np + 1, sizeof *qw);
             REQUIRE(qa && qb && qw);
             T->pack(&r.a.p, qa, 0, np);
@@ -700,7 +709,7 @@ static void FN(cross_ranges)(void)
                 split_colours++;
                 const uint32_t cut = col % 3 == 0 ? 1 : col % 3 == 1 ? nb / 2 : nb - 1;
                 uint32_t s1 = 0, s2 = 0, s3 = 0;
-                XT_R m1 = 0, m2 = 0, m3 = 0;
+                R m1 = 0, m2 = 0, m3 = 0;
                 switch (which) {
                 case 0:
                     s1 = T->distance_xpbd(&r.a.p, &r.ca, col, 0, cut, h) +
@@ -709,10 +718,10 @@ static void FN(cross_ranges)(void)
                     s3 = T->distance_xpbd(&w.a.p, &w.ca, col, 0, nb, h);
                     break;
                 case 1:
-                    s1 = T->distance_pbd(&r.a.p, &r.ca, col, 0, cut, (XT_R)0.5) +
-                         T->distance_pbd(&r.a.p, &r.ca, col, cut, nb, (XT_R)0.5);
-                    s2 = S->distance_pbd(&r.b.p, &r.cb, col, 0, nb, (XT_R)0.5);
-                    s3 = T->distance_pbd(&w.a.p, &w.ca, col, 0, nb, (XT_R)0.5);
+                    s1 = T->distance_pbd(&r.a.p, &r.ca, col, 0, cut, (R)0.5) +
+                         T->distance_pbd(&r.a.p, &r.ca, col, cut, nb, (R)0.5);
+                    s2 = S->distance_pbd(&r.b.p, &r.cb, col, 0, nb, (R)0.5);
+                    s3 = T->distance_pbd(&w.a.p, &w.ca, col, 0, nb, (R)0.5);
                     break;
                 case 2:
                     s1 = T->spring_forces(&r.a.p, &r.ca, r.a.fx, r.a.fy, r.a.fz, col, 0, cut, 1) +
@@ -725,8 +734,8 @@ static void FN(cross_ranges)(void)
                     T->distance_xpbd(&r.a.p, &r.ca, col, 0, nb, h);
                     S->distance_xpbd(&r.b.p, &r.cb, col, 0, nb, h);
                     T->distance_xpbd(&w.a.p, &w.ca, col, 0, nb, h);
-                    const XT_R x1 = T->residual(&r.a.p, &r.ca, col, 0, cut, h, oa);
-                    const XT_R x2 = T->residual(&r.a.p, &r.ca, col, cut, nb, h, oa);
+                    const R x1 = T->residual(&r.a.p, &r.ca, col, 0, cut, h, oa);
+                    const R x2 = T->residual(&r.a.p, &r.ca, col, cut, nb, h, oa);
                     m1 = x1 > x2 ? x1 : x2;
                     m2 = S->residual(&r.b.p, &r.cb, col, 0, nb, h, ob);
                     m3 = T->residual(&w.a.p, &w.ca, col, 0, nb, h, ow);
@@ -739,10 +748,10 @@ static void FN(cross_ranges)(void)
                     s3 = T->distance_xpbd_packed(qw, &w.ca, col, 0, nb, h);
                     break;
                 case 5:
-                    s1 = T->distance_pbd_packed(qa, &r.ca, col, 0, cut, (XT_R)0.5) +
-                         T->distance_pbd_packed(qa, &r.ca, col, cut, nb, (XT_R)0.5);
-                    s2 = S->distance_pbd_packed(qb, &r.cb, col, 0, nb, (XT_R)0.5);
-                    s3 = T->distance_pbd_packed(qw, &w.ca, col, 0, nb, (XT_R)0.5);
+                    s1 = T->distance_pbd_packed(qa, &r.ca, col, 0, cut, (R)0.5) +
+                         T->distance_pbd_packed(qa, &r.ca, col, cut, nb, (R)0.5);
+                    s2 = S->distance_pbd_packed(qb, &r.cb, col, 0, nb, (R)0.5);
+                    s3 = T->distance_pbd_packed(qw, &w.ca, col, 0, nb, (R)0.5);
                     break;
                 }
                 if (which >= 4) {
@@ -810,18 +819,18 @@ static void FN(cross_step)(void)
             cb = ca;
             ca.isa = xt_isa;
             cb.isa = XPBD_ISA_SCALAR;
-            const size_t bytes = XT_SFX(xpbd_step_scratch_bytes)(r.a.p.count, r.ca.slots);
+            const size_t bytes = SFX(xpbd_step_scratch_bytes)(r.a.p.count, r.ca.slots);
             void *sa = malloc(bytes + 1), *sb = malloc(bytes + 1);
             if (springs) /* velocities the springs can take at this h */
                 for (size_t i = 0; i < r.a.p.count; ++i) {
-                    r.a.p.w[i] = r.b.p.w[i] = r.a.p.w[i] > 0 ? (XT_R)0.5 : 0;
+                    r.a.p.w[i] = r.b.p.w[i] = r.a.p.w[i] > 0 ? (R)0.5 : 0;
                 }
             for (int frame = 0; sa && sb && frame < 5; ++frame) {
                 xpbd_step_counters ka, kb;
                 const xpbd_status st_a =
-                    XT_SFX(xpbd_step)(&ca, 1.0 / 60.0, &r.a.p, &r.ca, sa, bytes, &ka);
+                    SFX(xpbd_step)(&ca, 1.0 / 60.0, &r.a.p, &r.ca, sa, bytes, &ka);
                 const xpbd_status st_b =
-                    XT_SFX(xpbd_step)(&cb, 1.0 / 60.0, &r.b.p, &r.cb, sb, bytes, &kb);
+                    SFX(xpbd_step)(&cb, 1.0 / 60.0, &r.b.p, &r.cb, sb, bytes, &kb);
                 ENSURE_STATUS(st_a, XPBD_OK);
                 ENSURE_STATUS(st_b, XPBD_OK);
                 char label[200];
@@ -851,6 +860,197 @@ static void FN(cross_step)(void)
         }
 }
 
+/* A finite compliance the validators accept must step: 3e38 (float) or
+ * 1e308 (double) makes compliance/h^2 overflow, and an infinite alpha~
+ * meeting lambda == 0 would give inf*0 = NaN. alpha~ is clamped to the
+ * largest finite value, so such a constraint makes (almost) no correction:
+ * the chain falls as if free, y_k = y_0 - g*hs^2*k(k+1)/2 after k substeps
+ * of symplectic Euler, on every path, bit for bit with the scalar one. The
+ * bound: v = (x - p)/hs carries up to one rounding of x (|x| < 1: eps) per
+ * substep, so after k substeps y is off by at most eps*k(k+1)/2. The
+ * tetrahedral volume kernel stays finite and (almost) still too. */
+static void FN(cross_huge_compliance)(void)
+{
+    const R huge = R_F64 ? (R)1e308 : (R)3e38;
+    SFX(xs_world) a, b;
+    REQUIRE_STATUS(SFX(xs_chain)(&a, 6, (R)0.1, huge), XPBD_OK);
+    REQUIRE_STATUS(SFX(xs_chain)(&b, 6, (R)0.1, huge), XPBD_OK);
+    uint32_t stamp[6];
+    REQUIRE_STATUS(SFX(xpbd_distance_set_validate)(&a.set, a.p.count, stamp, NULL), XPBD_OK);
+    R y0[6];
+    for (int i = 0; i < 6; ++i) y0[i] = a.p.y[i];
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.substeps = 4;
+    cfg.iterations = 4;
+    const double frame = 1.0 / 60;
+    const int frames = 10;
+    for (int f = 0; f < frames; ++f) {
+        cfg.isa = xt_isa;
+        ENSURE_STATUS(SFX(xpbd_step)(&cfg, frame, &a.p, &a.set, a.scratch, a.scratch_bytes, NULL),
+                      XPBD_OK);
+        cfg.isa = XPBD_ISA_SCALAR;
+        ENSURE_STATUS(SFX(xpbd_step)(&cfg, frame, &b.p, &b.set, b.scratch, b.scratch_bytes, NULL),
+                      XPBD_OK);
+    }
+    SAMER(a.p.x, b.p.x, 6, "huge compliance: x");
+    SAMER(a.p.y, b.p.y, 6, "huge compliance: y");
+    SAMER(a.p.vy, b.p.vy, 6, "huge compliance: vy");
+    SAMER(a.set.lambda, b.set.lambda, a.set.slots, "huge compliance: lambda");
+    const double hs = frame / cfg.substeps, k = (double)frames * cfg.substeps;
+    const double fall = 9.81 * hs * hs * k * (k + 1) / 2;
+    const double tol = R_EPS * k * (k + 1) / 2;
+    for (int i = 0; i < 6; ++i) {
+        ENSURE(isfinite(a.p.y[i]) && isfinite(a.p.vy[i]));
+        ENSURE_NEAR(a.p.y[i], a.p.w[i] > 0 ? y0[i] - fall : y0[i], tol);
+    }
+    for (uint32_t s = 0; s < a.set.slots; ++s) ENSURE(isfinite(a.set.lambda[s]));
+    SFX(xs_world_free)(&a);
+    SFX(xs_world_free)(&b);
+
+    /* one stretched tet, straight through the kernels */
+    const R xyz[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const uint32_t idx[4] = {0, 1, 2, 3};
+    SFX(xpbd_quad_set) ta, tb;
+    REQUIRE_STATUS(SFX(xpbd_tet_set_build)(&ta, 4, xyz, 1, idx, &huge, NULL, NULL), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_tet_set_build)(&tb, 4, xyz, 1, idx, &huge, NULL, NULL), XPBD_OK);
+    R qa[16], qb[16];
+    for (int i = 0; i < 4; ++i) {
+        for (int d = 0; d < 3; ++d) qa[4 * i + d] = xyz[3 * i + d] * (R)1.5;
+        qa[4 * i + 3] = 1;
+    }
+    memcpy(qb, qa, sizeof qa);
+    const SFX(xpbd_softbody_kernels) *T = SFX(xpbd_softbody_kernels_get)(xt_isa);
+    const SFX(xpbd_softbody_kernels) *S = SFX(xpbd_softbody_kernels_get)(XPBD_ISA_SCALAR);
+    REQUIRE(T && S);
+    for (int it = 0; it < 3; ++it) {
+        ENSURE_INT(T->tet_volume(qa, &ta, 0, 0, 1, (R)(1.0 / 240)), 0);
+        ENSURE_INT(S->tet_volume(qb, &tb, 0, 0, 1, (R)(1.0 / 240)), 0);
+    }
+    SAMER(qa, qb, 16, "huge compliance: tet positions");
+    SAMER(ta.lambda, tb.lambda, ta.slots, "huge compliance: tet lambda");
+    ENSURE(isfinite(ta.lambda[0]));
+    for (int i = 0; i < 16; ++i) ENSURE(isfinite(qa[i]));
+    ENSURE_NEAR(qa[4], xyz[3] * (R)1.5, R_EPS); /* (almost) no correction */
+    SFX(xpbd_quad_set_free)(&ta);
+    SFX(xpbd_quad_set_free)(&tb);
+}
+
+/* ------------------------------------------- independent plain C ------- */
+/* The scalar reference and the SIMD paths share one statement of the maths
+ * (kernels/), so comparing them cannot catch a mistake in that statement.
+ * These are the maths of xpbd/kernels.h written again, plainly, one element
+ * at a time, and every path must equal them bit for bit. */
+
+static void FN(plain_predict)(const SFX(xpbd_particles) *p, size_t begin, size_t end, R h, R gx,
+                              R gy, R gz)
+{
+    const R gxh = gx * h, gyh = gy * h, gzh = gz * h;
+    for (size_t i = begin; i < end; ++i) {
+        if (p->w[i] > 0) {
+            p->vx[i] += gxh;
+            p->vy[i] += gyh;
+            p->vz[i] += gzh;
+        }
+        p->px[i] = p->x[i];
+        p->py[i] = p->y[i];
+        p->pz[i] = p->z[i];
+        p->x[i] += p->vx[i] * h;
+        p->y[i] += p->vy[i] * h;
+        p->z[i] += p->vz[i] * h;
+    }
+}
+
+static void FN(plain_velocity)(const SFX(xpbd_particles) *p, size_t begin, size_t end, R h,
+                               R keep)
+{
+    const R ih = 1 / h;
+    for (size_t i = begin; i < end; ++i) {
+        p->vx[i] = (p->x[i] - p->px[i]) * ih * keep;
+        p->vy[i] = (p->y[i] - p->py[i]) * ih * keep;
+        p->vz[i] = (p->z[i] - p->pz[i]) * ih * keep;
+    }
+}
+
+/* XPBD distance on slot s; returns 1 if skipped */
+static uint32_t FN(plain_xpbd)(const SFX(xpbd_particles) *p, const DSET *c, uint32_t s, R h)
+{
+    const uint32_t a = c->i0[s], b = c->i1[s];
+    const R d[3] = {p->x[b] - p->x[a], p->y[b] - p->y[a], p->z[b] - p->z[a]};
+    const R len = SQRT(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const R wsum = p->w[a] + p->w[b];
+    if (len == 0 || wsum == 0)
+        return 1;
+    const R at = c->compliance[s] * (1 / (h * h));
+    const R step = (-(len - c->rest[s]) - at * c->lambda[s]) / ((wsum + at) * len);
+    R *xa[3] = {p->x + a, p->y + a, p->z + a}, *xb[3] = {p->x + b, p->y + b, p->z + b};
+    for (int k = 0; k < 3; ++k) {
+        *xa[k] -= p->w[a] * step * d[k];
+        *xb[k] += p->w[b] * step * d[k];
+    }
+    c->lambda[s] += step * len;
+    return 0;
+}
+
+static void FN(cross_plain)(void)
+{
+    const KT *T = XT_TAB;
+    size_t sizes[16];
+    const size_t ns = FN(sizes)(sizes);
+    const R h = (R)(1.0 / 240.0), gx = (R)0.5, gy = (R)-9.81, gz = (R)0.25;
+    char what[160];
+    for (size_t si = 0; si < ns; ++si) {
+        const size_t n = sizes[si];
+        CL a, b;
+        REQUIRE(SFX(xt_cloud_alloc)(&a, n) && SFX(xt_cloud_alloc)(&b, n));
+        xt_rng rng = {0x91a1ull + n};
+        const size_t begin = n > 3 ? 1 : 0;
+        SFX(xt_cloud_random)(&a, &rng, 0.2, NULL);
+        SFX(xt_cloud_copy)(&b, &a);
+        T->predict(&a.p, begin, n, h, gx, gy, gz);
+        FN(plain_predict)(&b.p, begin, n, h, gx, gy, gz);
+        snprintf(what, sizeof what, "%s predict n=%zu", R_NAME, n);
+        SAMECL(&a, &b, what);
+        T->update_velocity(&a.p, begin, n, h, (R)0.98);
+        FN(plain_velocity)(&b.p, begin, n, h, (R)0.98);
+        snprintf(what, sizeof what, "%s update_velocity n=%zu", R_NAME, n);
+        SAMECL(&a, &b, what);
+        SFX(xt_cloud_free)(&a);
+        SFX(xt_cloud_free)(&b);
+    }
+    /* the distance solve over every colour, SoA and packed, on graphs with
+     * coincident endpoints and static pairs */
+    for (size_t ci = 0; ci < FN_NCASES; ++ci)
+        for (size_t si = 0; si < ns; ++si) {
+            FN(xrun) r;
+            if (!FN(xrun_init)(&r, &FN(xcases)[ci], sizes[si], 0x5eedull + si, 0))
+                continue;
+            R *q = malloc(4 * (r.a.p.count + 1) * sizeof *q);
+            REQUIRE(q);
+            for (int packed = 0; packed < 2; ++packed) {
+                uint32_t got = 0, want = 0;
+                if (packed)
+                    T->pack(&r.a.p, q, 0, r.a.p.count);
+                for (uint32_t col = 0; col < r.ca.colours; ++col) {
+                    const uint32_t nb = xpbd_colour_batches(r.ca.colour_begin, col);
+                    got += packed ? T->distance_xpbd_packed(q, &r.ca, col, 0, nb, h)
+                                  : T->distance_xpbd(&r.a.p, &r.ca, col, 0, nb, h);
+                    for (uint32_t s = r.cb.colour_begin[col]; s < r.cb.colour_begin[col + 1]; ++s)
+                        if (r.cb.source[s] != XPBD_PAD)
+                            want += FN(plain_xpbd)(&r.b.p, &r.cb, s, h);
+                }
+                if (packed)
+                    T->unpack(q, &r.a.p, 0, r.a.p.count);
+                snprintf(what, sizeof what, "%s plain xpbd%s, %s", R_NAME, packed ? " packed" : "",
+                         r.label);
+                ENSURE_INT(got, want);
+                SAMECL(&r.a, &r.b, what);
+                FN(same_set)(&r.ca, &r.cb, what);
+            }
+            free(q);
+            FN(xrun_free)(&r);
+        }
+}
+
 #undef CL
 #undef DSET
 #undef KT
@@ -858,3 +1058,7 @@ static void FN(cross_step)(void)
 #undef SAMECL
 #undef FN
 #undef FN_NCASES
+#undef XT_TAB
+#undef XT_REF
+#define XPBD_PRECISION_END
+#include "precision.h"

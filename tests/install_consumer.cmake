@@ -4,7 +4,9 @@
 #   2. configure, build and run tests/consumer against that prefix
 #      (find_package(xpbd REQUIRED), xpbd::xpbd, the first S0 number)
 #   3. pkg-config --cflags --libs xpbd against the prefix, compile and run the
-#      same main.c with those flags (skipped if pkg-config is missing)
+#      same main.c exactly as `cc main.c $(pkg-config --cflags --libs xpbd)`
+#      (no --static: the Libs line alone must link a static install; skipped
+#      if pkg-config is missing)
 #
 # Inputs (-D): BUILD_DIR, WORK_DIR, SOURCE_DIR, LIBDIR, GENERATOR,
 # C_COMPILER, BUILD_TYPE, SANITIZE (may be empty), SHARED (ON/OFF).
@@ -116,16 +118,18 @@ endforeach()
 if(NOT found_inc OR NOT found_lib OR NOT found_l)
   message(FATAL_ERROR "pkg-config does not point into the install prefix ${prefix}: ${pc_flags}")
 endif()
-# a static library also needs Libs.private (libm)
-run("pkg-config --libs --static xpbd" ${CMAKE_COMMAND} -E env ${pc_env}
-    "${PKG_CONFIG_EXE}" --libs --static xpbd)
-string(STRIP "${run_output}" pc_static)
-separate_arguments(pc_cflags_list UNIX_COMMAND "${pc_flags}")
-separate_arguments(pc_static_list UNIX_COMMAND "${pc_static}")
-separate_arguments(flags_list UNIX_COMMAND "${flags}")
-run("compile with pkg-config flags" "${C_COMPILER}" -std=c11 ${flags_list}
-    "${SOURCE_DIR}/tests/consumer/main.c" ${pc_cflags_list} ${pc_static_list}
-    -o "${WORK_DIR}/xpbd-consumer-pc")
+# a consumer links exactly as a user would type it, with no --static:
+#   cc main.c $(pkg-config --cflags --libs xpbd)
+# (a static-only install must name libm and the OpenMP runtime in Libs)
+find_program(SH_EXE sh)
+if(NOT SH_EXE)
+  message(FATAL_ERROR "install_consumer.cmake: no sh for the pkg-config command line")
+endif()
+set(pc_command "\"${C_COMPILER}\" ${flags} \"${SOURCE_DIR}/tests/consumer/main.c\" \
+$(\"${PKG_CONFIG_EXE}\" --cflags --libs xpbd) -o \"${WORK_DIR}/xpbd-consumer-pc\"")
+message(STATUS "pkg-config consumer: ${pc_command}")
+run("cc main.c $(pkg-config --cflags --libs xpbd)" ${CMAKE_COMMAND} -E env ${pc_env}
+    "${SH_EXE}" -c "${pc_command}")
 run("pkg-config consumer run" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/${LIBDIR}"
     "${WORK_DIR}/xpbd-consumer-pc")
 message(STATUS "pkg-config: ${run_output}")

@@ -34,7 +34,8 @@ expected_header() {
     s1_xpbd_invariance) echo "alpha n_s closed stretch ratio ratio_fixed_point ratio_undamped_avg floor seed_ratio seed_stretch" ;;
     simd_agreement) echo "kernel_id kernel isa_id isa precision column lanes steps values_compared values_differing max_abs_diff max_abs_value" ;;
     simd_speed) echo "kernel_id kernel precision isa_id isa n ns_per_item items_per_s ratio_vs_scalar constraint size_index" ;;
-    checks) echo "section check ours expected tolerance seed result" ;;
+    checks) echo "section check ours expected tolerance tolerance_from seed result" ;;
+    seeds) echo "section item seed ours deviation_pct explained" ;;
     figures) echo "figure section png pdf caption" ;;
     *) echo "" ;;
     esac
@@ -45,7 +46,8 @@ text_columns() {
     case $1 in
     simd_agreement) echo "kernel isa precision" ;;
     simd_speed) echo "kernel precision isa" ;;
-    checks) echo "section check tolerance seed result" ;;
+    checks) echo "section check tolerance tolerance_from seed result" ;;
+    seeds) echo "section item explained" ;;
     figures) echo "figure section caption" ;;
     *) echo "" ;;
     esac
@@ -65,7 +67,9 @@ check_table() {
     fi
     # shape: >= 1 column, unique non-empty names, >= 1 row, every row as
     # wide as the header, numeric fields except the known text columns
-    msg=$(awk -F '\t' -v text=" $(text_columns "$name") " -v known="$want" '
+    may_be_empty=0
+    [ "$name" = seeds ] && may_be_empty=1
+    msg=$(awk -F '\t' -v text=" $(text_columns "$name") " -v known="$want" -v empty_ok=$may_be_empty '
         NR == 1 {
             n = NF
             for (i = 1; i <= NF; i++) {
@@ -75,6 +79,7 @@ check_table() {
             }
             next
         }
+        NF == 0 { next }  # a blank line separates gnuplot data blocks (index)
         {
             rows++
             if (NF != n) { print "row " NR " has " NF " fields, header " n; bad = 1; exit }
@@ -87,7 +92,7 @@ check_table() {
                 }
             }
         }
-        END { if (rows < 1) { print "no data rows"; bad = 1 } exit bad }' "$file")
+        END { if (rows < 1 && !empty_ok) { print "no data rows"; bad = 1 } exit bad }' "$file")
     [ $? -eq 0 ] || err "table $name: $msg"
 }
 
@@ -121,17 +126,20 @@ data)
 
     # every check passed, and every section made at least one
     if [ -s "$out/data/checks.tsv" ]; then
-        nfail=$(awk -F '\t' 'NR > 1 && $7 != "PASS" { n++; print "  " $1 ": " $2 " = " $3 " (expected " $4 ", " $5 ")" > "/dev/stderr" } END { print n + 0 }' "$out/data/checks.tsv")
+        nfail=$(awk -F '\t' 'NR > 1 && $8 != "PASS" { n++; print "  " $1 ": " $2 " = " $3 " (expected " $4 ", " $5 ")" > "/dev/stderr" } END { print n + 0 }' "$out/data/checks.tsv")
         [ "$nfail" -eq 0 ] || err "$nfail check(s) not PASS in checks.tsv"
         for s in $(names section); do
             awk -F '\t' -v s="$s" 'NR > 1 && $1 == s { found = 1 } END { exit !found }' "$out/data/checks.tsv" ||
                 err "section $s recorded no check"
         done
-        npass=$(awk -F '\t' 'NR > 1 && $7 == "PASS"' "$out/data/checks.tsv" | wc -l)
+        npass=$(awk -F '\t' 'NR > 1 && $8 == "PASS"' "$out/data/checks.tsv" | wc -l)
         echo "$last" | grep -q "^$npass passed" || err "checks.tsv has $npass PASS rows, stdout says '$last'"
     fi
 
     if [ -s "$out/report.md" ]; then
+        # the summary against the seeds comes before the first section
+        first=$(grep -m 1 '^## ' "$out/report.md")
+        [ "$first" = "## Summary" ] || err "report.md: first heading is '$first', not '## Summary'"
         for s in $(names section); do
             grep -q "^## $s\$" "$out/report.md" || err "report.md has no section '## $s'"
         done

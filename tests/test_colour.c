@@ -5,26 +5,9 @@
 #include <scenes.h>
 #include <stdlib.h>
 
-#define XT_R float
-#define XT_SFX(n) n##_f32
-#define XT_SFXM(a, b) a##_##b##_f32
-#define XT_SAME xt_same_f32
-#define XT_TAB xt_k32
-#define XT_F64 0
+#define XPBD_REAL_F32
 #include "colour_tmpl.h"
-#undef XT_R
-#undef XT_SFX
-#undef XT_SFXM
-#undef XT_SAME
-#undef XT_TAB
-#undef XT_F64
-
-#define XT_R double
-#define XT_SFX(n) n##_f64
-#define XT_SFXM(a, b) a##_##b##_f64
-#define XT_SAME xt_same_f64
-#define XT_TAB xt_k64
-#define XT_F64 1
+#define XPBD_REAL_F64
 #include "colour_tmpl.h"
 
 /* The S1 cloth: 8 x 6 grid, 7*6 + 8*5 = 82 links (SPEC S1); with shear

@@ -3,34 +3,13 @@
 #include "fixture.h"
 
 #include <float.h>
+#include <math.h>
+#include <scenes.h>
 #include <stdlib.h>
 
-#define XT_R float
-#define XT_SFX(n) n##_f32
-#define XT_SFXM(a, b) a##_##b##_f32
-#define XT_SAME xt_same_f32
-#define XT_TAB xt_k32
-#define XT_REF xt_ref32
-#define XT_EPS FLT_EPSILON
-#define XT_F64 0
+#define XPBD_REAL_F32
 #include "cross_tmpl.h"
-#undef XT_R
-#undef XT_SFX
-#undef XT_SFXM
-#undef XT_SAME
-#undef XT_TAB
-#undef XT_REF
-#undef XT_EPS
-#undef XT_F64
-
-#define XT_R double
-#define XT_SFX(n) n##_f64
-#define XT_SFXM(a, b) a##_##b##_f64
-#define XT_SAME xt_same_f64
-#define XT_TAB xt_k64
-#define XT_REF xt_ref64
-#define XT_EPS DBL_EPSILON
-#define XT_F64 1
+#define XPBD_REAL_F64
 #include "cross_tmpl.h"
 
 const xt_test xt_tests_cross[] = {
@@ -50,5 +29,9 @@ const xt_test xt_tests_cross[] = {
     {"cross.ranges_f64", cross_ranges_f64},
     {"cross.step_f32", cross_step_f32},
     {"cross.step_f64", cross_step_f64},
+    {"cross.plain_f32", cross_plain_f32},
+    {"cross.plain_f64", cross_plain_f64},
+    {"cross.huge_compliance_f32", cross_huge_compliance_f32},
+    {"cross.huge_compliance_f64", cross_huge_compliance_f64},
     {NULL, NULL},
 };

@@ -99,6 +99,28 @@ static void isa_tables(void)
     xpbd_isa keep = XPBD_ISA_SSE4;
     ENSURE_STATUS(xpbd_isa_from_name("AVX2", &keep), XPBD_ERR_ISA); /* case-sensitive */
     ENSURE_INT(keep, XPBD_ISA_SSE4);
+    ENSURE_STATUS(xpbd_isa_from_name("", &keep), XPBD_ERR_ISA);
+    ENSURE_INT(keep, XPBD_ISA_SSE4);
+    /* no name, or nowhere to put it: an argument error, as base.h says */
+    ENSURE_STATUS(xpbd_isa_from_name(NULL, &keep), XPBD_ERR_ARGUMENT);
+    ENSURE_INT(keep, XPBD_ISA_SSE4);
+    ENSURE_STATUS(xpbd_isa_from_name("scalar", NULL), XPBD_ERR_ARGUMENT);
+    /* every table of every compiled path reports its own path and lanes */
+    for (int i = 0; i < XPBD_ISA_COUNT; ++i) {
+        const xpbd_isa isa = (xpbd_isa)i;
+        if (!xpbd_isa_supported(isa))
+            continue;
+        ENSURE_INT(xpbd_kernels_get_f32(isa)->isa, isa);
+        ENSURE_INT(xpbd_kernels_get_f64(isa)->isa, isa);
+        ENSURE_INT(xpbd_contact_kernels_get_f32(isa)->isa, isa);
+        ENSURE_INT(xpbd_contact_kernels_get_f64(isa)->isa, isa);
+        ENSURE_INT(xpbd_softbody_kernels_get_f32(isa)->isa, isa);
+        ENSURE_INT(xpbd_softbody_kernels_get_f64(isa)->isa, isa);
+        ENSURE_INT(xpbd_kernels_get_f32(isa)->lanes, xpbd_isa_lanes(isa, 0));
+        ENSURE_INT(xpbd_kernels_get_f64(isa)->lanes, xpbd_isa_lanes(isa, 1));
+        ENSURE_INT(xpbd_contact_kernels_get_f32(isa)->lanes, xpbd_isa_lanes(isa, 0));
+        ENSURE_INT(xpbd_softbody_kernels_get_f64(isa)->lanes, xpbd_isa_lanes(isa, 1));
+    }
 }
 
 /* Step counters report the path that ran: cfg.isa forced, or AUTO resolved
@@ -203,17 +225,14 @@ static void isa_env(void)
     ENSURE_INT(out, xpbd_isa_best());
     env_pop(&e);
 
-    /* unset (and empty) means the best path */
+    /* unset means the best path */
     e = env_push(NULL);
     ENSURE_STATUS(xpbd_isa_resolve(XPBD_ISA_AUTO, &out), XPBD_OK);
     ENSURE_INT(out, xpbd_isa_best());
     env_pop(&e);
-    e = env_push("");
-    ENSURE_STATUS(xpbd_isa_resolve(XPBD_ISA_AUTO, &out), XPBD_OK);
-    ENSURE_INT(out, xpbd_isa_best());
-    env_pop(&e);
 
-    const char *bad[] = {"avx9000", "AVX2", "sse4 ", "x"};
+    /* set but empty names no path: an error like any unknown name */
+    const char *bad[] = {"", "avx9000", "AVX2", "sse4 ", "x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         e = env_push(bad[i]);
         out = XPBD_ISA_NEON;

@@ -33,10 +33,21 @@ add_executable(xpbd-tests
   test_bad.c
   test_contacts.c
   test_softbody.c
+  test_engine_contract.c
+  test_engine_tearing.c
+  test_engine_split.c
+  test_engine_sleeping.c
+  test_engine_replay.c
+  test_engine_counters.c
+  test_engine_order.c
   test_world.c
+  test_executor.c
   test_contract.c
   test_catalogue.c)
-target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+if(XPBD_OPENMP)
+  target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
+endif()
 if(XPBD_LIBM)
   target_link_libraries(xpbd-tests PRIVATE ${XPBD_LIBM})
 endif()
@@ -53,6 +64,29 @@ foreach(group IN LISTS XPBD_TEST_GROUPS)
   add_test(NAME ${group} COMMAND xpbd-tests ${group}.)
   set_tests_properties(${group} PROPERTIES TIMEOUT 300 LABELS "unit")
 endforeach()
+# --- threads ------------------------------------------------------------------
+# Tests labelled "threads" run with XPBD_TEST_THREADS_ENV. Under
+# ThreadSanitizer (the tsan preset: clang with its libomp), the OpenMP
+# runtime is not instrumented: its Archer tool, shipped next to libomp, tells
+# TSan about the runtime's barriers and locks (without it every parallel
+# loop reports races inside libomp), and TSan ignores the runtime's own
+# uninstrumented accesses.
+set(XPBD_TEST_THREADS_ENV "OMP_NUM_THREADS=4" "OMP_DYNAMIC=false")
+if(XPBD_SANITIZE MATCHES "thread" AND XPBD_OPENMP)
+  get_filename_component(xpbd_omp_dir "${OpenMP_omp_LIBRARY}" DIRECTORY)
+  find_library(XPBD_OMP_ARCHER NAMES archer HINTS "${xpbd_omp_dir}" NO_DEFAULT_PATH)
+  if(NOT XPBD_OMP_ARCHER)
+    message(FATAL_ERROR "ThreadSanitizer with OpenMP needs clang's libomp and its Archer tool "
+                        "(libarcher.so, Debian: `apt-get install libomp-14-dev`), or "
+                        "-DXPBD_OPENMP=OFF; libgomp is not instrumented for TSan")
+  endif()
+  list(APPEND XPBD_TEST_THREADS_ENV "OMP_TOOL_LIBRARIES=${XPBD_OMP_ARCHER}"
+       "TSAN_OPTIONS=ignore_noninstrumented_modules=1 halt_on_error=1")
+endif()
+# the default executor on 4 threads whatever the machine has (test_executor.c)
+add_test(NAME executor COMMAND xpbd-tests executor.)
+set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
+                                         ENVIRONMENT "${XPBD_TEST_THREADS_ENV}")
 foreach(group IN LISTS XPBD_TEST_ISA_GROUPS)
   foreach(isa IN LISTS XPBD_TEST_ISAS)
     add_test(NAME ${group}.${isa} COMMAND xpbd-tests --isa ${isa} ${group}.)

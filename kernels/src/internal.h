@@ -9,41 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 
-/* Kernel tables, one per compiled path; defined in scalar/reference.c and in
- * simd/kernels.c (compiled once per ISA with XPBD_SIMD_NAME set). */
-extern const xpbd_kernels_f32 xpbd__scalar_f32;
-extern const xpbd_kernels_f64 xpbd__scalar_f64;
-extern const xpbd_kernels_f32 xpbd__sse4_table_f32;
-extern const xpbd_kernels_f64 xpbd__sse4_table_f64;
-extern const xpbd_kernels_f32 xpbd__avx2_table_f32;
-extern const xpbd_kernels_f64 xpbd__avx2_table_f64;
-extern const xpbd_kernels_f32 xpbd__avx512_table_f32;
-extern const xpbd_kernels_f64 xpbd__avx512_table_f64;
-extern const xpbd_kernels_f32 xpbd__neon_table_f32;
-extern const xpbd_kernels_f64 xpbd__neon_table_f64;
-
-
-extern const xpbd_contact_kernels_f32 xpbd__scalar_contact_f32;
-extern const xpbd_contact_kernels_f64 xpbd__scalar_contact_f64;
-extern const xpbd_contact_kernels_f32 xpbd__sse4_contact_table_f32;
-extern const xpbd_contact_kernels_f64 xpbd__sse4_contact_table_f64;
-extern const xpbd_contact_kernels_f32 xpbd__avx2_contact_table_f32;
-extern const xpbd_contact_kernels_f64 xpbd__avx2_contact_table_f64;
-extern const xpbd_contact_kernels_f32 xpbd__avx512_contact_table_f32;
-extern const xpbd_contact_kernels_f64 xpbd__avx512_contact_table_f64;
-extern const xpbd_contact_kernels_f32 xpbd__neon_contact_table_f32;
-extern const xpbd_contact_kernels_f64 xpbd__neon_contact_table_f64;
-
-extern const xpbd_softbody_kernels_f32 xpbd__scalar_softbody_f32;
-extern const xpbd_softbody_kernels_f64 xpbd__scalar_softbody_f64;
-extern const xpbd_softbody_kernels_f32 xpbd__sse4_softbody_table_f32;
-extern const xpbd_softbody_kernels_f64 xpbd__sse4_softbody_table_f64;
-extern const xpbd_softbody_kernels_f32 xpbd__avx2_softbody_table_f32;
-extern const xpbd_softbody_kernels_f64 xpbd__avx2_softbody_table_f64;
-extern const xpbd_softbody_kernels_f32 xpbd__avx512_softbody_table_f32;
-extern const xpbd_softbody_kernels_f64 xpbd__avx512_softbody_table_f64;
-extern const xpbd_softbody_kernels_f32 xpbd__neon_softbody_table_f32;
-extern const xpbd_softbody_kernels_f64 xpbd__neon_softbody_table_f64;
+/* The kernel tables of each path: dispatch.h. */
 
 /* Colouring layout (colour.c): colours, real sizes, padded slot offsets,
  * and fill cursors indexed by the colour_of values (max_colours = overflow). */

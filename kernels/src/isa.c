@@ -4,14 +4,27 @@
  * and the CPU and OS can run it: __builtin_cpu_supports checks both CPUID
  * and, for AVX state, that the OS saves the wide registers (XGETBV). In an
  * emulated build (XPBD_EMULATED: SIMDe compiled with SIMDE_NO_NATIVE) the
- * paths contain no native instruction and run on any CPU. */
+ * paths contain no native instruction and run on any CPU. The paths are
+ * listed once, in dispatch.h. */
 #include "internal.h"
+#include "dispatch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const isa_names[XPBD_ISA_COUNT] = {"scalar", "sse4", "avx2", "avx512",
-                                                      "neon"};
+static const char *const isa_names[XPBD_ISA_COUNT] = {
+#define XPBD_ISA_NAME(ENUM, name, f32_lanes, f64_lanes) [XPBD_ISA_##ENUM] = #name,
+    XPBD_ISA_LIST(XPBD_ISA_NAME)
+#undef XPBD_ISA_NAME
+};
+
+/* The row of each compiled path, NULL for the others. */
+static const xpbd__path *const paths[XPBD_ISA_COUNT] = {
+    [XPBD_ISA_SCALAR] = &xpbd__scalar_path,
+#define XPBD_PATH_ROW(ENUM, name) [XPBD_ISA_##ENUM] = &xpbd__##name##_path,
+    XPBD_COMPILED_SIMD_PATHS(XPBD_PATH_ROW)
+#undef XPBD_PATH_ROW
+};
 
 const char *xpbd_isa_name(xpbd_isa isa)
 {
@@ -40,22 +53,7 @@ xpbd_status xpbd_isa_from_name(const char *name, xpbd_isa *out)
 
 int xpbd_isa_compiled(xpbd_isa isa)
 {
-    switch (isa) {
-    case XPBD_ISA_SCALAR: return 1;
-#ifdef XPBD_HAVE_SSE4
-    case XPBD_ISA_SSE4: return 1;
-#endif
-#ifdef XPBD_HAVE_AVX2
-    case XPBD_ISA_AVX2: return 1;
-#endif
-#ifdef XPBD_HAVE_AVX512
-    case XPBD_ISA_AVX512: return 1;
-#endif
-#ifdef XPBD_HAVE_NEON
-    case XPBD_ISA_NEON: return 1;
-#endif
-    default: return 0;
-    }
+    return (int)isa >= 0 && isa < XPBD_ISA_COUNT && paths[isa] != NULL;
 }
 
 int xpbd_isa_emulated(void)
@@ -110,8 +108,9 @@ xpbd_status xpbd_isa_resolve(xpbd_isa requested, xpbd_isa *out)
         return XPBD_ERR_ARGUMENT;
     xpbd_isa isa = requested;
     if (isa == XPBD_ISA_AUTO) {
+        /* set but empty is a name too, and no path has it */
         const char *env = getenv("XPBD_ISA");
-        if (env && *env) {
+        if (env) {
             if (xpbd_isa_from_name(env, &isa) != XPBD_OK)
                 return XPBD_ERR_ISA;
             if (isa == XPBD_ISA_AUTO)
@@ -129,131 +128,54 @@ xpbd_status xpbd_isa_resolve(xpbd_isa requested, xpbd_isa *out)
 unsigned xpbd_isa_lanes(xpbd_isa isa, int f64)
 {
     switch (isa) {
-    case XPBD_ISA_SCALAR: return 1;
-    case XPBD_ISA_SSE4:
-    case XPBD_ISA_NEON: return f64 ? 2 : 4;
-    case XPBD_ISA_AVX2: return f64 ? 4 : 8;
-    case XPBD_ISA_AVX512: return f64 ? 8 : 16;
+#define XPBD_ISA_LANES(ENUM, name, f32_lanes, f64_lanes)                                     \
+    case XPBD_ISA_##ENUM: return f64 ? f64_lanes : f32_lanes;
+        XPBD_ISA_LIST(XPBD_ISA_LANES)
+#undef XPBD_ISA_LANES
     default: return 0;
     }
 }
 
-const xpbd_kernels_f32 *xpbd_kernels_get_f32(xpbd_isa isa)
+/* The row of a path after resolving it (xpbd_isa_resolve), or NULL. */
+static const xpbd__path *path_of(xpbd_isa isa)
 {
     if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)
         return NULL;
-    switch (isa) {
-#ifdef XPBD_HAVE_SSE4
-    case XPBD_ISA_SSE4: return &xpbd__sse4_table_f32;
-#endif
-#ifdef XPBD_HAVE_AVX2
-    case XPBD_ISA_AVX2: return &xpbd__avx2_table_f32;
-#endif
-#ifdef XPBD_HAVE_AVX512
-    case XPBD_ISA_AVX512: return &xpbd__avx512_table_f32;
-#endif
-#ifdef XPBD_HAVE_NEON
-    case XPBD_ISA_NEON: return &xpbd__neon_table_f32;
-#endif
-    case XPBD_ISA_SCALAR: return &xpbd__scalar_f32;
-    default: return NULL;
-    }
+    return paths[isa];
+}
+
+const xpbd_kernels_f32 *xpbd_kernels_get_f32(xpbd_isa isa)
+{
+    const xpbd__path *p = path_of(isa);
+    return p ? p->kernels_f32 : NULL;
 }
 
 const xpbd_kernels_f64 *xpbd_kernels_get_f64(xpbd_isa isa)
 {
-    if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)
-        return NULL;
-    switch (isa) {
-#ifdef XPBD_HAVE_SSE4
-    case XPBD_ISA_SSE4: return &xpbd__sse4_table_f64;
-#endif
-#ifdef XPBD_HAVE_AVX2
-    case XPBD_ISA_AVX2: return &xpbd__avx2_table_f64;
-#endif
-#ifdef XPBD_HAVE_AVX512
-    case XPBD_ISA_AVX512: return &xpbd__avx512_table_f64;
-#endif
-#ifdef XPBD_HAVE_NEON
-    case XPBD_ISA_NEON: return &xpbd__neon_table_f64;
-#endif
-    case XPBD_ISA_SCALAR: return &xpbd__scalar_f64;
-    default: return NULL;
-    }
+    const xpbd__path *p = path_of(isa);
+    return p ? p->kernels_f64 : NULL;
 }
 
-/* The contact tables follow the same rule. */
-#define XPBD_CONTACT_GET(T)                                                   \
-    const xpbd_contact_kernels_##T *xpbd_contact_kernels_get_##T(xpbd_isa isa) \
-    {                                                                         \
-        if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)                           \
-            return NULL;                                                      \
-        switch (isa) {                                                        \
-        XPBD_CONTACT_CASE_SSE4(T)                                             \
-        XPBD_CONTACT_CASE_AVX2(T)                                             \
-        XPBD_CONTACT_CASE_AVX512(T)                                           \
-        XPBD_CONTACT_CASE_NEON(T)                                             \
-        case XPBD_ISA_SCALAR: return &xpbd__scalar_contact_##T;               \
-        default: return NULL;                                                 \
-        }                                                                     \
-    }
-#ifdef XPBD_HAVE_SSE4
-#  define XPBD_CONTACT_CASE_SSE4(T) case XPBD_ISA_SSE4: return &xpbd__sse4_contact_table_##T;
-#else
-#  define XPBD_CONTACT_CASE_SSE4(T)
-#endif
-#ifdef XPBD_HAVE_AVX2
-#  define XPBD_CONTACT_CASE_AVX2(T) case XPBD_ISA_AVX2: return &xpbd__avx2_contact_table_##T;
-#else
-#  define XPBD_CONTACT_CASE_AVX2(T)
-#endif
-#ifdef XPBD_HAVE_AVX512
-#  define XPBD_CONTACT_CASE_AVX512(T) case XPBD_ISA_AVX512: return &xpbd__avx512_contact_table_##T;
-#else
-#  define XPBD_CONTACT_CASE_AVX512(T)
-#endif
-#ifdef XPBD_HAVE_NEON
-#  define XPBD_CONTACT_CASE_NEON(T) case XPBD_ISA_NEON: return &xpbd__neon_contact_table_##T;
-#else
-#  define XPBD_CONTACT_CASE_NEON(T)
-#endif
-XPBD_CONTACT_GET(f32)
-XPBD_CONTACT_GET(f64)
+const xpbd_contact_kernels_f32 *xpbd_contact_kernels_get_f32(xpbd_isa isa)
+{
+    const xpbd__path *p = path_of(isa);
+    return p ? p->contact_f32 : NULL;
+}
 
-#define XPBD_FAMILY_CASE(ISA, NAME, FAM, T) case ISA: return &xpbd__##NAME##_##FAM##_table_##T;
-#ifdef XPBD_HAVE_SSE4
-#  define XPBD_SOFT_SSE4(T) XPBD_FAMILY_CASE(XPBD_ISA_SSE4, sse4, softbody, T)
-#else
-#  define XPBD_SOFT_SSE4(T)
-#endif
-#ifdef XPBD_HAVE_AVX2
-#  define XPBD_SOFT_AVX2(T) XPBD_FAMILY_CASE(XPBD_ISA_AVX2, avx2, softbody, T)
-#else
-#  define XPBD_SOFT_AVX2(T)
-#endif
-#ifdef XPBD_HAVE_AVX512
-#  define XPBD_SOFT_AVX512(T) XPBD_FAMILY_CASE(XPBD_ISA_AVX512, avx512, softbody, T)
-#else
-#  define XPBD_SOFT_AVX512(T)
-#endif
-#ifdef XPBD_HAVE_NEON
-#  define XPBD_SOFT_NEON(T) XPBD_FAMILY_CASE(XPBD_ISA_NEON, neon, softbody, T)
-#else
-#  define XPBD_SOFT_NEON(T)
-#endif
-#define XPBD_SOFTBODY_GET(T)                                                      \
-    const xpbd_softbody_kernels_##T *xpbd_softbody_kernels_get_##T(xpbd_isa isa) \
-    {                                                                             \
-        if (xpbd_isa_resolve(isa, &isa) != XPBD_OK)                               \
-            return NULL;                                                          \
-        switch (isa) {                                                            \
-        XPBD_SOFT_SSE4(T)                                                         \
-        XPBD_SOFT_AVX2(T)                                                         \
-        XPBD_SOFT_AVX512(T)                                                       \
-        XPBD_SOFT_NEON(T)                                                         \
-        case XPBD_ISA_SCALAR: return &xpbd__scalar_softbody_##T;                  \
-        default: return NULL;                                                     \
-        }                                                                         \
-    }
-XPBD_SOFTBODY_GET(f32)
-XPBD_SOFTBODY_GET(f64)
+const xpbd_contact_kernels_f64 *xpbd_contact_kernels_get_f64(xpbd_isa isa)
+{
+    const xpbd__path *p = path_of(isa);
+    return p ? p->contact_f64 : NULL;
+}
+
+const xpbd_softbody_kernels_f32 *xpbd_softbody_kernels_get_f32(xpbd_isa isa)
+{
+    const xpbd__path *p = path_of(isa);
+    return p ? p->softbody_f32 : NULL;
+}
+
+const xpbd_softbody_kernels_f64 *xpbd_softbody_kernels_get_f64(xpbd_isa isa)
+{
+    const xpbd__path *p = path_of(isa);
+    return p ? p->softbody_f64 : NULL;
+}

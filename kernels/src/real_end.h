@@ -1,13 +1,5 @@
-/* Template epilogue: undoes real_begin.h. */
-#undef R
-#undef SFX
-#undef SFX_
+/* Closes real_begin.h (see precision.h). */
 #undef SFXM
 #undef SFXM_
-#undef SQRT
-#undef FABS
-#undef P
-#undef DS
-#undef QS
-#undef XPBD_REAL_F32
-#undef XPBD_REAL_F64
+#define XPBD_PRECISION_END
+#include "precision.h"

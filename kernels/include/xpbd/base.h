@@ -90,7 +90,8 @@ typedef enum xpbd_isa {
 /* "scalar", "sse4", "avx2", "avx512", "neon", "auto"; NULL for other values. */
 XPBD_API const char *xpbd_isa_name(xpbd_isa isa);
 /* Parses a name as printed by xpbd_isa_name (case-sensitive, "auto" allowed).
- * XPBD_ERR_ISA for an unknown name; *out untouched then. */
+ * XPBD_ERR_ISA for an unknown name (the empty string included);
+ * XPBD_ERR_ARGUMENT if name or out is NULL. *out is untouched on error. */
 XPBD_API xpbd_status xpbd_isa_from_name(const char *name, xpbd_isa *out);
 /* 1 if the path was compiled into this build. */
 XPBD_API int xpbd_isa_compiled(xpbd_isa isa);
@@ -100,8 +101,9 @@ XPBD_API int xpbd_isa_supported(xpbd_isa isa);
 /* The widest supported path. */
 XPBD_API xpbd_isa xpbd_isa_best(void);
 /* Resolves XPBD_ISA_AUTO: the XPBD_ISA environment variable if set (an
- * unknown or unsupported name is XPBD_ERR_ISA, never a silent fallback),
- * otherwise xpbd_isa_best(). A concrete isa is checked for support. */
+ * unknown or unsupported name, or a set but empty one, is XPBD_ERR_ISA,
+ * never a silent fallback), otherwise xpbd_isa_best(). A concrete isa is
+ * checked for support. */
 XPBD_API xpbd_status xpbd_isa_resolve(xpbd_isa requested, xpbd_isa *out);
 /* SIMD lanes of a path for float (f64 = 0) or double (f64 = 1). */
 XPBD_API unsigned xpbd_isa_lanes(xpbd_isa isa, int f64);

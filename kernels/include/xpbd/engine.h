@@ -26,6 +26,7 @@
 #ifndef XPBD_ENGINE_H
 #define XPBD_ENGINE_H
 
+#include "xpbd/executor.h"
 #include "xpbd/step.h"
 
 #ifdef __cplusplus
@@ -194,14 +195,20 @@ typedef struct xpbd_scene_f32 {
     double bend_alpha;
     const uint32_t *tether_anchor;  /* [n] or NULL (xpbd_world) */
     const float *tether_length;     /* [n] */
-    const uint32_t *origin;         /* [n] scene index each particle descends from
-                                       (xpbd_engine.origin, for a saved engine); NULL = i */
+    const uint32_t *origin;         /* [n] the particle each one descends from by vertex
+                                       splits (< n); NULL = i */
     uint32_t bodies;
     const size_t *body_begin;       /* [bodies + 1] particle ranges */
     uint32_t planes;
     const xpbd_plane *plane;        /* [planes], at most 8 */
     size_t max_contacts;            /* > 0 with radius: particle pairs found every step */
     xpbd_colouring_options colouring; /* for every set; serial = 1 keeps the input order */
+    /* the state of a saved engine (xpbd_engine_scene_*), to resume it exactly */
+    const float *prev_xyz;          /* [3n] substep-start positions; NULL = xyz */
+    const uint8_t *asleep;          /* [bodies] 1: the body sleeps; NULL = all awake */
+    const uint32_t *calm;           /* [bodies] calm steps so far; NULL = 0 */
+    const uint64_t *signature;      /* [bodies] state hash taken when it fell asleep */
+    uint64_t frame;                 /* frames completed */
 } xpbd_scene_f32;
 
 typedef struct xpbd_scene_f64 {
@@ -233,6 +240,11 @@ typedef struct xpbd_scene_f64 {
     const xpbd_plane *plane;
     size_t max_contacts;
     xpbd_colouring_options colouring;
+    const double *prev_xyz;
+    const uint8_t *asleep;
+    const uint32_t *calm;
+    const uint64_t *signature;
+    uint64_t frame;
 } xpbd_scene_f64;
 
 /* ------------------------------------------------------------ engine --- */
@@ -375,16 +387,29 @@ typedef struct xpbd_engine_f64 {
 
 /* Builds an engine from a scene (copied: the scene's arrays may be freed
  * afterwards), a step configuration (NULL: defaults) and options (NULL:
- * zeroed). Allocates. On error nothing is allocated, *e is zeroed and
- * *bad_index (may be NULL) names the offending element:
+ * zeroed). Allocates. It runs the checks every step runs, so a scene it
+ * accepts can be stepped. On error nothing is allocated, *e is zeroed and
+ * *bad_index (may be NULL) names the offending element. Checked in this
+ * order, before anything is derived from the inputs:
  *   XPBD_ERR_ARGUMENT     NULL scene or array, more than 8 planes, body
  *                         ranges not increasing within [0, n]
  *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION (the rest of
  *                         the configuration is checked by every step)
  *   XPBD_ERR_CONFIG       options out of range (negative, not finite)
+ *   XPBD_ERR_COMPLIANCE   edge_alpha, tet_alpha or bend_alpha negative or
+ *                         not finite
+ *   XPBD_ERR_PLANE        a plane normal not of unit length, or d not finite
+ *   XPBD_ERR_INDEX        origin[i] >= n, or tether_anchor[i] >= n (particle i)
+ *   XPBD_ERR_REST         tether_length[i] negative or not finite
+ *   XPBD_ERR_POSITION, XPBD_ERR_VELOCITY, XPBD_ERR_INVERSE_MASS,
+ *   XPBD_ERR_RADIUS       particle i's values (xpbd_particles_validate_*)
+ *   the builders' codes   (index, rest, compliance, degenerate), naming the
+ *                         scene's element
  *   XPBD_ERR_NOMEM        allocation failed
- *   the builders' and validators' codes (index, rest, compliance,
- *   degenerate, position, velocity, inverse mass, radius, plane) */
+ * Particles before the first body or after the last are free particles
+ * (they never sleep). A tether acts only while its anchor is static (w = 0):
+ * anchored to a dynamic particle it does nothing until the anchor is
+ * pinned. */
 XPBD_API xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 *e, const xpbd_scene_f32 *scene,
                                             const xpbd_step_config *cfg,
                                             const xpbd_engine_options *options,
@@ -421,13 +446,54 @@ XPBD_API xpbd_status xpbd_engine_couple_rigid_f32(xpbd_engine_f32 *e, const xpbd
 XPBD_API xpbd_status xpbd_engine_couple_rigid_f64(xpbd_engine_f64 *e, const xpbd_rigid_f64 *body,
                                                   double h, xpbd_rigid_impulse *out);
 
-/* Applies a host input now (between frames):
+/* Applies a host input now (between frames). Every result is checked in
+ * the engine's precision before anything is written: an input refused
+ * leaves the state untouched.
  *   XPBD_ERR_ARGUMENT   unknown kind, range outside the particles, or body
  *                       out of range (WAKE)
  *   XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_INVERSE_MASS   a value
- *                       that is not finite (or a negative inverse mass) */
+ *                       that is not finite in the engine's precision, a
+ *                       sum (ADD_VELOCITY, TRANSLATE) that would not be, or
+ *                       a negative inverse mass */
 XPBD_API xpbd_status xpbd_engine_apply_f32(xpbd_engine_f32 *e, const xpbd_input *in);
 XPBD_API xpbd_status xpbd_engine_apply_f64(xpbd_engine_f64 *e, const xpbd_input *in);
+
+/* -------------------------------------------------------- accessors --- */
+
+/* The engine's particles (valid until the next step, apply or destroy:
+ * a vertex split may move the arrays). Change them through
+ * xpbd_engine_apply_* only. */
+XPBD_API const xpbd_particles_f32 *xpbd_engine_particles_f32(const xpbd_engine_f32 *e);
+XPBD_API const xpbd_particles_f64 *xpbd_engine_particles_f64(const xpbd_engine_f64 *e);
+/* The last frame's counters (after create: the snapshot of the scene). */
+XPBD_API const xpbd_engine_counters *xpbd_engine_counters_f32(const xpbd_engine_f32 *e);
+XPBD_API const xpbd_engine_counters *xpbd_engine_counters_f64(const xpbd_engine_f64 *e);
+/* The world the engine steps: its constraint sets (without those of
+ * sleeping bodies), contact set, planes, tethers, body ranges and sleep
+ * flags (body_asleep). Read only; valid until the next step or destroy. */
+XPBD_API const xpbd_world_f32 *xpbd_engine_world_f32(const xpbd_engine_f32 *e);
+XPBD_API const xpbd_world_f64 *xpbd_engine_world_f64(const xpbd_engine_f64 *e);
+/* The step configuration and options the engine runs with. */
+XPBD_API const xpbd_step_config *xpbd_engine_config_f32(const xpbd_engine_f32 *e);
+XPBD_API const xpbd_step_config *xpbd_engine_config_f64(const xpbd_engine_f64 *e);
+XPBD_API const xpbd_engine_options *xpbd_engine_options_f32(const xpbd_engine_f32 *e);
+XPBD_API const xpbd_engine_options *xpbd_engine_options_f64(const xpbd_engine_f64 *e);
+/* Replaces the step configuration for the next frames (e.g. the ISA or
+ * the iteration count): XPBD_ERR_VERSION as for create, and the rest is
+ * checked by the next step; XPBD_ERR_ARGUMENT for NULL. */
+XPBD_API xpbd_status xpbd_engine_set_config_f32(xpbd_engine_f32 *e, const xpbd_step_config *cfg);
+XPBD_API xpbd_status xpbd_engine_set_config_f64(xpbd_engine_f64 *e, const xpbd_step_config *cfg);
+/* The engine as a scene: its current topology in input order (edges with
+ * their rest lengths and compliances, tets, bending stencils), rest shape,
+ * radii, tethers, origin map, body ranges, sleep state, planes, contact
+ * capacity, colouring and frame count, pointing into the engine (valid
+ * until the next step or destroy). Positions, velocities and inverse
+ * masses live in the particle arrays (xpbd_engine_particles_*): xyz,
+ * prev_xyz, vel and inv_mass are NULL, the alphas 0. With those filled in
+ * from the particles, create builds an engine that continues this one bit
+ * for bit (what a replay file holds). */
+XPBD_API void xpbd_engine_scene_f32(const xpbd_engine_f32 *e, xpbd_scene_f32 *out);
+XPBD_API void xpbd_engine_scene_f64(const xpbd_engine_f64 *e, xpbd_scene_f64 *out);
 
 /* -------------------------------------------------------- order check --- */
 

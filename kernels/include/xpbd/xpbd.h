@@ -5,6 +5,7 @@
  *   xpbd/base.h     status codes, versions, ISA selection, the S0 lab kernel
  *   xpbd/soa.h      particle sets, coloured distance-constraint sets
  *   xpbd/kernels.h  per-ISA kernel tables, serial references
+ *   xpbd/executor.h range tasks on the host's threads, the default OpenMP executor
  *   xpbd/step.h     the step driver
  *   xpbd/contacts.h particle contacts, planes, broad phase (SPEC S2)
  *   xpbd/softbody.h tetrahedral volume, bending, tethers, damping, rigid coupling (S3)
@@ -16,6 +17,7 @@
 #include "xpbd/base.h"
 #include "xpbd/soa.h"
 #include "xpbd/kernels.h"
+#include "xpbd/executor.h"
 #include "xpbd/step.h"
 #include "xpbd/contacts.h"
 #include "xpbd/softbody.h"

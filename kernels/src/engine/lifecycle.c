@@ -1,0 +1,129 @@
+/* The engine's lifecycle (xpbd/engine.h): create and destroy. */
+#include "engine/common.h"
+
+static int engine_finite_nonneg(double v)
+{
+    return isfinite(v) && v >= 0;
+}
+
+/* Options out of range for a scene of n particles: XPBD_ERR_CONFIG. */
+static xpbd_status engine_check_options(const xpbd_engine_options *opt, size_t n)
+{
+    if (!opt)
+        return XPBD_OK;
+    if (!engine_finite_nonneg(opt->tear_stretch) || !engine_finite_nonneg(opt->sleep_energy) ||
+        opt->keep_hinges > 1)
+        return XPBD_ERR_CONFIG;
+    if (opt->max_particles && (opt->max_particles < n || opt->max_particles > (uint32_t)INT32_MAX))
+        return XPBD_ERR_CONFIG;
+    return XPBD_OK;
+}
+
+/* The planes as every step checks them (xpbd_world_step: unit normal to
+ * 2e-6 in its squared length, finite offset): XPBD_ERR_PLANE naming it. */
+static xpbd_status engine_check_planes(const xpbd_plane *plane, uint32_t count, size_t *bad)
+{
+    for (uint32_t k = 0; k < count; ++k) {
+        const double *nn = plane[k].n;
+        const double len2 = nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2];
+        if (!isfinite(len2) || fabs(len2 - 1) > 2e-6 || !isfinite(plane[k].d)) {
+            *bad = k;
+            return XPBD_ERR_PLANE;
+        }
+    }
+    return XPBD_OK;
+}
+
+#define XPBD_REAL_F32
+#include "engine/lifecycle_tmpl.h"
+#define XPBD_REAL_F64
+#include "engine/lifecycle_tmpl.h"
+
+xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 *e, const xpbd_scene_f32 *scene,
+                                   const xpbd_step_config *cfg, const xpbd_engine_options *options,
+                                   size_t *bad_index)
+{
+    return engine_create_f32(e, scene, cfg, options, bad_index);
+}
+
+xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 *e, const xpbd_scene_f64 *scene,
+                                   const xpbd_step_config *cfg, const xpbd_engine_options *options,
+                                   size_t *bad_index)
+{
+    return engine_create_f64(e, scene, cfg, options, bad_index);
+}
+
+void xpbd_engine_destroy_f32(xpbd_engine_f32 *e) { engine_destroy_f32(e); }
+void xpbd_engine_destroy_f64(xpbd_engine_f64 *e) { engine_destroy_f64(e); }
+
+const xpbd_particles_f32 *xpbd_engine_particles_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->particles : NULL;
+}
+
+const xpbd_particles_f64 *xpbd_engine_particles_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->particles : NULL;
+}
+
+const xpbd_engine_counters *xpbd_engine_counters_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->counters : NULL;
+}
+
+const xpbd_engine_counters *xpbd_engine_counters_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->counters : NULL;
+}
+
+const xpbd_world_f32 *xpbd_engine_world_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->world : NULL;
+}
+
+const xpbd_world_f64 *xpbd_engine_world_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->world : NULL;
+}
+
+const xpbd_step_config *xpbd_engine_config_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->config : NULL;
+}
+
+const xpbd_step_config *xpbd_engine_config_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->config : NULL;
+}
+
+const xpbd_engine_options *xpbd_engine_options_f32(const xpbd_engine_f32 *e)
+{
+    return e ? &e->options : NULL;
+}
+
+const xpbd_engine_options *xpbd_engine_options_f64(const xpbd_engine_f64 *e)
+{
+    return e ? &e->options : NULL;
+}
+
+xpbd_status xpbd_engine_set_config_f32(xpbd_engine_f32 *e, const xpbd_step_config *cfg)
+{
+    return engine_set_config_f32(e, cfg);
+}
+
+xpbd_status xpbd_engine_set_config_f64(xpbd_engine_f64 *e, const xpbd_step_config *cfg)
+{
+    return engine_set_config_f64(e, cfg);
+}
+
+void xpbd_engine_scene_f32(const xpbd_engine_f32 *e, xpbd_scene_f32 *out)
+{
+    if (out)
+        engine_scene_f32(e, out);
+}
+
+void xpbd_engine_scene_f64(const xpbd_engine_f64 *e, xpbd_scene_f64 *out)
+{
+    if (out)
+        engine_scene_f64(e, out);
+}

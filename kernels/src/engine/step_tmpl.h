@@ -1,0 +1,106 @@
+/* Stepping, template over R: one frame of the engine, and the coupling
+ * with a host rigid body between frames. */
+#include "real_begin.h"
+
+#define E SFX(xpbd_engine)
+
+static xpbd_status SFX(engine_step)(E *e, double h)
+{
+    if (!e || !e->particles.w)
+        return XPBD_ERR_ARGUMENT;
+    SFX(xpbd__engine_point)(e);
+    const int sleeping = e->options.sleep_energy > 0 && e->sleep.body_count > 0;
+    uint32_t woke = 0, fell = 0, woke2 = 0;
+    if (sleeping)
+        woke = SFX(xpbd_sleep_prepare)(&e->sleep, &e->world);
+    /* the sets follow the sleep flags: rebuilt (between frames) when a body
+     * fell asleep or woke since they were built */
+    if (e->sleep.body_count &&
+        memcmp(e->active_, e->sleep.asleep, e->sleep.body_count) != 0) {
+        const xpbd_status as = SFX(xpbd__engine_activate)(e);
+        SFX(xpbd__engine_point)(e);
+        if (as != XPBD_OK)
+            return as;
+    }
+    xpbd_step_counters k;
+    const xpbd_status st =
+        SFX(xpbd_world_step)(&e->config, h, &e->world, e->scratch, e->scratch_bytes, &k);
+    if (st < 0) {
+        SFX(xpbd__counters_fill)(&e->world, &k, NULL, &e->counters);
+        e->counters.frame = e->frame;
+        e->counters.woke = woke;
+        return st;
+    }
+    if (sleeping)
+        (void)SFX(xpbd_sleep_update)(&e->sleep, &e->world, &fell, &woke2);
+    e->frame++;
+    uint32_t torn = 0;
+    double stretch = 0;
+    const int tearing = e->options.tear_stretch > 0 && e->world.constraints;
+    if (tearing) { /* one stretch pass: the flags and the counters' max stretch */
+        memset(e->torn, 0, e->edge_count); /* edges of sleeping bodies are not in the set */
+        torn = SFX(xpbd_tear_flag)(&e->particles, &e->distance, e->options.tear_stretch, e->torn,
+                                   &stretch);
+    }
+    SFX(xpbd__counters_fill)(&e->world, &k, tearing ? &stretch : NULL, &e->counters);
+    e->counters.frame = e->frame;
+    e->counters.fell_asleep = fell;
+    e->counters.woke = woke + woke2;
+    e->counters.torn = torn;
+    if (torn) {
+        uint32_t split = 0, woke3 = 0, dropped = 0;
+        const xpbd_status ts = SFX(xpbd__engine_tear)(e, &split, &woke3, &dropped);
+        e->counters.split_dropped = dropped;
+        if (woke3) { /* a body that grew woke: the snapshot's count is recounted */
+            e->counters.sleeping = 0;
+            for (uint32_t b = 0; b < e->sleep.body_count; ++b)
+                e->counters.sleeping += e->sleep.asleep[b] != 0;
+        }
+        if (split && e->max_contacts) /* its pairs name the old particle indices */
+            (void)xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_,
+                                        e->contacts.capacity, e->max_contacts);
+        SFX(xpbd__engine_point)(e);
+        e->counters.distance = e->distance.count;
+        e->counters.split = split;
+        e->counters.woke += woke3;
+        if (ts != XPBD_OK)
+            return ts;
+    }
+    return st;
+}
+
+static xpbd_status SFX(engine_couple_rigid)(E *e, const xpbd_rigid_f64 *body, double h,
+                                            xpbd_rigid_impulse *out)
+{
+    if (!e || !body || !out || !e->radius || !e->scratch)
+        return XPBD_ERR_ARGUMENT;
+    P *p = &e->particles;
+    const size_t n = p->count;
+    /* the step's scratch holds at least 13n reals: room for q (4n) */
+    R *q = e->scratch;
+    for (size_t i = 0; i < n; ++i) {
+        q[4 * i] = p->x[i];
+        q[4 * i + 1] = p->y[i];
+        q[4 * i + 2] = p->z[i];
+        q[4 * i + 3] = p->w[i];
+    }
+    const xpbd_status st = SFX(xpbd_couple_rigid)(q, p, e->radius, 0, n, body, h, out);
+    if (st != XPBD_OK || out->contacts == 0)
+        return st;
+    const R ih = (R)(1.0 / h);
+    for (size_t i = 0; i < n; ++i) {
+        const R dx = q[4 * i] - p->x[i], dy = q[4 * i + 1] - p->y[i], dz = q[4 * i + 2] - p->z[i];
+        if (dx == 0 && dy == 0 && dz == 0)
+            continue;
+        p->x[i] = q[4 * i];
+        p->y[i] = q[4 * i + 1];
+        p->z[i] = q[4 * i + 2];
+        p->vx[i] = p->vx[i] + dx * ih;
+        p->vy[i] = p->vy[i] + dy * ih;
+        p->vz[i] = p->vz[i] + dz * ih;
+    }
+    return XPBD_OK;
+}
+
+#undef E
+#include "real_end.h"

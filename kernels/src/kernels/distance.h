@@ -1,0 +1,301 @@
+/* distance.h: the distance constraint C = |x1 - x0| - rest, solved by XPBD
+ * (with its accumulated lambda) or classic PBD (stiffness k), on the
+ * caller's SoA arrays or on the packed copy q, and its residual.
+ *
+ *   d = x1 - x0;  len = sqrt((dx*dx + dy*dy) + dz*dz)
+ *   skip if len == 0 or w0 + w1 == 0
+ *   XPBD: C = len - rest;  at = alpha~(compliance, 1/(h*h))   (common.h)
+ *         s = (-C - at*lambda) / (((w0 + w1) + at) * len)     (= dl/len)
+ *         x0 -= (w0*s)*d;  x1 += (w1*s)*d;  lambda += s*len
+ *   PBD:  s = -(k*C) / ((w0 + w1)*len)
+ *   residual: r = C + at*lambda (0 where skipped or padding)
+ *
+ * One division per constraint: the step along d is s = dl/len, so neither
+ * endpoint needs the unit normal. Template over the precision and the
+ * backend (lanes.h); constraint kernels return the number of real
+ * constraints skipped. */
+
+/* Both endpoints of L slots: positions, inverse masses, then d and |d|.
+ * Loaded either by gathers from the caller's SoA arrays or by transposed
+ * loads from the packed copy; the maths is the same for both. */
+typedef struct K(pair) {
+    V xa, ya, za, wa, xb, yb, zb, wb, dx, dy, dz, len;
+} K(pair);
+
+LANE_FN void K(geometry)(K(pair) *q)
+{
+    q->dx = O(sub)(q->xb, q->xa);
+    q->dy = O(sub)(q->yb, q->ya);
+    q->dz = O(sub)(q->zb, q->za);
+    q->len = O(sqrt)(K(norm2)(q->dx, q->dy, q->dz));
+}
+
+LANE_FN void K(gather_pair)(K(pair) *q, const P *p, const uint32_t *ia, const uint32_t *ib)
+{
+    q->xa = O(gather)(p->x, ia);
+    q->ya = O(gather)(p->y, ia);
+    q->za = O(gather)(p->z, ia);
+    q->xb = O(gather)(p->x, ib);
+    q->yb = O(gather)(p->y, ib);
+    q->zb = O(gather)(p->z, ib);
+    q->wa = O(gather)(p->w, ia);
+    q->wb = O(gather)(p->w, ib);
+    K(geometry)(q);
+}
+
+LANE_FN void K(load_packed_pair)(K(pair) *q, const R *pk, const uint32_t *ia,
+                                 const uint32_t *ib)
+{
+    O(load4t)(pk, ia, &q->xa, &q->ya, &q->za, &q->wa);
+    O(load4t)(pk, ib, &q->xb, &q->yb, &q->zb, &q->wb);
+    K(geometry)(q);
+}
+
+LANE_FN void K(scatter_pair)(const K(pair) *q, const P *p, const uint32_t *ia,
+                             const uint32_t *ib, unsigned n)
+{
+    O(scatter3)(p->x, p->y, p->z, ia, q->xa, q->ya, q->za, n);
+    O(scatter3)(p->x, p->y, p->z, ib, q->xb, q->yb, q->zb, n);
+}
+
+LANE_FN void K(store_packed_pair)(const K(pair) *q, R *pk, const uint32_t *ia,
+                                  const uint32_t *ib, unsigned n)
+{
+    O(store4t)(pk, ia, q->xa, q->ya, q->za, q->wa, n);
+    O(store4t)(pk, ib, q->xb, q->yb, q->zb, q->wb, n);
+}
+
+/* x0 -= (w0*st)*d; x1 += (w1*st)*d on the lanes in ok (in place). */
+LANE_FN void K(move_pair)(K(pair) *q, M ok, V st)
+{
+    const V c0 = O(mul)(q->wa, st), c1 = O(mul)(q->wb, st);
+    q->xa = O(select)(ok, O(sub)(q->xa, O(mul)(c0, q->dx)), q->xa);
+    q->ya = O(select)(ok, O(sub)(q->ya, O(mul)(c0, q->dy)), q->ya);
+    q->za = O(select)(ok, O(sub)(q->za, O(mul)(c0, q->dz)), q->za);
+    q->xb = O(select)(ok, O(add)(q->xb, O(mul)(c1, q->dx)), q->xb);
+    q->yb = O(select)(ok, O(add)(q->yb, O(mul)(c1, q->dy)), q->yb);
+    q->zb = O(select)(ok, O(add)(q->zb, O(mul)(c1, q->dz)), q->zb);
+}
+
+/* The XPBD solve of the L slots from s; returns the lanes solved. */
+LANE_FN M K(xpbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V ih2)
+{
+    const V zero = O(zero)();
+    const V wsum = O(add)(q->wa, q->wb);
+    const M ok = O(mand)(O(gt)(q->len, zero), O(gt)(wsum, zero));
+    const V C = O(sub)(q->len, O(load)(c->rest + s));
+    const V at = K(alpha_tilde)(O(load)(c->compliance + s), ih2);
+    const V den = O(add)(wsum, at);
+    const V lam = O(load)(c->lambda + s);
+    const V st = O(div)(O(sub)(O(neg)(C), O(mul)(at, lam)), O(mul)(den, q->len));
+    K(move_pair)(q, ok, st);
+    O(store)(c->lambda + s, O(select)(ok, O(add)(lam, O(mul)(st, q->len)), lam));
+    return ok;
+}
+
+/* The PBD solve of the L slots from s; returns the lanes solved. */
+LANE_FN M K(pbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V k)
+{
+    const V zero = O(zero)();
+    const V wsum = O(add)(q->wa, q->wb);
+    const M ok = O(mand)(O(gt)(q->len, zero), O(gt)(wsum, zero));
+    const V C = O(sub)(q->len, O(load)(c->rest + s));
+    const V st = O(div)(O(neg)(O(mul)(k, C)), O(mul)(wsum, q->len));
+    K(move_pair)(q, ok, st);
+    return ok;
+}
+
+/* C + at*lambda of the L slots from s on SoA positions, 0 where skipped. */
+LANE_FN V K(residual_lanes)(const P *p, const DS *c, uint32_t s, V ih2)
+{
+    const V zero = O(zero)();
+    K(pair) q;
+    K(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
+    const V wsum = O(add)(q.wa, q.wb);
+    const M ok = O(mand)(O(gt)(q.len, zero), O(gt)(wsum, zero));
+    const V at = K(alpha_tilde)(O(load)(c->compliance + s), ih2);
+    return O(select)(ok, O(add)(O(sub)(q.len, O(load)(c->rest + s)),
+                                O(mul)(at, O(load)(c->lambda + s))),
+                     zero);
+}
+
+/* One vector of slots, n of them real: load, solve, store; the skipped
+ * count. The four solvers differ only in where positions live and which
+ * solve runs. */
+LANE_FN uint32_t K(distance_xpbd_at)(const P *p, const DS *c, uint32_t s, unsigned n, V ih2)
+{
+    K(pair) q;
+    K(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
+    const M ok = K(xpbd_lanes)(&q, c, s, ih2);
+    K(scatter_pair)(&q, p, c->i0 + s, c->i1 + s, n);
+    return K(count_skipped)(ok, n);
+}
+
+LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V ih2)
+{
+    K(pair) q;
+    K(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
+    const M ok = K(xpbd_lanes)(&q, c, s, ih2);
+    K(store_packed_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
+    return K(count_skipped)(ok, n);
+}
+
+LANE_FN uint32_t K(distance_pbd_at)(const P *p, const DS *c, uint32_t s, unsigned n, V k)
+{
+    K(pair) q;
+    K(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
+    const M ok = K(pbd_lanes)(&q, c, s, k);
+    K(scatter_pair)(&q, p, c->i0 + s, c->i1 + s, n);
+    return K(count_skipped)(ok, n);
+}
+
+LANE_FN uint32_t K(distance_pbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V k)
+{
+    K(pair) q;
+    K(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
+    const M ok = K(pbd_lanes)(&q, c, s, k);
+    K(store_packed_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
+    return K(count_skipped)(ok, n);
+}
+
+/* ----------------------------------------------- colour batch kernels --- */
+
+static inline uint32_t K(distance_xpbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
+                                        uint32_t b1, R h)
+{
+    const V vih2 = O(set1)(1 / (h * h));
+    uint32_t skipped = 0;
+    FOR_SLOTS(c, colour, b0, b1) {
+        skipped += K(distance_xpbd_at)(p, c, s, LIVE_LANES, vih2);
+    }
+    return skipped;
+}
+
+static inline uint32_t K(distance_xpbd_packed)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
+                                               uint32_t b1, R h)
+{
+    const V vih2 = O(set1)(1 / (h * h));
+    uint32_t skipped = 0;
+    FOR_SLOTS(c, colour, b0, b1) {
+        skipped += K(distance_xpbd_packed_at)(pk, c, s, LIVE_LANES, vih2);
+    }
+    return skipped;
+}
+
+static inline uint32_t K(distance_pbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
+                                       uint32_t b1, R k)
+{
+    const V vk = O(set1)(k);
+    uint32_t skipped = 0;
+    FOR_SLOTS(c, colour, b0, b1) {
+        skipped += K(distance_pbd_at)(p, c, s, LIVE_LANES, vk);
+    }
+    return skipped;
+}
+
+static inline uint32_t K(distance_pbd_packed)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
+                                              uint32_t b1, R k)
+{
+    const V vk = O(set1)(k);
+    uint32_t skipped = 0;
+    FOR_SLOTS(c, colour, b0, b1) {
+        skipped += K(distance_pbd_packed_at)(pk, c, s, LIVE_LANES, vk);
+    }
+    return skipped;
+}
+
+/* out (may be NULL) gets r per slot of the batch range, 0 for padding. */
+static inline R K(residual)(const P *p, const DS *c, uint32_t colour, uint32_t b0, uint32_t b1,
+                            R h, R *out)
+{
+    const V vih2 = O(set1)(1 / (h * h)), zero = O(zero)();
+    V vmax = zero;
+    if (out)
+        for (uint32_t s = c->colour_begin[colour] + b0 * XPBD_BATCH;
+             s < c->colour_begin[colour] + b1 * XPBD_BATCH; ++s)
+            out[s] = 0;
+    FOR_SLOTS(c, colour, b0, b1)
+    {
+        const unsigned n = LIVE_LANES;
+        const V r = K(residual_lanes)(p, c, s, vih2);
+        if (out) {
+            R t[L];
+            O(store)(t, r);
+            for (unsigned l = 0; l < n; ++l) out[s + l] = t[l];
+        }
+        const V a = O(abs)(r);
+        /* lanes past n are padding: |r| = 0 there (len == 0) */
+        vmax = O(select)(O(gt)(a, vmax), a, vmax);
+    }
+    R t[L];
+    O(store)(t, vmax);
+    R m = 0;
+    for (int l = 0; l < L; ++l)
+        if (t[l] > m)
+            m = t[l];
+    return m;
+}
+
+#if LANES_IS_ONE
+/* ------------------------------------- serial slot ranges (one lane) --- */
+/* Slot ranges [s0, s1) of any part of a set (the overflow range
+ * included), one constraint at a time, padding slots ignored. */
+
+static inline uint32_t K(serial_distance_xpbd)(const P *p, const DS *c, uint32_t s0, uint32_t s1,
+                                               R h)
+{
+    const R ih2 = 1 / (h * h);
+    uint32_t skipped = 0;
+    for (uint32_t s = s0; s < s1; ++s)
+        if (c->source[s] != XPBD_PAD)
+            skipped += K(distance_xpbd_at)(p, c, s, 1, ih2);
+    return skipped;
+}
+
+static inline uint32_t K(serial_distance_xpbd_packed)(R *q, const DS *c, uint32_t s0,
+                                                      uint32_t s1, R h)
+{
+    const R ih2 = 1 / (h * h);
+    uint32_t skipped = 0;
+    for (uint32_t s = s0; s < s1; ++s)
+        if (c->source[s] != XPBD_PAD)
+            skipped += K(distance_xpbd_packed_at)(q, c, s, 1, ih2);
+    return skipped;
+}
+
+static inline uint32_t K(serial_distance_pbd)(const P *p, const DS *c, uint32_t s0, uint32_t s1,
+                                              R k)
+{
+    uint32_t skipped = 0;
+    for (uint32_t s = s0; s < s1; ++s)
+        if (c->source[s] != XPBD_PAD)
+            skipped += K(distance_pbd_at)(p, c, s, 1, k);
+    return skipped;
+}
+
+static inline uint32_t K(serial_distance_pbd_packed)(R *q, const DS *c, uint32_t s0, uint32_t s1,
+                                                     R k)
+{
+    uint32_t skipped = 0;
+    for (uint32_t s = s0; s < s1; ++s)
+        if (c->source[s] != XPBD_PAD)
+            skipped += K(distance_pbd_packed_at)(q, c, s, 1, k);
+    return skipped;
+}
+
+static inline R K(serial_residual)(const P *p, const DS *c, uint32_t s0, uint32_t s1, R h,
+                                   R *out)
+{
+    const R ih2 = 1 / (h * h);
+    R max = 0;
+    for (uint32_t s = s0; s < s1; ++s) {
+        const R r = c->source[s] != XPBD_PAD ? K(residual_lanes)(p, c, s, ih2) : 0;
+        if (out)
+            out[s] = r;
+        const R a = FABS(r);
+        if (a > max)
+            max = a;
+    }
+    return max;
+}
+#endif

@@ -1,0 +1,43 @@
+/* tables.h: the kernel tables of the open precision and backend, by field
+ * name. Template (lanes.h open); XPBD_TABLE_ISA names the path. */
+
+static const SFX(xpbd_kernels) K(kernels) = {
+    .isa = XPBD_TABLE_ISA,
+    .lanes = L,
+    .predict = K(predict),
+    .update_velocity = K(update_velocity),
+    .spring_integrate = K(spring_integrate),
+    .distance_pbd = K(distance_pbd),
+    .distance_xpbd = K(distance_xpbd),
+    .spring_forces = K(spring_forces),
+    .residual = K(residual),
+    .kinetic_energy = K(kinetic_energy),
+    .momentum = K(momentum),
+    .pack = K(pack),
+    .unpack = K(unpack),
+    .distance_pbd_packed = K(distance_pbd_packed),
+    .distance_xpbd_packed = K(distance_xpbd_packed),
+    .predict_pack = K(predict_pack),
+    .unpack_velocity = K(unpack_velocity),
+};
+
+static const SFX(xpbd_contact_kernels) K(contact_kernels) = {
+    .isa = XPBD_TABLE_ISA,
+    .lanes = L,
+    .position = K(contact_position),
+    .velocity = K(contact_velocity),
+    .plane_position = K(plane_position),
+    .plane_velocity = K(plane_velocity),
+    .gravity = K(gravity),
+    .integrate = K(integrate),
+    .restitution = K(contact_restitution),
+    .plane_restitution = K(plane_restitution),
+};
+
+static const SFX(xpbd_softbody_kernels) K(softbody_kernels) = {
+    .isa = XPBD_TABLE_ISA,
+    .lanes = L,
+    .tet_volume = K(tet_volume),
+    .bending = K(bending),
+    .tethers = K(tethers),
+};

@@ -1,0 +1,77 @@
+# filmstrips.gp: snapshots over time of the S3 scenes, five per scene in a
+# row (time left to right); for the PNG also an animated GIF per scene of
+# every snapshot (fig/filmstrip_NAME.gif beside `out`).
+#   gnuplot -e "data='data/filmstrips.tsv'; datadir='data/'; out='fig/filmstrips.png'; fmt='png'" PLOTS/filmstrips.gp
+# Reads filmstrips_{cloth,cube,curtain,pile}.tsv from datadir: one data block
+# per snapshot (blocks separated by two blank lines, each with its header
+# line x0 y0 x1 y1 c: projected segments and a colour value).
+if (!exists("datadir")) datadir = data[1:strlen(data) - strlen('filmstrips.tsv')]
+dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
+dir = (i > 0) ? dir[1:i] : ''
+load dir . 'common.gp'
+if (fmt eq 'pdf') {
+    set terminal pdfcairo enhanced color font 'Sans,11' size 11in,8in linewidth 1.2
+} else {
+    set terminal pngcairo enhanced color font 'Sans,10' size 1500,1100 linewidth 1.1
+}
+set output out
+
+scenes = "cloth cube curtain pile"
+titles = "'cloth drapes over the sphere' 'tet cube dropped from 0.5 m' 'curtain torn into two pieces' 'ten soft cubes fall asleep (red: asleep)'"
+SHOTS = 16
+every = "16 8 4 16"     # frames of 1/60 s between shots, per scene
+# the sphere of the cloth scene, centre (0, 0.45, 0) radius 0.35, seen
+# orthographically (azimuth 35, elevation 20 degrees): a circle
+sph_y = 0.45 * cos(20 * pi / 180)
+file(s) = datadir . 'filmstrips_' . word(scenes, s) . '.tsv'
+# one frame per scene: the extents over every snapshot
+array XL[4]; array XH[4]; array YL[4]; array YH[4]
+do for [s = 1:4] {
+    stats file(s) using "x0" nooutput
+    XL[s] = STATS_min; XH[s] = STATS_max
+    stats file(s) using "y0" nooutput
+    YL[s] = STATS_min; YH[s] = STATS_max
+}
+pal(s) = (s == 4 ? 1 : 0)
+set palette defined (0 '#313695', 1 '#4575b4', 2 '#74add1', 3 '#fee090', 4 '#f46d43', 5 '#a50026')
+unset key
+unset colorbox
+set size ratio -1
+unset xtics; unset ytics; unset border; unset grid
+shown = "0 4 8 11 15"
+
+set multiplot layout 4, 5 title "Filmstrips of the S3 scenes, time left to right" font F11
+do for [s = 1:4] {
+    do for [k = 1:5] {
+        b = word(shown, k) + 0
+        set title sprintf('%s', k == 1 ? word(titles, s) : '') font F9
+        set xrange [XL[s] - 0.05 : XH[s] + 0.05]
+        set yrange [YL[s] - 0.05 : YH[s] + 0.05]
+        if (s == 4) { set cbrange [0:1] } else { set cbrange [0:0.3] }
+        set label 1 sprintf('t = %.2f s', b * word(every, s) / 60.0) at graph 0.02, graph 0.05 font F8
+        if (s == 1) { set object 1 circle at 0, sph_y size 0.35 fs empty border lc rgb '#999999' } else { unset object 1 }
+        plot file(s) index b using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"c" \
+             with vectors nohead lw 1 lc palette
+    }
+}
+unset multiplot
+unset label 1
+
+# the animations (PNG run only: one GIF per scene, every snapshot)
+if (fmt eq 'png') {
+    figdir = out[1:strlen(out) - strlen('filmstrips.png')]
+    do for [s = 1:4] {
+        set terminal gif animate delay 12 loop 0 size 480,400 font 'Sans,9'
+        set output figdir . 'filmstrip_' . word(scenes, s) . '.gif'
+        set xrange [XL[s] - 0.05 : XH[s] + 0.05]
+        set yrange [YL[s] - 0.05 : YH[s] + 0.05]
+        if (s == 4) { set cbrange [0:1] } else { set cbrange [0:0.3] }
+        do for [b = 0:SHOTS - 1] {
+            set title sprintf('%s, t = %.2f s', word(titles, s), b * word(every, s) / 60.0)
+            if (s == 1) { set object 1 circle at 0, sph_y size 0.35 fs empty border lc rgb '#999999' } else { unset object 1 }
+            plot file(s) index b using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"c" \
+                 with vectors nohead lw 1 lc palette
+        }
+        set output
+    }
+}

@@ -1,0 +1,217 @@
+#!/bin/sh
+# End-to-end checks of `xpbd-report sweep` and `merge` (POSIX sh + awk).
+#
+#   sweep_check.sh MODE XPBD_REPORT WORK [SWEEP_RECORD]
+#
+# MODE:
+#   closed     a chain's static strain against m g alpha (n - 1) / L0 (top
+#              link) and m g alpha (n / 2) / L0 (mean), f64 and f32
+#   reference  error_vs_reference is exactly 0 where the point is the
+#              reference (also across ISA paths), > 0 elsewhere
+#   diverge    a point whose step diverges is a row with its status
+#   shards     --jobs 1 = --jobs 2, and shards 1..3 of 3 merged = the whole
+#              run (byte for byte without the ms_per_frame column)
+#   replay     a recording's sweep at the recorded settings finds the
+#              recorder's own final strain, inputs included
+#   figure     fig/sweep.png and .pdf, re-rendered by hand with
+#              `cd DIR && gnuplot plots/sweep.gp` (77 without gnuplot)
+#   errors     each refused command: exit 2, one line naming the offender,
+#              DIR untouched
+#   list       --list names every scene, key and metric
+set -u
+mode=$1
+xr=$2
+work=$3
+rec=${4:-}
+rm -rf "$work"
+mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+
+fail() {
+    echo "FAIL ($mode): $*" >&2
+    exit 1
+}
+
+# sweep ARGS...: runs a sweep that must succeed (exit 0; 3 only where
+# gnuplot is missing, the data written all the same)
+sweep() {
+    "$xr" sweep "$@" 2>sweep.err
+    rc=$?
+    if [ $rc -eq 3 ] && ! command -v gnuplot >/dev/null 2>&1; then rc=0; fi
+    [ $rc -eq 0 ] || fail "xpbd-report sweep $* exited $rc: $(cat sweep.err)"
+}
+
+# col FILE NAME: the values of column NAME, one per line
+col() {
+    awk -F'\t' -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i;
+                                       if (!c) { print "no column " name > "/dev/stderr"; exit 1 } next }
+                             { print $c }' "$1"
+}
+
+# notime FILE: the table without its ms_per_frame column
+notime() {
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ms_per_frame") c = i }
+                { s = ""; for (i = 1; i <= NF; i++) if (i != c) s = s (s == "" ? "" : "\t") $i; print s }' "$1"
+}
+
+# rows FILE: data rows
+rows() {
+    awk 'NR > 1' "$1" | wc -l | tr -d ' '
+}
+
+case $mode in
+closed)
+    # n = 3 particles of m = 1 kg, L0 = 0.1 m, alpha = 1e-3 m/N, settled by
+    # damping: the top link carries 2 m g, the lower one m g. Tolerance set
+    # before looking: f64 1e-10 relative (600 damped frames leave the
+    # oscillation below 1e-20), f32 2e-5 (float positions of ~0.2 m).
+    sweep --scene chain --set n=3 --set compliance=1e-3 --set damping=0.1 --set iterations=50 \
+        --set frames=600 --vary substeps=1,4 --vary precision=f64,f32 \
+        --metric max_strain,mean_strain,penetration,residual --out out
+    [ "$(rows out/data/sweep.tsv)" = 4 ] || fail "want 4 rows"
+    awk -F'\t' 'NR > 1 {
+        g = 9.81; a = 1e-3; L = 0.1; n = 3
+        top = 1 * g * a * (n - 1) / L; mean = 1 * g * a * (n / 2) / L
+        tol = ($2 == "f64") ? 1e-10 : 2e-5
+        if ($3 != "ok") { print "status " $3; bad = 1 }
+        if (($4 - top) / top > tol || (top - $4) / top > tol) { printf "max_strain %s %s: %.17g want %.17g\n", $1, $2, $4, top; bad = 1 }
+        if (($5 - mean) / mean > tol || (mean - $5) / mean > tol) { printf "mean_strain %s %s: %.17g want %.17g\n", $1, $2, $5, mean; bad = 1 }
+        if ($6 != "0") { print "penetration without radii: " $6; bad = 1 }
+    } END { exit bad }' out/data/sweep.tsv || fail "closed form"
+    # the same with the scene's own 1e-4 m/N scaled and g varied: strain
+    # proportional to both (compliance_scale and gravity act as they say)
+    sweep --scene chain --set n=3 --set damping=0.1 --set iterations=50 --set frames=600 \
+        --vary compliance_scale=0.5,2 --vary gravity=4.905,9.81 --metric max_strain --out scaled
+    [ "$(rows scaled/data/sweep.tsv)" = 4 ] || fail "want 4 rows"
+    awk -F'\t' 'NR > 1 {
+        top = 1e-4 * $1 * $2 * 2 / 0.1
+        if ($3 != "ok" || ($4 - top) / top > 1e-10 || (top - $4) / top > 1e-10) {
+            printf "scale %s g %s: %.17g want %.17g\n", $1, $2, $4, top; bad = 1 }
+    } END { exit bad }' scaled/data/sweep.tsv || fail "compliance_scale and gravity"
+    ;;
+reference)
+    sweep --scene cloth --set n=6 --set frames=20 --vary substeps=1,2,4 --vary iterations=2,5 \
+        --metric max_strain,error_vs_reference --reference substeps=4 iterations=5 --out out
+    awk -F'\t' 'NR > 1 {
+        same = ($1 == 4 && $2 == 5)
+        if (same && $5 != "0") { print "point = reference but error " $5; bad = 1 }
+        if (!same && !($5 > 0)) { print "point " $1 "," $2 " differs from the reference but error " $5; bad = 1 }
+    } END { exit bad }' out/data/sweep.tsv || fail "error_vs_reference"
+    # every ISA path gives the scalar reference's result bit for bit
+    sweep --scene tet_box --set n=2 --set frames=20 --vary isa=scalar,auto --vary precision=f32,f64 \
+        --metric error_vs_reference --reference isa=scalar --out isa
+    awk -F'\t' 'NR > 1 && $4 != "0" { print "isa " $1 " " $2 ": " $4; bad = 1 } END { exit bad }' \
+        isa/data/sweep.tsv || fail "ISA paths differ from scalar"
+    ;;
+diverge)
+    # explicit springs of k = 1/alpha = 1e8 N/m at h = 1/60 s blow up; 1e-2 does not
+    sweep --scene chain --set n=4 --set solver=springs --set frames=200 --vary compliance=1e-8,1e-2 \
+        --metric max_strain,ms_per_frame --out out
+    [ "$(col out/data/sweep.tsv status | tr '\n' ' ')" = "diverged ok " ] ||
+        fail "want statuses 'diverged ok', got: $(col out/data/sweep.tsv status | tr '\n' ' ')"
+    [ "$(col out/data/sweep.tsv max_strain | head -1)" = nan ] || fail "a diverged row has metrics"
+    ;;
+shards)
+    set -- --scene ball_pile --set n=2 --set frames=15 --vary restitution=0,0.5,1 \
+        --vary substeps=1,2 --metric penetration,momentum_error,ms_per_frame,energy_drift
+    sweep "$@" --jobs 1 --out whole
+    sweep "$@" --jobs 2 --out whole2
+    notime whole/data/sweep.tsv >whole.tsv
+    notime whole2/data/sweep.tsv >whole2.tsv
+    cmp whole.tsv whole2.tsv || fail "--jobs 2 differs from --jobs 1"
+    for k in 1 2 3; do
+        sweep "$@" --shard $k/3 --out s$k
+    done
+    [ "$(rows s1/data/sweep.tsv)" = 2 ] || fail "shard 1/3 of 6 points should hold 2"
+    "$xr" merge s3 s1 s2 --out merged 2>merge.err || fail "merge: $(cat merge.err)"
+    notime merged/data/sweep.tsv >merged.tsv
+    cmp whole.tsv merged.tsv || fail "merged shards differ from the whole run"
+    [ -f merged/sweep.md ] && [ -f merged/plots/sweep.gp ] || fail "merge wrote no sweep.md/gp"
+    # an incomplete set is refused
+    "$xr" merge s1 s2 --out part 2>part.err
+    [ $? -eq 2 ] && grep -q "shard 3/3" part.err && [ ! -e part ] || fail "missing shard: $(cat part.err)"
+    ;;
+replay)
+    [ -n "$rec" ] || fail "needs SWEEP_RECORD"
+    want=$("$rec" chain.xrp) || fail "recording failed"
+    sweep --scene replay:chain.xrp --vary iterations=20,2 --metric max_strain,residual --out out
+    got=$(col out/data/sweep.tsv max_strain | head -1)
+    [ "$got" = "$want" ] || fail "max_strain at the recorded settings: $got, recorder: $want"
+    [ "$(col out/data/sweep.tsv status | tr '\n' ' ')" = "ok ok " ] || fail "statuses"
+    other=$(col out/data/sweep.tsv max_strain | tail -1)
+    [ "$other" != "$want" ] || fail "iterations=2 gave the same strain: the key was not applied"
+    ;;
+figure)
+    command -v gnuplot >/dev/null 2>&1 || exit 77
+    sweep --scene chain --set n=4 --set frames=30 --vary compliance=1e-8:1e-2:log4 \
+        --vary solver=xpbd,pbd --metric max_strain,residual,energy_drift --out out
+    for f in out/fig/sweep.png out/fig/sweep.pdf out/plots/sweep.gp out/sweep.md; do
+        [ -s "$f" ] || fail "no $f"
+    done
+    grep -q "set logscale x" out/plots/sweep.gp || fail "a log range without a log axis"
+    grep -q "fig/sweep.png" out/sweep.md || fail "sweep.md does not show the figure"
+    rm out/fig/sweep.png out/fig/sweep.pdf
+    (cd out && gnuplot plots/sweep.gp) || fail "plots/sweep.gp does not re-run by hand"
+    [ -s out/fig/sweep.png ] && [ -s out/fig/sweep.pdf ] || fail "re-run rendered nothing"
+    ;;
+errors)
+    printf 'xpbd-replay 999\nprotocol 1\n' >old.xrp
+    # an earlier output that a refused command must leave as it is
+    sweep --scene chain --set n=3 --set frames=2 --vary substeps=1,2 --metric max_strain --out prev
+    before=$(cat prev/data/sweep.tsv prev/sweep.md | cksum)
+    check() { # OFFENDER ARGS...: exit 2, one line naming OFFENDER, prev and new untouched
+        off=$1
+        shift
+        for dir in new prev; do
+            "$xr" "$@" --out $dir >out.txt 2>err.txt
+            rc=$?
+            [ $rc -eq 2 ] || fail "'$*' exited $rc, want 2: $(cat err.txt)"
+            [ "$(wc -l <err.txt | tr -d ' ')" = 1 ] || fail "'$*': not one line: $(cat err.txt)"
+            grep -q -- "$off" err.txt || fail "'$*': message does not name '$off': $(cat err.txt)"
+            [ ! -e new ] || fail "'$*' created new/"
+            [ "$(cat prev/data/sweep.tsv prev/sweep.md | cksum)" = "$before" ] ||
+                fail "'$*' changed prev/"
+            ls | grep -q '\.tmp-' && fail "'$*' left a temporary directory"
+        done
+    }
+    v="--vary substeps=1,2"
+    check "'nope'" sweep --scene nope $v
+    check "chain, cloth" sweep --scene nope $v
+    check "'bogus'" sweep --scene chain --vary bogus=1,2
+    check "'wind'" sweep --scene chain --set wind=3 $v
+    check "bogus_metric" sweep --scene chain $v --metric max_strain,bogus_metric
+    check "max_strain, mean_strain" sweep --scene chain $v --metric bogus_metric
+    check "compliance=1e-2:1e-6:log4" sweep --scene chain --vary compliance=1e-2:1e-6:log4
+    check "substeps" sweep --scene chain --vary substeps=0:4:lin3
+    check "logN" sweep --scene chain --vary substeps=1:4:geo3
+    check "damping" sweep --scene chain --vary damping=0.5,1
+    check "solver" sweep --scene chain --vary solver=xpbd,magic
+    check "no/such.xrp" sweep --scene replay:no/such.xrp $v
+    check "format" sweep --scene replay:old.xrp $v
+    check "key n" sweep --scene replay:old.xrp --vary n=2,3
+    check "error_vs_reference" sweep --scene chain $v --metric error_vs_reference
+    check "--shard" sweep --scene chain $v --shard 4/3
+    check "at most 3" sweep --scene chain $v --vary iterations=1,2 --vary damping=0,0.1 \
+        --vary frames=1,2
+    check "not a sweep output" merge old.xrp
+    # a directory of the user's own is never replaced
+    mkdir mine && echo keep >mine/notes.txt
+    "$xr" sweep --scene chain $v --set frames=2 --out mine 2>err.txt
+    [ $? -eq 2 ] && grep -q "mine" err.txt && [ "$(cat mine/notes.txt)" = keep ] &&
+        [ "$(ls mine)" = notes.txt ] || fail "--out onto a user's directory: $(cat err.txt)"
+    ;;
+list)
+    "$xr" sweep --list >list.txt || fail "--list exited $?"
+    for w in chain cloth tet_box ball_pile cloth_sphere replay:FILE substeps iterations solver \
+        compliance damping pbd_stiffness restitution friction precision isa threads frames dt \
+        max_strain mean_strain residual energy_drift penetration momentum_error ms_per_frame \
+        error_vs_reference; do
+        grep -q "^  $w " list.txt || fail "--list does not name $w"
+    done
+    grep -q "m/N" list.txt || fail "--list gives no units"
+    ;;
+*)
+    fail "unknown mode"
+    ;;
+esac
+echo "sweep $mode: passed"

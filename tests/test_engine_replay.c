@@ -1,0 +1,290 @@
+/* Replay files: a recorded run replays bit for bit in both precisions; a
+ * file of another format or protocol version is refused.
+ *
+ * The per-precision part is written once: this file includes itself with
+ * SB_BODY defined, once for float and once for double. */
+#ifdef SB_BODY
+
+#define FN(n) SB_SFX(n)
+#define SKT SB_SFX(xpbd_softbody_kernels)
+#define SQS SB_SFX(xpbd_quad_set)
+#define SENG SB_SFX(xpbd_engine)
+#define SSC SB_SFX(xpbd_scene)
+#define SSAME(a, b, n, what) SB_SAME((a), (b), (n), (what), __FILE__, __LINE__)
+#define SGET(isa) SB_SFXM(xpbd_softbody_kernels, get)(isa)
+/* Record a run (a cube dropped on a cloth-free ground, poked, with sleeping
+ * and a cloth torn by its pins), replay the file, compare bit for bit. */
+static void FN(sb_replay_roundtrip)(void)
+{
+    xs_mesh cube, cloth;
+    REQUIRE(xs_mesh_box(&cube, 2, 0.1, (const double[3]){-0.1, 0.3, -0.1}, 5));
+    REQUIRE(xs_mesh_cloth(&cloth, 8, 5, 0.1, (const double[3]){0.5, 1.0, 0},
+                          (const double[3]){1, 0, 0}, (const double[3]){0, -1, 0}));
+    const size_t nb = cube.k.particles, n = nb + cloth.k.particles;
+    SB_R *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w), *r = malloc(n * sizeof *r);
+    uint32_t *edges = malloc(2 * (cube.k.edges + cloth.k.edges + cloth.k.shear) * sizeof *edges);
+    uint32_t *bends = malloc(4 * cloth.k.bends * sizeof *bends);
+    REQUIRE(xyz && w && r && edges && bends);
+    for (size_t i = 0; i < 3 * nb; ++i)
+        xyz[i] = (SB_R)cube.xyz[i];
+    for (size_t i = 0; i < 3 * cloth.k.particles; ++i)
+        xyz[3 * nb + i] = (SB_R)cloth.xyz[i];
+    for (size_t i = 0; i < n; ++i) {
+        w[i] = 10;
+        r[i] = (SB_R)0.02;
+    }
+    for (size_t i = nb; i < nb + 8; ++i)
+        w[i] = 0; /* the cloth's top row */
+    size_t ne = 0;
+    for (size_t e = 0; e < 2 * cube.k.edges; ++e)
+        edges[ne++] = cube.edges[e];
+    for (size_t e = 0; e < 2 * cloth.k.edges; ++e)
+        edges[ne++] = cloth.edges[e] + (uint32_t)nb;
+    for (size_t e = 0; e < 2 * cloth.k.shear; ++e)
+        edges[ne++] = cloth.shear[e] + (uint32_t)nb;
+    for (size_t b = 0; b < 4 * cloth.k.bends; ++b)
+        bends[b] = cloth.bends[b] + (uint32_t)nb;
+    const size_t bodies[3] = {0, nb, n};
+    const xpbd_plane ground = {{0, 1, 0}, 0};
+    SSC sc;
+    memset(&sc, 0, sizeof sc);
+    sc.particles = n;
+    sc.xyz = xyz;
+    sc.inv_mass = w;
+    sc.radius = r;
+    sc.edges = ne / 2;
+    sc.edge = edges;
+    sc.edge_alpha = 1e-4;
+    sc.tets = cube.k.tets;
+    sc.tet = cube.tets;
+    sc.bends = cloth.k.bends;
+    sc.bend = bends;
+    sc.bend_alpha = 1e-2;
+    sc.bodies = 2;
+    sc.body_begin = bodies;
+    sc.planes = 1;
+    sc.plane = &ground;
+    sc.max_contacts = 2000;
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.iterations = 6;
+    cfg.substeps = 2;
+    /* f32 runs with a particle capacity (arrays never reallocated), f64
+     * with arrays that grow: the file carries either */
+    const xpbd_engine_options opt = {0.6, 1e-3, 10, 0, SB_F64 ? 0u : (uint32_t)n + 64};
+    SENG a;
+    REQUIRE_STATUS(SB_SFXM(xpbd_engine, create)(&a, &sc, &cfg, &opt, NULL), XPBD_OK);
+    /* start the recording mid-run: the file must carry the whole state */
+    for (int f = 0; f < 20; ++f)
+        REQUIRE(SB_SFXM(xpbd_engine, step)(&a, 1.0 / 60) >= 0);
+    char path[64], err[512];
+    snprintf(path, sizeof path, "softbody_replay_%s_%u.xpbdr", SB_F64 ? "f64" : "f32",
+             (unsigned)(xt_next(&(xt_rng){(uint64_t)(uintptr_t)&a}) % 100000u));
+    xrp_recorder rec;
+    REQUIRE(SB_SFX(xrp_record_begin)(&rec, path, &a, 1.0 / 60, err, sizeof err) == 0);
+    uint32_t torn = 0, slept = 0;
+    for (int f = 0; f < 160; ++f) {
+        if (f == 10) { /* poke the cube */
+            const xpbd_input poke = {XPBD_INPUT_ADD_VELOCITY, 0, 9, {0, -2, 0.5}};
+            ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, &a, &poke), XPBD_OK);
+        }
+        if (f >= 30 && f < 70) { /* drag the top row's halves apart: the cloth tears */
+            const xpbd_input drag = {XPBD_INPUT_TRANSLATE, (uint32_t)nb + 4, (uint32_t)nb + 8,
+                                     {0.02, 0.005, 0}};
+            const xpbd_input drag0 = {XPBD_INPUT_TRANSLATE, (uint32_t)nb, (uint32_t)nb + 4,
+                                      {-0.02, 0.005, 0}};
+            ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, &a, &drag), XPBD_OK);
+            ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, &a, &drag0), XPBD_OK);
+        }
+        REQUIRE(SB_SFXM(xpbd_engine, step)(&a, 1.0 / 60) >= 0);
+        torn += a.counters.torn;
+        slept += a.counters.fell_asleep;
+    }
+    REQUIRE(SB_SFX(xrp_record_end)(&rec, &a) == 0);
+    /* the run exercised what the file must reproduce */
+    ENSURE(torn > 0);
+    ENSURE(slept > 0);
+    xrp_file fl;
+    REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
+    ENSURE_INT(fl.frames, 160);
+    ENSURE_INT(fl.start_frame, 20);
+    ENSURE_INT(fl.inputs, 81);
+    SENG b;
+    ENSURE_STATUS(SB_SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
+    ENSURE_INT(b.frame, a.frame);
+    ENSURE_INT(b.edge_count, a.edge_count);
+    FN(sb_same_particles)(&b, &a, n, "replayed state");
+    ENSURE(SB_SFX(xrp_state_hash)(&b) == fl.hash);
+    SAME_BYTES(b.sleep.asleep, a.sleep.asleep, 2, "sleep flags");
+    REQUIRE(b.particles.count == a.particles.count);
+    SAME_U32(b.origin, a.origin, a.particles.count, "origin");
+    xrp_free(&fl);
+    SB_SFXM(xpbd_engine, destroy)(&b);
+    /* a second recording starts after the tear split vertices: the file
+     * carries the grown particle set and each particle's origin */
+    uint32_t split = 0;
+    for (size_t i = n; i < a.particles.count; ++i)
+        split += a.origin[i] >= nb && a.origin[i] < n;
+    SB_NOTE("replay scene: %u torn, %zu particles added\n", torn, a.particles.count - n);
+    ENSURE(a.particles.count > n && split == a.particles.count - n);
+    REQUIRE(SB_SFX(xrp_record_begin)(&rec, path, &a, 1.0 / 60, err, sizeof err) == 0);
+    const xpbd_input push = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)nb, (uint32_t)a.particles.count,
+                             {0.3, 0, 0.2}};
+    ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, &a, &push), XPBD_OK);
+    for (int f = 0; f < 30; ++f)
+        REQUIRE(SB_SFXM(xpbd_engine, step)(&a, 1.0 / 60) >= 0);
+    REQUIRE(SB_SFX(xrp_record_end)(&rec, &a) == 0);
+    REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
+    ENSURE_STATUS(SB_SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
+    REQUIRE(b.particles.count == a.particles.count);
+    SAME_U32(b.origin, a.origin, a.particles.count, "origin after the split");
+    ENSURE(SB_SFX(xrp_state_hash)(&b) == fl.hash);
+    ENSURE(SB_SFX(xrp_state_hash)(&a) == fl.hash);
+    xrp_free(&fl);
+    SB_SFXM(xpbd_engine, destroy)(&b);
+    SB_SFXM(xpbd_engine, destroy)(&a);
+    remove(path);
+    free(xyz);
+    free(w);
+    free(r);
+    free(edges);
+    free(bends);
+    xs_mesh_free(&cube);
+    xs_mesh_free(&cloth);
+}
+
+#undef FN
+#undef SKT
+#undef SQS
+#undef SENG
+#undef SSC
+#undef SSAME
+#undef SGET
+
+#else /* !SB_BODY */
+
+#include "test.h"
+#include "test_softbody.h"
+#include "replay.h"
+#include "scenes.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define SB_BODY
+#define SB_R float
+#define SB_SFX(n) n##_f32
+#define SB_SFXM(a, b) a##_##b##_f32
+#define SB_SAME xt_same_f32
+#define SB_F64 0
+#include "test_engine_replay.c"
+#undef SB_R
+#undef SB_SFX
+#undef SB_SFXM
+#undef SB_SAME
+#undef SB_F64
+
+#define SB_R double
+#define SB_SFX(n) n##_f64
+#define SB_SFXM(a, b) a##_##b##_f64
+#define SB_SAME xt_same_f64
+#define SB_F64 1
+#include "test_engine_replay.c"
+#undef SB_R
+#undef SB_SFX
+#undef SB_SFXM
+#undef SB_SAME
+#undef SB_F64
+#undef SB_BODY
+
+void softbody_replay(void)
+{
+    sb_replay_roundtrip_f32();
+    sb_replay_roundtrip_f64();
+}
+
+/* Replaces the first occurrence of `from` in a file by `to`. */
+static int sb_file_replace(const char *path, const char *from, const char *to)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char *buf = malloc(1 << 20);
+    const size_t len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (!buf)
+        return 0;
+    buf[len] = 0;
+    char *at = strstr(buf, from);
+    if (!at) {
+        free(buf);
+        return 0;
+    }
+    f = fopen(path, "wb");
+    if (!f) {
+        free(buf);
+        return 0;
+    }
+    fwrite(buf, 1, (size_t)(at - buf), f);
+    fputs(to, f);
+    fputs(at + strlen(from), f);
+    fclose(f);
+    free(buf);
+    return 1;
+}
+
+/* SPEC S3 memo 1: a replay with the wrong version header is refused with a
+ * clear message, never replayed. */
+void softbody_replay_version(void)
+{
+    xs_cube_desc d = xs_cube_default();
+    d.n = 1;
+    xs_cube c;
+    REQUIRE(xs_cube_make(&c, &d));
+    const char *path = "softbody_replay_version.xpbdr";
+    char err[512];
+    xrp_recorder rec;
+    REQUIRE(xrp_record_begin_f64(&rec, path, &c.e, 1.0 / 60, err, sizeof err) == 0);
+    REQUIRE(xs_run(&c.e, 3));
+    REQUIRE(xrp_record_end_f64(&rec, &c.e) == 0);
+    xrp_file f;
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_OK);
+    xrp_free(&f);
+    char from[32], to[32];
+    snprintf(from, sizeof from, "protocol %u\n", (unsigned)XPBD_PROTOCOL_VERSION);
+    snprintf(to, sizeof to, "protocol %u\n", (unsigned)XPBD_PROTOCOL_VERSION + 1);
+    REQUIRE(sb_file_replace(path, from, to));
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_VERSION);
+    ENSURE(strstr(err, "protocol") != NULL && strstr(err, "refused") != NULL);
+    ENSURE(strstr(err, path) != NULL);
+    ENSURE(f.particle == NULL); /* nothing loaded */
+    REQUIRE(sb_file_replace(path, to, from));
+    snprintf(from, sizeof from, "xpbd-replay %u\n", (unsigned)XRP_FORMAT);
+    snprintf(to, sizeof to, "xpbd-replay %u\n", (unsigned)XRP_FORMAT + 1);
+    REQUIRE(sb_file_replace(path, from, to));
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_VERSION);
+    ENSURE(strstr(err, "format") != NULL && strstr(err, "refused") != NULL);
+    REQUIRE(sb_file_replace(path, to, from));
+    /* the step configuration's own version field */
+    snprintf(from, sizeof from, "config version %u ", (unsigned)XPBD_PROTOCOL_VERSION);
+    snprintf(to, sizeof to, "config version %u ", (unsigned)XPBD_PROTOCOL_VERSION + 7);
+    REQUIRE(sb_file_replace(path, from, to));
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_VERSION);
+    REQUIRE(sb_file_replace(path, to, from));
+    /* a truncated file: no 'end' line */
+    REQUIRE(sb_file_replace(path, "\nend ", "\nfin "));
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
+    ENSURE(strstr(err, path) != NULL);
+    remove(path);
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
+    /* the engine refuses a configuration of another protocol too */
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.version = XPBD_PROTOCOL_VERSION + 1;
+    xpbd_scene_f64 s;
+    memset(&s, 0, sizeof s);
+    xpbd_engine_f64 e;
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, &cfg, NULL, NULL), XPBD_ERR_VERSION);
+    xs_cube_free(&c);
+}
+
+#endif /* SB_BODY */

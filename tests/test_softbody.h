@@ -1,0 +1,66 @@
+/* The soft-body and engine tests, one file per feature, listed together
+ * in the "softbody" table of test_softbody.c:
+ *
+ *   test_softbody.c          meshes, the S3 scenarios, soft-body kernels per ISA
+ *   test_engine_contract.c   create, apply and destroy at the engine's doors
+ *   test_engine_tearing.c    the stretch pass and tearing
+ *   test_engine_split.c      vertex splitting
+ *   test_engine_sleeping.c   sleeping and waking
+ *   test_engine_replay.c     replay files
+ *   test_engine_counters.c   counters
+ *   test_engine_order.c      the two-serial-orders check
+ *
+ * Every tolerance is stated with the value measured when the test was
+ * written (f64, this repository's kernels), so a regression shows as a
+ * number leaving its band, not as a vague failure. */
+#ifndef XPBD_TEST_SOFTBODY_H
+#define XPBD_TEST_SOFTBODY_H
+
+#include <xpbd/xpbd.h>
+
+/* The measured values quoted in the comments: compile with -DSB_MEASURE to
+ * have every test print them on stderr. */
+#ifdef SB_MEASURE
+#define SB_NOTE(...) fprintf(stderr, "    measured: " __VA_ARGS__)
+#else
+#define SB_NOTE(...) ((void)0)
+#endif
+
+/* test_softbody.c: particle arrays of two engines equal bit for bit */
+void sb_same_particles_f32(const xpbd_engine_f32 *got, const xpbd_engine_f32 *want, size_t n,
+                           const char *what);
+void sb_same_particles_f64(const xpbd_engine_f64 *got, const xpbd_engine_f64 *want, size_t n,
+                           const char *what);
+
+/* test_engine_contract.c */
+void engine_create_zeroed(void);
+void engine_create_steppable(void);
+void engine_tether_dynamic_anchor(void);
+void engine_first_body_later(void);
+void engine_apply_overflow(void);
+void softbody_bad_input(void);
+
+/* test_engine_tearing.c: total mass and momentum of the moving particles */
+void sb_mass_momentum(const xpbd_particles_f64 *p, double out[4]);
+void softbody_tearing(void);
+void softbody_cross_tearing(void);
+
+/* test_engine_split.c */
+void softbody_vertex_split(void);
+void softbody_split_fuzz(void);
+
+/* test_engine_sleeping.c */
+void softbody_tear_while_asleep(void);
+void softbody_sleeping(void);
+
+/* test_engine_replay.c */
+void softbody_replay(void);
+void softbody_replay_version(void);
+
+/* test_engine_counters.c */
+void softbody_counters(void);
+
+/* test_engine_order.c */
+void softbody_order_check(void);
+
+#endif /* XPBD_TEST_SOFTBODY_H */

@@ -19,6 +19,7 @@
 #ifndef SA_TEMPLATE
 
 #include "report.h"
+#include <xpbd/reference.h>
 
 #include <math.h>
 #include <stdint.h>

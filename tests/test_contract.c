@@ -402,6 +402,48 @@ static void contract_nan_previous(void)
     chain_free_f64(&b);
 }
 
+/* A contact set of capacity 0 found by the step (not fixed): the scratch
+ * xpbd_world_scratch_bytes sizes for max_contacts 0 has no broad-phase
+ * workspace, and the step must not write one past its end (it did: a
+ * fuzzing finding). Guard bytes after the scratch stay intact. */
+static void contract_zero_capacity_contacts(void)
+{
+    enum { N = 6, GUARD = 256 };
+    double block[10 * N], radius[N];
+    memset(block, 0, sizeof block);
+    xpbd_particles_f64 p;
+    xpbd_particles_bind_f64(&p, N, block, N);
+    for (int i = 0; i < N; ++i) {
+        p.x[i] = 0.1 * i; /* every neighbour overlaps */
+        p.w[i] = 1;
+        radius[i] = 0.2;
+    }
+    const size_t slots = xpbd_contact_slots(0);
+    uint32_t *i0 = malloc(slots * sizeof *i0), *i1 = malloc(slots * sizeof *i1);
+    const size_t sb = xpbd_world_scratch_bytes_f64(N, 0, 0);
+    unsigned char *scratch = malloc(sb + GUARD);
+    REQUIRE(i0 && i1 && scratch);
+    memset(scratch + sb, 0x6b, GUARD);
+    xpbd_contact_set cs;
+    REQUIRE_STATUS(xpbd_contact_set_init(&cs, i0, i1, slots, 0), XPBD_OK);
+    xpbd_world_f64 w;
+    memset(&w, 0, sizeof w);
+    w.particles = &p;
+    w.radius = radius;
+    w.contacts = &cs;
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.isa = xt_isa;
+    ENSURE_STATUS(xpbd_world_step_f64(&cfg, 1.0 / 60, &w, scratch, sb, NULL), XPBD_OK);
+    ENSURE_INT(cs.count, 0);
+    size_t touched = 0;
+    for (size_t k = 0; k < GUARD; ++k)
+        touched += scratch[sb + k] != 0x6b;
+    ENSURE_INT(touched, 0);
+    free(scratch);
+    free(i0);
+    free(i1);
+}
+
 const xt_test xt_tests_contract[] = {
     {"contract.repeat_exhaustive", contract_repeat_exhaustive},
     {"contract.work_bytes", contract_work_bytes},
@@ -410,5 +452,6 @@ const xt_test xt_tests_contract[] = {
     {"contract_cross.repeat_quad", contract_repeat_quad},
     {"contract_cross.fixed_contacts", contract_fixed_contacts},
     {"contract_cross.nan_previous", contract_nan_previous},
+    {"contract_cross.zero_capacity_contacts", contract_zero_capacity_contacts},
     {NULL, NULL},
 };

@@ -42,7 +42,9 @@ add_executable(xpbd-tests
   test_engine_order.c
   test_world.c
   test_executor.c
-  test_contract.c)
+  test_threads.c
+  test_contract.c
+  test_catalogue.c)
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
 if(XPBD_OPENMP)
   target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
@@ -55,7 +57,7 @@ endif()
 # Groups that do not depend on the ISA under test run once (with the AUTO
 # path); the ones that compare a path against the scalar reference or prove
 # which path ran, once per ISA.
-set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world contract)
+set(XPBD_TEST_GROUPS s0 colour chain bad contacts softbody world contract catalogue)
 set(XPBD_TEST_ISA_GROUPS cross isa contacts_cross softbody_cross contract_cross)
 set(XPBD_TEST_ISAS scalar sse4 avx2 avx512 neon)
 
@@ -86,6 +88,17 @@ endif()
 add_test(NAME executor COMMAND xpbd-tests executor.)
 set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
                                          ENVIRONMENT "${XPBD_TEST_THREADS_ENV}")
+# the step at threads 1, 2, 3, 4, 7 on every ISA, default and pthread executors (test_threads.c)
+find_package(Threads REQUIRED)
+target_link_libraries(xpbd-tests PRIVATE Threads::Threads)
+add_test(NAME threads COMMAND xpbd-tests threads.)
+# (passive waits: spinning OpenMP threads on a loaded machine cost 5x the time)
+set(xpbd_threads_env ${XPBD_TEST_THREADS_ENV} "OMP_WAIT_POLICY=passive")
+if(XPBD_SANITIZE MATCHES "thread")
+  list(APPEND xpbd_threads_env "XPBD_TEST_THREADS_QUICK=1") # one ISA, threads 2 and 7
+endif()
+set_tests_properties(threads PROPERTIES TIMEOUT 600 LABELS "unit;threads"
+                     ENVIRONMENT "${xpbd_threads_env}")
 foreach(group IN LISTS XPBD_TEST_ISA_GROUPS)
   foreach(isa IN LISTS XPBD_TEST_ISAS)
     add_test(NAME ${group}.${isa} COMMAND xpbd-tests --isa ${isa} ${group}.)
@@ -130,6 +143,12 @@ foreach(header IN LISTS XPBD_PUBLIC_HEADERS)
   list(APPEND XPBD_HEADER_TU_CXX ${CMAKE_CURRENT_BINARY_DIR}/headers/${stem}_cxx.cpp)
 endforeach()
 
+# xpbd/xpbd.h is what an engine embeds: the reference entry points
+# (xpbd/reference.h) stay out of it
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/headers/umbrella_without_reference_c.c CONTENT
+  "#include <xpbd/xpbd.h>\n#ifdef XPBD_REFERENCE_H\n#error \"xpbd/xpbd.h pulls in xpbd/reference.h\"\n#endif\nint xpbd_header_check_umbrella(void);\nint xpbd_header_check_umbrella(void)\n{\n    return (int)XPBD_VERSION_MAJOR;\n}\n")
+list(APPEND XPBD_HEADER_TU_C ${CMAKE_CURRENT_BINARY_DIR}/headers/umbrella_without_reference_c.c)
+
 add_library(xpbd_header_check_c OBJECT ${XPBD_HEADER_TU_C})
 target_link_libraries(xpbd_header_check_c PRIVATE xpbd::xpbd)
 set_target_properties(xpbd_header_check_c PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
@@ -161,3 +180,34 @@ endif()
 # tests/tools/step_cost.c: the bench cloth for callgrind (see its header).
 add_executable(xpbd-step-cost tools/step_cost.c)
 target_link_libraries(xpbd-step-cost PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES})
+
+# --- libFuzzer targets (XPBD_FUZZ, the `fuzz` preset) ------------------------
+include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)
+
+# --- allocation failure: every allocating entry point, k-th allocation failing
+# A test-only static build of the library's own sources (and the replay
+# reader) with tests/alloc_fail.h force-included, so that its allocations go
+# through counting hooks; the shipped xpbd target is untouched.
+get_target_property(XPBD_LIB_SOURCES xpbd SOURCES)
+get_target_property(XPBD_LIB_DEFS xpbd COMPILE_DEFINITIONS)
+set(XPBD_ALLOCFAIL_SOURCES ${PROJECT_SOURCE_DIR}/report/replay.c)
+foreach(src IN LISTS XPBD_LIB_SOURCES)
+  if(src MATCHES "^\\$<")
+    list(APPEND XPBD_ALLOCFAIL_SOURCES ${src})
+  else()
+    list(APPEND XPBD_ALLOCFAIL_SOURCES ${PROJECT_SOURCE_DIR}/${src})
+  endif()
+endforeach()
+add_library(xpbd_allocfail STATIC ${XPBD_ALLOCFAIL_SOURCES})
+target_include_directories(xpbd_allocfail PUBLIC ${PROJECT_SOURCE_DIR}/kernels/include
+                                                 ${PROJECT_SOURCE_DIR}/report
+                                          PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
+target_compile_definitions(xpbd_allocfail PRIVATE ${XPBD_LIB_DEFS})
+target_compile_options(xpbd_allocfail PRIVATE -include ${CMAKE_CURRENT_SOURCE_DIR}/alloc_fail.h)
+if(XPBD_LIBM)
+  target_link_libraries(xpbd_allocfail PUBLIC ${XPBD_LIBM})
+endif()
+add_executable(xpbd-alloc-tests test_alloc.c alloc_fail.c)
+target_link_libraries(xpbd-alloc-tests PRIVATE xpbd_allocfail)
+add_test(NAME alloc COMMAND xpbd-alloc-tests)
+set_tests_properties(alloc PROPERTIES TIMEOUT 300 LABELS "unit")

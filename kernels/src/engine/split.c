@@ -513,35 +513,53 @@ static int split_plan_run(split_plan *s)
 
 /* ------------------------------------------------------ xpbd_tear_split --- */
 
+/* 1 if a-b is a torn edge: a search of the sorted keys when there are some,
+ * else (their allocation failed) a scan of the edges. */
+static int split_pair_torn(const uint64_t *keys, size_t nt, const uint32_t *edge, size_t edges,
+                           const uint8_t *torn, uint32_t a, uint32_t b)
+{
+    if (keys)
+        return split_pair_in(keys, nt, a, b);
+    const uint64_t k = engine_pair_key(a, b);
+    for (size_t e = 0; e < edges; ++e)
+        if (torn[e] && engine_pair_key(edge[2 * e], edge[2 * e + 1]) == k)
+            return 1;
+    return 0;
+}
+
 /* The tets and bending stencils a tear removes: those with a torn edge
  * among their mesh edges (all six pairs of a tet; the shared edge and the
- * four sides, not 2-3, of a bending stencil). 0, or -1 when out of memory. */
+ * four sides, not 2-3, of a bending stencil). The flags are always written
+ * (what KEEP_HINGES returns and what NOMEM leaves); returns 0, or -1 when
+ * the sorted keys could not be allocated (the flags then come from a scan). */
 static int split_drops(const uint32_t *edge, size_t edges, const uint8_t *torn, size_t nt,
                        const uint32_t *tet, size_t tets, const uint32_t *bend, size_t bends,
                        uint8_t *tet_drop, uint8_t *bend_drop)
 {
     uint64_t *keys = malloc((nt + 1) * sizeof *keys);
-    if (!keys)
-        return -1;
-    for (size_t k = 0, j = 0; k < edges; ++k)
+    for (size_t k = 0, j = 0; keys && k < edges; ++k)
         if (torn[k])
             keys[j++] = engine_pair_key(edge[2 * k], edge[2 * k + 1]);
-    qsort(keys, nt, sizeof *keys, engine_pair_cmp);
+    if (keys)
+        qsort(keys, nt, sizeof *keys, engine_pair_cmp);
     static const int pairs[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
     for (size_t k = 0; k < tets; ++k) {
         const uint32_t *v = tet + 4 * k;
         tet_drop[k] = 0;
         for (int q = 0; q < 6 && !tet_drop[k]; ++q)
-            tet_drop[k] = (uint8_t)split_pair_in(keys, nt, v[pairs[q][0]], v[pairs[q][1]]);
+            tet_drop[k] = (uint8_t)split_pair_torn(keys, nt, edge, edges, torn, v[pairs[q][0]],
+                                                   v[pairs[q][1]]);
     }
     for (size_t k = 0; k < bends; ++k) {
         const uint32_t *v = bend + 4 * k;
         bend_drop[k] = 0;
         for (int q = 0; q < 5 && !bend_drop[k]; ++q)
-            bend_drop[k] = (uint8_t)split_pair_in(keys, nt, v[pairs[q][0]], v[pairs[q][1]]);
+            bend_drop[k] = (uint8_t)split_pair_torn(keys, nt, edge, edges, torn, v[pairs[q][0]],
+                                                    v[pairs[q][1]]);
     }
+    const int rc = keys ? 0 : -1;
     free(keys);
-    return 0;
+    return rc;
 }
 
 /* The outputs as for KEEP_HINGES: the inputs, unchanged. */
@@ -593,11 +611,13 @@ xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, size_t edges
     size_t nt = 0;
     for (size_t k = 0; k < edges; ++k)
         nt += torn[k] != 0;
-    if (split_drops(edge, edges, torn, nt, tet, tets, bend, bends, tet_drop, bend_drop))
-        return XPBD_ERR_NOMEM;
+    const int no_keys = split_drops(edge, edges, torn, nt, tet, tets, bend, bends, tet_drop,
+                                    bend_drop);
     split_copy_inputs(edge, edges, tet, tets, bend, bends, edge_out, tet_out, bend_out);
     if (flags & XPBD_TEAR_KEEP_HINGES || !nt)
         return XPBD_OK;
+    if (no_keys)
+        return XPBD_ERR_NOMEM;
     /* the plan writes into the outputs: on failure they go back to the input */
     uint8_t *drops = malloc(bends + 1);
     if (!drops)

@@ -1,0 +1,21 @@
+# libFuzzer targets (included from tests/tests.cmake). Configure with the
+# `fuzz` preset (clang 14, ASan + UBSan, XPBD_SANITIZE carrying
+# fuzzer-no-link so the library is coverage-instrumented too), build the
+# `xpbd-fuzz` target, run tests/fuzz/run.sh.
+option(XPBD_FUZZ "Build the libFuzzer targets of tests/fuzz (clang only)" OFF)
+if(XPBD_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "XPBD_FUZZ needs clang (libFuzzer): use the `fuzz` preset")
+  endif()
+  set(XPBD_FUZZ_TARGETS replay build engine step)
+  add_custom_target(xpbd-fuzz)
+  foreach(t IN LISTS XPBD_FUZZ_TARGETS)
+    add_executable(xpbd-fuzz-${t} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${t}.c)
+    target_link_libraries(xpbd-fuzz-${t} PRIVATE xpbd::xpbd ${XPBD_TEST_REPLAY})
+    if(XPBD_LIBM)
+      target_link_libraries(xpbd-fuzz-${t} PRIVATE ${XPBD_LIBM})
+    endif()
+    target_link_options(xpbd-fuzz-${t} PRIVATE -fsanitize=fuzzer)
+    add_dependencies(xpbd-fuzz xpbd-fuzz-${t})
+  endforeach()
+endif()

@@ -774,7 +774,9 @@ static void SFX(predict_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx
 static void SFX(stage_constraint_colours)(SFX(step_run) *s, xpbd_step_counters *k)
 {
     const DS *c = s->c;
-    if (s->springs && s->sub == 0 && s->n)
+    /* the forces start at 0 (spring_integrate leaves them 0 for the next
+     * substep, unless the contact pass packed positions over them) */
+    if (s->springs && s->n && (s->sub == 0 || s->contacts))
         memset(s->sc.fx, 0, 3 * s->n * sizeof(R));
     if (!c)
         return;
@@ -999,6 +1001,29 @@ static void SFX(finite_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
         }
 }
 
+/* First non-finite lambda of slot blocks [b, e) (slots counted across the
+ * sets) into the worker's slot. */
+static void SFX(lambda_finite_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const size_t g0 = (size_t)b * XPBD__SBLOCK;
+    const size_t g1 = (size_t)e * XPBD__SBLOCK < s->all_slots ? (size_t)e * XPBD__SBLOCK
+                                                              : s->all_slots;
+    size_t base = 0;
+    for (int k = 0; k < 3; ++k) {
+        const size_t lo = g0 > base ? g0 - base : 0;
+        const size_t hi = g1 - base < s->lam.slots[k] ? g1 - base : s->lam.slots[k];
+        if (g1 > base && hi > lo && !SFX(screen_finite)(s->lam.lambda[k] + lo, hi - lo))
+            for (size_t i = lo; i < hi; ++i)
+                if (!isfinite(s->lam.lambda[k][i])) {
+                    if (base + i < s->part[worker].bad)
+                        s->part[worker].bad = base + i;
+                    return;
+                }
+        base += s->lam.slots[k];
+    }
+}
+
 /* First non-finite element after a step: particle i, or n + slot (slots
  * counted across the sets in the order distance, tetrahedra, bending). */
 static size_t SFX(first_nonfinite)(SFX(step_run) *s)
@@ -1011,16 +1036,13 @@ static size_t SFX(first_nonfinite)(SFX(step_run) *s)
             bad = s->part[t].bad;
     if (bad != SIZE_MAX)
         return bad;
-    const SFX(lambdas) *l = &s->lam;
-    size_t base = s->n;
-    for (int k = 0; k < 3; ++k) {
-        if (!SFX(screen_finite)(l->lambda[k], l->slots[k]))
-            for (uint32_t i = 0; i < l->slots[k]; ++i)
-                if (!isfinite(l->lambda[k][i]))
-                    return base + i;
-        base += l->slots[k];
-    }
-    return SIZE_MAX;
+    SFX(clear_partials)(s);
+    const uint32_t blocks = (uint32_t)((s->all_slots + XPBD__SBLOCK - 1) / XPBD__SBLOCK);
+    xpbd__run(&s->ex, SFX(lambda_finite_task), blocks, XPBD__MIN_SBLOCKS, s);
+    for (uint32_t t = 0; t < s->ex.workers; ++t)
+        if (s->part[t].bad < bad)
+            bad = s->part[t].bad;
+    return bad == SIZE_MAX ? SIZE_MAX : s->n + bad;
 }
 
 /* Max |C + at*lambda| over the distance set at step end. */

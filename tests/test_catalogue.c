@@ -9,7 +9,6 @@
  * (the f32 paths are held to the same rules in bad_tmpl.h and the fuzz
  * targets). The README's contract section quotes the table's size. */
 #include "fixture.h"
-#include <xpbd/reference.h>
 
 #include <xpbd/reference.h>
 

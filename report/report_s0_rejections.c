@@ -5,6 +5,7 @@
  * wrong, bad_index where it is, and the positions, velocities and lambda
  * must be bit for bit what they were before the call (memcmp). */
 #include "report.h"
+#include <xpbd/reference.h>
 
 #include <xpbd/reference.h>
 

@@ -17,6 +17,7 @@
  *              velocity dx/h) the cube rides it; one-way (positions pushed
  *              out, velocities left alone) the platform swallows it */
 #include "report.h"
+#include <xpbd/reference.h>
 
 #include <xpbd/reference.h>
 

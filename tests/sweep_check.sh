@@ -119,6 +119,11 @@ reference)
         --metric error_vs_reference --reference isa=scalar --out isa
     awk -F'\t' 'NR > 1 && $4 != "0" { print "isa " $1 " " $2 ": " $4; bad = 1 } END { exit bad }' \
         isa/data/sweep.tsv || fail "ISA paths differ from scalar"
+    # and every thread count the serial step's
+    sweep --scene cloth --set n=12 --set frames=10 --vary threads=1,2,0 --metric error_vs_reference \
+        --reference threads=1 --out threads
+    awk -F'\t' 'NR > 1 && ($2 != "ok" || $3 != "0") { print "threads " $1 ": " $2 " " $3; bad = 1 }
+        END { exit bad }' threads/data/sweep.tsv || fail "thread counts differ from serial"
     ;;
 diverge)
     # explicit springs of k = 1/alpha = 1e8 N/m at h = 1/60 s blow up; 1e-2 does not

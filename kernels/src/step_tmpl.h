@@ -182,6 +182,7 @@ typedef struct SFX(step_run) {
     R hs, gx, gy, gz, keep, ks, sd, rest_speed;
     int lesson, find, contacts, soft, solve, springs, vpass;
     uint32_t sub;                       /* current substep */
+    xpbd_status status;                 /* the broad phase's, then the step's */
     /* the pass being run by the range tasks */
     xpbd__colour_op op;
     const DS *dset;
@@ -1079,7 +1080,8 @@ static xpbd_status SFX(stage_finalize)(SFX(step_run) *s, xpbd_status result,
     return result;
 }
 
-/* Runs one stage (the serial parts on the caller, the rest on ranges). */
+/* Runs one stage (the serial parts on the caller, the rest on ranges); the
+ * broad phase and the finalize stage leave their status in s->status. */
 static void SFX(stage)(SFX(step_run) *s, xpbd__stage stage, xpbd_step_counters *k)
 {
     switch (stage) {
@@ -1092,9 +1094,9 @@ static void SFX(stage)(SFX(step_run) *s, xpbd__stage stage, xpbd_step_counters *
     case STAGE_VELOCITY_UPDATE: SFX(run_particles)(s, SFX(velocity_update_task)); break;
     case STAGE_VELOCITY_PASS: SFX(stage_velocity_pass)(s); break;
     case STAGE_RELATIVE_DAMPING: SFX(run_bodies)(s, COPY_SAVE); break;
-    case STAGE_BROAD_PHASE:
-    case STAGE_SNAPSHOT:
-    case STAGE_FINALIZE: break; /* once per step, run by the driver */
+    case STAGE_BROAD_PHASE: s->status = SFX(stage_broad_phase)(s, k); break;
+    case STAGE_SNAPSHOT: SFX(stage_snapshot)(s, COPY_SAVE); break;
+    case STAGE_FINALIZE: s->status = SFX(stage_finalize)(s, s->status, k); break;
     }
 }
 
@@ -1163,16 +1165,15 @@ static xpbd_status SFX(world_checked)(SFX(step_run) *s, const xpbd_step_config *
     xpbd_status st = SFX(step_validate)(s, cfg, h, w, scratch, scratch_bytes, k);
     if (st != XPBD_OK)
         return st;
-    xpbd_status result = XPBD_OK;
+    s->status = XPBD_OK;
     if (s->find) {
-        st = SFX(stage_broad_phase)(s, k);
-        if (st < 0)
-            return st;
-        result = st;
+        SFX(stage)(s, STAGE_BROAD_PHASE, k); /* XPBD_OVERFLOW carries on */
+        if (s->status < 0)
+            return s->status;
     }
     k->contacts = s->cr.cs ? s->cr.cs->count : 0;
     memset(s->part, 0, sizeof s->part);
-    SFX(stage_snapshot)(s, COPY_SAVE);
+    SFX(stage)(s, STAGE_SNAPSHOT, k);
     for (s->sub = 0; s->sub < cfg->substeps; ++s->sub) {
         if (s->lesson)
             SFX(substep_lesson)(s, k);
@@ -1182,7 +1183,8 @@ static xpbd_status SFX(world_checked)(SFX(step_run) *s, const xpbd_step_config *
             SFX(substep_solve)(s, k);
         k->substeps++;
     }
-    return SFX(stage_finalize)(s, result, k);
+    SFX(stage)(s, STAGE_FINALIZE, k);
+    return s->status;
 }
 
 static xpbd_status SFX(world_step)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,

@@ -86,7 +86,7 @@ set border 3
 set xtics nomirror
 set ytics nomirror
 set size ratio 0
-set title '(c) max stretch |d|/rest - 1 vs iterations'
+set title '(c) max stretch |d|/rest - 1 (final positions) vs iterations'
 set xlabel 'iterations per frame'
 set ylabel 'max stretch'
 set xrange [1:21]

@@ -16,7 +16,9 @@ set title sprintf("SIMD vs scalar reference: values that differ after 30 steps (
 set xlabel 'SIMD path and precision'
 set ylabel ''
 set xrange [-0.6:ncol - 0.4]
-set yrange [11.6:-0.6]
+stats data using "kernel_id" nooutput
+nrow = int(STATS_max) + 1
+set yrange [nrow - 0.4:-0.6]
 set border 0
 set tics scale 0 noenhanced
 set grid noxtics noytics nomxtics nomytics

@@ -22,7 +22,8 @@ set format x '2^{%L}'
 set format y '10^{%L}'
 set xlabel 'problem size n (items)'
 set ylabel 'throughput (items/s)'
-set key bottom left font F8
+# keys below the panels (outside the data), two rows of paths
+set key outside below center horizontal maxrows 2 font F8
 
 set title 'distance\_xpbd: constraints per second'
 set logscale x 2

@@ -230,6 +230,7 @@ static size_t XFN(xbc_measure_size)(const xb_plan *plan, int log2n, xb_row *rows
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under ISO C11 */
 
 #include "bench_contacts.h"
+#include <xpbd/reference.h>
 #include "bench_util.h"
 
 #include <math.h>

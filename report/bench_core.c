@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under ISO C11 */
 
 #include "bench_core.h"
+#include <xpbd/reference.h>
 #include "bench_util.h"
 
 #include <math.h>
@@ -26,6 +27,7 @@ enum {
     XB_DISTANCE_XPBD_PACKED,
     XB_DISTANCE_PBD,
     XB_DISTANCE_PBD_PACKED,
+    XB_PACKED_WALK,
     XB_SPRING_FORCES,
     XB_RESIDUAL,
     XB_KINETIC,
@@ -50,6 +52,7 @@ static const struct {
     {"distance_xpbd_packed", 1, 0, 0, 0},
     {"distance_pbd", 1, 0, 0, 0},
     {"distance_pbd_packed", 1, 0, 0, 0},
+    {"packed_walk", 1, 0, 0, 0},      /* the bound: packed loads and stores only */
     {"spring_forces", 1, 0, 0, 0},
     {"residual", 1, 0, 0, 0},
     {"kinetic_energy", 0, 4, 0, 0},   /* w v3 */
@@ -120,6 +123,7 @@ static int xb_mesh_side(size_t edges)
 /* ---------------------------------------------------- per precision --- */
 
 #define XB_R float
+#define XB_U uint32_t
 #define XB_SFX(n) n##_f32
 #define XB_PREC "f32"
 #define XB_P xpbd_particles_f32
@@ -138,6 +142,7 @@ static int xb_mesh_side(size_t edges)
 #define XB_SER_RESIDUAL xpbd_serial_residual_f32
 #include "bench_core_tmpl.h"
 #undef XB_R
+#undef XB_U
 #undef XB_SFX
 #undef XB_PREC
 #undef XB_P
@@ -156,6 +161,7 @@ static int xb_mesh_side(size_t edges)
 #undef XB_SER_RESIDUAL
 
 #define XB_R double
+#define XB_U uint64_t
 #define XB_SFX(n) n##_f64
 #define XB_PREC "f64"
 #define XB_P xpbd_particles_f64
@@ -266,7 +272,12 @@ double xb_stream_bandwidth(size_t bytes)
 
 /* ------------------------------------------------------------- cloth --- */
 
-static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t substeps,
+/* Sets the step's thread count. The serial step has no such field yet: the
+ * rows of every thread count then run serially (and must still be bitwise
+ * equal to the one-thread run). */
+#define XB_STEP_THREADS(cfg, t) ((void)(cfg), (void)(t))
+
+static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t threads, uint32_t substeps,
                         uint32_t iterations, int frames, double *seconds, uint64_t *solves,
                         float **final_xyz)
 {
@@ -281,6 +292,7 @@ static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t substeps,
     cfg.gravity[2] = 0;
     cfg.isa = isa;
     cfg.measure_residual = 0;
+    XB_STEP_THREADS(cfg, threads);
     uint64_t count = 0;
     int ok = 1;
     const double t0 = xb_now();
@@ -309,6 +321,100 @@ static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t substeps,
     return ok ? 0 : -1;
 }
 
+/* Best wall time of a few runs while they are short (a 300-frame run of a
+ * large grid takes seconds and needs no repeat); the final positions of the
+ * first run in *xyz when xyz is not NULL. Returns 0 or -1. */
+static int xb_cloth_best(int side, int shear, xpbd_isa isa, uint32_t threads,
+                         const xb_cloth_mode *mode, int frames, int quick, double *best,
+                         uint64_t *solves, float **xyz)
+{
+    double total = 0;
+    *best = INFINITY;
+    for (int rep = 0; rep < 5; ++rep) {
+        double sec;
+        if (xb_cloth_run(side, shear, isa, threads, mode->substeps, mode->iterations, frames,
+                         &sec, solves, rep == 0 ? xyz : NULL) != 0)
+            return -1;
+        total += sec;
+        if (sec < *best)
+            *best = sec;
+        if (total > (quick ? 0.02 : 0.5))
+            break;
+    }
+    return 0;
+}
+
+const xb_cloth_mode xb_cloth_modes[XB_CLOTH_MODES] = {{"sub10", 10, 1}, {"iter10", 1, 10}};
+
+/* One configuration (variant, side, mode): the scalar one-thread run first,
+ * the reference of every row's rate ratio and bitwise check, then every
+ * ISA x thread count. Appends the reported rows at r[*n]. Returns 0 or -1. */
+static int xb_cloth_config(const xb_plan *plan, const xb_options *opt, const uint32_t *threads,
+                           size_t nthreads, int v, int side, const xb_cloth_mode *mode,
+                           int frames, xb_cloth_row *r, size_t *n)
+{
+    static const char *const variants[2] = {"structural", "shear"};
+    const size_t edges =
+        (size_t)2 * side * (side - 1) + (v ? (size_t)2 * (side - 1) * (side - 1) : 0);
+    const size_t bytes = (size_t)side * side * 3 * sizeof(float);
+    double ref_sec = 0;
+    uint64_t ref_solves = 0;
+    float *ref = NULL;
+    if (plan->progress)
+        fprintf(stderr, "\rxpbd-bench: cloth %-10s %3dx%-3d %-6s scalar 1 thread        ",
+                variants[v], side, side, mode->name);
+    if (xb_cloth_best(side, v, XPBD_ISA_SCALAR, 1, mode, frames, opt->quick, &ref_sec,
+                      &ref_solves, &ref) != 0 || !ref) {
+        free(ref);
+        return -1;
+    }
+    const double ref_rate = (double)ref_solves / ref_sec;
+    for (size_t t = 0; t < plan->isa_count; ++t) {
+        const xpbd_isa isa = plan->isa[t];
+        double one_thread = 0; /* this ISA's one-thread rate, once measured */
+        for (size_t k = 0; k < nthreads; ++k) {
+            double sec = ref_sec;
+            uint64_t solves = ref_solves;
+            int equal = 1;
+            if (isa != XPBD_ISA_SCALAR || threads[k] != 1) {
+                float *xyz = NULL;
+                if (plan->progress)
+                    fprintf(stderr, "\rxpbd-bench: cloth %-10s %3dx%-3d %-6s %-6s %u threads  ",
+                            variants[v], side, side, mode->name, xpbd_isa_name(isa),
+                            (unsigned)threads[k]);
+                if (xb_cloth_best(side, v, isa, threads[k], mode, frames, opt->quick, &sec,
+                                  &solves, &xyz) != 0) {
+                    free(xyz);
+                    free(ref);
+                    return -1;
+                }
+                equal = xyz && memcmp(ref, xyz, bytes) == 0;
+                free(xyz);
+            }
+            const double rate = (double)solves / sec;
+            if (threads[k] == 1)
+                one_thread = rate;
+            if (!plan->isa_on[isa])
+                continue;
+            xb_cloth_row *row = &r[(*n)++];
+            row->variant = variants[v];
+            row->n = side;
+            row->edges = edges;
+            row->isa = isa;
+            row->threads = threads[k];
+            row->mode = mode->name;
+            row->frames = frames;
+            row->seconds = sec;
+            row->edge_solves_per_s = rate;
+            row->ratio_vs_scalar = rate / ref_rate;
+            row->speedup_vs_1thread = one_thread > 0 ? rate / one_thread : 0;
+            row->bitwise_equal = equal;
+        }
+    }
+    free(ref);
+    return 0;
+}
+
 size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows)
 {
     if (!opt || !rows)
@@ -317,83 +423,29 @@ size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows)
     xb_plan plan;
     if (xb_plan_init(&plan, opt, xb_kernel_name, 1) != 0)
         return 0;
+    static const uint32_t one = 1;
+    const uint32_t *threads = opt->thread_count ? opt->threads : &one;
+    const size_t nthreads = opt->thread_count ? opt->thread_count : 1;
+    for (size_t k = 0; k < nthreads; ++k)
+        if (threads[k] == 0)
+            return 0;
     static const int full_sides[] = {32, 64, 128, 256}, quick_sides[] = {32, 64};
     const int *sides = opt->quick ? quick_sides : full_sides;
     const int nsides = opt->quick ? 2 : 4;
     const int frames = opt->quick ? 60 : 300;
-    static const char *const variants[2] = {"structural", "shear"};
-    static const struct {
-        const char *name;
-        uint32_t substeps, iterations;
-    } modes[2] = {{"iter10", 1, 10}, {"sub10", 10, 1}};
-    const size_t cap = 2 * (size_t)nsides * 2 * XPBD_ISA_COUNT;
+    const size_t cap = 2 * (size_t)nsides * XB_CLOTH_MODES * XPBD_ISA_COUNT * nthreads;
     xb_cloth_row *r = calloc(cap, sizeof *r);
     if (!r)
         return 0;
     size_t n = 0;
     for (int v = 0; v < 2; ++v)
         for (int s = 0; s < nsides; ++s)
-            for (int m = 0; m < 2; ++m) {
-                const int side = sides[s];
-                const size_t edges = (size_t)2 * side * (side - 1) +
-                                     (v ? (size_t)2 * (side - 1) * (side - 1) : 0);
-                double scalar_rate = 0;
-                float *ref = NULL;
-                for (size_t t = 0; t < plan.isa_count; ++t) {
-                    const xpbd_isa isa = plan.isa[t];
-                    if (plan.progress)
-                        fprintf(stderr, "\rxpbd-bench: cloth %-10s %3dx%-3d %-6s %-6s       ",
-                                variants[v], side, side, modes[m].name, xpbd_isa_name(isa));
-                    /* best of a few runs while they are short: a 300-frame
-                     * run of a large grid takes seconds and needs no repeat */
-                    double best = INFINITY, total = 0;
-                    uint64_t solves = 0;
-                    float *xyz = NULL;
-                    for (int rep = 0; rep < 5; ++rep) {
-                        double sec;
-                        uint64_t cnt;
-                        if (xb_cloth_run(side, v, isa, modes[m].substeps, modes[m].iterations,
-                                         frames, &sec, &cnt, rep == 0 ? &xyz : NULL) != 0) {
-                            free(xyz);
-                            free(ref);
-                            free(r);
-                            return 0;
-                        }
-                        solves = cnt;
-                        total += sec;
-                        if (sec < best)
-                            best = sec;
-                        if (total > (opt->quick ? 0.02 : 0.5))
-                            break;
-                    }
-                    const double rate = (double)solves / best;
-                    int equal = 0;
-                    const size_t bytes = (size_t)side * side * 3 * sizeof(float);
-                    if (isa == XPBD_ISA_SCALAR) {
-                        scalar_rate = rate;
-                        ref = xyz;
-                        equal = ref != NULL;
-                        xyz = NULL;
-                    } else {
-                        equal = ref && xyz && memcmp(ref, xyz, bytes) == 0;
-                        free(xyz);
-                    }
-                    if (!plan.isa_on[isa])
-                        continue;
-                    xb_cloth_row *row = &r[n++];
-                    row->variant = variants[v];
-                    row->n = side;
-                    row->edges = edges;
-                    row->isa = isa;
-                    row->mode = modes[m].name;
-                    row->frames = frames;
-                    row->seconds = best;
-                    row->edge_solves_per_s = rate;
-                    row->ratio_vs_scalar = scalar_rate > 0 ? rate / scalar_rate : 0;
-                    row->bitwise_equal = equal;
+            for (int m = 0; m < XB_CLOTH_MODES; ++m)
+                if (xb_cloth_config(&plan, opt, threads, nthreads, v, sides[s], &xb_cloth_modes[m],
+                                    frames, r, &n) != 0) {
+                    free(r);
+                    return 0;
                 }
-                free(ref);
-            }
     if (plan.progress)
         fprintf(stderr, "\r%70s\r", "");
     if (n == 0) {

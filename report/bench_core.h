@@ -46,6 +46,8 @@ typedef struct xb_options {
                              * for the ratio */
     const char *precisions; /* "f32", "f64" or "f32,f64"; NULL = both */
     int progress;           /* 1: one progress line per measurement on stderr */
+    const uint32_t *threads; /* cloth: the step's thread counts (>= 1), each run */
+    size_t thread_count;     /* entries of threads; 0 = one thread only */
 } xb_options;
 
 /* Runs every kernel x supported ISA x precision x size. *rows receives a
@@ -90,28 +92,41 @@ double xb_footprint_per_item(const char *kernel, const char *precision);
 
 /* The cloth scene of xpbd-bench: an N x N grid lying flat in the horizontal
  * plane, spacing 0.25 m, w = 1 except two pinned corners of one side,
- * compliance 1e-5, gravity -9.81, 1/60 s frames, one thread, f32 through
- * xpbd_step_f32 with measure_residual = 0. Variants: "structural" (rows and
- * columns) and "shear" (plus both diagonals of every quad). Modes:
- * "iter10" (1 substep x 10 iterations) and "sub10" (10 substeps x 1
- * iteration). Grids 32, 64, 128, 256 and 300 frames (quick: 32, 64 and 60
- * frames). */
+ * compliance 1e-5, gravity -9.81, 1/60 s frames, f32 through xpbd_step_f32
+ * with measure_residual = 0. Variants: "structural" (rows and columns) and
+ * "shear" (plus both diagonals of every quad). Modes (xb_cloth_modes):
+ * "sub10" (10 substeps x 1 iteration, what engines that substep call "10
+ * iterations": the like-for-like mode) and "iter10" (1 substep x 10
+ * iterations). Grids 32, 64, 128, 256 and 300 frames (quick: 32, 64 and 60
+ * frames). Each ISA runs at each of opt->threads (cfg.threads). */
+typedef struct xb_cloth_mode {
+    const char *name;
+    uint32_t substeps, iterations;
+} xb_cloth_mode;
+#define XB_CLOTH_MODES 2
+extern const xb_cloth_mode xb_cloth_modes[XB_CLOTH_MODES];
+
 typedef struct xb_cloth_row {
-    const char *variant;      /* "structural" or "shear" */
-    int n;                    /* grid side N */
-    size_t edges;             /* constraints */
+    const char *variant;       /* "structural" or "shear" */
+    int n;                     /* grid side N */
+    size_t edges;              /* constraints */
     xpbd_isa isa;
-    const char *mode;         /* "iter10" or "sub10" */
+    uint32_t threads;          /* cfg.threads of the run */
+    const char *mode;          /* "sub10" or "iter10" */
     int frames;
-    double seconds;           /* best wall time for all frames */
-    double edge_solves_per_s; /* edges x iterations per frame x frames / seconds */
-    double ratio_vs_scalar;   /* this row's rate / scalar's rate (same run) */
-    int bitwise_equal;        /* final positions identical to the scalar run's */
+    double seconds;            /* best wall time for all frames */
+    double edge_solves_per_s;  /* edges x iterations per frame x frames / seconds */
+    double ratio_vs_scalar;    /* this row's rate / the scalar one-thread rate (same run) */
+    double speedup_vs_1thread; /* this row's rate / the same ISA's one-thread rate (0 when
+                                * one thread was not run) */
+    int bitwise_equal;         /* final positions identical to the scalar one-thread run's */
 } xb_cloth_row;
 
-/* Runs the cloth scene for every variant x N x mode x ISA (opt->isas filters
- * the ISAs reported; opt->quick). *rows receives a malloc'd array; returns
- * the row count, 0 on failure. */
+/* Runs the cloth scene for every variant x N x mode x ISA x thread count
+ * (opt->isas filters the ISAs reported; opt->threads; opt->quick); the scalar
+ * one-thread run is always made, as the reference. *rows receives a
+ * malloc'd array; returns the row count, 0 on failure (a step error, a
+ * thread count of 0, out of memory). */
 size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows);
 
 #endif

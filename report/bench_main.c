@@ -13,6 +13,7 @@
 
 #include "bench_core.h"
 #include "bench_contacts.h"
+#include "bench_peer.h"
 #include "bench_sleep.h"
 
 /* The in-cache sizes the summary quotes: 2^10 items, whose f32 particle
@@ -27,31 +28,41 @@
 #define XB_TARGET_DISTANCE 3.0
 #define XB_TARGET_PARTICLE 6.0
 #define XB_TARGET_BANDWIDTH 0.80
-/* Cloth orientation: a widely used engine's edge solves per second per core
- * on the 64 x 64 cloth, and the target of four times that. */
-#define XB_CLOTH_REFERENCE 115e6
-#define XB_CLOTH_TARGET 460e6
+/* Cloth targets (sub10, shear): edge solves per second per core, best
+ * path, one thread; and two threads against one. */
+#define XB_CLOTH_TARGET_64 800e6
+#define XB_CLOTH_TARGET_256 600e6
+#define XB_CLOTH_TARGET_2T_64 1.5
+#define XB_CLOTH_TARGET_2T_256 1.8
+/* --threads: at most this many counts */
+#define XB_MAX_THREAD_COUNTS 16
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: xpbd-bench [--quick] [--out FILE] [--cloth-out FILE] [--kernels a,b]\n"
             "                  [--isa a,b] [--precision f32,f64] [--max-log2 K]\n"
-            "                  [--no-cloth | --cloth-only] [--no-sleep]\n"
+            "                  [--no-cloth | --cloth-only] [--no-sleep] [--threads LIST]\n"
+            "                  [--peer bullet]\n"
             "\n"
             "Times every kernel on every ISA path this CPU runs, both precisions, from\n"
             "in-cache (2^10 items) to out-of-cache (2^K items, default K = 23) sizes,\n"
             "as ns per item (particle or constraint) and the ratio to the scalar\n"
             "reference measured in the same run (above 1 is faster); measures the\n"
-            "streaming (triad) bandwidth; runs the cloth scene (N x N, 10 iterations\n"
-            "or 10 substeps, 300 frames) through xpbd_step_f32 per ISA; times a pile of\n"
+            "streaming (triad) bandwidth and the memory-access bound of the packed\n"
+            "constraint walk (packed_walk); runs the cloth scene (N x N, 10 substeps x\n"
+            "1 iteration = sub10, or 1 x 10 = iter10, 300 frames) through xpbd_step_f32\n"
+            "per ISA and thread count, optionally in a peer engine too; times a pile of\n"
             "16 soft cubes resting on the ground per frame awake and asleep.\n"
             "\n"
             "  --quick            sizes 2^10, 2^12 and 2^20, short timing loops, cloth\n"
             "                     N = 32, 64 and 60 frames: a few seconds\n"
             "  --out FILE         kernel table (default bench.tsv), columns\n"
             "                     kernel precision isa n ns_per_item ratio_vs_scalar\n"
-            "  --cloth-out FILE   cloth table (default cloth.tsv)\n"
+            "  --cloth-out FILE   cloth table (default cloth.tsv), columns variant n edges\n"
+            "                     isa threads mode edge_solves_per_s ratio_vs_scalar\n"
+            "                     speedup_vs_1thread frames seconds bitwise_equal (final\n"
+            "                     positions == the scalar one-thread run's)\n"
             "  --kernels a,b      only these kernels:");
     int col = 40;
     for (size_t i = 0; xb_kernel_name(i); ++i) {
@@ -81,10 +92,15 @@ static void usage(FILE *f)
             "  --no-cloth         skip the cloth scene\n"
             "  --cloth-only       only the cloth scene\n"
             "  --no-sleep         skip the sleeping measurement\n"
+            "  --threads LIST     cloth: the step's thread counts, e.g. 1,2 (default 1)\n"
+            "  --peer bullet      cloth: the same cloth in Bullet's btSoftBody (links only,\n"
+            "                     same substeps, frames and pins; stiffness matched to the\n"
+            "                     compliance), both rates and their ratio; needs a build\n"
+            "                     that found Bullet (apt-get install libbullet-dev)\n"
             "  --help             this text\n"
             "\n"
             "Timing: best of 5 loops of >= 20 ms each (quick: 3 of >= 1 ms), CLOCK_MONOTONIC,\n"
-            "one thread. Constraint kernels run over every colour of a sheared cloth mesh\n"
+            "one thread (the cloth: --threads). Constraint kernels run over every colour of a sheared cloth mesh\n"
             "(grid with both diagonals, ~4 N^2 edges). The XPBD_ISA variable does not\n"
             "affect the bench. Exit status: 0; 2 bad arguments or nothing measured; 1 a\n"
             "file could not be written; 3 a cloth run ended different from scalar's.\n");
@@ -302,7 +318,7 @@ static void print_summary(const xb_row *r, size_t n)
             size_t sizes[32];
             const char *kn = xb_kernel_name(k);
             const size_t ns = sizes_of(r, n, kn, precs[p], sizes, 32);
-            if (ns == 0)
+            if (ns == 0 || strcmp(kn, "packed_walk") == 0) /* no SIMD path: the bound */
                 continue;
             const size_t at[3] = {closest(sizes, ns, XB_IN_L1), closest(sizes, ns, XB_IN_L2),
                                   sizes[ns - 1]};
@@ -428,6 +444,49 @@ static void print_targets(const xb_row *r, size_t n, double fraction[2][2])
                        fraction[p][k] >= XB_TARGET_BANDWIDTH ? "met" : "BELOW");
 }
 
+/* How far the packed constraint kernels are from the memory-access bound
+ * measured in the same run: packed_walk, the same colour walk with only the
+ * packed loads and stores. */
+static void print_bound(const xb_row *r, size_t n, const int *isa_present)
+{
+    static const char *const precs[2] = {"f32", "f64"};
+    static const char *const kernels[2] = {"distance_xpbd_packed", "distance_pbd_packed"};
+    int any = 0;
+    for (int p = 0; p < 2; ++p) {
+        size_t sizes[32];
+        const size_t ns = sizes_of(r, n, "packed_walk", precs[p], sizes, 32);
+        for (size_t s = 0; s < ns; ++s) {
+            const xb_row *b = find_row(r, n, "packed_walk", precs[p], XPBD_ISA_SCALAR, sizes[s]);
+            if (!b)
+                continue;
+            if (!any) {
+                printf("\nMemory-access bound: packed_walk walks the colours like the packed "
+                       "kernels, with\ntheir loads and stores only (no maths); kernel time / "
+                       "bound time, 1.00 = at the bound\n\n%-20s %-4s %9s %9s", "kernel", "prec",
+                       "n", "bound ns");
+                for (int i = 0; i < XPBD_ISA_COUNT; ++i)
+                    if (isa_present[i])
+                        printf(" %8s", xpbd_isa_name((xpbd_isa)i));
+                printf("\n");
+                any = 1;
+            }
+            for (int k = 0; k < 2; ++k) {
+                printf("%-20s %-4s %9zu %9.3f", kernels[k], precs[p], sizes[s], b->ns_per_item);
+                for (int i = 0; i < XPBD_ISA_COUNT; ++i) {
+                    if (!isa_present[i])
+                        continue;
+                    const xb_row *x = find_row(r, n, kernels[k], precs[p], (xpbd_isa)i, sizes[s]);
+                    if (x)
+                        printf(" %7.2fx", x->ns_per_item / b->ns_per_item);
+                    else
+                        printf(" %8s", "-");
+                }
+                printf("\n");
+            }
+        }
+    }
+}
+
 static int write_tsv(const char *path, const xb_row *r, size_t n)
 {
     FILE *f = fopen(path, "w");
@@ -446,55 +505,155 @@ static int write_tsv(const char *path, const xb_row *r, size_t n)
     return 0;
 }
 
-/* Returns the number of rows whose final state differs from scalar's, or -1
- * on I/O error. */
-static int cloth_report(const char *path, const xb_cloth_row *r, size_t n)
+/* The fastest row of one variant, side, mode and thread count (NULL if none). */
+static const xb_cloth_row *cloth_best(const xb_cloth_row *r, size_t n, const char *variant,
+                                      int side, const char *mode, uint32_t threads)
+{
+    const xb_cloth_row *b = NULL;
+    for (size_t i = 0; i < n; ++i)
+        if (r[i].n == side && r[i].threads == threads && strcmp(r[i].variant, variant) == 0 &&
+            strcmp(r[i].mode, mode) == 0 && (!b || r[i].edge_solves_per_s > b->edge_solves_per_s))
+            b = &r[i];
+    return b;
+}
+
+/* The headline: sub10 (the like-for-like mode), shear, best path, per thread
+ * count, against the targets. */
+static void cloth_headline(const xb_cloth_row *r, size_t n, const uint32_t *threads,
+                           size_t nthreads)
+{
+    printf("\nHeadline: sub10 (10 substeps x 1 iteration), shear, best path\n");
+    static const int sides[2] = {64, 256};
+    for (int s = 0; s < 2; ++s) {
+        const xb_cloth_row *one = cloth_best(r, n, "shear", sides[s], "sub10", 1);
+        for (size_t k = 0; k < nthreads; ++k) {
+            const xb_cloth_row *b = cloth_best(r, n, "shear", sides[s], "sub10", threads[k]);
+            if (!b)
+                continue;
+            printf("  %3dx%-3d %u thread%s %-6s %7.0f M edge solves/s", sides[s], sides[s],
+                   (unsigned)threads[k], threads[k] == 1 ? " " : "s", xpbd_isa_name(b->isa),
+                   b->edge_solves_per_s / 1e6);
+            if (threads[k] == 1) {
+                const double target = s ? XB_CLOTH_TARGET_256 : XB_CLOTH_TARGET_64;
+                printf("   (target per core >= %.0f M/s: %s)", target / 1e6,
+                       b->edge_solves_per_s >= target ? "met" : "BELOW");
+            } else if (one && threads[k] == 2) {
+                const double x = b->edge_solves_per_s / one->edge_solves_per_s;
+                const double target = s ? XB_CLOTH_TARGET_2T_256 : XB_CLOTH_TARGET_2T_64;
+                printf("   %.2fx one thread (target >= %.1fx: %s)", x, target,
+                       x >= target ? "met" : "BELOW");
+            } else if (one) {
+                printf("   %.2fx one thread", b->edge_solves_per_s / one->edge_solves_per_s);
+            }
+            printf("\n");
+        }
+    }
+}
+
+/* Returns the number of rows whose final state differs from the scalar
+ * one-thread run's, or -1 on I/O error. */
+static int cloth_report(const char *path, const xb_cloth_row *r, size_t n,
+                        const uint32_t *threads, size_t nthreads)
 {
     printf("\nCloth: N x N grid flat in the horizontal plane, 0.25 m spacing, two corners\n"
-           "pinned, compliance 1e-5, g = -9.81, 1/60 s frames, one thread, xpbd_step_f32\n"
-           "(measure_residual = 0). iter10 = 1 substep x 10 iterations, sub10 = 10 substeps\n"
-           "x 1 iteration. Rate = edges x 10 x frames / wall time of all frames.\n\n");
-    printf("%-10s %4s %7s %-6s %-6s %6s %9s %13s %7s %s\n", "variant", "N", "edges", "mode",
-           "isa", "frames", "seconds", "M solves/s", "x", "state");
+           "pinned, compliance 1e-5, g = -9.81, 1/60 s frames, xpbd_step_f32\n"
+           "(measure_residual = 0). sub10 = 10 substeps x 1 iteration (what engines that\n"
+           "substep call \"10 iterations\"), iter10 = 1 substep x 10 iterations. Rate = edges\n"
+           "x 10 x frames / wall time of all frames; x = rate / scalar's with one thread;\n"
+           "x1t = rate / the same path's with one thread. state: final positions against\n"
+           "the scalar one-thread run's, bit for bit.\n\n");
+    printf("%-10s %4s %7s %-6s %-6s %3s %6s %9s %11s %7s %6s %s\n", "variant", "N", "edges",
+           "mode", "isa", "thr", "frames", "seconds", "M solves/s", "x", "x1t", "state");
     int mismatches = 0;
     for (size_t i = 0; i < n; ++i) {
-        printf("%-10s %4d %7zu %-6s %-6s %6d %9.4f %13.1f %6.2fx %s\n", r[i].variant, r[i].n,
-               r[i].edges, r[i].mode, xpbd_isa_name(r[i].isa), r[i].frames, r[i].seconds,
-               r[i].edge_solves_per_s / 1e6, r[i].ratio_vs_scalar,
-               r[i].bitwise_equal ? "= scalar" : "DIFFERS FROM SCALAR");
+        printf("%-10s %4d %7zu %-6s %-6s %3u %6d %9.4f %11.1f %6.2fx", r[i].variant, r[i].n,
+               r[i].edges, r[i].mode, xpbd_isa_name(r[i].isa), (unsigned)r[i].threads,
+               r[i].frames, r[i].seconds, r[i].edge_solves_per_s / 1e6, r[i].ratio_vs_scalar);
+        if (r[i].speedup_vs_1thread > 0)
+            printf(" %5.2fx", r[i].speedup_vs_1thread);
+        else
+            printf(" %6s", "-");
+        printf(" %s\n", r[i].bitwise_equal ? "= scalar" : "DIFFERS FROM SCALAR");
         mismatches += !r[i].bitwise_equal;
     }
-    /* orientation on the 64 x 64 cloth */
-    for (int v = 0; v < 2; ++v) {
-        const char *variant = v ? "shear" : "structural";
-        const xb_cloth_row *b = NULL;
-        for (size_t i = 0; i < n; ++i)
-            if (r[i].n == 64 && strcmp(r[i].variant, variant) == 0 &&
-                strcmp(r[i].mode, "iter10") == 0 && (!b || r[i].edge_solves_per_s > b->edge_solves_per_s))
-                b = &r[i];
-        if (b)
-            printf("64x64 %-10s iter10, best %-6s: %.0f M edge solves/s = %.2fx the reference "
-                   "engine's %.0f M/s; target %.0f M/s %s\n",
-                   variant, xpbd_isa_name(b->isa), b->edge_solves_per_s / 1e6,
-                   b->edge_solves_per_s / XB_CLOTH_REFERENCE, XB_CLOTH_REFERENCE / 1e6,
-                   XB_CLOTH_TARGET / 1e6, b->edge_solves_per_s >= XB_CLOTH_TARGET ? "met" : "BELOW");
-    }
+    cloth_headline(r, n, threads, nthreads);
     FILE *f = fopen(path, "w");
     if (!f) {
         perror(path);
         return -1;
     }
-    fprintf(f, "variant\tn\tedges\tisa\tmode\tedge_solves_per_s\tratio_vs_scalar\tframes\tseconds"
-               "\tbitwise_equal\n");
+    fprintf(f, "variant\tn\tedges\tisa\tthreads\tmode\tedge_solves_per_s\tratio_vs_scalar"
+               "\tspeedup_vs_1thread\tframes\tseconds\tbitwise_equal\n");
     for (size_t i = 0; i < n; ++i)
-        fprintf(f, "%s\t%d\t%zu\t%s\t%s\t%.6g\t%.6g\t%d\t%.6g\t%d\n", r[i].variant, r[i].n,
-                r[i].edges, xpbd_isa_name(r[i].isa), r[i].mode, r[i].edge_solves_per_s,
-                r[i].ratio_vs_scalar, r[i].frames, r[i].seconds, r[i].bitwise_equal);
+        fprintf(f, "%s\t%d\t%zu\t%s\t%u\t%s\t%.6g\t%.6g\t%.6g\t%d\t%.6g\t%d\n", r[i].variant,
+                r[i].n, r[i].edges, xpbd_isa_name(r[i].isa), (unsigned)r[i].threads, r[i].mode,
+                r[i].edge_solves_per_s, r[i].ratio_vs_scalar, r[i].speedup_vs_1thread,
+                r[i].frames, r[i].seconds, r[i].bitwise_equal);
     if (fclose(f) != 0) {
         perror(path);
         return -1;
     }
     return mismatches;
+}
+
+/* The peer's rates next to xpbd's (best path, one thread, and the most
+ * threads measured) on the same cloth. */
+static void peer_report(const xb_peer_row *p, size_t np, const xb_cloth_row *r, size_t n,
+                        uint32_t most_threads)
+{
+    printf("\nPeer: the same cloth in Bullet's btSoftBody (links only; an internal step per\n"
+           "substep, piterations = iterations; link stiffness kLST matched to compliance\n"
+           "1e-5 at the substep, see bench_peer.c). xpbd = best path; x = xpbd / Bullet.\n"
+           "mean y = mean particle height after the frames, xpbd / Bullet (m): the two\n"
+           "solvers differ, the sheets should hang alike.\n\n");
+    printf("%-10s %4s %7s %-6s %5s %11s | %11s %7s", "variant", "N", "edges", "mode", "kLST",
+           "Bullet M/s", "xpbd 1t M/s", "x");
+    if (most_threads > 1)
+        printf(" | %8s%3u thr M/s %7s", "xpbd", (unsigned)most_threads, "x");
+    printf(" | %s\n", "mean y xpbd / Bullet");
+    for (size_t i = 0; i < np; ++i) {
+        const xb_cloth_row *one = cloth_best(r, n, p[i].variant, p[i].n, p[i].mode, 1);
+        const xb_cloth_row *most =
+            most_threads > 1 ? cloth_best(r, n, p[i].variant, p[i].n, p[i].mode, most_threads)
+                             : NULL;
+        printf("%-10s %4d %7zu %-6s %5.3f %11.1f | ", p[i].variant, p[i].n, p[i].edges,
+               p[i].mode, (double)p[i].stiffness, p[i].edge_solves_per_s / 1e6);
+        if (one)
+            printf("%11.1f %6.2fx", one->edge_solves_per_s / 1e6,
+                   one->edge_solves_per_s / p[i].edge_solves_per_s);
+        else
+            printf("%11s %7s", "-", "-");
+        if (most_threads > 1) {
+            if (most)
+                printf(" | %19.1f %6.2fx", most->edge_solves_per_s / 1e6,
+                       most->edge_solves_per_s / p[i].edge_solves_per_s);
+            else
+                printf(" | %19s %7s", "-", "-");
+        }
+        printf(" | %.3f / %.3f\n", p[i].mean_y_xpbd, p[i].mean_y_peer);
+    }
+}
+
+/* Parses --threads: comma-separated counts in 1..1024, at most
+ * XB_MAX_THREAD_COUNTS, no repeats. Returns the count, 0 on a bad list. */
+static size_t parse_threads(const char *list, uint32_t *out)
+{
+    size_t k = 0;
+    const char *s = list;
+    while (*s) {
+        char *end;
+        const long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 1024 || (*end && *end != ',') || k == XB_MAX_THREAD_COUNTS)
+            return 0;
+        for (size_t j = 0; j < k; ++j)
+            if (out[j] == (uint32_t)v)
+                return 0;
+        out[k++] = (uint32_t)v;
+        s = *end ? end + 1 : end;
+        if (*end && !*s)
+            return 0; /* trailing comma */
+    }
+    return k;
 }
 
 /* --------------------------------------------------------------- main --- */
@@ -504,7 +663,9 @@ int main(int argc, char **argv)
     xb_options opt;
     memset(&opt, 0, sizeof opt);
     const char *out = "bench.tsv", *cloth_out = "cloth.tsv";
-    int do_kernels = 1, do_cloth = 1, do_sleep = 1;
+    int do_kernels = 1, do_cloth = 1, do_sleep = 1, peer = 0;
+    uint32_t threads[XB_MAX_THREAD_COUNTS] = {1};
+    size_t nthreads = 1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const int has_value = i + 1 < argc;
@@ -529,6 +690,20 @@ int main(int argc, char **argv)
             opt.isas = argv[++i];
         } else if (strcmp(a, "--precision") == 0 && has_value) {
             opt.precisions = argv[++i];
+        } else if (strcmp(a, "--threads") == 0 && has_value) {
+            nthreads = parse_threads(argv[++i], threads);
+            if (nthreads == 0) {
+                fprintf(stderr, "xpbd-bench: --threads wants distinct counts in 1..1024, "
+                                "comma-separated, at most %d (e.g. 1,2)\n",
+                        XB_MAX_THREAD_COUNTS);
+                return 2;
+            }
+        } else if (strcmp(a, "--peer") == 0 && has_value) {
+            if (strcmp(argv[++i], "bullet") != 0) {
+                fprintf(stderr, "xpbd-bench: unknown peer '%s' (known: bullet)\n", argv[i]);
+                return 2;
+            }
+            peer = 1;
         } else if (strcmp(a, "--max-log2") == 0 && has_value) {
             char *end;
             const long k = strtol(argv[++i], &end, 10);
@@ -552,6 +727,8 @@ int main(int argc, char **argv)
         return 2;
     }
     opt.progress = isatty(STDERR_FILENO);
+    opt.threads = threads;
+    opt.thread_count = nthreads;
 
     printf("xpbd-bench%s: xpbd %u, best path %s%s\n", opt.quick ? " --quick" : "",
            xpbd_version(), xpbd_isa_name(xpbd_isa_best()),
@@ -600,6 +777,7 @@ int main(int argc, char **argv)
         print_bandwidth(rows, n, opt.quick, isa_present, fraction);
         const double t_bw = now() - t1;
         print_targets(rows, n, fraction);
+        print_bound(rows, n, isa_present);
         if (write_tsv(out, rows, n) != 0)
             status = 1;
         else
@@ -617,7 +795,7 @@ int main(int argc, char **argv)
                             "memory)\n");
             return 2;
         }
-        const int bad = cloth_report(cloth_out, rows, n);
+        const int bad = cloth_report(cloth_out, rows, n, threads, nthreads);
         if (bad < 0) {
             status = 1;
         } else {
@@ -627,6 +805,27 @@ int main(int argc, char **argv)
                                 "the scalar reference's\n", bad);
                 status = 3;
             }
+        }
+        if (peer && !xb_peer_available()) {
+            printf("\nPeer: this xpbd-bench was built without Bullet; install it (Debian: "
+                   "`apt-get install libbullet-dev`), reconfigure and rebuild to run the same "
+                   "cloth in btSoftBody.\n");
+        } else if (peer) {
+            xb_peer_row *prow = NULL;
+            const double tp = now();
+            const size_t np = xb_peer_cloth_rows(&opt, &prow);
+            if (np == 0) {
+                fprintf(stderr, "xpbd-bench: the peer's cloth failed (out of memory?)\n");
+                status = status ? status : 2;
+            } else {
+                uint32_t most = 1;
+                for (size_t k = 0; k < nthreads; ++k)
+                    if (threads[k] > most)
+                        most = threads[k];
+                peer_report(prow, np, rows, n, most);
+                printf("peer: %zu runs, %.1f s\n", np, now() - tp);
+            }
+            free(prow);
         }
         free(rows);
     }

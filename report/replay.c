@@ -631,6 +631,8 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
             return xrp_bad(r, "expected a plane line 'plane nx ny nz d'");
     if (!xrp_count(r, "contacts", &v, (uint64_t)INT32_MAX))
         return xrp_bad(r, "expected 'contacts <max contacts>'");
+    if (v > (uint64_t)INT32_MAX / 2)
+        return xrp_bad(r, "contacts beyond the contact set's range (INT32_MAX / 2)");
     f->max_contacts = (size_t)v;
     /* inputs until 'end' */
     size_t cap = 0;
@@ -640,6 +642,8 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
         if (r->ntok == 3 && strcmp(r->tok[0], "end") == 0) {
             if (!xrp_u64(r->tok[1], &f->frames, 10) || !xrp_u64(r->tok[2], &f->hash, 16))
                 return xrp_bad(r, "expected 'end <frames> <hash>'");
+            if (f->frames > XRP_MAX_FRAMES)
+                return xrp_bad(r, "more frames than a replay may hold (XRP_MAX_FRAMES)");
             break;
         }
         if (r->ntok != 8 || strcmp(r->tok[0], "input") != 0)

@@ -23,9 +23,9 @@
  *     bends <count>      then  b a b c d compliance
  *     bodies <count>     then  body begin end asleep calm signature
  *     planes <count>     then  plane nx ny nz d
- *     contacts <max contacts>
+ *     contacts <max contacts>            at most INT32_MAX / 2
  *     input <frame> <kind> <begin> <end> v0 v1 v2                  0 or more
- *     end <frames> <final state hash, 16 hex digits>
+ *     end <frames> <final state hash, 16 hex digits>  frames <= XRP_MAX_FRAMES
  *
  * A file whose format or protocol differs from this build's is refused with
  * a message saying which and why (its defaults would replay differently),
@@ -42,6 +42,10 @@ extern "C" {
 
 /* Replay file format version (the layout above). */
 #define XRP_FORMAT 3
+
+/* The most frames a replay file may ask for (about 78 hours at 60 Hz): a
+ * larger count is refused as malformed rather than run for ever. */
+#define XRP_MAX_FRAMES (UINT64_C(1) << 24)
 
 /* A recording in progress. */
 typedef struct xrp_recorder {

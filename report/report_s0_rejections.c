@@ -6,6 +6,8 @@
  * must be bit for bit what they were before the call (memcmp). */
 #include "report.h"
 
+#include <xpbd/reference.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

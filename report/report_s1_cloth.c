@@ -16,6 +16,7 @@
  * lambda = 0, per iteration: colours then the serial overflow range). That
  * replica is checked bit for bit against the driver's own residual counter. */
 #include "report.h"
+#include <xpbd/reference.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -380,10 +381,14 @@ static int s1_convergence_run(xr_ctx *ctx)
           xs_chain_stretch_closed(6, 1.0, 1e-4), p4, p10, q4, q10, r4, r10);
 
     /* ---- checks ---- */
+    xr_tolerance_source(ctx, "same arithmetic in the same order: bitwise");
     xr_check_exact(ctx, "chain: replica's max |C + a~l| after 10 iterations == driver counter",
                    exact_mine[0], exact_driver[0], NULL);
     xr_check_exact(ctx, "cloth 8x6: replica's max |C + a~l| after 10 iterations == driver counter",
                    exact_mine[1], exact_driver[1], NULL);
+    xr_tolerance_source(ctx, "engineering: converged means 6 orders under the first iteration "
+                             "(chain, 40 iterations), 10 (cloth, 100); S0: reset is over 3 "
+                             "orders stiffer");
     xr_check(ctx, "chain, lambda kept: residual(1) / residual(40)", fall_chain, 1e6, ">= 1e6",
              NULL, fall_chain >= 1e6);
     xr_check(ctx, "cloth 8x6, lambda kept: residual(1) / residual(100)", fall_cloth, 1e10,
@@ -394,6 +399,9 @@ static int s1_convergence_run(xr_ctx *ctx)
                  ">= 1e3 (reset converges to the rigid answer)", "S0: reset is 4 orders stiffer",
                  ratio >= 1e3);
     }
+    xr_tolerance_source(ctx, "seed: tiers give roughly the same stiffness (S3), 1% on the "
+                             "chain's closed form; PBD's low tier 'visibly softer' (1.5x); S0: "
+                             "reset stiffens with iterations (at least 2x from 4 to 10)");
     xr_check_rel(ctx, "tiers, chain alpha = 1e-3: XPBD stretch at 4 vs 10 iterations (m)", x4,
                  x10, 0.01, NULL);
     xr_check_rel(ctx, "tiers, chain alpha = 1e-3: XPBD stretch at 10 iterations vs closed form (m)",
@@ -406,8 +414,6 @@ static int s1_convergence_run(xr_ctx *ctx)
              ">= 1.5 (softer at low iterations)", NULL, q4 / q10 >= 1.5);
     xr_check(ctx, "tiers, chain alpha = 1e-3: lambda reset, stretch at 10 / at 4 iterations",
              r10 / r4, 0.5, "<= 0.5 (stiffens with iterations)", NULL, r10 / r4 <= 0.5);
-    xr_check_rel(ctx, "chain alpha = 1e-4, n_s = 1, 4 iterations: stretch (m)",
-                 tier[0][1][CV_KEPT][t4], 0.0176, 0.01, "0.0176");
 
     char cap[640];
     snprintf(cap, sizeof cap,
@@ -616,6 +622,7 @@ static int s1_cloth_run(xr_ctx *ctx)
 
     const int n86 = (8 - 1) * 6 + 8 * (6 - 1);
     xr_tolerance_source(ctx, "closed form: link counts of the grid, exact");
+    xr_seed_value(ctx, "S1 cloth 8x6: distance constraints", 82, (double)res[0].count, NULL);
     xr_check(ctx, "8x6 cloth: distance constraints built ((nx-1) ny + nx (ny-1))",
              (double)res[0].count, (double)n86, "exact", "82", res[0].count == 82u && n86 == 82);
     xr_check(ctx, "64x64 cloth: distance constraints built", (double)res[1].count,

@@ -328,6 +328,8 @@ static int s3_iteration_tiers_run(xr_ctx *ctx)
           "iterations the sag spans %.1f%%. PBD k_s = 0.05: %.5f m at 4 against %.5f m at 10, "
           "%.2f times.\n\n",
           x4, x10, 100 * (x4 / x10 - 1), 100 * (xmax / xmin - 1), p4, p10, p4 / p10);
+    xr_tolerance_source(ctx, "seed: tiers 'roughly the same' (10%); PBD's low tier 'visibly "
+                             "softer' (2x)");
     xr_check(ctx, "XPBD sag, 4 vs 10 iterations: x4/x10 - 1", x4 / x10 - 1, 0, "<= 10%",
              "roughly the same", fabs(x4 / x10 - 1) <= 0.1);
     xr_check(ctx, "PBD k_s 0.05 sag, 4 vs 10 iterations: p4/p10", p4 / p10, 1, "> 2",
@@ -464,6 +466,9 @@ static int s3_damping_run(xr_ctx *ctx)
           "reduce it); relative damping removes none of it.\n\n",
           frames, frames * S3_H, drift[0], vx[0], Lr[0], drift[1], vx[1], Lr[1], drift[2], vx[2],
           frames, 3 * keep, Lr[2], spin * S3_H);
+    xr_tolerance_source(ctx, "closed form: relative damping keeps momentum (f64 rounding, "
+                             "1e-12); 0.99 per frame is 3 x 0.99^frames (1e-9); the spin kept "
+                             "to 0.01 of the undamped run; 0.5 m behind ballistic");
     xr_check(ctx, "relative damping: centre of mass vs ballistic closed form (m)", drift[1], 0,
              "<= 1e-12", NULL, drift[1] <= 1e-12);
     xr_check(ctx, "relative damping: vx kept (m/s)", vx[1], 3, "1e-12", NULL,
@@ -531,6 +536,8 @@ static int s3_damping_run(xr_ctx *ctx)
     for (int k = 0; k < 4; ++k)
         xr_md(ctx, "| %u | %.4f | %.12f | %.12f |\n", subs[k], cube_l[k], rod_l[k], rod_c[k]);
     xr_md(ctx, "\n");
+    xr_tolerance_source(ctx, "closed form: the rod's recurrence, 1e-10 over 300 steps; the "
+                             "loss ~ T w^2 h, so 8 substeps lose under a quarter (1/8 expected)");
     xr_check_rel(ctx, "rod, 1 substep: L/L0 against the recurrence", rod_l[0], rod_c[0], 1e-10,
                  NULL);
     xr_check_rel(ctx, "rod, 8 substeps: L/L0 against the recurrence", rod_l[3], rod_c[3], 1e-10,
@@ -1213,7 +1220,8 @@ static int s3_sleeping_run(xr_ctx *ctx)
  * header line (gnuplot reads each block's first line as its column names):
  * plots/filmstrips.gp draws five of them per scene in a row and, for the
  * PNG, writes an animated GIF per scene from all of them. */
-#define FS_SHOTS 16 /* blocks per scene */
+#define FS_SHOTS_FULL 16 /* blocks per scene (6 under --quick) */
+#define FS_SHOTS (xr_quick(ctx) ? 6 : FS_SHOTS_FULL)
 
 static void fs_block_begin(FILE *f, int first)
 {
@@ -1294,7 +1302,7 @@ static int fs_cube(xr_ctx *ctx, FILE *f, int every)
 }
 
 /* The curtain torn into two pieces (s3_tearing's scene, vertex splits). */
-static int fs_curtain(FILE *f, int every, size_t *pieces)
+static int fs_curtain(const xr_ctx *ctx, FILE *f, int every, size_t *pieces)
 {
     xs_curtain c;
     memset(&c, 0, sizeof c);
@@ -1365,7 +1373,9 @@ static int filmstrips_run(xr_ctx *ctx)
      * settles in 2 s, the curtain parts in 1 s, the pile sleeps in 4 s */
     static const char *const name[4] = {"filmstrips_cloth", "filmstrips_cube",
                                         "filmstrips_curtain", "filmstrips_pile"};
-    static const int every[4] = {16, 8, 4, 16};
+    /* --quick: 6 shots three times as far apart (the same span) */
+    static const int every_full[4] = {16, 8, 4, 16}, every_quick[4] = {48, 24, 12, 48};
+    const int *every = xr_quick(ctx) ? every_quick : every_full;
     int ok = 1;
     size_t pieces = 0;
     uint32_t asleep = 0;
@@ -1375,7 +1385,7 @@ static int filmstrips_run(xr_ctx *ctx)
             return -1;
         ok = s == 0   ? fs_cloth(ctx, f, every[s])
              : s == 1 ? fs_cube(ctx, f, every[s])
-             : s == 2 ? fs_curtain(f, every[s], &pieces)
+             : s == 2 ? fs_curtain(ctx, f, every[s], &pieces)
                       : fs_pile(ctx, f, every[s], &asleep);
         xr_table_close(f);
     }

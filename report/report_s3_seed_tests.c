@@ -18,6 +18,8 @@
  *              out, velocities left alone) the platform swallows it */
 #include "report.h"
 
+#include <xpbd/reference.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -57,11 +57,26 @@ static int sw_args_add(sw_spec *s, const char *tok)
     return 0;
 }
 
+/* --out without trailing slashes ("runs/a/" names the directory runs/a,
+ * whose temporary sibling is runs/a.tmp-XXXXXX, not inside it). */
+static int sw_out_trim(sw_spec *s)
+{
+    free(s->out_owned);
+    s->out_owned = strdup(s->out);
+    if (!s->out_owned)
+        return -1;
+    for (size_t n = strlen(s->out_owned); n > 1 && s->out_owned[n - 1] == '/'; --n)
+        s->out_owned[n - 1] = 0;
+    s->out = s->out_owned;
+    return 0;
+}
+
 static void sw_spec_free(sw_spec *s)
 {
     for (int j = 0; j < s->nvary; ++j)
         free(s->vary[j].v);
     free(s->args);
+    free(s->out_owned);
     memset(s, 0, sizeof *s);
 }
 
@@ -233,6 +248,8 @@ static int sw_parse(int argc, char **argv, sw_spec *s, int args_only, char *err,
             s->shard_n = (int)n;
         } else if (!args_only && (v = sw_opt(argc, argv, &i, "--out", err, errlen, &bad))) {
             s->out = v;
+            if (sw_out_trim(s) != 0)
+                goto nomem;
         } else if (bad) {
             return -1;
         } else {
@@ -802,6 +819,11 @@ int xr_merge_main(int argc, char **argv)
     }
     if (!out || ndirs == 0)
         return sw_refuse("merge", "needs DIR1 DIR2 ... --out DIR");
+    char out_trim[4096];
+    snprintf(out_trim, sizeof out_trim, "%s", out);
+    for (size_t n = strlen(out_trim); n > 1 && out_trim[n - 1] == '/'; --n)
+        out_trim[n - 1] = 0;
+    out = out_trim;
     if (sw_out_check(out, err, sizeof err) != 0)
         return sw_refuse("merge", err);
     char *args = NULL;
@@ -877,15 +899,24 @@ int xr_merge_main(int argc, char **argv)
         }
     {
         char *command = sw_command(argc - 1, argv + 1, "xpbd-report merge");
+        /* provenance: the directories and the sweep they came from */
         char prov[4096];
-        size_t len = (size_t)snprintf(prov, sizeof prov,
-                                      "* merged from %d director%s:", ndirs,
-                                      ndirs == 1 ? "y" : "ies");
-        for (int d = 0; d < ndirs && len < sizeof prov; ++d)
-            len += (size_t)snprintf(prov + len, sizeof prov - len, " %s", dirs[d]);
-        if (len < sizeof prov)
-            snprintf(prov + len, sizeof prov - len,
-                     "\n* each shard's command and machine are in its own sweep.md\n");
+        size_t len = 0;
+#define SW_PROV(...)                                                                           \
+    do {                                                                                       \
+        if (len < sizeof prov) {                                                               \
+            const int w = snprintf(prov + len, sizeof prov - len, __VA_ARGS__);                \
+            len = w < 0 ? len : len + (size_t)w < sizeof prov ? len + (size_t)w : sizeof prov; \
+        }                                                                                      \
+    } while (0)
+        SW_PROV("* merged from %d director%s:", ndirs, ndirs == 1 ? "y" : "ies");
+        for (int d = 0; d < ndirs; ++d)
+            SW_PROV(" %s", dirs[d]);
+        SW_PROV("\n* the sweep: `xpbd-report sweep ");
+        for (const char *p = args; *p; ++p)
+            SW_PROV("%c", *p == '\n' ? ' ' : *p);
+        SW_PROV("--out DIR`\n* each shard's command and machine are in its own sweep.md\n");
+#undef SW_PROV
         char *tmp = command ? sw_tmpdir_make(out) : NULL;
         s.out = out;
         code = tmp ? sw_write_output(&s, rows, tmp, command, prov) : SW_EXIT_FAIL;

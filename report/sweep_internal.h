@@ -135,6 +135,7 @@ typedef struct sw_spec {
     int nref, has_ref;
     int jobs, shard_k, shard_n; /* shard 1..N of N; 0 0: whole */
     const char *out;
+    char *out_owned;        /* out without trailing slashes */
     size_t points;          /* product of the varied counts */
     char *args;             /* canonical tokens, one per line */
 } sw_spec;

@@ -43,9 +43,9 @@ const sw_key sw_keys[SW_NKEYS] = {
     {"precision", "", SW_ENUM, 0, 0, 0, 0, sw_precision_names, "engine precision"},
     {"isa", "", SW_ENUM, 0, 0, 0, 0, sw_isa_names,
      "instruction-set path (results are the same bit for bit on every one)"},
-    {"threads", "", SW_INT, 1, 1024, 0, 0, NULL,
-     "worker threads of the step (pending: this build's step runs on one thread; the value is "
-     "checked and recorded)"},
+    {"threads", "", SW_INT, 0, 1024, 0, 0, NULL,
+     "workers of the step: 1 serial, 0 all the default executor offers, N at most N (results "
+     "are the same bit for bit for every value)"},
 };
 
 const sw_scene_info sw_scenes[SW_NSCENES] = {

@@ -559,7 +559,8 @@ static void sw_apply_config(const sw_point *pt, xpbd_step_config *c)
         xpbd_isa_from_name(sw_keys[SW_K_ISA].choices[(int)v[SW_K_ISA]], &isa);
         c->isa = isa;
     }
-    /* SW_K_THREADS: the step has no thread count in this build (see sw_keys) */
+    if (has[SW_K_THREADS])
+        c->threads = (uint32_t)v[SW_K_THREADS];
 }
 
 /* Copies of the compliance arrays with `compliance` and `compliance_scale`

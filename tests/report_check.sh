@@ -3,6 +3,7 @@
 #
 #   sh report_check.sh data    XPBD_REPORT OUT   run --quick into OUT, check data
 #   sh report_check.sh figures XPBD_REPORT OUT   check OUT's figures and report.pdf
+#   sh report_check.sh parallel XPBD_REPORT OUT  --jobs 1 and 2 agree
 #
 # data: exit status 0 (3 = figures missing, accepted only where gnuplot is
 # not installed); stdout ends with "N passed, 0 failed"; every table that
@@ -11,8 +12,13 @@
 # where numbers belong; data/checks.tsv has only PASS rows and at least one
 # per section; report.md has a heading per section.
 # figures: skipped (77) without gnuplot; every figure (--list and
-# data/figures.tsv) exists as PNG and PDF of non-trivial size, and
-# report.pdf has at least one page per figure (pdfinfo, when installed).
+# data/figures.tsv) exists as PNG and PDF of non-trivial size; report.pdf
+# (when groff is installed) has at least one page per figure, A4 pages
+# only, a destination and a bookmark per section, the Summary on page 3 and
+# a contents page listing every section with the page its heading is on
+# (pdfinfo, pdftotext).
+# parallel: a few untimed sections with --jobs 1 and --jobs 2 give the
+# same report.md (timing and date lines aside) and the same data tables.
 set -u
 mode=$1
 report=$2
@@ -66,7 +72,7 @@ check_table() {
         err "table $name: header '$got', expected '$want'"
     fi
     # shape: >= 1 column, unique non-empty names, >= 1 row, every row as
-    # wide as the header, numeric fields except the known text columns
+    # wide as the header (blank lines, gnuplot's block separators, aside), numeric fields except the known text columns
     may_be_empty=0
     [ "$name" = seeds ] && may_be_empty=1
     msg=$(awk -F '\t' -v text=" $(text_columns "$name") " -v known="$want" -v empty_ok=$may_be_empty '
@@ -79,7 +85,7 @@ check_table() {
             }
             next
         }
-        NF == 0 { next }  # a blank line separates gnuplot data blocks (index)
+        NF == 0 { next }  # a blank line separates gnuplot data blocks
         {
             rows++
             if (NF != n) { print "row " NR " has " NF " fields, header " n; bad = 1; exit }
@@ -174,18 +180,65 @@ figures)
         fi
     done
     rep="$out/report.pdf"
-    if [ ! -f "$rep" ] || [ "$(wc -c < "$rep")" -lt 20000 ]; then
+    if ! command -v groff > /dev/null 2>&1; then
+        echo "groff not installed: report.pdf not checked (apt-get install groff)"
+    elif [ ! -f "$rep" ] || [ "$(wc -c < "$rep")" -lt 20000 ]; then
         err "$rep missing or under 20 kB"
-    elif command -v pdfinfo > /dev/null 2>&1; then
+    elif command -v pdfinfo > /dev/null 2>&1 && command -v pdftotext > /dev/null 2>&1; then
         pages=$(pdfinfo "$rep" | awk '/^Pages:/ { print $2 }')
         [ -n "$pages" ] && [ "$pages" -ge "$nfig" ] || err "report.pdf has ${pages:-no} pages for $nfig figures"
-        echo "report.pdf: $pages pages, $nfig figures"
+        # one page size throughout (A4)
+        sizes=$(pdfinfo -f 1 -l "$pages" "$rep" | sed -n 's/^Page *[0-9]* size: *//p' | sort -u)
+        [ "$sizes" = "595 x 842 pts (A4)" ] || err "report.pdf page sizes: '$sizes' (expected A4 only)"
+        # a bookmark and a destination per section, the summary and the contents
+        pdfinfo -dests "$rep" > "$out/dests.txt"
+        for tag in contents summary $(for s in $(names section); do echo "sec-$s"; done); do
+            grep -q "\"$tag\"\$" "$out/dests.txt" || err "report.pdf: no destination '$tag'"
+        done
+        k=0
+        for s in $(names section); do
+            k=$((k + 1))
+            grep -aq "/Title ($k $s)" "$rep" || err "report.pdf: no bookmark '$k $s'"
+        done
+        # the summary is the first heading after the contents
+        pdftotext -f 3 -l 3 "$rep" - | grep -q '^Summary$' || err "report.pdf: page 3 is not the Summary"
+        # the contents (page 2) lists every section with the page of its heading
+        pdftotext -layout -f 2 -l 2 "$rep" "$out/contents.txt"
+        for s in $(names section); do
+            want=$(awk -v t="sec-$s" '$NF == "\"" t "\"" { print $1 }' "$out/dests.txt")
+            got=$(awk -v s="$s" '$2 == s { n = split($0, a, "."); x = a[n]; gsub(/[^0-9]/, "", x); print x }' "$out/contents.txt")
+            [ -n "$got" ] || err "contents: no line for section $s"
+            [ -n "$got" ] && [ "$got" = "$want" ] || err "contents: $s on page '$got', its heading is on page '$want'"
+        done
+        echo "report.pdf: $pages pages, $nfig figures, $sizes"
     else
-        echo "pdfinfo not installed: page count of report.pdf not checked"
+        echo "pdfinfo/pdftotext not installed: report.pdf not inspected"
     fi
     ;;
+parallel)
+    # sections that time nothing, run two at a time in child processes and
+    # then one after another in one process: the same report.md apart from
+    # the lines that carry times and the date, the same checks and tables
+    only=s0_lambda,s0_rejections,s1_substeps,s2_restitution,s2_mass_ratio,s3_damping,s3_rigid_coupling
+    rm -rf "$out"
+    for j in 1 2; do
+        "$report" --quick --jobs $j --format none --only $only --out "$out/jobs$j" > "$out.jobs$j.stdout" 2>&1 ||
+            err "--jobs $j exited $? (output in $out.jobs$j.stdout)"
+        grep -v -e '^Section time:' -e '^\* date:' -e '^\* load average' "$out/jobs$j/report.md" > "$out/jobs$j.md"
+    done
+    cmp -s "$out/jobs1.md" "$out/jobs2.md" || {
+        err "report.md differs between --jobs 1 and --jobs 2:"
+        diff "$out/jobs1.md" "$out/jobs2.md" | head -20
+    }
+    [ "$(grep -c '^## ' "$out/jobs1.md")" -ge 8 ] || err "report.md of --jobs 1 has too few headings"
+    for f in "$out"/jobs1/data/*.tsv; do
+        b=$(basename "$f")
+        cmp -s "$f" "$out/jobs2/data/$b" || err "data/$b differs between --jobs 1 and --jobs 2"
+    done
+    [ -z "$(ls -A "$out"/jobs2/data/.*.rec 2> /dev/null)" ] || err "record files left in data/"
+    ;;
 *)
-    echo "usage: sh report_check.sh data|figures XPBD_REPORT OUT"
+    echo "usage: sh report_check.sh data|figures|parallel XPBD_REPORT OUT"
     exit 2
     ;;
 esac

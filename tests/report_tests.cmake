@@ -3,8 +3,11 @@
 #   report.quick    runs `xpbd-report --quick --out <build>/tests/report-quick`
 #                   and checks exit status, every table named by --list (columns
 #                   and rows), every check PASS (data/checks.tsv), report.md
-#   report.figures  every figure as PNG and PDF, and report.pdf with at least
-#                   one page per figure; skipped (77) where gnuplot is missing
+#   report.figures  every figure as PNG and PDF, and report.pdf: A4 only,
+#                   bookmarks, the summary, contents with the right page
+#                   numbers; skipped (77) where gnuplot is missing
+#   report.parallel sections run side by side (--jobs 2) write the same
+#                   report.md and tables as run one by one (--jobs 1)
 #
 # Both run tests/report_check.sh (POSIX sh + awk); the second reuses the
 # first one's output through a fixture.
@@ -22,4 +25,8 @@ if(TARGET xpbd-report)
             $<TARGET_FILE:xpbd-report> ${XPBD_REPORT_TEST_OUT})
   set_tests_properties(report.figures PROPERTIES
     FIXTURES_REQUIRED xpbd_report_out SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "report")
+  add_test(NAME report.parallel
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/report_check.sh parallel
+            $<TARGET_FILE:xpbd-report> ${CMAKE_CURRENT_BINARY_DIR}/report-parallel)
+  set_tests_properties(report.parallel PROPERTIES TIMEOUT 300 LABELS "report")
 endif()

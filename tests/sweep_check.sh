@@ -5,7 +5,9 @@
 #
 # MODE:
 #   closed     a chain's static strain against m g alpha (n - 1) / L0 (top
-#              link) and m g alpha (n / 2) / L0 (mean), f64 and f32
+#              link) and m g alpha (n / 2) / L0 (mean), f64 and f32, with
+#              compliance_scale and gravity; a free fall's energy drift
+#              -g^2 h^2 N / 2 per kg and momentum error 0
 #   reference  error_vs_reference is exactly 0 where the point is the
 #              reference (also across ISA paths), > 0 elsewhere
 #   diverge    a point whose step diverges is a row with its status
@@ -88,6 +90,21 @@ closed)
         if ($3 != "ok" || ($4 - top) / top > 1e-10 || (top - $4) / top > 1e-10) {
             printf "scale %s g %s: %.17g want %.17g\n", $1, $2, $4, top; bad = 1 }
     } END { exit bad }' scaled/data/sweep.tsv || fail "compliance_scale and gravity"
+    # one ball falling freely for 5 frames (it reaches the ground after 6):
+    # semi-implicit Euler over N = 5 s substeps of h = 1/(60 s) loses
+    # g^2 h^2 N / 2 per kg exactly, and gravity explains all its momentum.
+    # Tolerances set before looking: energy 1e-9 relative (differences of
+    # ~1 J/kg potentials), momentum 1e-12 m/s, penetration exactly 0.
+    sweep --scene ball_pile --set n=1 --set frames=5 --vary substeps=1,2,4 \
+        --metric energy_drift,momentum_error,penetration --out fall
+    [ "$(rows fall/data/sweep.tsv)" = 3 ] || fail "want 3 rows"
+    awk -F'\t' 'NR > 1 {
+        g = 9.81; h = 1 / 60 / $1; want = -0.5 * g * g * h * h * 5 * $1
+        if ($2 != "ok" || ($3 - want) / want > 1e-9 || (want - $3) / want > 1e-9) {
+            printf "energy_drift at %s substeps: %.17g want %.17g\n", $1, $3, want; bad = 1 }
+        if (!($4 < 1e-12)) { print "momentum_error of a free fall: " $4; bad = 1 }
+        if ($5 != "0") { print "penetration in free fall: " $5; bad = 1 }
+    } END { exit bad }' fall/data/sweep.tsv || fail "free fall"
     ;;
 reference)
     sweep --scene cloth --set n=6 --set frames=20 --vary substeps=1,2,4 --vary iterations=2,5 \
@@ -102,6 +119,11 @@ reference)
         --metric error_vs_reference --reference isa=scalar --out isa
     awk -F'\t' 'NR > 1 && $4 != "0" { print "isa " $1 " " $2 ": " $4; bad = 1 } END { exit bad }' \
         isa/data/sweep.tsv || fail "ISA paths differ from scalar"
+    # and every thread count the serial step's
+    sweep --scene cloth --set n=12 --set frames=10 --vary threads=1,2,0 --metric error_vs_reference \
+        --reference threads=1 --out threads
+    awk -F'\t' 'NR > 1 && ($2 != "ok" || $3 != "0") { print "threads " $1 ": " $2 " " $3; bad = 1 }
+        END { exit bad }' threads/data/sweep.tsv || fail "thread counts differ from serial"
     ;;
 diverge)
     # explicit springs of k = 1/alpha = 1e8 N/m at h = 1/60 s blow up; 1e-2 does not

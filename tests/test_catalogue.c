@@ -10,6 +10,8 @@
  * targets). The README's contract section quotes the table's size. */
 #include "fixture.h"
 
+#include <xpbd/reference.h>
+
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* Colouring: the builder's layout promises (xpbd/soa.h) on random graphs,
  * stars, the SPEC S1 cloth, and the options. */
 #include "fixture.h"
+#include <xpbd/reference.h>
 
 #include <scenes.h>
 #include <stdlib.h>

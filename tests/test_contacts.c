@@ -1113,6 +1113,7 @@ static void FN(cross_world)(void)
 /* ========================================================== shared === */
 
 #include "fixture.h"
+#include <xpbd/reference.h>
 #include "scenes.h"
 
 #include <float.h>

@@ -1,6 +1,7 @@
 /* Cross-check: every kernel of the ISA under test (--isa) against the scalar
  * reference, bit for bit, in both precisions (see cross_tmpl.h). */
 #include "fixture.h"
+#include <xpbd/reference.h>
 
 #include <float.h>
 #include <math.h>

@@ -287,4 +287,56 @@ void softbody_replay_version(void)
     xs_cube_free(&c);
 }
 
+/* The sizes a replay file asks for are bounded: a contact capacity past the
+ * contact set's range is refused as malformed before anything is
+ * allocated; one within it but past what the particles can use is kept at
+ * the ordered pairs they can form; a frame count past XRP_MAX_FRAMES is
+ * refused rather than run for ever. */
+void softbody_replay_bounds(void)
+{
+    const double xyz[6] = {0, 0, 0, 0.05, 0, 0}, w[2] = {1, 1}, r[2] = {0.04, 0.04};
+    xpbd_scene_f64 s;
+    memset(&s, 0, sizeof s);
+    s.particles = 2;
+    s.xyz = xyz;
+    s.inv_mass = w;
+    s.radius = r;
+    s.max_contacts = 1;
+    xpbd_engine_f64 e;
+    REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, NULL), XPBD_OK);
+    const char *path = "softbody_replay_bounds.xpbdr";
+    char err[512];
+    xrp_recorder rec;
+    REQUIRE(xrp_record_begin_f64(&rec, path, &e, 1.0 / 60, err, sizeof err) == 0);
+    REQUIRE(xs_run(&e, 3));
+    REQUIRE(xrp_record_end_f64(&rec, &e) == 0);
+    xpbd_engine_destroy_f64(&e);
+    xrp_file f;
+    REQUIRE(sb_file_replace(path, "\ncontacts 1\n", "\ncontacts 2147483647\n"));
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
+    ENSURE(strstr(err, "contacts") != NULL);
+    ENSURE(f.particle == NULL);
+    /* within the range: loaded, and the engine keeps 2 ordered pairs */
+    REQUIRE(sb_file_replace(path, "\ncontacts 2147483647\n", "\ncontacts 1073741823\n"));
+    REQUIRE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_OK);
+    ENSURE_STATUS(xrp_run_f64(&f, &e, err, sizeof err), XPBD_OK);
+    xpbd_scene_f64 view;
+    xpbd_engine_scene_f64(&e, &view);
+    ENSURE_INT(view.max_contacts, 2);
+    ENSURE(xrp_state_hash_f64(&e) == f.hash); /* the capacity changes nothing */
+    xpbd_engine_destroy_f64(&e);
+    xrp_free(&f);
+    REQUIRE(sb_file_replace(path, "\nend 3 ", "\nend 16777217 "));
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
+    ENSURE(strstr(err, "frames") != NULL);
+    REQUIRE(sb_file_replace(path, "\nend 16777217 ", "\nend 18446744073709551615 "));
+    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
+    remove(path);
+    /* the engine refuses the out-of-range capacity itself, holding nothing */
+    s.max_contacts = (size_t)INT32_MAX;
+    size_t bad = 0;
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_ARGUMENT);
+    ENSURE(xpbd_engine_particles_f64(&e)->x == NULL);
+}
+
 #endif /* SB_BODY */

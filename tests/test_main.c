@@ -118,13 +118,15 @@ extern const xt_test xt_tests_contacts[];
 extern const xt_test xt_tests_softbody[];
 extern const xt_test xt_tests_world[];
 extern const xt_test xt_tests_executor[];
+extern const xt_test xt_tests_threads[];
 extern const xt_test xt_tests_contract[];
 extern const xt_test xt_tests_catalogue[];
 
 static const xt_test *const tables[] = {
     xt_tests_s0,    xt_tests_cross, xt_tests_isa,      xt_tests_colour,
     xt_tests_chain, xt_tests_bad,   xt_tests_contacts, xt_tests_softbody,
-    xt_tests_world, xt_tests_executor, xt_tests_contract, xt_tests_catalogue,
+    xt_tests_world, xt_tests_executor, xt_tests_threads, xt_tests_contract,
+    xt_tests_catalogue,
 };
 
 static int selected(const char *name, int argc, char **argv, int first)

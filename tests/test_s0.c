@@ -1,5 +1,6 @@
 /* SPEC S0: the two-particle XPBD lab kernel xpbd_distance1d_solve. */
 #include "test.h"
+#include <xpbd/reference.h>
 
 #include <math.h>
 #include <stdlib.h>

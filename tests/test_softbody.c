@@ -414,6 +414,7 @@ static void FN(sb_cross_world)(void)
 
 #include "test.h"
 #include "test_softbody.h"
+#include <xpbd/reference.h>
 #include "replay.h"
 #include "scenes.h"
 
@@ -1242,6 +1243,7 @@ const xt_test xt_tests_softbody[] = {
     {"softbody.sleeping", softbody_sleeping},
     {"softbody.replay", softbody_replay},
     {"softbody.replay_version", softbody_replay_version},
+    {"softbody.replay_bounds", softbody_replay_bounds},
     {"softbody.counters", softbody_counters},
     {"softbody.order_check", softbody_order_check},
     {"softbody.bad_input", softbody_bad_input},

@@ -56,6 +56,7 @@ void softbody_sleeping(void);
 /* test_engine_replay.c */
 void softbody_replay(void);
 void softbody_replay_version(void);
+void softbody_replay_bounds(void);
 
 /* test_engine_counters.c */
 void softbody_counters(void);

@@ -42,6 +42,7 @@ add_executable(xpbd-tests
   test_engine_order.c
   test_world.c
   test_executor.c
+  test_threads.c
   test_contract.c
   test_catalogue.c)
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
@@ -87,6 +88,17 @@ endif()
 add_test(NAME executor COMMAND xpbd-tests executor.)
 set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
                                          ENVIRONMENT "${XPBD_TEST_THREADS_ENV}")
+# the step at threads 1, 2, 3, 4, 7 on every ISA, default and pthread executors (test_threads.c)
+find_package(Threads REQUIRED)
+target_link_libraries(xpbd-tests PRIVATE Threads::Threads)
+add_test(NAME threads COMMAND xpbd-tests threads.)
+# (passive waits: spinning OpenMP threads on a loaded machine cost 5x the time)
+set(xpbd_threads_env ${XPBD_TEST_THREADS_ENV} "OMP_WAIT_POLICY=passive")
+if(XPBD_SANITIZE MATCHES "thread")
+  list(APPEND xpbd_threads_env "XPBD_TEST_THREADS_QUICK=1") # one ISA, threads 2 and 7
+endif()
+set_tests_properties(threads PROPERTIES TIMEOUT 600 LABELS "unit;threads"
+                     ENVIRONMENT "${xpbd_threads_env}")
 foreach(group IN LISTS XPBD_TEST_ISA_GROUPS)
   foreach(isa IN LISTS XPBD_TEST_ISAS)
     add_test(NAME ${group}.${isa} COMMAND xpbd-tests --isa ${isa} ${group}.)
@@ -130,6 +142,12 @@ foreach(header IN LISTS XPBD_PUBLIC_HEADERS)
   file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/headers/${stem}_cxx.cpp CONTENT "${body}")
   list(APPEND XPBD_HEADER_TU_CXX ${CMAKE_CURRENT_BINARY_DIR}/headers/${stem}_cxx.cpp)
 endforeach()
+
+# xpbd/xpbd.h is what an engine embeds: the reference entry points
+# (xpbd/reference.h) stay out of it
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/headers/umbrella_without_reference_c.c CONTENT
+  "#include <xpbd/xpbd.h>\n#ifdef XPBD_REFERENCE_H\n#error \"xpbd/xpbd.h pulls in xpbd/reference.h\"\n#endif\nint xpbd_header_check_umbrella(void);\nint xpbd_header_check_umbrella(void)\n{\n    return (int)XPBD_VERSION_MAJOR;\n}\n")
+list(APPEND XPBD_HEADER_TU_C ${CMAKE_CURRENT_BINARY_DIR}/headers/umbrella_without_reference_c.c)
 
 add_library(xpbd_header_check_c OBJECT ${XPBD_HEADER_TU_C})
 target_link_libraries(xpbd_header_check_c PRIVATE xpbd::xpbd)

@@ -5,6 +5,7 @@
 #include "xpbd/xpbd.h"
 #include "xpbd/contacts.h"
 #include "xpbd/softbody.h"
+#include "xpbd/reference.h" /* the serial kernels the step runs on overflow ranges */
 
 #include <math.h>
 #include <stdint.h>

@@ -91,7 +91,12 @@
     const uint32_t stop_ = base_ + (b1) * XPBD_BATCH < real_end_ ? base_ + (b1) * XPBD_BATCH \
                                                                  : real_end_;               \
     for (uint32_t s = base_ + (b0) * XPBD_BATCH; s < stop_; s += L)
-#  define LIVE_LANES (real_end_ - s >= (uint32_t)L ? (unsigned)L : (unsigned)(real_end_ - s))
+#  if LANES_IS_ONE
+/* the walk stops at the real end, so the one lane visited is always real */
+#    define LIVE_LANES 1u
+#  else
+#    define LIVE_LANES (real_end_ - s >= (uint32_t)L ? (unsigned)L : (unsigned)(real_end_ - s))
+#  endif
 #  define LANE_INDEX(idx, i)                                                                  \
     for (int l_ = 0; l_ < L; ++l_) (idx)[l_] = (uint32_t)((i) + (size_t)l_)
 #endif

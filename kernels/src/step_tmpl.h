@@ -1,24 +1,88 @@
 /* The step driver, template over R: a world of particles, distance
- * constraints and contacts (see xpbd/step.h). */
+ * constraints, soft-body sets and contacts (see xpbd/step.h).
+ *
+ * A step is a fixed list of stages (xpbd__stage below). Each stage is a
+ * function over a range [begin, end) of its items (blocks of particles,
+ * blocks of lambda slots, the batches of one colour, bodies), so the same
+ * code runs inline or cut into ranges on the executor's workers:
+ *
+ *     validate     configuration, sets, contacts, bodies; kernel tables once
+ *     broad phase  contact pairs from the step-start positions
+ *     snapshot     the state a failed step puts back
+ *     per substep  reset lambda, predict, iterations of (constraint colours,
+ *                  soft bodies, contacts, coupling), velocity update,
+ *                  velocity pass, relative damping
+ *     finalize     sleepers back, finite check (rollback), residual
+ *
+ * Colours run one after another; a colour's batches touch disjoint
+ * particles, so they may run on several workers at once. */
 #include "real_begin.h"
 #include "screen_tmpl.h"
+
+#ifndef XPBD_STEP_STAGES
+#define XPBD_STEP_STAGES
+/* The stages, in the order a substep of the XPBD / PBD solver runs them
+ * (the spring and lesson schemes use a subset, see their substeps). */
+typedef enum xpbd__stage {
+    STAGE_BROAD_PHASE,        /* once: contact pairs from the step-start positions */
+    STAGE_SNAPSHOT,           /* once: copy of the state a failed step restores */
+    STAGE_RESET_LAMBDA,       /* lambda = 0 (per substep, or per iteration) */
+    STAGE_PREDICT,            /* predict (+ pack, freeze sleepers, save velocities) */
+    STAGE_CONSTRAINT_COLOURS, /* distance colours then the serial overflow */
+    STAGE_SOFT_BODIES,        /* tetrahedra and bending colours, overflows, tethers */
+    STAGE_CONTACTS,           /* contact colours, overflow, planes (position level) */
+    STAGE_COUPLING,           /* two-way coupling with each rigid body */
+    STAGE_VELOCITY_UPDATE,    /* velocity from positions (and unpack) */
+    STAGE_VELOCITY_PASS,      /* contact restitution / impulse pass */
+    STAGE_RELATIVE_DAMPING,   /* each awake body's relative velocity damped */
+    STAGE_FINALIZE            /* sleepers back, finite check or rollback, residual */
+} xpbd__stage;
+
+/* Items per range unit and the smallest range worth a fork: a range task
+ * over particles works on blocks of XPBD__PBLOCK particles (so no two
+ * workers share a vector or a cache line), over lambdas on blocks of
+ * XPBD__SBLOCK slots. */
+#  define XPBD__PBLOCK 64u
+#  define XPBD__SBLOCK 1024u
+#  define XPBD__MIN_PBLOCKS 32u /* 2048 particles */
+#  define XPBD__MIN_SBLOCKS 4u
+#  define XPBD__MIN_BATCHES 32u /* 512 constraints */
+#  define XPBD__MIN_BODIES 4u
+
+/* What a pass over a colour's batches does. */
+typedef enum xpbd__colour_op {
+    OP_DISTANCE_XPBD,
+    OP_DISTANCE_PBD,
+    OP_SPRING_FORCES,
+    OP_TET_VOLUME,
+    OP_BENDING,
+    OP_CONTACT_POSITION,
+    OP_CONTACT_VELOCITY,
+    OP_CONTACT_RESTITUTION,
+    OP_RESIDUAL
+} xpbd__colour_op;
+
+typedef enum xpbd__copy { COPY_SAVE, COPY_RESTORE, COPY_ZERO } xpbd__copy;
+#endif
 
 /* Scratch layout: the snapshot x y z px py pz vx vy vz [9n] and lambda
  * [slots] (R units), then a 64-byte aligned region holding either the
  * spring forces fx fy fz [3n] or the packed positions q [4n], then the
  * pre-solve velocities v0 [3n] of the contact velocity pass, then the
- * broad-phase workspace (8-byte aligned). */
+ * broad-phase workspace (8-byte aligned) and its still mask [n]. */
 static size_t SFX(world_state_bytes)(size_t n, size_t slots)
 {
     return (16 * n + slots) * sizeof(R) + 64;
 }
 
-size_t SFX(xpbd_world_scratch_bytes)(size_t n, size_t slots, size_t max_contacts)
+/* find: the step runs the broad phase (a contact set of max_contacts,
+ * possibly 0, that is not fixed). */
+static size_t SFX(world_scratch_bytes)(size_t n, size_t slots, size_t max_contacts, int find)
 {
     if (n > SIZE_MAX / (32 * sizeof(R)) || slots > SIZE_MAX / (4 * sizeof(R)))
         return SIZE_MAX;
     size_t bytes = SFX(world_state_bytes)(n, slots);
-    if (max_contacts) {
+    if (find) {
         const size_t wb = xpbd_contacts_work_bytes(n, max_contacts);
         if (wb == SIZE_MAX)
             return SIZE_MAX;
@@ -27,9 +91,32 @@ size_t SFX(xpbd_world_scratch_bytes)(size_t n, size_t slots, size_t max_contacts
     return bytes;
 }
 
-size_t SFX(xpbd_step_scratch_bytes)(size_t n, size_t slots)
+/* The pointers into the caller's scratch, set in one place. */
+typedef struct SFX(scratch) {
+    R *save;         /* [9n + slots] snapshot: particle arrays, then lambdas */
+    R *fx, *fy, *fz; /* [n] each: spring forces (springs only) */
+    R *q;            /* [4n] packed x y z w, 64-byte aligned (shares fx's room) */
+    R *v0;           /* [3n] pre-solve velocities x, y, z blocks */
+    void *bp_work;   /* broad-phase workspace, 8-byte aligned */
+    size_t bp_bytes;
+    uint8_t *still;  /* [n] broad-phase still mask, after the workspace */
+} SFX(scratch);
+
+static SFX(scratch) SFX(scratch_layout)(void *scratch, size_t n, size_t slots,
+                                        size_t max_contacts, int find)
 {
-    return SFX(xpbd_world_scratch_bytes)(n, slots, 0);
+    SFX(scratch) s;
+    s.save = scratch;
+    s.fx = s.save + 9 * n + slots;
+    s.fy = s.fx + n;
+    s.fz = s.fy + n;
+    s.q = (R *)(void *)(((uintptr_t)s.fx + 63) & ~(uintptr_t)63);
+    s.v0 = s.q + 4 * n;
+    char *bp = (char *)scratch + SFX(world_state_bytes)(n, slots);
+    s.bp_work = (void *)(((uintptr_t)bp + 7) & ~(uintptr_t)7);
+    s.bp_bytes = find ? xpbd_contacts_work_bytes(n, max_contacts) : 0;
+    s.still = find ? (uint8_t *)s.bp_work + s.bp_bytes : NULL;
+    return s;
 }
 
 /* The multipliers of a world's sets, for the snapshot and the final check. */
@@ -57,85 +144,171 @@ static SFX(lambdas) SFX(world_lambdas)(const SFX(xpbd_world) *w)
     return l;
 }
 
-static void SFX(snapshot)(const P *p, const SFX(lambdas) *l, R *save, int restore)
+/* Contact parameters in the step's precision. */
+typedef struct SFX(contact_run) {
+    const R *radius;
+    const xpbd_contact_set *cs;
+    R planes[8][4];
+    uint32_t planes_n;
+    R beta, mu_s, mu_k, e, slop;
+    int weighted;
+} SFX(contact_run);
+
+/* One worker's partial results, combined by the caller after each join. */
+typedef struct SFX(partial) {
+    _Alignas(64) uint64_t skipped; /* constraint projections skipped */
+    uint64_t hits;                 /* contact projections and impulses that acted */
+    R max;                         /* residual maximum */
+    size_t bad;                    /* lowest bad item seen */
+    xpbd_status status;            /* what is wrong with it */
+} SFX(partial);
+
+/* Everything a step's stages share: validated inputs, kernel tables,
+ * scratch, per-step constants and the pass being run. */
+typedef struct SFX(step_run) {
+    const xpbd_step_config *cfg;
+    SFX(xpbd_world) *w;
+    P *p;
+    DS *c;
+    size_t n;
+    size_t all_slots, max_contacts;
+    const SFX(xpbd_kernels) *kt;
+    const SFX(xpbd_contact_kernels) *ckt;
+    const SFX(xpbd_softbody_kernels) *skt;
+    SFX(scratch) sc;
+    SFX(lambdas) lam;
+    SFX(contact_run) cr;
+    R *impulse;                         /* the planes' impulses (may be NULL) */
+    R hs, gx, gy, gz, keep, ks, sd, rest_speed;
+    int lesson, find, contacts, soft, solve, springs, vpass;
+    uint32_t sub;                       /* current substep */
+    /* the pass being run by the range tasks */
+    xpbd__colour_op op;
+    const DS *dset;
+    const QS *qset;
+    uint32_t colour;
+    xpbd__copy copy;
+    xpbd__exec ex;
+    SFX(partial) part[XPBD__MAX_WORKERS];
+} SFX(step_run);
+
+/* ---- ranges of particles ---------------------------------------------------- */
+
+static uint32_t SFX(particle_blocks)(size_t n)
 {
-    R *const arrays[9] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz};
-    const size_t n = p->count;
-    for (int k = 0; n && k < 9; ++k) {
-        if (restore)
-            memcpy(arrays[k], save + (size_t)k * n, n * sizeof(R));
-        else
-            memcpy(save + (size_t)k * n, arrays[k], n * sizeof(R));
+    return (uint32_t)((n + XPBD__PBLOCK - 1) / XPBD__PBLOCK);
+}
+
+/* Particles [*i0, *i1) of blocks [b, e). */
+static void SFX(block_particles)(const SFX(step_run) *s, uint32_t b, uint32_t e, size_t *i0,
+                                 size_t *i1)
+{
+    *i0 = (size_t)b * XPBD__PBLOCK;
+    *i1 = (size_t)e * XPBD__PBLOCK < s->n ? (size_t)e * XPBD__PBLOCK : s->n;
+}
+
+static void SFX(run_particles)(SFX(step_run) *s, xpbd_range_task *task)
+{
+    xpbd__run(&s->ex, task, SFX(particle_blocks)(s->n), XPBD__MIN_PBLOCKS, s);
+}
+
+static void SFX(clear_partials)(SFX(step_run) *s)
+{
+    for (uint32_t t = 0; t < s->ex.workers; ++t) {
+        s->part[t].max = 0;
+        s->part[t].bad = SIZE_MAX;
     }
-    R *at = save + 9 * n;
-    for (int k = 0; k < 3; ++k) {
-        if (!l->slots[k])
-            continue;
-        if (restore)
-            memcpy(l->lambda[k], at, l->slots[k] * sizeof(R));
-        else
-            memcpy(at, l->lambda[k], l->slots[k] * sizeof(R));
-        at += l->slots[k];
+}
+
+/* Lowest bad item over the workers' slots: its index and status. */
+static xpbd_status SFX(lowest_bad)(const SFX(step_run) *s, size_t *bad)
+{
+    xpbd_status st = XPBD_OK;
+    for (uint32_t t = 0; t < s->ex.workers; ++t)
+        if (s->part[t].bad < *bad) {
+            *bad = s->part[t].bad;
+            st = s->part[t].status;
+        }
+    return st;
+}
+
+static void SFX(note_bad)(SFX(step_run) *s, uint32_t worker, size_t i, xpbd_status st)
+{
+    if (i < s->part[worker].bad) {
+        s->part[worker].bad = i;
+        s->part[worker].status = st;
     }
 }
 
-/* Puts particles [b0, b1) back to the snapshot (a sleeping body). */
-static void SFX(restore_range)(const P *p, const R *save, size_t b0, size_t b1)
+/* The particle checks of xpbd_particles_validate on blocks [b, e): the
+ * validator itself over a view of those particles. */
+static void SFX(particles_scan_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
 {
-    R *const arrays[9] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz};
-    const size_t n = p->count;
-    for (int k = 0; b1 > b0 && k < 9; ++k)
-        memcpy(arrays[k] + b0, save + (size_t)k * n + b0, (b1 - b0) * sizeof(R));
+    SFX(step_run) *s = ctx;
+    const P *p = s->p;
+    size_t i0, i1, bad;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    const P v = {i1 - i0,     p->x + i0,  p->y + i0,  p->z + i0,  p->px + i0,
+                 p->py + i0, p->pz + i0, p->vx + i0, p->vy + i0, p->vz + i0, p->w + i0};
+    const xpbd_status st = SFXM(xpbd_particles, validate)(&v, &bad);
+    if (st != XPBD_OK)
+        SFX(note_bad)(s, worker, i0 + bad, st);
 }
 
-/* Sleeping bodies take part in a substep's solve as static particles at
- * their substep-start positions (inverse mass 0 in the packed copy): what
- * touches them gets the whole correction, and they do not move. */
-static void SFX(freeze_sleepers)(const SFX(xpbd_world) *w, R *q)
+/* Radii finite and >= 0 on blocks [b, e). */
+static void SFX(radius_scan_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
 {
-    const P *p = w->particles;
-    for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b)
-        if (w->body_asleep[b])
-            for (size_t i = w->body_begin[b]; i < w->body_begin[b + 1]; ++i) {
-                q[4 * i] = p->px[i];
-                q[4 * i + 1] = p->py[i];
-                q[4 * i + 2] = p->pz[i];
-                q[4 * i + 3] = 0;
-            }
+    SFX(step_run) *s = ctx;
+    const R *radius = s->w->radius;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    for (size_t i = i0; i < i1; ++i)
+        if (!isfinite(radius[i]) || radius[i] < 0) {
+            SFX(note_bad)(s, worker, i, XPBD_ERR_RADIUS);
+            return;
+        }
 }
 
-static void SFX(reset_lambdas)(const SFX(lambdas) *l)
+/* Tether anchors in range and lengths finite and >= 0 on blocks [b, e). */
+static void SFX(tether_scan_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
 {
-    for (int k = 0; k < 3; ++k)
-        if (l->slots[k])
-            memset(l->lambda[k], 0, l->slots[k] * sizeof(R));
-}
-
-/* First non-finite element after a step: particle i, or n + slot (slots
- * counted across the sets in the order distance, tetrahedra, bending). */
-static size_t SFX(first_nonfinite)(const P *p, const SFX(lambdas) *l)
-{
-    const size_t n = p->count;
-    int fine = SFX(screen_finite)(p->x, n) && SFX(screen_finite)(p->y, n) &&
-               SFX(screen_finite)(p->z, n) && SFX(screen_finite)(p->vx, n) &&
-               SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n);
-    for (int k = 0; k < 3; ++k)
-        fine = fine && SFX(screen_finite)(l->lambda[k], l->slots[k]);
-    if (fine)
-        return SIZE_MAX;
-    for (size_t i = 0; i < n; ++i)
-        if (!isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]) ||
-            !isfinite(p->vx[i]) || !isfinite(p->vy[i]) || !isfinite(p->vz[i]))
-            return i;
-    size_t base = n;
-    for (int k = 0; k < 3; ++k) {
-        for (uint32_t s = 0; s < l->slots[k]; ++s)
-            if (!isfinite(l->lambda[k][s]))
-                return base + s;
-        base += l->slots[k];
+    SFX(step_run) *s = ctx;
+    const SFX(xpbd_world) *w = s->w;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    for (size_t i = i0; i < i1; ++i) {
+        if (w->tether_anchor[i] >= s->n) {
+            SFX(note_bad)(s, worker, i, XPBD_ERR_INDEX);
+            return;
+        }
+        if (!isfinite(w->tether_length[i]) || w->tether_length[i] < 0) {
+            SFX(note_bad)(s, worker, i, XPBD_ERR_REST);
+            return;
+        }
     }
-    return SIZE_MAX;
 }
+
+/* Runs a per-particle scan over ranges; the lowest bad particle names the
+ * status, as a scan in particle order would. */
+static xpbd_status SFX(scan_particles)(SFX(step_run) *s, xpbd_range_task *task, size_t *bad)
+{
+    SFX(clear_partials)(s);
+    SFX(run_particles)(s, task);
+    return SFX(lowest_bad)(s, bad);
+}
+
+/* The particles: argument checks and the empty set as the validator makes
+ * them, the per-particle checks over ranges. */
+static xpbd_status SFX(check_particles)(SFX(step_run) *s, size_t *bad)
+{
+    const P *p = s->p;
+    if (p->count == 0 || !p->x || !p->y || !p->z || !p->px || !p->py || !p->pz || !p->vx ||
+        !p->vy || !p->vz || !p->w || p->count > (size_t)INT32_MAX)
+        return SFXM(xpbd_particles, validate)(p, bad);
+    return SFX(scan_particles)(s, SFX(particles_scan_task), bad);
+}
+
+/* ---- validation ----------------------------------------------------------- */
 
 static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
 {
@@ -151,7 +324,11 @@ static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
         (cfg->lambda_reset != XPBD_LAMBDA_PER_SUBSTEP &&
          cfg->lambda_reset != XPBD_LAMBDA_PER_ITERATION) ||
         (cfg->contact_order != XPBD_CONTACTS_SUBSTEP &&
-         cfg->contact_order != XPBD_CONTACTS_LESSON))
+         cfg->contact_order != XPBD_CONTACTS_LESSON) ||
+        (cfg->measure_residual != 0 && cfg->measure_residual != 1))
+        return XPBD_ERR_CONFIG;
+    const xpbd_executor *ex = cfg->executor;
+    if (ex && (!ex->enqueue || !ex->finish || ex->worker_count == 0))
         return XPBD_ERR_CONFIG;
     if (!isfinite(cfg->contact_beta) || !(cfg->contact_beta > 0) || cfg->contact_beta > 1)
         return XPBD_ERR_BETA;
@@ -170,90 +347,10 @@ static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
     return XPBD_OK;
 }
 
-typedef struct SFX(contact_run) {
-    const SFX(xpbd_contact_kernels) *kt;
-    const R *radius;
-    const xpbd_contact_set *cs;
-    R planes[8][4];
-    uint32_t planes_n;
-    R beta, mu_s, mu_k, e, slop;
-    int weighted;
-} SFX(contact_run);
-
-/* impulse (may be NULL) receives the planes' position-level impulses over
- * substep length h: NULL in the lesson order, whose position pass moves
- * particles without touching their velocity. */
-static uint64_t SFX(contacts_position)(const SFX(contact_run) *r, R *q, const P *p, R *impulse,
-                                       R h)
+static xpbd_status SFX(check_contacts)(SFX(step_run) *s, uint32_t *stamp, size_t *bad)
 {
-    uint64_t hits = 0;
-    const xpbd_contact_set *cs = r->cs;
-    if (cs) {
-        for (uint32_t col = 0; col < cs->colours; ++col)
-            hits += r->kt->position(q, p, r->radius, cs, col, 0,
-                                    xpbd_colour_batches(cs->colour_begin, col), r->beta,
-                                    r->weighted, r->mu_s, r->mu_k);
-        hits += SFX(xpbd_serial_contact_position)(q, p, r->radius, cs, cs->overflow_begin,
-                                                  cs->slots, r->beta, r->weighted, r->mu_s,
-                                                  r->mu_k);
-    }
-    for (uint32_t k = 0; k < r->planes_n; ++k) {
-        hits += r->kt->plane_position(q, p, r->radius, 0, p->count, r->planes[k], r->beta,
-                                      r->mu_s, r->mu_k, impulse, h);
-    }
-    return hits;
-}
-
-static void SFX(save_velocities)(const P *p, R *v0)
-{
-    const size_t n = p->count;
-    if (!n)
-        return;
-    memcpy(v0, p->vx, n * sizeof(R));
-    memcpy(v0 + n, p->vy, n * sizeof(R));
-    memcpy(v0 + 2 * n, p->vz, n * sizeof(R));
-}
-
-/* The velocity pass: against the pre-solve velocities v0 (x, y, z blocks of
- * n) in the substep order, the plain impulse pass otherwise (the lesson). */
-static uint64_t SFX(contacts_velocity)(const SFX(contact_run) *r, const P *p, R *impulse,
-                                       const R *v0, R rest_speed)
-{
-    uint64_t hits = 0;
-    const xpbd_contact_set *cs = r->cs;
-    if (v0) {
-        const size_t n = p->count;
-        const R *v0x = v0, *v0y = v0 + n, *v0z = v0 + 2 * n;
-        if (cs) {
-            for (uint32_t col = 0; col < cs->colours; ++col)
-                hits += r->kt->restitution(p, r->radius, cs, v0x, v0y, v0z, col, 0,
-                                           xpbd_colour_batches(cs->colour_begin, col), r->e,
-                                           r->slop, rest_speed);
-            hits += SFX(xpbd_serial_contact_restitution)(p, r->radius, cs, v0x, v0y, v0z,
-                                                         cs->overflow_begin, cs->slots, r->e,
-                                                         r->slop, rest_speed);
-        }
-        for (uint32_t k = 0; k < r->planes_n; ++k)
-            hits += r->kt->plane_restitution(p, r->radius, v0x, v0y, v0z, 0, n, r->planes[k],
-                                             r->e, r->slop, rest_speed, impulse);
-        return hits;
-    }
-    if (cs) {
-        for (uint32_t col = 0; col < cs->colours; ++col)
-            hits += r->kt->velocity(p, r->radius, cs, col, 0,
-                                    xpbd_colour_batches(cs->colour_begin, col), r->e, r->slop);
-        hits += SFX(xpbd_serial_contact_velocity)(p, r->radius, cs, cs->overflow_begin, cs->slots,
-                                                  r->e, r->slop);
-    }
-    for (uint32_t k = 0; k < r->planes_n; ++k)
-        hits += r->kt->plane_velocity(p, r->radius, 0, p->count, r->planes[k], r->e, r->slop,
-                                      impulse);
-    return hits;
-}
-
-static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, uint32_t *stamp,
-                                       size_t *bad)
-{
+    const SFX(xpbd_world) *w = s->w;
+    const size_t n = s->n;
     if (w->plane_count > 8)
         return XPBD_ERR_ARGUMENT;
     if (w->plane_count && !w->planes)
@@ -268,12 +365,9 @@ static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, uint3
             return XPBD_ERR_PLANE;
         }
     }
-    if (w->radius)
-        for (size_t i = 0; i < n; ++i)
-            if (!isfinite(w->radius[i]) || w->radius[i] < 0) {
-                *bad = i;
-                return XPBD_ERR_RADIUS;
-            }
+    xpbd_status st;
+    if (w->radius && (st = SFX(scan_particles)(s, SFX(radius_scan_task), bad)) != XPBD_OK)
+        return st;
     const xpbd_contact_set *cs = w->contacts;
     if (cs) {
         if (!cs->i0 || !cs->i1 || cs->slots > cs->capacity || cs->colours > XPBD_MAX_COLOURS)
@@ -284,99 +378,23 @@ static xpbd_status SFX(check_contacts)(const SFX(xpbd_world) *w, size_t n, uint3
     return XPBD_OK;
 }
 
-/* One iteration over the soft-body parts of a world on q: tetrahedra,
- * bending (colours, then the serial overflow), tethers. Returns the
- * skipped count; adds the projections to *solves. */
-static uint64_t SFX(soft_iteration)(const SFX(xpbd_world) *w,
-                                    const SFX(xpbd_softbody_kernels) *skt, R *q, R hs,
-                                    uint64_t *solves)
+/* Distance constraints, tetrahedra, bending and tethers. */
+static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
 {
-    uint64_t skipped = 0;
-    const QS *t = w->tets, *b = w->bends;
-    if (t) {
-        for (uint32_t col = 0; col < t->colours; ++col)
-            skipped += skt->tet_volume(q, t, col, 0, xpbd_colour_batches(t->colour_begin, col), hs);
-        skipped += SFX(xpbd_serial_tet_volume)(q, t, t->overflow_begin, t->slots, hs);
-        *solves += t->count;
-    }
-    if (b) {
-        for (uint32_t col = 0; col < b->colours; ++col)
-            skipped += skt->bending(q, b, col, 0, xpbd_colour_batches(b->colour_begin, col), hs);
-        skipped += SFX(xpbd_serial_bending)(q, b, b->overflow_begin, b->slots, hs);
-        *solves += b->count;
-    }
-    if (w->tether_anchor)
-        (void)skt->tethers(q, w->tether_anchor, w->tether_length, 0, w->particles->count);
-    return skipped;
-}
-
-/* Couples the particles with rigid body b on q for one iteration and adds
- * the impulse to the world's rigid_impulse[b]. Returns the contacts. */
-static uint32_t SFX(couple_accumulate)(const SFX(xpbd_world) *w, uint32_t b, R *q, R hs)
-{
-    xpbd_rigid_impulse j;
-    if (SFX(xpbd_couple_rigid)(q, w->particles, w->radius, 0, w->particles->count, &w->rigids[b],
-                               (double)hs, &j) != XPBD_OK)
-        return 0; /* validated at step start: cannot happen */
-    xpbd_rigid_impulse *acc = &w->rigid_impulse[b];
-    for (int a = 0; a < 3; ++a) {
-        acc->linear[a] += j.linear[a];
-        acc->angular[a] += j.angular[a];
-    }
-    acc->contacts += j.contacts;
-    return j.contacts;
-}
-
-static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
-                                      void *scratch, size_t scratch_bytes,
-                                      xpbd_step_counters *k)
-{
-    if (!cfg || !w || !w->particles)
-        return XPBD_ERR_ARGUMENT;
-    P *p = w->particles;
-    DS *c = w->constraints;
-    xpbd_status st = SFX(check_config)(cfg);
-    if (st != XPBD_OK)
-        return st;
-    const R hs = (R)(h / cfg->substeps);
-    if (!isfinite(h) || !(h > 0) || !isfinite(hs) || !(hs > 0) || !isfinite(1 / (hs * hs)))
-        return XPBD_ERR_TIMESTEP;
-    const int lesson = cfg->contact_order == XPBD_CONTACTS_LESSON;
-    if (lesson && (c || w->tets || w->bends || w->tether_anchor || cfg->solver != XPBD_SOLVER_XPBD))
-        return XPBD_ERR_CONFIG;
-    xpbd_isa isa;
-    if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)
-        return XPBD_ERR_ISA;
-    k->isa = isa;
-    const SFX(xpbd_kernels) *kt = SFXM(xpbd_kernels, get)(isa);
-    const SFX(xpbd_contact_kernels) *ckt = SFXM(xpbd_contact_kernels, get)(isa);
-    if (!kt || !ckt)
-        return XPBD_ERR_ISA;
-    const size_t n = p->count;
-    const uint32_t slots = c ? c->slots : 0;
-    const size_t all_slots = (size_t)slots + (w->tets ? w->tets->slots : 0) +
-                             (w->bends ? w->bends->slots : 0);
-    /* a found set of capacity 0 can keep nothing: no broad phase (nor its
-     * workspace, which xpbd_world_scratch_bytes leaves out for 0) */
-    const int find = w->radius && w->contacts && !w->contacts_fixed && w->contacts->max_contacts;
-    const size_t max_contacts = find ? w->contacts->max_contacts : 0;
-    const size_t need = SFX(xpbd_world_scratch_bytes)(n, all_slots, max_contacts);
-    if (!scratch || need == SIZE_MAX || scratch_bytes < need)
-        return XPBD_ERR_CAPACITY;
-    if ((uintptr_t)scratch % _Alignof(R) != 0)
-        return XPBD_ERR_ARGUMENT;
-    st = SFXM(xpbd_particles, validate)(p, &k->bad_index);
-    if (st != XPBD_OK)
-        return st;
+    const xpbd_step_config *cfg = s->cfg;
+    const SFX(xpbd_world) *w = s->w;
+    const size_t n = s->n;
+    const DS *c = w->constraints;
     /* the set validators' repeat check stamps particles: the scratch is not
      * in use yet and holds at least 16n reals */
-    uint32_t *stamp = scratch;
+    uint32_t *stamp = (uint32_t *)(void *)s->sc.save;
+    xpbd_status st;
     if (c) {
         st = SFXM(xpbd_distance_set, validate)(c, n, stamp, &k->bad_index);
         if (st != XPBD_OK)
             return st;
         if (cfg->solver == XPBD_SOLVER_SPRINGS)
-            for (uint32_t s = 0; s < slots; ++s)
+            for (uint32_t s = 0; s < c->slots; ++s)
                 if (c->source[s] != XPBD_PAD && !(c->compliance[s] > 0)) {
                     k->bad_index = s;
                     return XPBD_ERR_COMPLIANCE;
@@ -384,7 +402,7 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
         k->colours = c->colours;
         k->overflow = c->slots - c->overflow_begin;
     }
-    st = SFX(check_contacts)(w, n, stamp, &k->bad_index);
+    st = SFX(check_contacts)(s, stamp, &k->bad_index);
     if (st != XPBD_OK)
         return st;
     if (w->tets &&
@@ -396,23 +414,20 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
     if (w->tether_anchor) {
         if (!w->tether_length)
             return XPBD_ERR_ARGUMENT;
-        for (size_t i = 0; i < n; ++i) {
-            if (w->tether_anchor[i] >= n) {
-                k->bad_index = i;
-                return XPBD_ERR_INDEX;
-            }
-            if (!isfinite(w->tether_length[i]) || w->tether_length[i] < 0) {
-                k->bad_index = i;
-                return XPBD_ERR_REST;
-            }
-        }
+        return SFX(scan_particles)(s, SFX(tether_scan_task), &k->bad_index);
     }
+    return XPBD_OK;
+}
+
+/* Host rigid bodies and the body ranges. */
+static xpbd_status SFX(check_bodies)(const SFX(xpbd_world) *w, size_t n, size_t *bad)
+{
     if (w->rigid_count) {
         if (!w->rigids || !w->rigid_impulse || !w->radius)
             return XPBD_ERR_ARGUMENT;
         for (uint32_t b = 0; b < w->rigid_count; ++b)
             if (!xpbd__rigid_ok(&w->rigids[b])) {
-                k->bad_index = b;
+                *bad = b;
                 return XPBD_ERR_CONFIG;
             }
     }
@@ -423,219 +438,758 @@ static xpbd_status SFX(world_checked)(const xpbd_step_config *cfg, double h, SFX
             if (w->body_begin[b] > w->body_begin[b + 1] || w->body_begin[b + 1] > n)
                 return XPBD_ERR_CONFIG;
     }
+    return XPBD_OK;
+}
 
-    R *save = scratch;
-    R *fx = save + 9 * n + all_slots, *fy = fx + n, *fz = fy + n;
-    R *q = (R *)(void *)(((uintptr_t)fx + 63) & ~(uintptr_t)63);
-    R *v0 = q + 4 * n;
-    char *bp_work = (char *)scratch + SFX(world_state_bytes)(n, all_slots);
-    bp_work = (char *)(((uintptr_t)bp_work + 7) & ~(uintptr_t)7);
-
-    /* contacts at step start: found from the positions now (world space) */
-    xpbd_status result = XPBD_OK;
-    if (find) {
-        /* sleeping bodies' particles are still: no pairs among them */
-        const size_t wb = xpbd_contacts_work_bytes(n, max_contacts);
-        uint8_t *still = NULL;
-        for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b)
-            if (w->body_asleep[b]) {
-                if (!still) {
-                    still = (uint8_t *)bp_work + wb;
-                    memset(still, 0, n);
-                }
-                memset(still + w->body_begin[b], 1, w->body_begin[b + 1] - w->body_begin[b]);
-            }
-        const xpbd_broadphase bp = {0, cfg->contact_skin, 0, still};
-        st = SFX(xpbd_contacts_find)(p, w->radius, &bp, bp_work,
-                                     xpbd_contacts_work_bytes(n, max_contacts), w->contacts,
-                                     &k->bad_index);
-        if (st < 0)
-            return st;
-        result = st;
-        k->contacts_dropped = w->contacts->dropped;
-    }
-    SFX(contact_run) cr;
-    memset(&cr, 0, sizeof cr);
-    cr.kt = ckt;
-    cr.radius = w->radius;
-    cr.cs = w->radius ? w->contacts : NULL;
-    cr.planes_n = w->radius ? w->plane_count : 0;
-    for (uint32_t i = 0; i < cr.planes_n; ++i) {
+/* The per-step constants and contact parameters, once validated. */
+static void SFX(step_constants)(SFX(step_run) *s)
+{
+    const xpbd_step_config *cfg = s->cfg;
+    const SFX(xpbd_world) *w = s->w;
+    SFX(contact_run) *cr = &s->cr;
+    memset(cr, 0, sizeof *cr);
+    cr->radius = w->radius;
+    cr->cs = w->radius ? w->contacts : NULL;
+    cr->planes_n = w->radius ? w->plane_count : 0;
+    for (uint32_t i = 0; i < cr->planes_n; ++i) {
         for (int j = 0; j < 3; ++j)
-            cr.planes[i][j] = (R)w->planes[i].n[j];
-        cr.planes[i][3] = (R)w->planes[i].d;
+            cr->planes[i][j] = (R)w->planes[i].n[j];
+        cr->planes[i][3] = (R)w->planes[i].d;
     }
-    cr.beta = (R)cfg->contact_beta;
-    cr.mu_s = (R)cfg->friction_static;
-    cr.mu_k = (R)cfg->friction_dynamic;
-    cr.e = (R)cfg->restitution;
-    cr.slop = (R)cfg->contact_slop;
-    cr.weighted = cfg->contact_weighted != 0;
-    const int contacts = cr.cs || cr.planes_n;
-    k->contacts = cr.cs ? cr.cs->count : 0;
-    R *impulse = w->plane_impulse;
-    if (impulse && n)
-        memset(impulse, 0, n * sizeof(R));
-    if (w->rigid_count)
-        memset(w->rigid_impulse, 0, w->rigid_count * sizeof *w->rigid_impulse);
-
-    const SFX(lambdas) lam = SFX(world_lambdas)(w);
-    const SFX(xpbd_softbody_kernels) *skt = SFXM(xpbd_softbody_kernels, get)(isa);
-    if (!skt)
-        return XPBD_ERR_ISA;
-    const int soft = w->tets || w->bends || w->tether_anchor;
-    SFX(snapshot)(p, &lam, save, 0);
-    const R gx = (R)cfg->gravity[0], gy = (R)cfg->gravity[1], gz = (R)cfg->gravity[2];
-    const R keep = (R)(1.0 - cfg->damping);
-    const R ks = (R)cfg->pbd_stiffness, sd = (R)cfg->spring_damping;
+    cr->beta = (R)cfg->contact_beta;
+    cr->mu_s = (R)cfg->friction_static;
+    cr->mu_k = (R)cfg->friction_dynamic;
+    cr->e = (R)cfg->restitution;
+    cr->slop = (R)cfg->contact_slop;
+    cr->weighted = cfg->contact_weighted != 0;
+    s->contacts = cr->cs || cr->planes_n;
+    s->soft = w->tets || w->bends || w->tether_anchor;
+    s->solve = s->c || s->contacts || s->soft || w->rigid_count;
+    s->springs = cfg->solver == XPBD_SOLVER_SPRINGS;
+    s->vpass = s->contacts && cfg->contact_velocity_pass;
+    s->impulse = w->plane_impulse;
+    s->lam = SFX(world_lambdas)(w);
+    s->gx = (R)cfg->gravity[0];
+    s->gy = (R)cfg->gravity[1];
+    s->gz = (R)cfg->gravity[2];
+    s->keep = (R)(1.0 - cfg->damping);
+    s->ks = (R)cfg->pbd_stiffness;
+    s->sd = (R)cfg->spring_damping;
     /* contacts approaching slower than gravity can make in two substeps are
      * resting: they do not bounce */
-    const R rest_speed = (R)(2 * sqrt(cfg->gravity[0] * cfg->gravity[0] +
-                                      cfg->gravity[1] * cfg->gravity[1] +
-                                      cfg->gravity[2] * cfg->gravity[2]) *
-                             (double)hs);
-    const uint32_t real = c ? c->count : 0;
-    const int solve = c || contacts || soft || w->rigid_count;
-    for (uint32_t sub = 0; sub < cfg->substeps; ++sub) {
-        SFX(reset_lambdas)(&lam);
-        if (lesson) {
-            /* SPEC S2 stepWorld */
-            ckt->gravity(p, 0, n, gx * hs, gy * hs, gz * hs);
-            for (uint32_t it = 0; cfg->contact_velocity_pass && it < cfg->iterations; ++it)
-                k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse, NULL, 0);
-            ckt->integrate(p, 0, n, hs);
-            kt->pack(p, q, 0, n);
-            for (uint32_t it = 0; it < cfg->iterations; ++it) {
-                k->contact_hits += SFX(contacts_position)(&cr, q, p, NULL, hs);
-                k->iterations++;
-            }
-            kt->unpack(q, p, 0, n);
-        } else if (cfg->solver == XPBD_SOLVER_SPRINGS) {
-            if (sub == 0 && n)
-                memset(fx, 0, 3 * n * sizeof(R));
-            if (c) {
-                for (uint32_t col = 0; col < c->colours; ++col)
-                    k->skipped += kt->spring_forces(p, c, fx, fy, fz, col, 0,
-                                                    xpbd_colour_batches(c->colour_begin, col), sd);
-                k->skipped += SFX(xpbd_serial_spring_forces)(p, c, fx, fy, fz, c->overflow_begin,
-                                                             slots, sd);
-                k->solves += real;
-            }
-            kt->spring_integrate(p, fx, fy, fz, 0, n, hs, gx, gy, gz);
-            if (contacts) {
-                if (cfg->contact_velocity_pass)
-                    SFX(save_velocities)(p, v0);
-                kt->pack(p, q, 0, n);
-                k->contact_hits += SFX(contacts_position)(&cr, q, p, impulse, hs);
-                kt->unpack(q, p, 0, n);
-                kt->update_velocity(p, 0, n, hs, 1);
-                if (cfg->contact_velocity_pass)
-                    k->contact_hits +=
-                        SFX(contacts_velocity)(&cr, p, impulse, v0, rest_speed);
-            }
-        } else {
-            if (solve) {
-                kt->predict_pack(p, q, 0, n, hs, gx, gy, gz);
-                SFX(freeze_sleepers)(w, q);
-            } else {
-                kt->predict(p, 0, n, hs, gx, gy, gz);
-            }
-            if (contacts && cfg->contact_velocity_pass)
-                SFX(save_velocities)(p, v0);
-            for (uint32_t it = 0; solve && it < cfg->iterations; ++it) {
-                if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION)
-                    SFX(reset_lambdas)(&lam);
-                if (c) {
-                    for (uint32_t col = 0; col < c->colours; ++col) {
-                        const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
-                        k->skipped += cfg->solver == XPBD_SOLVER_XPBD
-                                          ? kt->distance_xpbd_packed(q, c, col, 0, nb, hs)
-                                          : kt->distance_pbd_packed(q, c, col, 0, nb, ks);
-                    }
-                    k->skipped +=
-                        cfg->solver == XPBD_SOLVER_XPBD
-                            ? SFXM(xpbd_serial_distance_xpbd, packed)(q, c, c->overflow_begin,
-                                                                      slots, hs)
-                            : SFXM(xpbd_serial_distance_pbd, packed)(q, c, c->overflow_begin,
-                                                                     slots, ks);
-                    k->solves += real;
-                }
-                if (soft)
-                    k->skipped += SFX(soft_iteration)(w, skt, q, hs, &k->solves);
-                if (contacts)
-                    k->contact_hits += SFX(contacts_position)(&cr, q, p, impulse, hs);
-                for (uint32_t b = 0; b < w->rigid_count; ++b)
-                    k->contact_hits += SFX(couple_accumulate)(w, b, q, hs);
-                k->iterations++;
-            }
-            if (solve)
-                kt->unpack_velocity(q, p, 0, n, hs, keep);
-            else
-                kt->update_velocity(p, 0, n, hs, keep);
-            if (contacts && cfg->contact_velocity_pass)
-                k->contact_hits += SFX(contacts_velocity)(&cr, p, impulse, v0, rest_speed);
-            if (cfg->relative_damping > 0)
-                for (uint32_t b = 0; b < w->body_count; ++b)
-                    if (!(w->body_asleep && w->body_asleep[b]))
-                        (void)SFX(xpbd_damp_relative)(p, w->body_begin[b], w->body_begin[b + 1],
-                                                      cfg->relative_damping);
-        }
-        k->substeps++;
+    s->rest_speed = (R)(2 * sqrt(cfg->gravity[0] * cfg->gravity[0] +
+                                 cfg->gravity[1] * cfg->gravity[1] +
+                                 cfg->gravity[2] * cfg->gravity[2]) *
+                        (double)s->hs);
+}
+
+/* Validates everything the step reads and fills s: nothing is written to
+ * the world before this returns XPBD_OK. */
+static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *cfg, double h,
+                                      SFX(xpbd_world) *w, void *scratch, size_t scratch_bytes,
+                                      xpbd_step_counters *k)
+{
+    if (!cfg || !w || !w->particles)
+        return XPBD_ERR_ARGUMENT;
+    s->cfg = cfg;
+    s->w = w;
+    s->p = w->particles;
+    s->c = w->constraints;
+    xpbd_status st = SFX(check_config)(cfg);
+    if (st != XPBD_OK)
+        return st;
+    (void)xpbd__exec_resolve(cfg->executor, cfg->threads, &s->ex); /* checked just above */
+    s->hs = (R)(h / cfg->substeps);
+    if (!isfinite(h) || !(h > 0) || !isfinite(s->hs) || !(s->hs > 0) ||
+        !isfinite(1 / (s->hs * s->hs)))
+        return XPBD_ERR_TIMESTEP;
+    s->lesson = cfg->contact_order == XPBD_CONTACTS_LESSON;
+    if (s->lesson && (s->c || w->tets || w->bends || w->tether_anchor ||
+                      cfg->solver != XPBD_SOLVER_XPBD))
+        return XPBD_ERR_CONFIG;
+    xpbd_isa isa;
+    if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)
+        return XPBD_ERR_ISA;
+    k->isa = isa;
+    s->kt = SFXM(xpbd_kernels, get)(isa);
+    s->ckt = SFXM(xpbd_contact_kernels, get)(isa);
+    s->skt = SFXM(xpbd_softbody_kernels, get)(isa);
+    if (!s->kt || !s->ckt || !s->skt)
+        return XPBD_ERR_ISA;
+    s->n = s->p->count;
+    s->all_slots = (size_t)(s->c ? s->c->slots : 0) + (w->tets ? w->tets->slots : 0) +
+                   (w->bends ? w->bends->slots : 0);
+    /* a found set of capacity 0 can keep nothing: no broad phase (nor its
+     * workspace, which xpbd_world_scratch_bytes leaves out for 0) */
+    s->find = w->radius && w->contacts && !w->contacts_fixed && w->contacts->max_contacts;
+    s->max_contacts = s->find ? w->contacts->max_contacts : 0;
+    const size_t need = SFX(world_scratch_bytes)(s->n, s->all_slots, s->max_contacts, s->find);
+    if (!scratch || need == SIZE_MAX || scratch_bytes < need)
+        return XPBD_ERR_CAPACITY;
+    if ((uintptr_t)scratch % _Alignof(R) != 0)
+        return XPBD_ERR_ARGUMENT;
+    s->sc = SFX(scratch_layout)(scratch, s->n, s->all_slots, s->max_contacts, s->find);
+    if ((st = SFX(check_particles)(s, &k->bad_index)) != XPBD_OK)
+        return st;
+    if ((st = SFX(check_sets)(s, k)) != XPBD_OK)
+        return st;
+    if ((st = SFX(check_bodies)(w, s->n, &k->bad_index)) != XPBD_OK)
+        return st;
+    SFX(step_constants)(s);
+    return XPBD_OK;
+}
+
+/* ---- running a stage over ranges ------------------------------------------- */
+
+/* Sums the workers' counters into k and clears them. */
+static void SFX(collect_counters)(SFX(step_run) *s, xpbd_step_counters *k)
+{
+    for (uint32_t t = 0; t < s->ex.workers; ++t) {
+        k->skipped += s->part[t].skipped;
+        k->contact_hits += s->part[t].hits;
+        s->part[t].skipped = s->part[t].hits = 0;
     }
+}
 
-    /* sleeping bodies end the step as they began it: whole, never half */
+/* One pass (s->op) over batches [b0, b1) of colour s->colour. */
+static void SFX(colour_task)(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const SFX(contact_run) *r = &s->cr;
+    const uint32_t col = s->colour;
+    const size_t n = s->n;
+    const R *v0 = s->sc.v0;
+    SFX(partial) *pt = &s->part[worker];
+    switch (s->op) {
+    case OP_DISTANCE_XPBD:
+        pt->skipped += s->kt->distance_xpbd_packed(s->sc.q, s->dset, col, b0, b1, s->hs);
+        break;
+    case OP_DISTANCE_PBD:
+        pt->skipped += s->kt->distance_pbd_packed(s->sc.q, s->dset, col, b0, b1, s->ks);
+        break;
+    case OP_SPRING_FORCES:
+        pt->skipped += s->kt->spring_forces(s->p, s->dset, s->sc.fx, s->sc.fy, s->sc.fz, col, b0,
+                                            b1, s->sd);
+        break;
+    case OP_TET_VOLUME:
+        pt->skipped += s->skt->tet_volume(s->sc.q, s->qset, col, b0, b1, s->hs);
+        break;
+    case OP_BENDING:
+        pt->skipped += s->skt->bending(s->sc.q, s->qset, col, b0, b1, s->hs);
+        break;
+    case OP_CONTACT_POSITION:
+        pt->hits += s->ckt->position(s->sc.q, s->p, r->radius, r->cs, col, b0, b1, r->beta,
+                                     r->weighted, r->mu_s, r->mu_k);
+        break;
+    case OP_CONTACT_VELOCITY:
+        pt->hits += s->ckt->velocity(s->p, r->radius, r->cs, col, b0, b1, r->e, r->slop);
+        break;
+    case OP_CONTACT_RESTITUTION:
+        pt->hits += s->ckt->restitution(s->p, r->radius, r->cs, v0, v0 + n, v0 + 2 * n, col, b0,
+                                        b1, r->e, r->slop, s->rest_speed);
+        break;
+    case OP_RESIDUAL: {
+        const R m = s->kt->residual(s->p, s->dset, col, b0, b1, s->hs, NULL);
+        if (m > pt->max)
+            pt->max = m;
+        break;
+    }
+    }
+}
+
+/* Runs op over every colour of a set, one colour after another. A colour's
+ * last batch may hold padding that reads the colour's first particle; it
+ * runs on the caller after the join, so no worker reads a particle another
+ * one writes. */
+static void SFX(run_colours)(SFX(step_run) *s, xpbd__colour_op op, uint32_t colours,
+                             const uint32_t *colour_begin)
+{
+    s->op = op;
+    for (uint32_t col = 0; col < colours; ++col) {
+        const uint32_t nb = xpbd_colour_batches(colour_begin, col);
+        s->colour = col;
+        if (nb < 2 * XPBD__MIN_BATCHES || s->ex.workers < 2) {
+            SFX(colour_task)(0, nb, 0, s);
+        } else {
+            xpbd__run(&s->ex, SFX(colour_task), nb - 1, XPBD__MIN_BATCHES, s);
+            SFX(colour_task)(nb - 1, nb, 0, s);
+        }
+    }
+}
+
+/* ---- the stages -------------------------------------------------------------- */
+
+/* Lambda slots [b, e) of all sets (distance, tetrahedra, bending in turn):
+ * saved to, restored from the snapshot, or zeroed. */
+static void SFX(lambda_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    SFX(step_run) *s = ctx;
+    const size_t g0 = (size_t)b * XPBD__SBLOCK;
+    const size_t g1 = (size_t)e * XPBD__SBLOCK < s->all_slots ? (size_t)e * XPBD__SBLOCK
+                                                              : s->all_slots;
+    size_t base = 0;
+    R *save = s->sc.save + 9 * s->n;
+    for (int k = 0; k < 3; ++k) {
+        const size_t lo = g0 > base ? g0 - base : 0;
+        const size_t hi = g1 - base < s->lam.slots[k] ? g1 - base : s->lam.slots[k];
+        if (g1 > base && hi > lo) {
+            R *l = s->lam.lambda[k] + lo, *v = save + base + lo;
+            if (s->copy == COPY_SAVE)
+                memcpy(v, l, (hi - lo) * sizeof(R));
+            else if (s->copy == COPY_RESTORE)
+                memcpy(l, v, (hi - lo) * sizeof(R));
+            else
+                memset(l, 0, (hi - lo) * sizeof(R));
+        }
+        base += s->lam.slots[k];
+    }
+}
+
+static void SFX(run_lambdas)(SFX(step_run) *s, xpbd__copy copy)
+{
+    s->copy = copy;
+    const uint32_t blocks = (uint32_t)((s->all_slots + XPBD__SBLOCK - 1) / XPBD__SBLOCK);
+    xpbd__run(&s->ex, SFX(lambda_task), blocks, XPBD__MIN_SBLOCKS, s);
+}
+
+/* Particles' nine arrays saved or restored; the plane impulses zeroed. */
+static void SFX(snapshot_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    SFX(step_run) *s = ctx;
+    const P *p = s->p;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    R *const arrays[9] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz};
+    for (int k = 0; k < 9; ++k) {
+        R *v = s->sc.save + (size_t)k * s->n + i0;
+        if (s->copy == COPY_RESTORE)
+            memcpy(arrays[k] + i0, v, (i1 - i0) * sizeof(R));
+        else
+            memcpy(v, arrays[k] + i0, (i1 - i0) * sizeof(R));
+    }
+    if (s->impulse)
+        memset(s->impulse + i0, 0, (i1 - i0) * sizeof(R));
+}
+
+static void SFX(stage_snapshot)(SFX(step_run) *s, xpbd__copy copy)
+{
+    s->copy = copy;
+    SFX(run_particles)(s, SFX(snapshot_task));
+    SFX(run_lambdas)(s, copy);
+    if (s->w->rigid_count)
+        memset(s->w->rigid_impulse, 0, s->w->rigid_count * sizeof *s->w->rigid_impulse);
+}
+
+/* Contact pairs from the positions at step start (world space). Sleeping
+ * bodies' particles are still: no pairs among them. */
+static xpbd_status SFX(stage_broad_phase)(SFX(step_run) *s, xpbd_step_counters *k)
+{
+    const SFX(xpbd_world) *w = s->w;
+    uint8_t *still = NULL;
     for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b)
-        if (w->body_asleep[b])
-            SFX(restore_range)(p, save, w->body_begin[b], w->body_begin[b + 1]);
+        if (w->body_asleep[b]) {
+            if (!still) {
+                still = s->sc.still;
+                memset(still, 0, s->n);
+            }
+            memset(still + w->body_begin[b], 1, w->body_begin[b + 1] - w->body_begin[b]);
+        }
+    const xpbd_broadphase bp = {0, s->cfg->contact_skin, 0, still};
+    const xpbd_status st = SFX(xpbd__contacts_find_run)(s->p, w->radius, &bp, s->sc.bp_work,
+                                                  s->sc.bp_bytes, w->contacts, &k->bad_index,
+                                                  &s->ex);
+    if (st >= 0)
+        k->contacts_dropped = w->contacts->dropped;
+    return st;
+}
 
-    const size_t bad = SFX(first_nonfinite)(p, &lam);
+/* Puts the sleeping bodies' particles of [i0, i1) to their substep-start
+ * positions with inverse mass 0 in the packed copy: in the solve they act
+ * as static particles (what touches them gets the whole correction). */
+static void SFX(freeze_sleepers)(const SFX(step_run) *s, size_t i0, size_t i1)
+{
+    const SFX(xpbd_world) *w = s->w;
+    const P *p = s->p;
+    R *q = s->sc.q;
+    for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b) {
+        if (!w->body_asleep[b])
+            continue;
+        const size_t lo = w->body_begin[b] > i0 ? w->body_begin[b] : i0;
+        const size_t hi = w->body_begin[b + 1] < i1 ? w->body_begin[b + 1] : i1;
+        for (size_t i = lo; i < hi; ++i) {
+            q[4 * i] = p->px[i];
+            q[4 * i + 1] = p->py[i];
+            q[4 * i + 2] = p->pz[i];
+            q[4 * i + 3] = 0;
+        }
+    }
+}
+
+static void SFX(save_velocities)(const SFX(step_run) *s, size_t i0, size_t i1)
+{
+    const size_t n = s->n;
+    memcpy(s->sc.v0 + i0, s->p->vx + i0, (i1 - i0) * sizeof(R));
+    memcpy(s->sc.v0 + n + i0, s->p->vy + i0, (i1 - i0) * sizeof(R));
+    memcpy(s->sc.v0 + 2 * n + i0, s->p->vz + i0, (i1 - i0) * sizeof(R));
+}
+
+/* The start of a substep on particles [i0, i1) for each scheme: XPBD / PBD
+ * predict (and pack); springs integrate (and pack for the contacts); the
+ * lesson's gravity only (its integrate waits for the velocity pass). */
+static void SFX(predict_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    SFX(step_run) *s = ctx;
+    const P *p = s->p;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    if (s->lesson) {
+        s->ckt->gravity(p, i0, i1, s->gx * s->hs, s->gy * s->hs, s->gz * s->hs);
+        return;
+    }
+    if (s->springs) {
+        s->kt->spring_integrate(p, s->sc.fx, s->sc.fy, s->sc.fz, i0, i1, s->hs, s->gx, s->gy,
+                                s->gz);
+        if (!s->contacts)
+            return;
+        if (s->vpass)
+            SFX(save_velocities)(s, i0, i1);
+        s->kt->pack(p, s->sc.q, i0, i1);
+        return;
+    }
+    if (s->solve) {
+        s->kt->predict_pack(p, s->sc.q, i0, i1, s->hs, s->gx, s->gy, s->gz);
+        SFX(freeze_sleepers)(s, i0, i1);
+    } else {
+        s->kt->predict(p, i0, i1, s->hs, s->gx, s->gy, s->gz);
+    }
+    if (s->vpass)
+        SFX(save_velocities)(s, i0, i1);
+}
+
+/* The distance set's colours, then its serial overflow; the springs'
+ * forces (zeroed at the first substep) the same way. */
+static void SFX(stage_constraint_colours)(SFX(step_run) *s, xpbd_step_counters *k)
+{
+    const DS *c = s->c;
+    if (s->springs && s->sub == 0 && s->n)
+        memset(s->sc.fx, 0, 3 * s->n * sizeof(R));
+    if (!c)
+        return;
+    s->dset = c;
+    SFX(partial) *pt = &s->part[0];
+    if (s->springs) {
+        SFX(run_colours)(s, OP_SPRING_FORCES, c->colours, c->colour_begin);
+        pt->skipped += SFX(xpbd_serial_spring_forces)(s->p, c, s->sc.fx, s->sc.fy, s->sc.fz,
+                                                      c->overflow_begin, c->slots, s->sd);
+    } else if (s->cfg->solver == XPBD_SOLVER_XPBD) {
+        SFX(run_colours)(s, OP_DISTANCE_XPBD, c->colours, c->colour_begin);
+        pt->skipped += SFXM(xpbd_serial_distance_xpbd, packed)(s->sc.q, c, c->overflow_begin,
+                                                               c->slots, s->hs);
+    } else {
+        SFX(run_colours)(s, OP_DISTANCE_PBD, c->colours, c->colour_begin);
+        pt->skipped += SFXM(xpbd_serial_distance_pbd, packed)(s->sc.q, c, c->overflow_begin,
+                                                              c->slots, s->ks);
+    }
+    k->solves += c->count;
+}
+
+/* Tetrahedra, bending (colours, then the serial overflow), tethers (in
+ * particle order on the caller: a tether reads its anchor). */
+static void SFX(stage_soft_bodies)(SFX(step_run) *s, xpbd_step_counters *k)
+{
+    const SFX(xpbd_world) *w = s->w;
+    SFX(partial) *pt = &s->part[0];
+    const QS *t = w->tets, *b = w->bends;
+    if (t) {
+        s->qset = t;
+        SFX(run_colours)(s, OP_TET_VOLUME, t->colours, t->colour_begin);
+        pt->skipped += SFX(xpbd_serial_tet_volume)(s->sc.q, t, t->overflow_begin, t->slots, s->hs);
+        k->solves += t->count;
+    }
+    if (b) {
+        s->qset = b;
+        SFX(run_colours)(s, OP_BENDING, b->colours, b->colour_begin);
+        pt->skipped += SFX(xpbd_serial_bending)(s->sc.q, b, b->overflow_begin, b->slots, s->hs);
+        k->solves += b->count;
+    }
+    if (w->tether_anchor)
+        (void)s->skt->tethers(s->sc.q, w->tether_anchor, w->tether_length, 0, s->n);
+}
+
+/* Every plane on particles [i0, i1) at position level (a plane moves only
+ * the particle it holds). The lesson order passes no impulse: its position
+ * pass moves particles without touching their velocity. */
+static void SFX(planes_position_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const SFX(contact_run) *r = &s->cr;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    R *impulse = s->lesson ? NULL : s->impulse;
+    for (uint32_t k = 0; k < r->planes_n; ++k)
+        s->part[worker].hits += s->ckt->plane_position(s->sc.q, s->p, r->radius, i0, i1,
+                                                       r->planes[k], r->beta, r->mu_s, r->mu_k,
+                                                       impulse, s->hs);
+}
+
+static void SFX(stage_contacts)(SFX(step_run) *s)
+{
+    const SFX(contact_run) *r = &s->cr;
+    const xpbd_contact_set *cs = r->cs;
+    if (cs) {
+        SFX(run_colours)(s, OP_CONTACT_POSITION, cs->colours, cs->colour_begin);
+        s->part[0].hits += SFX(xpbd_serial_contact_position)(
+            s->sc.q, s->p, r->radius, cs, cs->overflow_begin, cs->slots, r->beta, r->weighted,
+            r->mu_s, r->mu_k);
+    }
+    if (r->planes_n)
+        SFX(run_particles)(s, SFX(planes_position_task));
+}
+
+/* Couples the particles with rigid body b on q for one iteration and adds
+ * the impulse to the world's rigid_impulse[b]. Returns the contacts. */
+static uint32_t SFX(couple_accumulate)(const SFX(step_run) *s, uint32_t b)
+{
+    const SFX(xpbd_world) *w = s->w;
+    xpbd_rigid_impulse j;
+    if (SFX(xpbd_couple_rigid)(s->sc.q, s->p, w->radius, 0, s->n, &w->rigids[b], (double)s->hs,
+                               &j) != XPBD_OK)
+        return 0; /* validated at step start: cannot happen */
+    xpbd_rigid_impulse *acc = &w->rigid_impulse[b];
+    for (int a = 0; a < 3; ++a) {
+        acc->linear[a] += j.linear[a];
+        acc->angular[a] += j.angular[a];
+    }
+    acc->contacts += j.contacts;
+    return j.contacts;
+}
+
+/* The coupling sums each body's impulse over the particles in order: it
+ * runs on the caller, so the sums do not depend on the worker count. */
+static void SFX(stage_coupling)(SFX(step_run) *s)
+{
+    for (uint32_t b = 0; b < s->w->rigid_count; ++b)
+        s->part[0].hits += SFX(couple_accumulate)(s, b);
+}
+
+/* Velocities from positions on particles [i0, i1): XPBD / PBD unpack with
+ * damping; springs with contacts unpack and update undamped; the lesson
+ * unpacks only (its velocities changed at impulse level). */
+static void SFX(velocity_update_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    SFX(step_run) *s = ctx;
+    const P *p = s->p;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    if (s->lesson) {
+        s->kt->unpack(s->sc.q, p, i0, i1);
+    } else if (s->springs) {
+        s->kt->unpack(s->sc.q, p, i0, i1);
+        s->kt->update_velocity(p, i0, i1, s->hs, 1);
+    } else if (s->solve) {
+        s->kt->unpack_velocity(s->sc.q, p, i0, i1, s->hs, s->keep);
+    } else {
+        s->kt->update_velocity(p, i0, i1, s->hs, s->keep);
+    }
+}
+
+/* The lesson's integrate (after its velocity passes) and pack. */
+static void SFX(integrate_pack_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    SFX(step_run) *s = ctx;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    s->ckt->integrate(s->p, i0, i1, s->hs);
+    s->kt->pack(s->p, s->sc.q, i0, i1);
+}
+
+/* Every plane's velocity pass on particles [i0, i1). */
+static void SFX(planes_velocity_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const SFX(contact_run) *r = &s->cr;
+    const R *v0 = s->sc.v0;
+    const size_t n = s->n;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    uint64_t hits = 0;
+    for (uint32_t k = 0; k < r->planes_n; ++k)
+        hits += s->lesson ? s->ckt->plane_velocity(s->p, r->radius, i0, i1, r->planes[k], r->e,
+                                                   r->slop, s->impulse)
+                          : s->ckt->plane_restitution(s->p, r->radius, v0, v0 + n, v0 + 2 * n,
+                                                      i0, i1, r->planes[k], r->e, r->slop,
+                                                      s->rest_speed, s->impulse);
+    s->part[worker].hits += hits;
+}
+
+/* The velocity pass: against the pre-solve velocities v0 in the substep
+ * order, the plain impulse pass in the lesson order. */
+static void SFX(stage_velocity_pass)(SFX(step_run) *s)
+{
+    const SFX(contact_run) *r = &s->cr;
+    const xpbd_contact_set *cs = r->cs;
+    const R *v0 = s->sc.v0;
+    const size_t n = s->n;
+    if (cs) {
+        SFX(run_colours)(s, s->lesson ? OP_CONTACT_VELOCITY : OP_CONTACT_RESTITUTION, cs->colours,
+                         cs->colour_begin);
+        s->part[0].hits +=
+            s->lesson ? SFX(xpbd_serial_contact_velocity)(s->p, r->radius, cs, cs->overflow_begin,
+                                                          cs->slots, r->e, r->slop)
+                      : SFX(xpbd_serial_contact_restitution)(
+                            s->p, r->radius, cs, v0, v0 + n, v0 + 2 * n, cs->overflow_begin,
+                            cs->slots, r->e, r->slop, s->rest_speed);
+    }
+    if (r->planes_n)
+        SFX(run_particles)(s, SFX(planes_velocity_task));
+}
+
+/* Bodies [b, e): relative damping of the awake ones (body_op 0), or the
+ * sleeping ones put back to their step-start state (body_op 1). */
+static void SFX(body_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    SFX(step_run) *s = ctx;
+    const SFX(xpbd_world) *w = s->w;
+    const P *p = s->p;
+    for (uint32_t k = b; k < e; ++k) {
+        const int asleep = w->body_asleep && w->body_asleep[k];
+        const size_t b0 = w->body_begin[k], b1 = w->body_begin[k + 1];
+        if (s->copy != COPY_RESTORE && !asleep) {
+            (void)SFX(xpbd_damp_relative)(p, b0, b1, s->cfg->relative_damping);
+        } else if (s->copy == COPY_RESTORE && asleep) {
+            R *const arrays[9] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz};
+            for (int a = 0; b1 > b0 && a < 9; ++a)
+                memcpy(arrays[a] + b0, s->sc.save + (size_t)a * s->n + b0,
+                       (b1 - b0) * sizeof(R));
+        }
+    }
+}
+
+static void SFX(run_bodies)(SFX(step_run) *s, xpbd__copy what)
+{
+    s->copy = what;
+    xpbd__run(&s->ex, SFX(body_task), s->w->body_count, XPBD__MIN_BODIES, s);
+}
+
+/* First non-finite particle of blocks [b, e) (position or velocity) into
+ * the worker's slot. */
+static void SFX(finite_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const P *p = s->p;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    const size_t m = i1 - i0;
+    if (SFX(screen_finite)(p->x + i0, m) && SFX(screen_finite)(p->y + i0, m) &&
+        SFX(screen_finite)(p->z + i0, m) && SFX(screen_finite)(p->vx + i0, m) &&
+        SFX(screen_finite)(p->vy + i0, m) && SFX(screen_finite)(p->vz + i0, m))
+        return;
+    for (size_t i = i0; i < i1; ++i)
+        if (!isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]) ||
+            !isfinite(p->vx[i]) || !isfinite(p->vy[i]) || !isfinite(p->vz[i])) {
+            if (i < s->part[worker].bad)
+                s->part[worker].bad = i;
+            return;
+        }
+}
+
+/* First non-finite element after a step: particle i, or n + slot (slots
+ * counted across the sets in the order distance, tetrahedra, bending). */
+static size_t SFX(first_nonfinite)(SFX(step_run) *s)
+{
+    SFX(clear_partials)(s);
+    SFX(run_particles)(s, SFX(finite_task));
+    size_t bad = SIZE_MAX;
+    for (uint32_t t = 0; t < s->ex.workers; ++t)
+        if (s->part[t].bad < bad)
+            bad = s->part[t].bad;
+    if (bad != SIZE_MAX)
+        return bad;
+    const SFX(lambdas) *l = &s->lam;
+    size_t base = s->n;
+    for (int k = 0; k < 3; ++k) {
+        if (!SFX(screen_finite)(l->lambda[k], l->slots[k]))
+            for (uint32_t i = 0; i < l->slots[k]; ++i)
+                if (!isfinite(l->lambda[k][i]))
+                    return base + i;
+        base += l->slots[k];
+    }
+    return SIZE_MAX;
+}
+
+/* Max |C + at*lambda| over the distance set at step end. */
+static R SFX(residual)(SFX(step_run) *s)
+{
+    const DS *c = s->c;
+    s->dset = c;
+    SFX(clear_partials)(s);
+    SFX(run_colours)(s, OP_RESIDUAL, c->colours, c->colour_begin);
+    R m = 0;
+    for (uint32_t t = 0; t < s->ex.workers; ++t)
+        if (s->part[t].max > m)
+            m = s->part[t].max;
+    const R r = SFX(xpbd_serial_residual)(s->p, c, c->overflow_begin, c->slots, s->hs, NULL);
+    return r > m ? r : m;
+}
+
+/* Sleeping bodies end the step as they began it; a non-finite result puts
+ * the whole step back (XPBD_ERR_DIVERGED); else the residual. */
+static xpbd_status SFX(stage_finalize)(SFX(step_run) *s, xpbd_status result,
+                                       xpbd_step_counters *k)
+{
+    SFX(collect_counters)(s, k);
+    if (s->w->body_asleep)
+        SFX(run_bodies)(s, COPY_RESTORE);
+    const size_t bad = SFX(first_nonfinite)(s);
     if (bad != SIZE_MAX) {
-        SFX(snapshot)(p, &lam, save, 1);
-        if (impulse && n)
-            memset(impulse, 0, n * sizeof(R));
-        if (w->rigid_count)
-            memset(w->rigid_impulse, 0, w->rigid_count * sizeof *w->rigid_impulse);
+        SFX(stage_snapshot)(s, COPY_RESTORE);
         k->bad_index = bad;
         return XPBD_ERR_DIVERGED;
     }
-    if (c && cfg->measure_residual) {
-        R m = 0;
-        for (uint32_t col = 0; col < c->colours; ++col) {
-            const R r = kt->residual(p, c, col, 0, xpbd_colour_batches(c->colour_begin, col), hs,
-                                     NULL);
-            if (r > m)
-                m = r;
-        }
-        const R r = SFX(xpbd_serial_residual)(p, c, c->overflow_begin, slots, hs, NULL);
-        k->max_residual = r > m ? r : m;
-    }
+    if (s->c && s->cfg->measure_residual)
+        k->max_residual = SFX(residual)(s);
     return result;
 }
 
-xpbd_status SFX(xpbd_world_step)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
-                                 void *scratch, size_t scratch_bytes,
-                                 xpbd_step_counters *counters)
+/* Runs one stage (the serial parts on the caller, the rest on ranges). */
+static void SFX(stage)(SFX(step_run) *s, xpbd__stage stage, xpbd_step_counters *k)
+{
+    switch (stage) {
+    case STAGE_RESET_LAMBDA: SFX(run_lambdas)(s, COPY_ZERO); break;
+    case STAGE_PREDICT: SFX(run_particles)(s, SFX(predict_task)); break;
+    case STAGE_CONSTRAINT_COLOURS: SFX(stage_constraint_colours)(s, k); break;
+    case STAGE_SOFT_BODIES: SFX(stage_soft_bodies)(s, k); break;
+    case STAGE_CONTACTS: SFX(stage_contacts)(s); break;
+    case STAGE_COUPLING: SFX(stage_coupling)(s); break;
+    case STAGE_VELOCITY_UPDATE: SFX(run_particles)(s, SFX(velocity_update_task)); break;
+    case STAGE_VELOCITY_PASS: SFX(stage_velocity_pass)(s); break;
+    case STAGE_RELATIVE_DAMPING: SFX(run_bodies)(s, COPY_SAVE); break;
+    case STAGE_BROAD_PHASE:
+    case STAGE_SNAPSHOT:
+    case STAGE_FINALIZE: break; /* once per step, run by the driver */
+    }
+}
+
+/* ---- the substep schemes and the driver ------------------------------------- */
+
+/* XPBD and PBD: the usual XPBD substep. */
+static void SFX(substep_solve)(SFX(step_run) *s, xpbd_step_counters *k)
+{
+    const xpbd_step_config *cfg = s->cfg;
+    SFX(stage)(s, STAGE_RESET_LAMBDA, k);
+    SFX(stage)(s, STAGE_PREDICT, k);
+    for (uint32_t it = 0; s->solve && it < cfg->iterations; ++it) {
+        if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION)
+            SFX(stage)(s, STAGE_RESET_LAMBDA, k);
+        SFX(stage)(s, STAGE_CONSTRAINT_COLOURS, k);
+        if (s->soft)
+            SFX(stage)(s, STAGE_SOFT_BODIES, k);
+        if (s->contacts)
+            SFX(stage)(s, STAGE_CONTACTS, k);
+        SFX(stage)(s, STAGE_COUPLING, k);
+        k->iterations++;
+    }
+    SFX(stage)(s, STAGE_VELOCITY_UPDATE, k);
+    if (s->vpass)
+        SFX(stage)(s, STAGE_VELOCITY_PASS, k);
+    if (cfg->relative_damping > 0)
+        SFX(stage)(s, STAGE_RELATIVE_DAMPING, k);
+}
+
+/* Springs: forces over the colours, semi-implicit Euler, then the contacts
+ * once at position level and the velocity pass. */
+static void SFX(substep_springs)(SFX(step_run) *s, xpbd_step_counters *k)
+{
+    SFX(stage)(s, STAGE_RESET_LAMBDA, k);
+    SFX(stage)(s, STAGE_CONSTRAINT_COLOURS, k);
+    SFX(stage)(s, STAGE_PREDICT, k); /* integrate, save velocities, pack */
+    if (!s->contacts)
+        return;
+    SFX(stage)(s, STAGE_CONTACTS, k);
+    SFX(stage)(s, STAGE_VELOCITY_UPDATE, k);
+    if (s->vpass)
+        SFX(stage)(s, STAGE_VELOCITY_PASS, k);
+}
+
+/* The lesson order: v += g*h; velocity pass (iterations times); x += v*h;
+ * position pass (iterations times); no velocity update from positions. */
+static void SFX(substep_lesson)(SFX(step_run) *s, xpbd_step_counters *k)
+{
+    const xpbd_step_config *cfg = s->cfg;
+    SFX(stage)(s, STAGE_RESET_LAMBDA, k);
+    SFX(stage)(s, STAGE_PREDICT, k); /* gravity only */
+    for (uint32_t it = 0; cfg->contact_velocity_pass && it < cfg->iterations; ++it)
+        SFX(stage)(s, STAGE_VELOCITY_PASS, k);
+    SFX(run_particles)(s, SFX(integrate_pack_task));
+    for (uint32_t it = 0; it < cfg->iterations; ++it) {
+        SFX(stage)(s, STAGE_CONTACTS, k);
+        k->iterations++;
+    }
+    SFX(stage)(s, STAGE_VELOCITY_UPDATE, k); /* unpack only */
+}
+
+static xpbd_status SFX(world_checked)(SFX(step_run) *s, const xpbd_step_config *cfg, double h,
+                                      SFX(xpbd_world) *w, void *scratch, size_t scratch_bytes,
+                                      xpbd_step_counters *k)
+{
+    xpbd_status st = SFX(step_validate)(s, cfg, h, w, scratch, scratch_bytes, k);
+    if (st != XPBD_OK)
+        return st;
+    xpbd_status result = XPBD_OK;
+    if (s->find) {
+        st = SFX(stage_broad_phase)(s, k);
+        if (st < 0)
+            return st;
+        result = st;
+    }
+    k->contacts = s->cr.cs ? s->cr.cs->count : 0;
+    memset(s->part, 0, sizeof s->part);
+    SFX(stage_snapshot)(s, COPY_SAVE);
+    for (s->sub = 0; s->sub < cfg->substeps; ++s->sub) {
+        if (s->lesson)
+            SFX(substep_lesson)(s, k);
+        else if (s->springs)
+            SFX(substep_springs)(s, k);
+        else
+            SFX(substep_solve)(s, k);
+        k->substeps++;
+    }
+    return SFX(stage_finalize)(s, result, k);
+}
+
+static xpbd_status SFX(world_step)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
+                                   void *scratch, size_t scratch_bytes,
+                                   xpbd_step_counters *counters)
 {
     xpbd_step_counters k;
     memset(&k, 0, sizeof k);
     k.protocol = XPBD_PROTOCOL_VERSION;
     k.isa = XPBD_ISA_AUTO;
     k.bad_index = SIZE_MAX;
-    const xpbd_status st = SFX(world_checked)(cfg, h, w, scratch, scratch_bytes, &k);
+    SFX(step_run) s;
+    memset(&s, 0, sizeof s);
+    s.ex = xpbd__exec_serial();
+    const xpbd_status st = SFX(world_checked)(&s, cfg, h, w, scratch, scratch_bytes, &k);
     k.status = st;
     if (counters)
         *counters = k;
     return st;
 }
 
-xpbd_status SFX(xpbd_step)(const xpbd_step_config *cfg, double h, P *p, DS *c, void *scratch,
-                           size_t scratch_bytes, xpbd_step_counters *counters)
+static xpbd_status SFX(step)(const xpbd_step_config *cfg, double h, P *p, DS *c, void *scratch,
+                             size_t scratch_bytes, xpbd_step_counters *counters)
 {
     SFX(xpbd_world) w;
     memset(&w, 0, sizeof w);
     w.particles = p;
     w.constraints = c;
-    return SFX(xpbd_world_step)(cfg, h, &w, scratch, scratch_bytes, counters);
+    return SFX(world_step)(cfg, h, &w, scratch, scratch_bytes, counters);
 }
 
 #include "real_end.h"

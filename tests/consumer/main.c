@@ -3,6 +3,7 @@
  * default executor (so a static library links its OpenMP runtime in).
  * Prints the library version and exits 0 on success. */
 #include <xpbd/xpbd.h>
+#include <xpbd/reference.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,4 @@
-/* xpbd/base.h: status codes, versions, instruction-set selection and the
- * S0 two-particle lab kernel.
+/* xpbd/base.h: status codes, versions and instruction-set selection.
  *
  * Every public function of xpbd returns an xpbd_status or a plain value; the
  * library never prints, never aborts and never allocates outside the
@@ -109,33 +108,6 @@ XPBD_API xpbd_status xpbd_isa_resolve(xpbd_isa requested, xpbd_isa *out);
 XPBD_API unsigned xpbd_isa_lanes(xpbd_isa isa, int f64);
 /* 1 if this build's SIMD paths run on SIMDe's portable emulation. */
 XPBD_API int xpbd_isa_emulated(void);
-
-/* ----------------------------------------------------- S0 lab kernel --- */
-
-/* One XPBD solve of the 1-D distance constraint C = b - a - rest (SPEC S0):
- *
- *     alpha~ = compliance / (dt*dt)
- *     dl     = (-C - alpha~*lambda) / (wa + wb + alpha~)
- *     a -= wa*dl;  b += wb*dl;  lambda += dl
- *
- * evaluated in exactly this order in IEEE double. dt is the real substep
- * length. *lambda is the constraint's accumulated multiplier: reset it to 0
- * at substep start only.
- *
- * Returns XPBD_OK; XPBD_SKIPPED if wa == wb == 0 (nothing written); or an
- * error, in which case a, b and lambda are left exactly as they were:
- *   XPBD_ERR_ARGUMENT      a, b or lambda is NULL, or *lambda is not finite
- *   XPBD_ERR_POSITION      a or b not finite
- *   XPBD_ERR_INVERSE_MASS  wa or wb negative or not finite
- *   XPBD_ERR_REST          rest <= 0 or not finite
- *   XPBD_ERR_COMPLIANCE    compliance < 0 or not finite
- *   XPBD_ERR_TIMESTEP      dt <= 0 or not finite
- *   XPBD_ERR_ORDER         b <= a
- *   XPBD_ERR_SCALE         alpha~ not finite, or wa + wb + alpha~ not finite and > 0
- *   XPBD_ERR_RESULT        a candidate a, b, lambda not finite, or b' <= a' */
-XPBD_API xpbd_status xpbd_distance1d_solve(double *a, double *b, double wa, double wb,
-                                           double rest, double compliance, double dt,
-                                           double *lambda);
 
 #ifdef __cplusplus
 }

@@ -218,46 +218,6 @@ typedef struct xpbd_contact_kernels_f64 {
 XPBD_API const xpbd_contact_kernels_f32 *xpbd_contact_kernels_get_f32(xpbd_isa isa);
 XPBD_API const xpbd_contact_kernels_f64 *xpbd_contact_kernels_get_f64(xpbd_isa isa);
 
-/* Serial reference over a slot range, slot order (the overflow range and
- * the lesson's bottom-up sweeps). */
-XPBD_API uint32_t xpbd_serial_contact_position_f32(float *q, const xpbd_particles_f32 *p,
-                                                   const float *radius,
-                                                   const xpbd_contact_set *cs,
-                                                   uint32_t slot_begin, uint32_t slot_end,
-                                                   float beta, int weighted, float mu_s,
-                                                   float mu_k);
-XPBD_API uint32_t xpbd_serial_contact_position_f64(double *q, const xpbd_particles_f64 *p,
-                                                   const double *radius,
-                                                   const xpbd_contact_set *cs,
-                                                   uint32_t slot_begin, uint32_t slot_end,
-                                                   double beta, int weighted, double mu_s,
-                                                   double mu_k);
-XPBD_API uint32_t xpbd_serial_contact_velocity_f32(const xpbd_particles_f32 *p,
-                                                   const float *radius,
-                                                   const xpbd_contact_set *cs,
-                                                   uint32_t slot_begin, uint32_t slot_end,
-                                                   float e, float slop);
-XPBD_API uint32_t xpbd_serial_contact_velocity_f64(const xpbd_particles_f64 *p,
-                                                   const double *radius,
-                                                   const xpbd_contact_set *cs,
-                                                   uint32_t slot_begin, uint32_t slot_end,
-                                                   double e, double slop);
-
-XPBD_API uint32_t xpbd_serial_contact_restitution_f32(const xpbd_particles_f32 *p,
-                                                      const float *radius,
-                                                      const xpbd_contact_set *cs,
-                                                      const float *v0x, const float *v0y,
-                                                      const float *v0z, uint32_t slot_begin,
-                                                      uint32_t slot_end, float e, float slop,
-                                                      float rest_speed);
-XPBD_API uint32_t xpbd_serial_contact_restitution_f64(const xpbd_particles_f64 *p,
-                                                      const double *radius,
-                                                      const xpbd_contact_set *cs,
-                                                      const double *v0x, const double *v0y,
-                                                      const double *v0z, uint32_t slot_begin,
-                                                      uint32_t slot_end, double e, double slop,
-                                                      double rest_speed);
-
 #ifdef __cplusplus
 }
 #endif

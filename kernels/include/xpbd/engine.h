@@ -201,7 +201,9 @@ typedef struct xpbd_scene_f32 {
     const size_t *body_begin;       /* [bodies + 1] particle ranges */
     uint32_t planes;
     const xpbd_plane *plane;        /* [planes], at most 8 */
-    size_t max_contacts;            /* > 0 with radius: particle pairs found every step */
+    size_t max_contacts;            /* > 0 with radius: particle pairs found every step, at
+                                       most INT32_MAX / 2; the engine keeps no more than
+                                       the ordered pairs its particles can ever form */
     xpbd_colouring_options colouring; /* for every set; serial = 1 keeps the input order */
     /* the state of a saved engine (xpbd_engine_scene_*), to resume it exactly */
     const float *prev_xyz;          /* [3n] substep-start positions; NULL = xyz */
@@ -392,7 +394,8 @@ typedef struct xpbd_engine_f64 {
  * *bad_index (may be NULL) names the offending element. Checked in this
  * order, before anything is derived from the inputs:
  *   XPBD_ERR_ARGUMENT     NULL scene or array, more than 8 planes, body
- *                         ranges not increasing within [0, n]
+ *                         ranges not increasing within [0, n], max_contacts
+ *                         above INT32_MAX / 2 (with radii)
  *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION (the rest of
  *                         the configuration is checked by every step)
  *   XPBD_ERR_CONFIG       options out of range (negative, not finite)

@@ -12,7 +12,9 @@
  *   update_velocity  v = ((x - p) * (1/h)) * keep        (keep = 1 - damping)
  *   distance_xpbd    d = x1 - x0;  len = sqrt((dx*dx + dy*dy) + dz*dz)
  *                    skip if len == 0 or w0 + w1 == 0
- *                    C = len - rest;  at = compliance * (1 / (h*h))
+ *                    C = len - rest;  at = compliance * (1 / (h*h)), clamped
+ *                    to the largest finite value (a huge compliance: no
+ *                    correction, never inf * 0)
  *                    den = (w0 + w1) + at
  *                    s = (-C - at*lambda) / (den*len)      (= dl/len: one division)
  *                    x0 -= (w0*s)*d;  x1 += (w1*s)*d;  lambda += s*len
@@ -39,7 +41,9 @@
  * pack writes x, y, z, w; unpack writes back x, y, z only.
  *
  * Constraint kernels return the number of real constraints they skipped
- * (both endpoints static, w0 + w1 == 0, or coincident endpoints).
+ * (both endpoints static, w0 + w1 == 0, or coincident endpoints). The
+ * serial statement of each kernel, one slot at a time, is in
+ * xpbd/reference.h.
  */
 #ifndef XPBD_KERNELS_H
 #define XPBD_KERNELS_H
@@ -129,51 +133,6 @@ typedef struct xpbd_kernels_f64 {
  * this CPU. XPBD_ISA_AUTO resolves as xpbd_isa_resolve does (NULL on error). */
 XPBD_API const xpbd_kernels_f32 *xpbd_kernels_get_f32(xpbd_isa isa);
 XPBD_API const xpbd_kernels_f64 *xpbd_kernels_get_f64(xpbd_isa isa);
-
-/* Serial reference over a slot range [slot_begin, slot_end) of a set, one
- * constraint at a time in slot order, padding slots ignored: what the step
- * driver runs on the overflow range, and what the scalar table runs per
- * colour. Same return values as the table kernels. */
-XPBD_API uint32_t xpbd_serial_distance_xpbd_f32(const xpbd_particles_f32 *p,
-                                                const xpbd_distance_set_f32 *c,
-                                                uint32_t slot_begin, uint32_t slot_end, float h);
-XPBD_API uint32_t xpbd_serial_distance_xpbd_f64(const xpbd_particles_f64 *p,
-                                                const xpbd_distance_set_f64 *c,
-                                                uint32_t slot_begin, uint32_t slot_end, double h);
-XPBD_API uint32_t xpbd_serial_distance_pbd_f32(const xpbd_particles_f32 *p,
-                                               const xpbd_distance_set_f32 *c,
-                                               uint32_t slot_begin, uint32_t slot_end,
-                                               float stiffness);
-XPBD_API uint32_t xpbd_serial_distance_pbd_f64(const xpbd_particles_f64 *p,
-                                               const xpbd_distance_set_f64 *c,
-                                               uint32_t slot_begin, uint32_t slot_end,
-                                               double stiffness);
-XPBD_API uint32_t xpbd_serial_spring_forces_f32(const xpbd_particles_f32 *p,
-                                                const xpbd_distance_set_f32 *c, float *fx,
-                                                float *fy, float *fz, uint32_t slot_begin,
-                                                uint32_t slot_end, float damping);
-XPBD_API uint32_t xpbd_serial_spring_forces_f64(const xpbd_particles_f64 *p,
-                                                const xpbd_distance_set_f64 *c, double *fx,
-                                                double *fy, double *fz, uint32_t slot_begin,
-                                                uint32_t slot_end, double damping);
-XPBD_API uint32_t xpbd_serial_distance_xpbd_packed_f32(float *q, const xpbd_distance_set_f32 *c,
-                                                       uint32_t slot_begin, uint32_t slot_end,
-                                                       float h);
-XPBD_API uint32_t xpbd_serial_distance_xpbd_packed_f64(double *q, const xpbd_distance_set_f64 *c,
-                                                       uint32_t slot_begin, uint32_t slot_end,
-                                                       double h);
-XPBD_API uint32_t xpbd_serial_distance_pbd_packed_f32(float *q, const xpbd_distance_set_f32 *c,
-                                                      uint32_t slot_begin, uint32_t slot_end,
-                                                      float stiffness);
-XPBD_API uint32_t xpbd_serial_distance_pbd_packed_f64(double *q, const xpbd_distance_set_f64 *c,
-                                                      uint32_t slot_begin, uint32_t slot_end,
-                                                      double stiffness);
-XPBD_API float xpbd_serial_residual_f32(const xpbd_particles_f32 *p,
-                                        const xpbd_distance_set_f32 *c, uint32_t slot_begin,
-                                        uint32_t slot_end, float h, float *out);
-XPBD_API double xpbd_serial_residual_f64(const xpbd_particles_f64 *p,
-                                         const xpbd_distance_set_f64 *c, uint32_t slot_begin,
-                                         uint32_t slot_end, double h, double *out);
 
 #ifdef __cplusplus
 }

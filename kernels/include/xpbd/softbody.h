@@ -183,16 +183,6 @@ typedef struct xpbd_softbody_kernels_f64 {
 XPBD_API const xpbd_softbody_kernels_f32 *xpbd_softbody_kernels_get_f32(xpbd_isa isa);
 XPBD_API const xpbd_softbody_kernels_f64 *xpbd_softbody_kernels_get_f64(xpbd_isa isa);
 
-/* Serial references over slot ranges (the overflow range). */
-XPBD_API uint32_t xpbd_serial_tet_volume_f32(float *q, const xpbd_quad_set_f32 *c,
-                                             uint32_t slot_begin, uint32_t slot_end, float h);
-XPBD_API uint32_t xpbd_serial_tet_volume_f64(double *q, const xpbd_quad_set_f64 *c,
-                                             uint32_t slot_begin, uint32_t slot_end, double h);
-XPBD_API uint32_t xpbd_serial_bending_f32(float *q, const xpbd_quad_set_f32 *c,
-                                          uint32_t slot_begin, uint32_t slot_end, float h);
-XPBD_API uint32_t xpbd_serial_bending_f64(double *q, const xpbd_quad_set_f64 *c,
-                                          uint32_t slot_begin, uint32_t slot_end, double h);
-
 /* Relative-motion damping of the body made of particles [begin, end):
  * v_i += k * ((v_cm + omega x r_i) - v_i), k in [0, 1], with omega from the
  * body's angular momentum and inertia about its centre of mass (a singular

@@ -24,6 +24,7 @@
 #define XPBD_STEP_H
 
 #include "xpbd/contacts.h"
+#include "xpbd/executor.h"
 #include "xpbd/softbody.h"
 
 #ifdef __cplusplus
@@ -65,7 +66,8 @@ typedef struct xpbd_step_config {
     xpbd_solver solver;             /* default XPBD_SOLVER_XPBD */
     xpbd_lambda_reset lambda_reset; /* default XPBD_LAMBDA_PER_SUBSTEP */
     xpbd_isa isa;                   /* default XPBD_ISA_AUTO */
-    int measure_residual;           /* 1: max |C + at*lambda| at step end; default 1 */
+    int measure_residual;           /* 1: max |C + at*lambda| at step end, 0: not; default 1
+                                       (any other value: XPBD_ERR_CONFIG) */
     /* contacts (used when a world has radii or planes; see xpbd/contacts.h) */
     double contact_beta;            /* position correction fraction, (0, 1]; default 1 */
     double restitution;             /* e in [0, 1]; default 0 */
@@ -78,6 +80,13 @@ typedef struct xpbd_step_config {
     xpbd_contact_order contact_order; /* default XPBD_CONTACTS_SUBSTEP */
     double relative_damping;        /* fraction of velocity relative to each body's rigid
                                        motion removed per substep, [0, 1]; default 0 */
+    /* threads (see xpbd/executor.h): the results, counters and statuses are bit-identical
+     * for every value, every executor and every ISA */
+    uint32_t threads;               /* workers: 1 = serial on the caller (default), 0 = all
+                                       the executor offers, N = at most N */
+    const xpbd_executor *executor;  /* NULL: xpbd_executor_default() (serial when the library
+                                       was built without OpenMP); one with a NULL callback
+                                       or worker_count 0: XPBD_ERR_CONFIG */
 } xpbd_step_config;
 
 /* The defaults of protocol XPBD_PROTOCOL_VERSION. */
@@ -113,8 +122,14 @@ XPBD_API size_t xpbd_step_scratch_bytes_f64(size_t particles, size_t slots);
  *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION
  *   XPBD_ERR_CONFIG       substeps or iterations 0, damping outside [0,1),
  *                         k_s outside (0,1], gravity or spring_damping bad,
- *                         unknown solver or lambda mode
- *   XPBD_ERR_TIMESTEP     h <= 0 or not finite
+ *                         unknown solver or lambda mode, measure_residual not
+ *                         0 or 1, an executor with a NULL callback or no worker
+ *   XPBD_ERR_TIMESTEP     h not a positive finite number, or so small that the
+ *                         substep h_s = h / substeps, rounded to the set's
+ *                         precision, is 0 or 1/h_s^2 overflows (the step
+ *                         divides by h_s^2): h_s below about 5.4e-20 s in f32,
+ *                         7.5e-155 s in f64. Every positive finite h above
+ *                         that is accepted, a denormal h never.
  *   XPBD_ERR_ISA          cfg->isa unknown or unsupported, or XPBD_ISA invalid
  *   XPBD_ERR_CAPACITY     scratch NULL or smaller than xpbd_step_scratch_bytes
  *   XPBD_ERR_POSITION, _VELOCITY, _INVERSE_MASS   (bad_index = particle)

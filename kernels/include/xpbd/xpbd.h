@@ -1,16 +1,19 @@
 /* xpbd.h: umbrella header of xpbd, fixed-function kernels for position-based
- * physics (PBD, XPBD with accumulated lambda, explicit springs) with scalar
- * references that every SIMD path matches bit for bit.
+ * physics (PBD, XPBD with accumulated lambda, explicit springs) whose SIMD
+ * paths all match the scalar path bit for bit: what an engine embeds.
  *
- *   xpbd/base.h     status codes, versions, ISA selection, the S0 lab kernel
+ *   xpbd/base.h     status codes, versions, ISA selection
  *   xpbd/soa.h      particle sets, coloured distance-constraint sets
- *   xpbd/kernels.h  per-ISA kernel tables, serial references
+ *   xpbd/kernels.h  per-ISA kernel tables: particles, distance, springs
  *   xpbd/executor.h range tasks on the host's threads, the default OpenMP executor
  *   xpbd/step.h     the step driver
- *   xpbd/contacts.h particle contacts, planes, broad phase (SPEC S2)
- *   xpbd/softbody.h tetrahedral volume, bending, tethers, damping, rigid coupling (S3)
- *   xpbd/mesh.h     cloth grid and tetrahedral box generators (S3)
- *   xpbd/engine.h   tearing, sleeping, counters, engine, order check (S3 memos) */
+ *   xpbd/contacts.h particle contacts, planes, broad phase
+ *   xpbd/softbody.h tetrahedral volume, bending, tethers, damping, rigid coupling
+ *   xpbd/mesh.h     cloth grid and tetrahedral box generators
+ *   xpbd/engine.h   tearing, sleeping, counters, engine, order check
+ *
+ * Not included here: xpbd/reference.h, the serial reference kernels and the
+ * one-dimensional solve, for studying and checking the method. */
 #ifndef XPBD_XPBD_H
 #define XPBD_XPBD_H
 

@@ -19,6 +19,19 @@ static xpbd_status engine_check_options(const xpbd_engine_options *opt, size_t n
     return XPBD_OK;
 }
 
+/* The contact capacity the engine keeps: what the scene asks for, but never
+ * more than the ordered pairs its particles can form (the particles it
+ * starts with, or its capacity, or, tearing without a capacity, any count
+ * up to INT32_MAX), so a capacity no run can use is never allocated. */
+static size_t engine_contact_capacity(size_t asked, size_t n, const xpbd_engine_options *opt)
+{
+    uint64_t most = n;
+    if (opt && opt->tear_stretch > 0)
+        most = opt->max_particles ? opt->max_particles : (uint64_t)INT32_MAX;
+    const uint64_t pairs = most * (most ? most - 1 : 0);
+    return (uint64_t)asked < pairs ? asked : (size_t)pairs;
+}
+
 /* The planes as every step checks them (xpbd_world_step: unit normal to
  * 2e-6 in its squared length, finite offset): XPBD_ERR_PLANE naming it. */
 static xpbd_status engine_check_planes(const xpbd_plane *plane, uint32_t count, size_t *bad)

@@ -193,7 +193,8 @@ static xpbd_status SFX(scene_check)(const SC *sc, const xpbd_step_config *cfg,
     if (n > (size_t)INT32_MAX || (n && (!sc->xyz || !sc->inv_mass)) ||
         (sc->edges && !sc->edge) || (sc->tets && !sc->tet) || (sc->bends && !sc->bend) ||
         (sc->tether_anchor && !sc->tether_length) || (sc->bodies && !sc->body_begin) ||
-        sc->planes > 8 || (sc->planes && !sc->plane))
+        sc->planes > 8 || (sc->planes && !sc->plane) ||
+        (sc->radius && sc->max_contacts > (size_t)INT32_MAX / 2))
         return XPBD_ERR_ARGUMENT;
     for (uint32_t b = 0; b < sc->bodies; ++b)
         if (sc->body_begin[b] > sc->body_begin[b + 1] || sc->body_begin[b + 1] > n)
@@ -379,7 +380,8 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
     if (opt)
         e->options = *opt;
     e->colouring = sc->colouring;
-    e->max_contacts = sc->radius ? sc->max_contacts : 0;
+    e->max_contacts =
+        sc->radius ? engine_contact_capacity(sc->max_contacts, sc->particles, opt) : 0;
     const size_t cap = e->options.max_particles ? e->options.max_particles : sc->particles;
     if ((st = SFX(engine_alloc)(e, sc, cap)) != XPBD_OK ||
         (st = SFX(engine_copy_particles)(e, sc, bad)) != XPBD_OK ||

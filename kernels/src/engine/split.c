@@ -513,8 +513,8 @@ static int split_plan_run(split_plan *s)
 
 /* ------------------------------------------------------ xpbd_tear_split --- */
 
-/* 1 if a-b is a torn edge: a search of the sorted keys, or (keys NULL:
- * their allocation failed) a scan of the edges. */
+/* 1 if a-b is a torn edge: a search of the sorted keys when there are some,
+ * else (their allocation failed) a scan of the edges. */
 static int split_pair_torn(const uint64_t *keys, size_t nt, const uint32_t *edge, size_t edges,
                            const uint8_t *torn, uint32_t a, uint32_t b)
 {
@@ -529,9 +529,9 @@ static int split_pair_torn(const uint64_t *keys, size_t nt, const uint32_t *edge
 
 /* The tets and bending stencils a tear removes: those with a torn edge
  * among their mesh edges (all six pairs of a tet; the shared edge and the
- * four sides, not 2-3, of a bending stencil). Always written, so that what
- * KEEP_HINGES returns (and NOMEM leaves) is complete; returns 0, or -1 when
- * the sorted keys could not be allocated (the flags then come from scans). */
+ * four sides, not 2-3, of a bending stencil). The flags are always written
+ * (what KEEP_HINGES returns and what NOMEM leaves); returns 0, or -1 when
+ * the sorted keys could not be allocated (the flags then come from a scan). */
 static int split_drops(const uint32_t *edge, size_t edges, const uint8_t *torn, size_t nt,
                        const uint32_t *tet, size_t tets, const uint32_t *bend, size_t bends,
                        uint8_t *tet_drop, uint8_t *bend_drop)
@@ -557,9 +557,9 @@ static int split_drops(const uint32_t *edge, size_t edges, const uint8_t *torn, 
             bend_drop[k] = (uint8_t)split_pair_torn(keys, nt, edge, edges, torn, v[pairs[q][0]],
                                                     v[pairs[q][1]]);
     }
-    const int ok = keys != NULL;
+    const int rc = keys ? 0 : -1;
     free(keys);
-    return ok ? 0 : -1;
+    return rc;
 }
 
 /* The outputs as for KEEP_HINGES: the inputs, unchanged. */

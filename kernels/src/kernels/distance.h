@@ -61,8 +61,8 @@ LANE_FN void K(scatter_pair)(const K(pair) *q, const P *p, const uint32_t *ia,
 LANE_FN void K(store_packed_pair)(const K(pair) *q, R *pk, const uint32_t *ia,
                                   const uint32_t *ib, unsigned n)
 {
-    O(store4t)(pk, ia, q->xa, q->ya, q->za, q->wa, n);
-    O(store4t)(pk, ib, q->xb, q->yb, q->zb, q->wb, n);
+    O(store3t)(pk, ia, q->xa, q->ya, q->za, q->wa, n);
+    O(store3t)(pk, ib, q->xb, q->yb, q->zb, q->wb, n);
 }
 
 /* x0 -= (w0*st)*d; x1 += (w1*st)*d on the lanes in ok (in place). */

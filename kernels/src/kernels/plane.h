@@ -66,7 +66,7 @@ LANE_FN uint32_t K(plane_position_at)(R *pk, const P *p, const R *radius, size_t
         y = O(sub)(y, O(mul)(f, ty));
         z = O(sub)(z, O(mul)(f, tz));
     }
-    O(store4t)(pk, idx, O(select)(ok, x, x0), O(select)(ok, y, y0), O(select)(ok, z, z0), w, L);
+    O(store3t)(pk, idx, O(select)(ok, x, x0), O(select)(ok, y, y0), O(select)(ok, z, z0), w, L);
     return K(count_hits)(ok, L);
 }
 

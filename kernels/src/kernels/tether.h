@@ -22,7 +22,7 @@ LANE_FN uint32_t K(tether_at)(R *q, const uint32_t *anchor, const R *length, siz
     /* the anchor is static: 0 >= aw (w is finite and >= 0 here) */
     const M ok = O(mand)(O(mand)(O(gt)(w, zero), O(ge)(zero, aw)), O(gt)(C, zero));
     const V f = O(div)(C, len);
-    O(store4t)(q, idx, O(select)(ok, O(sub)(x, O(mul)(f, dx)), x),
+    O(store3t)(q, idx, O(select)(ok, O(sub)(x, O(mul)(f, dx)), x),
                O(select)(ok, O(sub)(y, O(mul)(f, dy)), y),
                O(select)(ok, O(sub)(z, O(mul)(f, dz)), z), w, L);
     return K(count_hits)(ok, L);

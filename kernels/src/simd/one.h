@@ -21,7 +21,8 @@
 
 /* The vocabulary of one precision: prefix, real type, its sqrt and fabs.
  * Stores take the live-lane count n of the wide forms; one lane is always
- * live where a kernel stores (the slot walks stop at the real end). */
+ * live where a kernel stores (the slot walks stop at the real end).
+ * store3t writes x, y, z only: the w given is the lane's own, unchanged. */
 #define XPBD_ONE_OPS(pre, T, SQRTF, FABSF)                                                    \
     typedef T pre;                                                                            \
     typedef unsigned pre##m;                                                                  \
@@ -62,6 +63,15 @@
         *y = r[1];                                                                            \
         *z = r[2];                                                                            \
         *w = r[3];                                                                            \
+    }                                                                                         \
+    ONE_INLINE void pre##_store3t(T *q, const uint32_t *idx, T x, T y, T z, T w, unsigned n)  \
+    {                                                                                         \
+        T *r = q + 4 * (size_t)idx[0];                                                        \
+        (void)w;                                                                              \
+        (void)n;                                                                              \
+        r[0] = x;                                                                             \
+        r[1] = y;                                                                             \
+        r[2] = z;                                                                             \
     }                                                                                         \
     ONE_INLINE void pre##_store4t(T *q, const uint32_t *idx, T x, T y, T z, T w, unsigned n)  \
     {                                                                                         \

@@ -516,4 +516,17 @@ WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
 }
 #endif
 
+/* store3t: the store of a kernel that moved particles but not their
+ * inverse masses: x, y, z of lane l to q + 4*idx[l], w being the lane's
+ * own (unchanged) w. A vector backend stores whole rows, w included; the
+ * one-lane backend (one.h) stores the three coordinates only. */
+WIDE_INLINE void wf_store3t(float *q, const uint32_t *idx, wf x, wf y, wf z, wf w, unsigned n)
+{
+    wf_store4t(q, idx, x, y, z, w, n);
+}
+WIDE_INLINE void wd_store3t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd w, unsigned n)
+{
+    wd_store4t(q, idx, x, y, z, w, n);
+}
+
 #endif /* XPBD_WIDE_H */

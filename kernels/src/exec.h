@@ -1,0 +1,80 @@
+/* The step's side of the executor (xpbd/executor.h): which executor and how
+ * many workers a step uses, and the one place that forks a range task.
+ *
+ * Everything a stage adds up across ranges is exact and order-free (integer
+ * counters, maxima of finite values, the lowest bad index), kept in one
+ * slot per worker and combined by the caller after the join, so results do
+ * not depend on the worker count or on how the executor cuts the ranges. */
+#ifndef XPBD_EXEC_H
+#define XPBD_EXEC_H
+
+#include "xpbd/contacts.h"
+#include "xpbd/executor.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Workers a step uses at most (the per-worker slots live on the stack). */
+#define XPBD__MAX_WORKERS 64u
+
+typedef struct xpbd__exec {
+    const xpbd_executor *ex; /* NULL: serial */
+    uint32_t workers;        /* >= 1 */
+} xpbd__exec;
+
+/* The serial executor: every task runs inline on the caller. */
+static inline xpbd__exec xpbd__exec_serial(void)
+{
+    xpbd__exec x = {NULL, 1};
+    return x;
+}
+
+/* Resolves a step's executor and thread count (xpbd_step_config.threads and
+ * .executor). Returns 0 if the host's executor is unusable. */
+static inline int xpbd__exec_resolve(const xpbd_executor *ex, uint32_t threads, xpbd__exec *out)
+{
+    *out = xpbd__exec_serial();
+    if (threads == 1)
+        return 1; /* serial: the executor is not even looked at */
+    if (!ex)
+        ex = xpbd_executor_default();
+    if (!ex)
+        return 1; /* built without OpenMP: serial */
+    if (!ex->enqueue || !ex->finish || ex->worker_count == 0)
+        return 0;
+    uint32_t n = threads == 0 || threads > ex->worker_count ? ex->worker_count : threads;
+    if (n > XPBD__MAX_WORKERS)
+        n = XPBD__MAX_WORKERS;
+    out->ex = n > 1 ? ex : NULL;
+    out->workers = n;
+    return 1;
+}
+
+/* Runs task over [0, count): inline on the caller (worker 0) when the run is
+ * serial or count is below twice min_range, through the executor otherwise. */
+static inline void xpbd__run(const xpbd__exec *x, xpbd_range_task *task, uint32_t count,
+                             uint32_t min_range, void *ctx)
+{
+    if (count == 0)
+        return;
+    if (!x->ex || x->workers < 2 || count < 2 * (uint64_t)min_range) {
+        task(0, count, 0, ctx);
+        return;
+    }
+    void *h = x->ex->enqueue(task, count, min_range, x->workers, ctx, x->ex->user_ctx);
+    if (h)
+        x->ex->finish(h, x->ex->user_ctx);
+}
+
+/* The broad phase of xpbd_contacts_find_* with its scans and pair search
+ * cut into ranges on x (contacts_tmpl.h); the step calls it directly. */
+xpbd_status xpbd__contacts_find_run_f32(const xpbd_particles_f32 *p, const float *radius,
+                                        const xpbd_broadphase *bp, void *work, size_t work_bytes,
+                                        xpbd_contact_set *cs, size_t *bad_index,
+                                        const xpbd__exec *x);
+xpbd_status xpbd__contacts_find_run_f64(const xpbd_particles_f64 *p, const double *radius,
+                                        const xpbd_broadphase *bp, void *work, size_t work_bytes,
+                                        xpbd_contact_set *cs, size_t *bad_index,
+                                        const xpbd__exec *x);
+
+#endif /* XPBD_EXEC_H */

@@ -1,0 +1,223 @@
+/* report_fw.h: the inside of the xpbd-report framework (sections see only
+ * report.h). The files behind it, one concept each:
+ *
+ *   report_main.c     command line: options, --list, --help, exit status
+ *   report_run.c      running the sections: untimed ones two at a time in
+ *                     child processes, timed ones alone; results merged in
+ *                     section order
+ *   report_record.c   what sections record: tables, checks and where their
+ *                     tolerances come from, seed values, markdown, figures,
+ *                     progress; and the record stream a child sends back
+ *   report_util.c     growing buffers, paths, files, child processes
+ *   report_gnuplot.c  gnuplot string quoting and the figure runner
+ *   report_prov.c     provenance: commit, date, compiler, CPU, load average
+ *   report_md.c       report.md and the data/checks, figures, seeds tables
+ *   report_pdf.c      the typeset report.pdf (groff -ms, gropdf)
+ */
+#ifndef XPBD_REPORT_FW_H
+#define XPBD_REPORT_FW_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "report.h"
+
+/* Exit codes (documented in --help). */
+enum {
+    XR_EXIT_OK = 0,
+    XR_EXIT_CHECKS = 1,
+    XR_EXIT_USAGE = 2,
+    XR_EXIT_FIGURES = 3,
+    XR_EXIT_PDF = 4
+};
+
+/* The sections in report order (sections.def), defined in report_run.c. */
+enum {
+    XR_NSECTIONS = 0
+#define XR_SECTION(name) +1
+#include "sections.def"
+#undef XR_SECTION
+};
+extern const xr_section *const xr_sections[XR_NSECTIONS];
+
+/* ------------------------------------------------------ report_util.c --- */
+
+typedef struct xr_buf {
+    char *s;
+    size_t len, cap;
+} xr_buf;
+
+/* Prints "out of memory" and exits with XR_EXIT_CHECKS. */
+void xr_die_nomem(void);
+void xr_buf_vprintf(xr_buf *b, const char *fmt, va_list ap);
+void xr_buf_printf(xr_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends n bytes of s. */
+void xr_buf_put(xr_buf *b, const char *s, size_t n);
+char *xr_strdup(const char *s);
+/* a + b + c (b, c may be NULL), malloc'd. */
+char *xr_path(const char *a, const char *b, const char *c);
+/* Grows arr (of *cap elements of size sz) to hold n + 1 elements. */
+void *xr_grow(void *arr, size_t *cap, size_t n, size_t sz);
+/* Opens path for writing; on failure says why on stderr and returns NULL. */
+FILE *xr_create(const char *path);
+int xr_mkdir_p(const char *path);
+int xr_is_file(const char *path); /* a regular file of size > 0 */
+int xr_is_dir(const char *path);
+/* The file's bytes (NUL-terminated; *len set when len is not NULL), or NULL. */
+char *xr_slurp(const char *path, size_t *len);
+double xr_now(void); /* monotonic seconds */
+/* Starts argv[0] with stdin from /dev/null and stdout+stderr to log (or
+ * /dev/null). Returns the pid, or -1. Never goes through a shell. */
+pid_t xr_spawn(char *const argv[], const char *log);
+/* Exit status of a finished child (127: could not be started). */
+int xr_wait(pid_t pid);
+int xr_run(char *const argv[], const char *log);
+/* Runs argv to completion, stdout to out_path, stderr to err_path (NULL:
+ * /dev/null); returns its exit status (127: could not be started). */
+int xr_run_to(char *const argv[], const char *out_path, const char *err_path);
+/* getenv(env) if set and not empty, else dflt. */
+const char *xr_program(const char *env, const char *dflt);
+
+/* A program run by xr_run_jobs: argv (NULL-terminated, malloc'd strings),
+ * log (kept on failure, removed on success), target (must exist after a
+ * clean exit, then *done = 1). */
+#define XR_JOB_ARGS 8
+typedef struct xr_job {
+    char *argv[XR_JOB_ARGS];
+    char *log;
+    char *target;
+    int *done;
+    pid_t pid;
+} xr_job;
+void xr_job_free(xr_job *j);
+/* Runs the jobs, `width` at a time; reports progress through ctx (may be
+ * NULL) and every failure, with its log, on stderr. */
+void xr_run_jobs(xr_ctx *ctx, xr_job *jobs, size_t n, size_t width);
+
+/* ---------------------------------------------------- report_record.c --- */
+
+typedef struct xr_checkrec {
+    size_t section;
+    char *what, *tol, *tol_from, *seed;
+    double ours, expected;
+    int exact; /* printed with the shortest round-trip digits */
+    int pass;
+} xr_checkrec;
+
+typedef struct xr_figrec {
+    size_t section;
+    char *name, *caption;
+    int png, pdf; /* rendered */
+} xr_figrec;
+
+/* One row of the summary against the seeds; missing: a seed item not
+ * reproduced (why in `explained`, the numbers unused). */
+typedef struct xr_seedrec {
+    size_t section;
+    char *item, *explained;
+    double seed, ours;
+    int missing;
+} xr_seedrec;
+
+typedef struct xr_secrec {
+    int ran;    /* selected and run */
+    int status; /* what run() returned */
+    double seconds;
+    xr_buf md; /* the section's prose and tables */
+} xr_secrec;
+
+/* Where and on what the report ran (report_prov.c). */
+typedef struct xr_prov {
+    char commit[96];   /* git commit (+ " (modified)"), or "unknown" */
+    char date[64];     /* UTC, ISO 8601 */
+    char compiler[96]; /* compiler and version the report was built with */
+    char flags[256];   /* build type and C flags */
+    char cpu[128];     /* model name from /proc/cpuinfo, or "unknown" */
+    char isa[96];      /* path the scenes ran on, and the best one */
+    char load[96];     /* 1-minute load average at the start and the end */
+    char version[32];  /* xpbd version */
+    double load_start, load_end;
+} xr_prov;
+
+struct xr_ctx {
+    const char *out;
+    const char *plots;
+    int quick;
+    xpbd_isa isa;
+    int want_png, want_pdf;
+    int tty;
+    int jobs;   /* sections run side by side (untimed ones) */
+    int child;  /* 1 in a child process running one section */
+    size_t cur; /* running section */
+    xr_secrec sec[XR_NSECTIONS];
+    xr_checkrec *checks;
+    size_t nchecks, capchecks;
+    xr_figrec *figs;
+    size_t nfigs, capfigs;
+    xr_seedrec *seeds;
+    size_t nseeds, capseeds;
+    char *tol_from;     /* xr_tolerance_source of the running section */
+    int progress_len;   /* chars of the progress line on screen */
+    double progress_t;  /* last progress print, s */
+    xr_prov prov;
+};
+
+/* %.6g, or for exact checks the shortest form that reads back as the same
+ * double. */
+void xr_fmt_num(char *out, size_t n, double v, int exact);
+/* (ours - seed) / |seed| in %; NaN when the seed is 0 or either is not finite. */
+double xr_deviation_pct(double seed, double ours);
+/* After a section ran: a failed check per declared figure it did not make. */
+void xr_check_figures(xr_ctx *ctx, size_t s);
+void xr_progress_line(xr_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void xr_progress_clear(xr_ctx *ctx);
+/* Passed and failed checks of section s (every section when s == SIZE_MAX). */
+void xr_count_checks(const xr_ctx *ctx, size_t s, size_t *passed, size_t *failed);
+
+/* The record stream: what a child process running one section sends back.
+ * xr_records_write writes every record made from the counts in `from` on,
+ * plus the section's markdown, status and time; xr_records_read appends a
+ * stream to ctx. Return 0, or -1 (I/O error, or a malformed stream). */
+typedef struct xr_marks {
+    size_t checks, figs, seeds;
+} xr_marks;
+xr_marks xr_records_mark(const xr_ctx *ctx);
+int xr_records_write(const xr_ctx *ctx, size_t s, xr_marks from, FILE *f);
+int xr_records_read(xr_ctx *ctx, FILE *f);
+/* Sorts checks, figures and seeds by section, keeping each section's order. */
+void xr_records_sort(xr_ctx *ctx);
+
+/* ------------------------------------------------------- report_run.c --- */
+
+/* Runs the selected sections (sel[s] != 0) and prints one line per section;
+ * returns the wall time. */
+double xr_run_sections(xr_ctx *ctx, const int *sel);
+
+/* --------------------------------------------------- report_gnuplot.c --- */
+
+/* Renders every declared figure in every requested format, two gnuplot
+ * processes at a time. Returns 1 if gnuplot ran, 0 if it is missing. */
+int xr_render_figures(xr_ctx *ctx);
+
+/* ------------------------------------------------------ report_prov.c --- */
+
+void xr_prov_start(xr_prov *p, xpbd_isa isa);
+void xr_prov_end(xr_prov *p);
+
+/* -------------------------------------------------------- report_md.c --- */
+
+int xr_write_checks_tsv(const xr_ctx *ctx);
+void xr_write_figures_tsv(const xr_ctx *ctx);
+void xr_write_seeds_tsv(const xr_ctx *ctx);
+void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok);
+
+/* ------------------------------------------------------- report_pdf.c --- */
+
+/* Typesets DIR/report.pdf with groff. Returns 1 when written, 0 when groff
+ * failed, -1 when groff (or gropdf) is not installed (a message on stderr
+ * says how to install it). */
+int xr_write_pdf(const xr_ctx *ctx);
+
+#endif

@@ -1,0 +1,272 @@
+/* report_md.c: DIR/report.md and the framework's own data tables
+ * (DIR/data/checks.tsv, figures.tsv, seeds.tsv). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "report_fw.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void xr_md_cell(FILE *f, const char *s)
+{
+    for (; s && *s; ++s) {
+        if (*s == '|')
+            fputs("\\|", f);
+        else if (*s == '\n')
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+}
+
+static void xr_tsv_cell(FILE *f, const char *s)
+{
+    for (; s && *s; ++s)
+        fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
+}
+
+int xr_write_checks_tsv(const xr_ctx *ctx)
+{
+    char *path = xr_path(ctx->out, "/data/checks.tsv", NULL);
+    FILE *f = xr_create(path);
+    free(path);
+    if (!f)
+        return -1;
+    fputs("section\tcheck\tours\texpected\ttolerance\ttolerance_from\tseed\tresult\n", f);
+    for (size_t i = 0; i < ctx->nchecks; ++i) {
+        const xr_checkrec *c = &ctx->checks[i];
+        fprintf(f, "%s\t", xr_sections[c->section]->name);
+        xr_tsv_cell(f, c->what);
+        fprintf(f, "\t%.17g\t%.17g\t", c->ours, c->expected);
+        xr_tsv_cell(f, c->tol);
+        fputc('\t', f);
+        xr_tsv_cell(f, c->tol_from ? c->tol_from : "-");
+        fputc('\t', f);
+        xr_tsv_cell(f, c->seed ? c->seed : "-");
+        fprintf(f, "\t%s\n", c->pass ? "PASS" : "FAIL");
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+void xr_write_figures_tsv(const xr_ctx *ctx)
+{
+    char *path = xr_path(ctx->out, "/data/figures.tsv", NULL);
+    FILE *f = xr_create(path);
+    free(path);
+    if (!f)
+        return;
+    fputs("figure\tsection\tpng\tpdf\tcaption\n", f);
+    for (size_t i = 0; i < ctx->nfigs; ++i) {
+        const xr_figrec *g = &ctx->figs[i];
+        fprintf(f, "%s\t%s\t%d\t%d\t", g->name, xr_sections[g->section]->name, g->png, g->pdf);
+        xr_tsv_cell(f, g->caption);
+        fputc('\n', f);
+    }
+    fclose(f);
+}
+
+void xr_write_seeds_tsv(const xr_ctx *ctx)
+{
+    char *path = xr_path(ctx->out, "/data/seeds.tsv", NULL);
+    FILE *f = xr_create(path);
+    free(path);
+    if (!f)
+        return;
+    fputs("section\titem\tseed\tours\tdeviation_pct\texplained\n", f);
+    for (size_t i = 0; i < ctx->nseeds; ++i) {
+        const xr_seedrec *r = &ctx->seeds[i];
+        fprintf(f, "%s\t", xr_sections[r->section]->name);
+        xr_tsv_cell(f, r->item);
+        fprintf(f, "\t%.17g\t%.17g\t%.17g\t", r->seed, r->ours,
+                xr_deviation_pct(r->seed, r->ours));
+        xr_tsv_cell(f, r->missing ? "not reproduced" : r->explained ? r->explained : "-");
+        fputc('\n', f);
+    }
+    fclose(f);
+}
+
+/* The anchor a markdown renderer (GitHub's rule) gives heading text:
+ * lower case, spaces to '-', punctuation other than '-' and '_' dropped. */
+static void xr_md_anchor(FILE *f, const char *heading)
+{
+    for (const unsigned char *s = (const unsigned char *)heading; *s; ++s) {
+        if (*s >= 'A' && *s <= 'Z')
+            fputc(*s - 'A' + 'a', f);
+        else if (*s == ' ')
+            fputc('-', f);
+        else if ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
+                 *s >= 0x80)
+            fputc(*s, f);
+    }
+}
+
+/* The "Summary": every seed number beside ours, then the seed items not
+ * reproduced. */
+static void xr_write_md_summary(FILE *f, const xr_ctx *ctx)
+{
+    fprintf(f, "## Summary\n\n");
+    size_t nv = 0, nm = 0, nexp = 0;
+    for (size_t i = 0; i < ctx->nseeds; ++i) {
+        ctx->seeds[i].missing ? ++nm : ++nv;
+        nexp += !ctx->seeds[i].missing && ctx->seeds[i].explained;
+    }
+    if (nv) {
+        fprintf(f,
+                "%zu numbers of the seed beside ours (%zu within the stated tolerance, %zu "
+                "explained); the deviation is (ours - seed) / |seed|. A difference beyond the "
+                "stated tolerance links to the paragraph that explains it.\n\n"
+                "| section | item | seed | ours | deviation | explained |\n"
+                "|---|---|---|---|---|---|\n",
+                nv, nv - nexp, nexp);
+        for (size_t i = 0; i < ctx->nseeds; ++i) {
+            const xr_seedrec *r = &ctx->seeds[i];
+            if (r->missing)
+                continue;
+            char sv[40], ov[40];
+            xr_num(sv, sizeof sv, r->seed);
+            snprintf(ov, sizeof ov, "%.6g", r->ours);
+            const double d = xr_deviation_pct(r->seed, r->ours);
+            fprintf(f, "| [%s](#", xr_sections[r->section]->name);
+            xr_md_anchor(f, xr_sections[r->section]->name);
+            fputs(") | ", f);
+            xr_md_cell(f, r->item);
+            if (isfinite(d))
+                fprintf(f, " | %s | %s | %+.3g%% | ", sv, ov, d);
+            else
+                fprintf(f, " | %s | %s | - | ", sv, ov);
+            if (r->explained) {
+                fputc('[', f);
+                xr_md_cell(f, r->explained);
+                fputs("](#", f);
+                xr_md_anchor(f, r->explained);
+                fputs(") |\n", f);
+            } else {
+                fputs("within tolerance |\n", f);
+            }
+        }
+        fputc('\n', f);
+    } else {
+        fprintf(f, "No section of this run compared a number with the seed.\n\n");
+    }
+    if (nm) {
+        fprintf(f, "**Seed items not reproduced**\n\n");
+        for (size_t i = 0; i < ctx->nseeds; ++i) {
+            const xr_seedrec *r = &ctx->seeds[i];
+            if (!r->missing)
+                continue;
+            fprintf(f, "* ");
+            xr_md_cell(f, r->item);
+            fprintf(f, " (%s): ", xr_sections[r->section]->name);
+            xr_md_cell(f, r->explained ? r->explained : "");
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+    } else {
+        fprintf(f, "Every seed item of the sections run is reproduced.\n\n");
+    }
+}
+
+static void xr_write_md_checks(FILE *f, const xr_ctx *ctx, size_t s)
+{
+    size_t nc = 0;
+    for (size_t i = 0; i < ctx->nchecks; ++i)
+        nc += ctx->checks[i].section == s;
+    if (!nc)
+        return;
+    fprintf(f, "**Checks**\n\n| check | ours | closed form / expected | seed | tolerance | "
+               "tolerance from | verdict |\n|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < ctx->nchecks; ++i) {
+        const xr_checkrec *c = &ctx->checks[i];
+        if (c->section != s)
+            continue;
+        char ours[40], exp[40];
+        xr_fmt_num(ours, sizeof ours, c->ours, c->exact);
+        xr_fmt_num(exp, sizeof exp, c->expected, c->exact);
+        fputs("| ", f);
+        xr_md_cell(f, c->what);
+        fprintf(f, " | %s | %s | ", ours, exp);
+        xr_md_cell(f, c->seed ? c->seed : "-");
+        fputs(" | ", f);
+        xr_md_cell(f, c->tol);
+        fputs(" | ", f);
+        xr_md_cell(f, c->tol_from ? c->tol_from : "-");
+        fprintf(f, " | %s |\n", c->pass ? "PASS" : "**FAIL**");
+    }
+    fputc('\n', f);
+}
+
+void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok)
+{
+    char *path = xr_path(ctx->out, "/report.md", NULL);
+    FILE *f = xr_create(path);
+    if (!f) {
+        free(path);
+        return;
+    }
+    size_t passed, failed;
+    xr_count_checks(ctx, SIZE_MAX, &passed, &failed);
+    const xr_prov *p = &ctx->prov;
+    fprintf(f, "# xpbd-report\n\n");
+    fprintf(f, "The reference scenarios of SPEC S0 to S3 reproduced with the xpbd kernels, and "
+               "every SIMD path checked against the scalar reference.\n\n");
+    fprintf(f, "* run: `xpbd-report%s`, %s\n", ctx->quick ? " --quick" : "",
+            ctx->quick ? "quick sweeps (every closed-form check still made)" : "full sweeps");
+    fprintf(f, "* checks: **%zu passed, %zu failed** (all of them in `data/checks.tsv`)\n", passed,
+            failed);
+    fprintf(f, "* source commit: `%s`\n", p->commit);
+    fprintf(f, "* date: %s\n", p->date);
+    fprintf(f, "* compiler: %s; flags: `%s`\n", p->compiler, p->flags);
+    fprintf(f, "* CPU: %s\n", p->cpu);
+    fprintf(f, "* ISA path of the scenes: %s\n", p->isa);
+    fprintf(f, "* load average during the run: %s\n", p->load);
+    fprintf(f, "* xpbd version: %s\n", p->version);
+    fprintf(f, "* data: `data/NAME.tsv` (header row, `%%.17g` numbers); figures: `fig/NAME.png` "
+               "and `fig/NAME.pdf`; typeset report: `report.pdf`%s\n\n",
+            pdf_ok ? "" : " (not made in this run)");
+    fprintf(f,
+            "Re-render a figure by hand, from this directory:\n\n"
+            "    gnuplot -e \"data='data/NAME.tsv'; out='fig/NAME.png'; fmt='png'\" "
+            "%s/NAME.gp\n\n",
+            ctx->plots);
+    if (!gnuplot_ok)
+        fprintf(f, "> **Figures missing:** gnuplot was not found when this report was made. "
+                   "Install it (`apt-get install gnuplot-nox`) and run xpbd-report again, or "
+                   "render each figure with the command above.\n\n");
+
+    xr_write_md_summary(f, ctx);
+
+    for (size_t s = 0; s < XR_NSECTIONS; ++s) {
+        const xr_secrec *r = &ctx->sec[s];
+        if (!r->ran)
+            continue;
+        const xr_section *x = xr_sections[s];
+        fprintf(f, "## %s\n\n*%s%s%s*\n\n", x->name, x->spec && *x->spec ? x->spec : "",
+                x->spec && *x->spec ? ": " : "", x->title);
+        if (r->md.s)
+            fprintf(f, "%s\n", r->md.s);
+        xr_write_md_checks(f, ctx, s);
+        for (size_t i = 0; i < ctx->nfigs; ++i) {
+            const xr_figrec *g = &ctx->figs[i];
+            if (g->section != s)
+                continue;
+            if (g->png)
+                fprintf(f, "![%s](fig/%s.png)\n\n", g->name, g->name);
+            else
+                fprintf(f, "*(figure `fig/%s.png` not rendered%s)*\n\n", g->name,
+                        gnuplot_ok ? ": the gnuplot script failed, see the log in fig/"
+                                   : ": gnuplot not installed");
+            fprintf(f, "**Figure %zu (`%s`).** ", i + 1, g->name);
+            xr_md_cell(f, g->caption);
+            fprintf(f, " Data: `data/%s.tsv`; script: `%s/%s.gp`", g->name, ctx->plots, g->name);
+            if (g->pdf)
+                fprintf(f, "; PDF: `fig/%s.pdf`", g->name);
+            fprintf(f, ".\n\n");
+        }
+        fprintf(f, "Section time: %.2f s.\n\n", r->seconds);
+    }
+    if (fclose(f) != 0)
+        fprintf(stderr, "xpbd-report: error writing %s\n", path);
+    free(path);
+}

@@ -1,0 +1,906 @@
+/* report_pdf.c: the typeset DIR/report.pdf.
+ *
+ * Typeset with groff (-ms macros, tbl for the tables, gropdf for PDF)
+ * rather than LaTeX: groff is a few MB and already on most Debian systems
+ * (groff-base ships with man; gropdf is in the `groff` package), where a
+ * LaTeX install able to do the same (tables, PDF figures, bookmarks) is
+ * hundreds of MB; and the report needs no mathematics typesetting beyond
+ * what the figures already carry.
+ *
+ * The document (DIR/pdf/report.ms, kept for inspection) is one A4 page size
+ * throughout: a title page with the provenance, a contents page with page
+ * numbers, the summary against the seeds, then per section its heading
+ * (a PDF bookmark), prose and tables (section markdown converted to -ms and
+ * tbl), its figures (gnuplot's pdfcairo output, 7.5 in wide, into the margins,
+ * with gropdf's pdfpic) with their captions, and its check table (ours /
+ * closed form / seed / tolerance / tolerance from / verdict).
+ *
+ * Page numbers for the contents and the summary's references come from a
+ * first groff run that reports the page of every heading on stderr
+ * (.tm XRPAGE tag page); the second run prints them. Both runs lay out
+ * the same text (the first with placeholder numbers of the same width),
+ * so the pages do not move between them.
+ *
+ * gropdf 1.22 cannot read cairo's page dictionary comment ("/Type /Page
+ * % 1"): the figures are copied into DIR/pdf/ with that comment blanked
+ * (same length, so the file's cross-reference offsets stay valid). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "report_fw.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Page geometry: A4, text 6.5 in wide, centred. */
+#define XR_PAGE_W_IN 8.27
+#define XR_PAGE_H_IN 11.69
+#define XR_LINE_IN 6.5
+/* Figures reach into the margins, 7.5 in wide: gnuplot's 9.5 in pages
+ * then print at 0.79 of their size, their text at about 7 pt */
+#define XR_FIG_IN 7.5
+#define XR_RES 72000.0 /* gropdf basic units per inch */
+
+typedef struct xr_page_ref {
+    char *tag;
+    int page;
+} xr_page_ref;
+
+typedef struct xr_doc {
+    xr_buf b;
+    const xr_ctx *ctx;
+    const xr_page_ref *refs; /* from the first run; NULL in the first run */
+    size_t nrefs;
+    const char *figdir; /* DIR/pdf */
+} xr_doc;
+
+/* ------------------------------------------------------------ text --- */
+
+/* Appends n bytes of plain text, escaped for troff (no request can start:
+ * the caller starts every line with \&). */
+static void xr_roff_plain(xr_buf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (s[i] == '\\')
+            xr_buf_put(b, "\\e", 2);
+        else if (s[i] == '\n' || s[i] == '\t')
+            xr_buf_put(b, " ", 1);
+        else
+            xr_buf_put(b, s + i, 1);
+    }
+}
+
+/* The font for a markup state over base font `base` ('R' or 'B'): code
+ * in Courier (bold when the base or the markup is bold), else Times. */
+static void xr_roff_font(xr_buf *b, char base, int bold, int ital, int code)
+{
+    const int B = bold || base == 'B';
+    const char *f = code ? (B ? "CB" : "CR") : B ? (ital ? "BI" : "B") : ital ? "I" : "R";
+    xr_buf_printf(b, "\\f[%s]", f);
+}
+
+/* Appends markdown inline text as troff: `code`, **bold**, *italic*,
+ * [text](link) as text, \| and \* as the characters; ends in `base`. */
+static void xr_roff_inline_base(xr_buf *b, const char *s, size_t n, char base)
+{
+    int bold = 0, ital = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const char c = s[i];
+        if (c == '\\' && i + 1 < n && strchr("|*_`[]#", s[i + 1])) {
+            xr_buf_put(b, s + i + 1, 1);
+            ++i;
+        } else if (c == '`') {
+            const char *end = memchr(s + i + 1, '`', n - i - 1);
+            if (!end) {
+                xr_buf_put(b, "`", 1);
+                continue;
+            }
+            xr_roff_font(b, base, bold, ital, 1);
+            xr_roff_plain(b, s + i + 1, (size_t)(end - (s + i + 1)));
+            xr_roff_font(b, base, bold, ital, 0);
+            i = (size_t)(end - s);
+        } else if (c == '*' && i + 1 < n && s[i + 1] == '*') {
+            bold = !bold;
+            xr_roff_font(b, base, bold, ital, 0);
+            ++i;
+        } else if (c == '*' && (ital || (i + 1 < n && s[i + 1] != ' ' &&
+                                         memchr(s + i + 1, '*', n - i - 1)))) {
+            ital = !ital;
+            xr_roff_font(b, base, bold, ital, 0);
+        } else if (c == '[') {
+            /* [text](target): the text */
+            const char *close = memchr(s + i, ']', n - i);
+            const char *par = close ? memchr(close, ')', n - (size_t)(close - s)) : NULL;
+            if (close && (size_t)(close - s) + 1 < n && close[1] == '(' && par) {
+                xr_roff_plain(b, s + i + 1, (size_t)(close - (s + i + 1)));
+                i = (size_t)(par - s);
+            } else {
+                xr_buf_put(b, "[", 1);
+            }
+        } else {
+            xr_roff_plain(b, s + i, 1);
+        }
+    }
+    if (bold || ital)
+        xr_roff_font(b, base, 0, 0, 0);
+}
+
+static void xr_roff_inline(xr_buf *b, const char *s, size_t n)
+{
+    xr_roff_inline_base(b, s, n, 'R');
+}
+
+static void xr_roff_inline_str(xr_buf *b, const char *s)
+{
+    xr_roff_inline(b, s, strlen(s));
+}
+
+/* Text for a bookmark or .tm argument: printable ASCII without quotes or
+ * backslashes, at most 90 characters. */
+static void xr_ascii(char *out, size_t size, const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < size && k < 90; ++i) {
+        const unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '`' && c != '*')
+            out[k++] = (char)c;
+        else if (c == '\t' || c == '\n')
+            out[k++] = ' ';
+    }
+    out[k] = 0;
+}
+
+/* A destination name for heading text: "h-" and the heading's letters,
+ * digits, '-' and '_' (spaces as '-'), lower case. */
+static void xr_tag(char *out, size_t size, const char *prefix, const char *text, size_t n)
+{
+    size_t k = (size_t)snprintf(out, size, "%s", prefix);
+    for (size_t i = 0; i < n && k + 1 < size; ++i) {
+        char c = text[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c == ' ')
+            c = '-';
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')
+            out[k++] = c;
+    }
+    out[k] = 0;
+}
+
+/* The page of a tag from the first run, 0 when unknown (first run). */
+static int xr_page_of(const xr_doc *d, const char *tag)
+{
+    for (size_t i = 0; i < d->nrefs; ++i)
+        if (strcmp(d->refs[i].tag, tag) == 0)
+            return d->refs[i].page;
+    return 0;
+}
+
+/* A page number as printed: three placeholder digits in the first run. */
+static void xr_page_text(const xr_doc *d, const char *tag, char *out, size_t size)
+{
+    if (!d->refs)
+        snprintf(out, size, "000");
+    else
+        snprintf(out, size, "%d", xr_page_of(d, tag));
+}
+
+/* A heading: keeps room for a few lines after it, plants the bookmark
+ * (and destination `tag`), reports its page, then sets the text. level 1:
+ * a section, level 2: a heading inside one. */
+static void xr_heading(xr_doc *d, int level, const char *tag, const char *text, size_t n)
+{
+    char ascii[128];
+    xr_ascii(ascii, sizeof ascii, text, n);
+    xr_buf_printf(&d->b, ".ne %dv\n.pdfbookmark -T %s %d \"%s\"\n.tm XRPAGE %s \\n%%\n.SH %d\n\\&",
+                  level == 1 ? 10 : 6, tag, level, ascii, tag, level);
+    xr_roff_inline(&d->b, text, n);
+    xr_buf_put(&d->b, "\n.LP\n", 5);
+}
+
+/* ----------------------------------------------------------- tables --- */
+
+typedef struct xr_table {
+    size_t ncols, nrows; /* rows[0] is the header */
+    char **cells;        /* nrows x ncols, markdown inline text (malloc'd) */
+    size_t cap;
+} xr_table;
+
+static void xr_table_add_row(xr_table *t, char **row)
+{
+    const size_t need = (t->nrows + 1) * t->ncols;
+    if (need > t->cap) {
+        const size_t cap = need > 2 * t->cap ? need : 2 * t->cap;
+        char **c = realloc(t->cells, cap * sizeof *c);
+        if (!c)
+            xr_die_nomem();
+        t->cells = c;
+        t->cap = cap;
+    }
+    for (size_t c = 0; c < t->ncols; ++c)
+        t->cells[t->nrows * t->ncols + c] = row[c] ? row[c] : xr_strdup("");
+    ++t->nrows;
+}
+
+static void xr_table_free(xr_table *t)
+{
+    for (size_t i = 0; i < t->nrows * t->ncols; ++i)
+        free(t->cells[i]);
+    free(t->cells);
+}
+
+/* Characters as printed (markup and UTF-8 continuation bytes not counted). */
+static size_t xr_visible_len(const char *s)
+{
+    size_t n = 0;
+    for (; *s; ++s)
+        if ((*s & 0xC0) != 0x80 && *s != '`' && *s != '*')
+            ++n;
+    return n;
+}
+
+static int xr_is_number(const char *s)
+{
+    char *end;
+    if (!*s)
+        return 0;
+    strtod(s, &end);
+    while (*end == ' ' || *end == '%' || *end == 'x')
+        ++end;
+    return *end == 0;
+}
+
+/* Emits t with tbl: the point size shrinks (9 down to 6) until the columns
+ * fit the line; columns still too wide become text blocks that wrap, their
+ * widths shared out by length. The header repeats on every page. */
+static void xr_emit_table(xr_doc *d, const xr_table *t)
+{
+    if (t->nrows < 1 || t->ncols < 1)
+        return;
+    const size_t nc = t->ncols;
+    size_t *maxlen = calloc(nc, sizeof *maxlen);
+    int *numeric = calloc(nc, sizeof *numeric);
+    int *block = calloc(nc, sizeof *block);
+    int *wraps = calloc(nc, sizeof *wraps); /* a body cell has a space */
+    double *width = calloc(nc, sizeof *width);
+    if (!maxlen || !numeric || !block || !width || !wraps)
+        xr_die_nomem();
+    for (size_t c = 0; c < nc; ++c) {
+        numeric[c] = t->nrows > 1;
+        for (size_t r = 0; r < t->nrows; ++r) {
+            const char *cell = t->cells[r * nc + c];
+            const size_t len = xr_visible_len(cell);
+            maxlen[c] = len > maxlen[c] ? len : maxlen[c];
+            if (r > 0 && *cell && strcmp(cell, "-") != 0 && !xr_is_number(cell))
+                numeric[c] = 0;
+            if (r > 0 && strchr(cell, ' '))
+                wraps[c] = 1;
+        }
+    }
+    /* widths in points: a character about half the point size, a column
+     * gap of 3 ens (tbl's default) */
+    const double line = 0.97 * XR_LINE_IN * 72.0;
+    double ps = 9.0;
+    for (;;) {
+        double total = 0;
+        for (size_t c = 0; c < nc; ++c)
+            total += ((double)maxlen[c] * 0.5 + 1.5) * ps;
+        if (total <= line || ps <= 7.0)
+            break;
+        ps -= 0.5;
+    }
+    /* still too wide: the longest columns (over their share of the line)
+     * become text blocks that wrap, sharing what the others leave */
+    double total = 0;
+    for (size_t c = 0; c < nc; ++c)
+        total += ((double)maxlen[c] * 0.5 + 1.5) * ps;
+    if (total > line) {
+        const double share = line / (double)nc;
+        double fixed = 0, longsum = 0;
+        for (size_t c = 0; c < nc; ++c) {
+            const double w = ((double)maxlen[c] * 0.5 + 1.5) * ps;
+            block[c] = w > share && maxlen[c] > 10 && wraps[c];
+            if (block[c]) {
+                longsum += (double)maxlen[c];
+                fixed += 1.5 * ps;
+            } else {
+                fixed += w;
+            }
+        }
+        for (size_t c = 0; c < nc; ++c)
+            if (block[c]) {
+                width[c] = (line - fixed) * (double)maxlen[c] / longsum;
+                if (width[c] < 36)
+                    width[c] = 36;
+            }
+    }
+
+    xr_buf *b = &d->b;
+    xr_buf_printf(b, ".LP\n.ps %.1f\n.vs %.1fp\n.TS H\ncenter box;\n", ps, ps * 1.2);
+    for (size_t c = 0; c < nc; ++c)
+        xr_buf_printf(b, "%slb", c ? " " : "");
+    xr_buf_put(b, "\n", 1);
+    for (size_t c = 0; c < nc; ++c) {
+        if (block[c])
+            xr_buf_printf(b, "%slw(%.0fp)", c ? " " : "", width[c]);
+        else
+            xr_buf_printf(b, "%s%s", c ? " " : "", numeric[c] ? "r" : "l");
+    }
+    xr_buf_put(b, ".\n", 2);
+    for (size_t r = 0; r < t->nrows; ++r) {
+        for (size_t c = 0; c < nc; ++c) {
+            const char *cell = t->cells[r * nc + c];
+            if (c)
+                xr_buf_put(b, "\t", 1);
+            if (block[c] && r > 0) {
+                xr_buf_put(b, "T{\n.na\n\\&", 9);
+                xr_roff_inline_str(b, cell);
+                xr_buf_put(b, "\nT}", 3);
+            } else {
+                xr_buf_put(b, "\\&", 2);
+                xr_roff_inline_str(b, cell);
+            }
+        }
+        xr_buf_put(b, "\n", 1);
+        if (r == 0)
+            xr_buf_put(b, "_\n.TH\n", 6);
+    }
+    xr_buf_put(b, ".TE\n.LP\n", 8);
+    free(maxlen);
+    free(numeric);
+    free(block);
+    free(wraps);
+    free(width);
+}
+
+/* Splits a markdown table row "| a | b |" into cells (malloc'd, trimmed;
+ * "\|" stays inside a cell). Returns the count. */
+static size_t xr_md_row(const char *s, size_t n, char ***out)
+{
+    size_t cap = 0, k = 0;
+    char **cells = NULL;
+    size_t i = 0;
+    while (i < n && s[i] == ' ')
+        ++i;
+    if (i < n && s[i] == '|')
+        ++i;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && !(s[j] == '|' && (j == 0 || s[j - 1] != '\\')))
+            ++j;
+        if (j >= n) {
+            /* text after the last '|': a cell only if not blank */
+            size_t a = i;
+            while (a < n && s[a] == ' ')
+                ++a;
+            if (a >= n)
+                break;
+        }
+        size_t a = i, e = j;
+        while (a < e && s[a] == ' ')
+            ++a;
+        while (e > a && s[e - 1] == ' ')
+            --e;
+        cells = xr_grow(cells, &cap, k, sizeof *cells);
+        cells[k] = malloc(e - a + 1);
+        if (!cells[k])
+            xr_die_nomem();
+        memcpy(cells[k], s + a, e - a);
+        cells[k][e - a] = 0;
+        ++k;
+        i = j + 1;
+    }
+    *out = cells;
+    return k;
+}
+
+/* ----------------------------------------------------------- markdown --- */
+
+/* The markdown a section wrote (xr_md), as -ms: paragraphs, ### headings
+ * (bookmarks, destinations for the summary), pipe tables (tbl), bullet
+ * and numbered lists, indented code, block quotes; images are left out
+ * (the framework places the figures). */
+static void xr_md_to_roff(xr_doc *d, const char *md)
+{
+    xr_buf *b = &d->b;
+    const char *p = md;
+    int in_par = 0, in_code = 0;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        const size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        const char *next = eol ? eol + 1 : p + n;
+        size_t ind = 0;
+        while (ind < n && p[ind] == ' ')
+            ++ind;
+        const int blank = ind == n;
+        if (in_code && (ind < 4 || blank)) {
+            xr_buf_printf(b, ".ft\n.ps\n.fi\n");
+            in_code = 0;
+        }
+        if (blank) {
+            in_par = 0;
+        } else if (ind >= 4) {
+            if (!in_code) {
+                xr_buf_printf(b, ".LP\n.nf\n.ps -1\n.ft CR\n");
+                in_code = 1;
+            }
+            xr_buf_put(b, "\\&", 2);
+            xr_roff_plain(b, p + 4, n - 4);
+            xr_buf_put(b, "\n", 1);
+        } else if (p[ind] == '#') {
+            size_t h = ind;
+            while (h < n && p[h] == '#')
+                ++h;
+            while (h < n && p[h] == ' ')
+                ++h;
+            char tag[160];
+            xr_tag(tag, sizeof tag, "h-", p + h, n - h);
+            xr_heading(d, 2, tag, p + h, n - h);
+            in_par = 0;
+        } else if (p[ind] == '|') {
+            xr_table t = {0};
+            const char *q = p;
+            while (*q) {
+                const char *e = strchr(q, '\n');
+                const size_t m = e ? (size_t)(e - q) : strlen(q);
+                size_t qi = 0;
+                while (qi < m && q[qi] == ' ')
+                    ++qi;
+                if (qi >= m || q[qi] != '|')
+                    break;
+                char **cells;
+                const size_t k = xr_md_row(q, m, &cells);
+                int rule = k > 0;
+                for (size_t c = 0; c < k && rule; ++c)
+                    rule = strspn(cells[c], "-: ") == strlen(cells[c]) && *cells[c];
+                if (t.ncols == 0)
+                    t.ncols = k;
+                if (!rule && k > 0) {
+                    char **row = calloc(t.ncols, sizeof *row);
+                    if (!row)
+                        xr_die_nomem();
+                    for (size_t c = 0; c < t.ncols && c < k; ++c)
+                        row[c] = cells[c];
+                    for (size_t c = t.ncols; c < k; ++c)
+                        free(cells[c]);
+                    xr_table_add_row(&t, row);
+                    free(row);
+                } else {
+                    for (size_t c = 0; c < k; ++c)
+                        free(cells[c]);
+                }
+                free(cells);
+                q = e ? e + 1 : q + m;
+            }
+            xr_emit_table(d, &t);
+            xr_table_free(&t);
+            next = q;
+            in_par = 0;
+        } else if (n - ind >= 2 && p[ind] == '!' && p[ind + 1] == '[') {
+            /* an image: the framework places the figures itself */
+        } else if (n - ind >= 2 && (p[ind] == '*' || p[ind] == '-') && p[ind + 1] == ' ') {
+            xr_buf_printf(b, ".IP \\(bu 2\n\\&");
+            xr_roff_inline(b, p + ind + 2, n - ind - 2);
+            xr_buf_put(b, "\n", 1);
+            in_par = 1;
+        } else if (p[ind] >= '0' && p[ind] <= '9' && strspn(p + ind, "0123456789") < n - ind &&
+                   p[ind + strspn(p + ind, "0123456789")] == '.' &&
+                   p[ind + strspn(p + ind, "0123456789") + 1] == ' ') {
+            const size_t dl = strspn(p + ind, "0123456789");
+            xr_buf_printf(b, ".IP %.*s. 4\n\\&", (int)dl, p + ind);
+            xr_roff_inline(b, p + ind + dl + 2, n - ind - dl - 2);
+            xr_buf_put(b, "\n", 1);
+            in_par = 1;
+        } else if (p[ind] == '>') {
+            const size_t a = ind + 1 + (ind + 1 < n && p[ind + 1] == ' ');
+            if (!in_par)
+                xr_buf_printf(b, ".QP\n");
+            xr_buf_put(b, "\\&", 2);
+            xr_roff_inline(b, p + a, n - a);
+            xr_buf_put(b, "\n", 1);
+            in_par = 1;
+        } else {
+            if (!in_par)
+                xr_buf_printf(b, ".LP\n");
+            xr_buf_put(b, "\\&", 2);
+            xr_roff_inline(b, p + ind, n - ind);
+            xr_buf_put(b, "\n", 1);
+            in_par = 1;
+        }
+        p = next;
+    }
+    if (in_code)
+        xr_buf_printf(b, ".ft\n.ps\n.fi\n");
+}
+
+/* ------------------------------------------------------------ figures --- */
+
+/* Copies a cairo PDF into dst with its "/Type /Page % N" comment blanked;
+ * reads the page size from its MediaBox. Returns 0, or -1. */
+static int xr_pdf_copy(const char *src, const char *dst, double *w, double *h)
+{
+    size_t n;
+    char *pdf = xr_slurp(src, &n);
+    if (!pdf)
+        return -1;
+    *w = *h = 0;
+    static const char page[] = "/Type /Page %";
+    for (size_t i = 0; i + sizeof page - 1 < n; ++i)
+        if (memcmp(pdf + i, page, sizeof page - 1) == 0)
+            for (size_t k = i + sizeof page - 2; k < n && pdf[k] != '\n' && pdf[k] != '\r'; ++k)
+                pdf[k] = ' ';
+    static const char box[] = "/MediaBox [";
+    for (size_t i = 0; i + sizeof box - 1 < n; ++i)
+        if (memcmp(pdf + i, box, sizeof box - 1) == 0) {
+            double x0, y0, x1, y1;
+            if (sscanf(pdf + i + sizeof box - 1, "%lf %lf %lf %lf", &x0, &y0, &x1, &y1) == 4) {
+                *w = x1 - x0;
+                *h = y1 - y0;
+            }
+            break;
+        }
+    FILE *f = fopen(dst, "wb");
+    int ok = f && fwrite(pdf, 1, n, f) == n;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    free(pdf);
+    return ok && *w > 0 && *h > 0 ? 0 : -1;
+}
+
+static void xr_emit_figure(xr_doc *d, size_t i)
+{
+    const xr_figrec *g = &d->ctx->figs[i];
+    xr_buf *b = &d->b;
+    char *src = xr_path(d->ctx->out, "/fig/", g->name);
+    char *srcpdf = xr_path(src, ".pdf", NULL);
+    char *dst = xr_path(d->figdir, "/", g->name);
+    char *dstpdf = xr_path(dst, ".pdf", NULL);
+    double w = 0, h = 0;
+    const int ok = g->pdf && !strpbrk(dstpdf, " \t'\"\\") &&
+                   xr_pdf_copy(srcpdf, dstpdf, &w, &h) == 0;
+    if (ok) {
+        /* 7.5 in wide (no wider than drawn), or 45% of the page height if
+         * that is less; centred on the text */
+        double dw = XR_FIG_IN < w / 72.0 ? XR_FIG_IN : w / 72.0, dh = dw * h / w;
+        if (dh > 0.45 * XR_PAGE_H_IN) {
+            dh = 0.45 * XR_PAGE_H_IN;
+            dw = dh * w / h;
+        }
+        const double off = (XR_LINE_IN - dw) / 2;
+        xr_buf_printf(b,
+                      ".LP\n.ne %.3fi+4v\n.br\n\\h'%.0fu'\\X'pdf: pdfpic %s -L %.0fz %.0fz'\n"
+                      ".br\n.sp %.3fi\n",
+                      dh, off * XR_RES, dstpdf, dw * XR_RES, dh * XR_RES, dh);
+    } else {
+        xr_buf_printf(b, ".LP\n\\&\\fI(figure %s not rendered)\\f[R]\n", g->name);
+    }
+    xr_buf_printf(b, ".LP\n.ps -1\n.vs -1p\n\\&\\f[B]Figure %zu (\\f[CB]", i + 1);
+    xr_roff_plain(b, g->name, strlen(g->name));
+    xr_buf_printf(b, "\\f[B]).\\f[R] ");
+    xr_roff_inline_str(b, g->caption);
+    xr_buf_printf(b, "\n.ps\n.vs\n.LP\n");
+    free(src);
+    free(srcpdf);
+    free(dst);
+    free(dstpdf);
+}
+
+/* ------------------------------------------------------------ checks --- */
+
+static void xr_emit_checks(xr_doc *d, size_t s)
+{
+    const xr_ctx *ctx = d->ctx;
+    xr_table t = {.ncols = 7};
+    char *head[7] = {xr_strdup("check"),     xr_strdup("ours"),
+                     xr_strdup("closed form / expected"), xr_strdup("seed"),
+                     xr_strdup("tolerance"), xr_strdup("tolerance from"),
+                     xr_strdup("verdict")};
+    xr_table_add_row(&t, head);
+    for (size_t i = 0; i < ctx->nchecks; ++i) {
+        const xr_checkrec *c = &ctx->checks[i];
+        if (c->section != s)
+            continue;
+        char ours[40], exp[40];
+        xr_fmt_num(ours, sizeof ours, c->ours, c->exact);
+        xr_fmt_num(exp, sizeof exp, c->expected, c->exact);
+        char *row[7] = {xr_strdup(c->what),
+                        xr_strdup(ours),
+                        xr_strdup(exp),
+                        xr_strdup(c->seed ? c->seed : "-"),
+                        xr_strdup(c->tol),
+                        xr_strdup(c->tol_from ? c->tol_from : "-"),
+                        xr_strdup(c->pass ? "PASS" : "**FAIL**")};
+        xr_table_add_row(&t, row);
+    }
+    if (t.nrows > 1) {
+        xr_buf_printf(&d->b, ".LP\n.ne 4v\n\\&\\fBChecks\\f[R]\n");
+        xr_emit_table(d, &t);
+    }
+    xr_table_free(&t);
+}
+
+/* ------------------------------------------------------ front matter --- */
+
+static void xr_emit_title(xr_doc *d)
+{
+    const xr_ctx *ctx = d->ctx;
+    const xr_prov *p = &ctx->prov;
+    size_t passed, failed;
+    xr_count_checks(ctx, SIZE_MAX, &passed, &failed);
+    xr_buf *b = &d->b;
+    xr_buf_printf(b, ".pdfinfo /Title xpbd-report\n.LP\n\\&\n"
+                     ".pdfbookmark -T title 1 \"Title and provenance\"\n"
+                     ".sp 1.5i\n.ps 24\n.vs 28p\n.ce\n\\fBxpbd-report\\f[R]\n.sp 0.3i\n"
+                     ".ps 13\n.vs 16p\n.ce 2\n");
+    xr_buf_printf(b, "\\&Position-based dynamics kernels: the reference scenarios S0 to S3\n"
+                     "\\&reproduced, checked against closed forms and the seed\n");
+    xr_buf_printf(b, ".sp 0.3i\n.ce\n\\&%s run: \\fB%zu checks passed, %zu failed\\f[R]\n.sp 0.5i\n",
+                  ctx->quick ? "Quick (--quick)" : "Full", passed, failed);
+    xr_table t = {.ncols = 2};
+    char *head[2] = {xr_strdup("provenance"), xr_strdup("")};
+    xr_table_add_row(&t, head);
+    const char *rows[][2] = {{"source commit", p->commit}, {"date", p->date},
+                             {"compiler", p->compiler},    {"flags", p->flags},
+                             {"CPU", p->cpu},              {"ISA path", p->isa},
+                             {"load average", p->load},    {"xpbd version", p->version}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        char *row[2] = {xr_strdup(rows[i][0]), xr_strdup(rows[i][1])};
+        xr_table_add_row(&t, row);
+    }
+    xr_emit_table(d, &t);
+    xr_table_free(&t);
+    xr_buf_printf(b, ".LP\n.sp 0.4i\n\\&Data tables (\\f(CRdata/NAME.tsv\\f[R]), figures "
+                     "(\\f(CRfig/NAME.png\\f[R], \\f(CR.pdf\\f[R]) and the same text as markdown "
+                     "(\\f(CRreport.md\\f[R]) sit beside this file.\n");
+}
+
+static void xr_emit_contents(xr_doc *d)
+{
+    const xr_ctx *ctx = d->ctx;
+    xr_buf *b = &d->b;
+    xr_buf_printf(b, ".bp\n.pdfbookmark -T contents 1 Contents\n.SH 1\nContents\n.LP\n"
+                     ".nf\n.ps 9\n.vs 11.5p\n.ta %.2fiR\n.lc .\n",
+                  XR_LINE_IN);
+    /* plain lines with leaders: the bookmarks are the links (a link
+     * around the text would take the tab out of the line) */
+    char pg[16];
+    xr_page_text(d, "summary", pg, sizeof pg);
+    xr_buf_printf(b, "\\&Summary against the seeds\001%s\n", pg);
+    size_t k = 0;
+    for (size_t s = 0; s < XR_NSECTIONS; ++s) {
+        if (!ctx->sec[s].ran)
+            continue;
+        const xr_section *x = xr_sections[s];
+        char tag[96];
+        snprintf(tag, sizeof tag, "sec-%s", x->name);
+        xr_page_text(d, tag, pg, sizeof pg);
+        /* one line: the title cut at a word near 80 characters */
+        size_t n = strlen(x->title), cols = 0, cut = n;
+        for (size_t i = 0; i < n; ++i) {
+            cols += (x->title[i] & 0xC0) != 0x80;
+            if (cols > 72 - strlen(x->name)) {
+                cut = i;
+                while (cut > 0 && x->title[cut] != ' ')
+                    --cut;
+                break;
+            }
+        }
+        xr_buf_printf(b, "\\&%zu\\h'0.3i'\\f[B]", ++k);
+        xr_roff_plain(b, x->name, strlen(x->name));
+        xr_buf_printf(b, "\\f[R]\\h'0.15i'");
+        xr_roff_inline(b, x->title, cut);
+        xr_buf_printf(b, "%s\001%s\n", cut < n ? " ..." : "", pg);
+    }
+    xr_buf_printf(b, ".lc\n.fi\n.ps\n.vs\n");
+}
+
+static void xr_emit_summary(xr_doc *d)
+{
+    const xr_ctx *ctx = d->ctx;
+    xr_buf *b = &d->b;
+    xr_buf_printf(b, ".bp\n");
+    xr_heading(d, 1, "summary", "Summary", 7);
+    size_t nv = 0, nm = 0, nexp = 0;
+    for (size_t i = 0; i < ctx->nseeds; ++i) {
+        ctx->seeds[i].missing ? ++nm : ++nv;
+        nexp += !ctx->seeds[i].missing && ctx->seeds[i].explained;
+    }
+    if (nv) {
+        xr_buf_printf(b,
+                      ".LP\n\\&%zu numbers of the seed beside ours (%zu within the stated "
+                      "tolerance, %zu explained); the deviation is (ours \\- seed) / |seed|. "
+                      "A difference beyond the tolerance names the heading that explains it "
+                      "and its page.\n",
+                      nv, nv - nexp, nexp);
+        xr_table t = {.ncols = 6};
+        char *head[6] = {xr_strdup("section"), xr_strdup("item"),      xr_strdup("seed"),
+                         xr_strdup("ours"),    xr_strdup("deviation"), xr_strdup("explained")};
+        xr_table_add_row(&t, head);
+        for (size_t i = 0; i < ctx->nseeds; ++i) {
+            const xr_seedrec *r = &ctx->seeds[i];
+            if (r->missing)
+                continue;
+            char sv[40], ov[40], dv[40];
+            xr_num(sv, sizeof sv, r->seed);
+            snprintf(ov, sizeof ov, "%.6g", r->ours);
+            const double dev = xr_deviation_pct(r->seed, r->ours);
+            if (isfinite(dev))
+                snprintf(dv, sizeof dv, "%+.3g%%", dev);
+            else
+                snprintf(dv, sizeof dv, "-");
+            xr_buf ex = {0};
+            if (r->explained) {
+                char tag[160], pg[16];
+                xr_tag(tag, sizeof tag, "h-", r->explained, strlen(r->explained));
+                xr_page_text(d, tag, pg, sizeof pg);
+                xr_buf_printf(&ex, "%s, p. %s", r->explained, pg);
+            } else {
+                xr_buf_printf(&ex, "within tolerance");
+            }
+            char *row[6] = {xr_strdup(xr_sections[r->section]->name), xr_strdup(r->item),
+                            xr_strdup(sv), xr_strdup(ov), xr_strdup(dv), ex.s};
+            xr_table_add_row(&t, row);
+        }
+        xr_emit_table(d, &t);
+        xr_table_free(&t);
+    } else {
+        xr_buf_printf(b, ".LP\n\\&No section of this run compared a number with the seed.\n");
+    }
+    if (nm) {
+        xr_buf_printf(b, ".LP\n\\&\\fBSeed items not reproduced\\f[R]\n");
+        for (size_t i = 0; i < ctx->nseeds; ++i) {
+            const xr_seedrec *r = &ctx->seeds[i];
+            if (!r->missing)
+                continue;
+            xr_buf_printf(b, ".IP \\(bu 2\n\\&");
+            xr_roff_inline_str(b, r->item);
+            xr_buf_printf(b, " (\\f(CR%s\\f[R]): ", xr_sections[r->section]->name);
+            xr_roff_inline_str(b, r->explained ? r->explained : "");
+            xr_buf_put(b, "\n", 1);
+        }
+    } else {
+        xr_buf_printf(b, ".LP\n\\&Every seed item of the sections run is reproduced.\n");
+    }
+}
+
+/* ---------------------------------------------------------- document --- */
+
+static void xr_emit_document(xr_doc *d)
+{
+    const xr_ctx *ctx = d->ctx;
+    xr_buf *b = &d->b;
+    xr_buf_printf(b,
+                  ".\\\" report.ms: written by xpbd-report; typeset with\n"
+                  ".\\\"   groff -k -t -ms -Tpdf -dpaper=a4 -P-pa4 report.ms > report.pdf\n"
+                  ".nr PS 10\n.nr VS 12.5\n.nr LL %.2fi\n.nr PO %.3fi\n.nr HM 0.7i\n"
+                  ".nr FM 0.8i\n.nr PD 0.4v\n.pl %.2fi\n.ll %.2fi\n.po %.3fi\n"
+                  ".ds CH\n.ds LH xpbd-report\n.ds RH \\- %% \\-\n.ds CF\n"
+                  ".nr PDFOUTLINE.FOLDLEVEL 1\n.pdfview /PageMode /UseOutlines\n",
+                  XR_LINE_IN, (XR_PAGE_W_IN - XR_LINE_IN) / 2, XR_PAGE_H_IN, XR_LINE_IN,
+                  (XR_PAGE_W_IN - XR_LINE_IN) / 2);
+    xr_emit_title(d);
+    xr_emit_contents(d);
+    xr_emit_summary(d);
+    size_t k = 0;
+    for (size_t s = 0; s < XR_NSECTIONS; ++s) {
+        const xr_secrec *r = &ctx->sec[s];
+        if (!r->ran)
+            continue;
+        const xr_section *x = xr_sections[s];
+        char tag[96];
+        snprintf(tag, sizeof tag, "sec-%s", x->name);
+        xr_buf head = {0};
+        xr_buf_printf(&head, "%zu  %s", ++k, x->name);
+        xr_buf_printf(b, ".bp\n");
+        xr_heading(d, 1, tag, head.s, head.len);
+        free(head.s);
+        xr_buf_printf(b, ".LP\n\\&\\fI");
+        if (x->spec && *x->spec) {
+            xr_roff_inline_str(b, x->spec);
+            xr_buf_put(b, ": ", 2);
+        }
+        xr_roff_inline_str(b, x->title);
+        xr_buf_printf(b, "\\f[R]\n");
+        if (r->md.s)
+            xr_md_to_roff(d, r->md.s);
+        for (size_t i = 0; i < ctx->nfigs; ++i)
+            if (ctx->figs[i].section == s)
+                xr_emit_figure(d, i);
+        xr_emit_checks(d, s);
+    }
+}
+
+/* Reads the XRPAGE lines of the first run's stderr. */
+static size_t xr_read_pages(const char *log, xr_page_ref **refs)
+{
+    char *text = xr_slurp(log, NULL);
+    size_t n = 0, cap = 0;
+    *refs = NULL;
+    for (char *line = text; line && *line;) {
+        char *eol = strchr(line, '\n');
+        if (eol)
+            *eol = 0;
+        char tag[200];
+        int page;
+        if (sscanf(line, "XRPAGE %199s %d", tag, &page) == 2) {
+            *refs = xr_grow(*refs, &cap, n, sizeof **refs);
+            (*refs)[n].tag = xr_strdup(tag);
+            (*refs)[n].page = page;
+            ++n;
+        }
+        line = eol ? eol + 1 : line + strlen(line);
+    }
+    free(text);
+    return n;
+}
+
+/* Writes the source and runs groff on it; out: where stdout goes. */
+static int xr_groff(const char *groff, const char *ms, const char *out, const char *log,
+                    const char *buf)
+{
+    FILE *f = xr_create(ms);
+    if (!f)
+        return -1;
+    fputs(buf, f);
+    if (fclose(f) != 0)
+        return -1;
+    char *argv[] = {(char *)groff, (char *)"-k",          (char *)"-t",
+                    (char *)"-ms", (char *)"-Tpdf",       (char *)"-dpaper=a4",
+                    (char *)"-P-pa4", (char *)ms,         NULL};
+    return xr_run_to(argv, out, log);
+}
+
+int xr_write_pdf(const xr_ctx *ctx)
+{
+    const char *groff = xr_program("GROFF", "groff");
+    char *dir = xr_path(ctx->out, "/pdf", NULL);
+    xr_mkdir_p(dir);
+    char *ms = xr_path(dir, "/report.ms", NULL);
+    char *log = xr_path(dir, "/groff.log", NULL);
+    char *report = xr_path(ctx->out, "/report.pdf", NULL);
+    char *tmp = xr_path(ctx->out, "/report.pdf.part", NULL);
+
+    /* first run: the pages of the headings */
+    xr_doc d = {.ctx = ctx, .figdir = dir};
+    xr_emit_document(&d);
+    int code = xr_groff(groff, ms, tmp, log, d.b.s);
+    free(d.b.s);
+    int result = 0;
+    xr_page_ref *refs = NULL;
+    size_t nrefs = 0;
+    if (code == 0)
+        nrefs = xr_read_pages(log, &refs);
+    if (code == 0 && nrefs > 0) {
+        xr_doc d2 = {.ctx = ctx, .figdir = dir, .refs = refs, .nrefs = nrefs};
+        xr_emit_document(&d2);
+        code = xr_groff(groff, ms, tmp, log, d2.b.s);
+        free(d2.b.s);
+    }
+    char *text = xr_slurp(log, NULL);
+    if (code == 0 && xr_is_file(tmp) && rename(tmp, report) == 0) {
+        result = 1;
+    } else if (code == 127 || (text && strstr(text, "gropdf") && strstr(text, "exec"))) {
+        fprintf(stderr,
+                "xpbd-report: groff with PDF output (gropdf) not found ('%s'): report.md and "
+                "the figures are written, but not %s.\n"
+                "  Install it:   apt-get install groff\n"
+                "  Then run xpbd-report again.\n",
+                groff, report);
+        result = -1;
+    } else {
+        fprintf(stderr, "xpbd-report: groff failed (exit %d) on %s%s%s\n  (log kept in %s)\n",
+                code, ms, text && *text ? ":\n" : "", text ? text : "", log);
+    }
+    remove(tmp);
+    free(text);
+    for (size_t i = 0; i < nrefs; ++i)
+        free(refs[i].tag);
+    free(refs);
+    free(tmp);
+    free(report);
+    free(log);
+    free(ms);
+    free(dir);
+    return result;
+}

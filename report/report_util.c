@@ -1,0 +1,271 @@
+/* report_util.c: growing buffers, paths, files and child processes for the
+ * xpbd-report framework (report_fw.h).
+ *
+ * External programs run through fork/execvp, never a shell, so no path needs
+ * shell quoting. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "report_fw.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void xr_die_nomem(void)
+{
+    fputs("xpbd-report: out of memory\n", stderr);
+    exit(XR_EXIT_CHECKS);
+}
+
+static void xr_buf_reserve(xr_buf *b, size_t more)
+{
+    if (b->len + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + more + 1)
+        cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s)
+        xr_die_nomem();
+    b->s = s;
+    b->cap = cap;
+}
+
+void xr_buf_vprintf(xr_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    const int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    xr_buf_reserve(b, (size_t)n);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void xr_buf_printf(xr_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    xr_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+void xr_buf_put(xr_buf *b, const char *s, size_t n)
+{
+    xr_buf_reserve(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+char *xr_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    const size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (!d)
+        xr_die_nomem();
+    memcpy(d, s, n);
+    return d;
+}
+
+char *xr_path(const char *a, const char *b, const char *c)
+{
+    xr_buf p = {0};
+    xr_buf_printf(&p, "%s%s%s", a, b ? b : "", c ? c : "");
+    return p.s;
+}
+
+void *xr_grow(void *arr, size_t *cap, size_t n, size_t sz)
+{
+    if (n < *cap)
+        return arr;
+    const size_t c = *cap ? 2 * *cap : 16;
+    void *a = realloc(arr, c * sz);
+    if (!a)
+        xr_die_nomem();
+    *cap = c;
+    return a;
+}
+
+FILE *xr_create(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "xpbd-report: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+static int xr_mkdir(const char *path)
+{
+    if (mkdir(path, 0777) == 0 || errno == EEXIST)
+        return 0;
+    return -1;
+}
+
+int xr_mkdir_p(const char *path)
+{
+    char *p = xr_strdup(path);
+    for (char *s = p + 1; *s; ++s)
+        if (*s == '/') {
+            *s = 0;
+            xr_mkdir(p);
+            *s = '/';
+        }
+    const int r = xr_mkdir(p);
+    free(p);
+    return r;
+}
+
+int xr_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+int xr_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *xr_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    xr_buf b = {0};
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        xr_buf_put(&b, chunk, n);
+    fclose(f);
+    if (!b.s)
+        xr_buf_put(&b, "", 0);
+    if (len)
+        *len = b.len;
+    return b.s;
+}
+
+double xr_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Starts argv with stdin from /dev/null, stdout to out_path and stderr to
+ * err_path (NULL: /dev/null; the same path: one file). */
+static pid_t xr_spawn_to(char *const argv[], const char *out_path, const char *err_path)
+{
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    const int in = open("/dev/null", O_RDONLY);
+    const int out = open(out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    const int same = out_path && err_path && strcmp(out_path, err_path) == 0;
+    const int err =
+        same ? out : open(err_path ? err_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (in >= 0)
+        dup2(in, 0);
+    if (out >= 0)
+        dup2(out, 1);
+    if (err >= 0)
+        dup2(err, 2);
+    execvp(argv[0], argv);
+    _exit(127);
+}
+
+pid_t xr_spawn(char *const argv[], const char *log)
+{
+    return xr_spawn_to(argv, log, log);
+}
+
+int xr_run_to(char *const argv[], const char *out_path, const char *err_path)
+{
+    const pid_t pid = xr_spawn_to(argv, out_path, err_path);
+    return pid < 0 ? -1 : xr_wait(pid);
+}
+
+int xr_wait(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+int xr_run(char *const argv[], const char *log)
+{
+    const pid_t pid = xr_spawn(argv, log);
+    return pid < 0 ? -1 : xr_wait(pid);
+}
+
+const char *xr_program(const char *env, const char *dflt)
+{
+    const char *p = getenv(env);
+    return p && *p ? p : dflt;
+}
+
+void xr_job_free(xr_job *j)
+{
+    for (int i = 0; i < XR_JOB_ARGS; ++i)
+        free(j->argv[i]);
+    free(j->log);
+    free(j->target);
+}
+
+void xr_run_jobs(xr_ctx *ctx, xr_job *jobs, size_t n, size_t width)
+{
+    size_t next = 0, running = 0, finished = 0;
+    while (finished < n) {
+        while (running < width && next < n) {
+            jobs[next].pid = xr_spawn(jobs[next].argv, jobs[next].log);
+            if (jobs[next].pid < 0) {
+                fprintf(stderr, "xpbd-report: cannot start %s: %s\n", jobs[next].argv[0],
+                        strerror(errno));
+                ++finished;
+            } else {
+                ++running;
+            }
+            ++next;
+        }
+        int st;
+        const pid_t pid = waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (size_t i = 0; i < next; ++i) {
+            if (jobs[i].pid != pid)
+                continue;
+            jobs[i].pid = 0;
+            --running;
+            ++finished;
+            const int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+            if (code == 0 && xr_is_file(jobs[i].target)) {
+                *jobs[i].done = 1;
+                remove(jobs[i].log);
+            } else {
+                char *log = xr_slurp(jobs[i].log, NULL);
+                fprintf(stderr, "xpbd-report: %s failed (exit %d) for %s%s%s\n", jobs[i].argv[0],
+                        code, jobs[i].target, log && *log ? ":\n" : "", log ? log : "");
+                fprintf(stderr, "  (log kept in %s)\n", jobs[i].log);
+                free(log);
+            }
+            xr_progress_line(ctx, "rendering figures %zu/%zu", finished, n);
+        }
+    }
+}

@@ -1,0 +1,703 @@
+/* The step at any thread count: the world scenes (a pinned cloth with
+ * bending, tethers and relative damping under XPBD, PBD and springs; a
+ * contact pile on a plane with a sleeping half, in the substep and the
+ * lesson order; a tetrahedral box; a step that diverges and must roll back)
+ * run with threads = 2, 3, 4 and 7 through the default executor and through
+ * a host executor on plain pthreads, on every ISA this CPU runs, in both
+ * precisions. Particles, lambdas, contact sets, plane impulses, counters and
+ * statuses must equal the threads = 1 run bit for bit (memcmp).
+ *
+ * The scenes are just large enough that every stage forks (colours of more
+ * than 1024 constraints, more than 4096 particles); XPBD_TEST_THREADS_FRAMES
+ * (default 2) sets how many frames each run steps, XPBD_TEST_THREADS_QUICK
+ * a reduced matrix (below). */
+#ifndef TT_REAL
+#include "test.h"
+#include "scenes.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+/* ---- a host executor on plain pthreads -----------------------------------
+ * enqueue cuts [0, count) into ranges of min_range items (so more ranges
+ * than workers), starts min(workers, ranges) threads that take the ranges
+ * in reverse order, strided by the thread index; finish joins them. */
+#define TT_HOST_WORKERS 8u
+
+typedef struct tt_job {
+    xpbd_range_task *task;
+    void *ctx;
+    uint32_t count, length, ranges, threads;
+    pthread_t thread[TT_HOST_WORKERS];
+    uint32_t index[TT_HOST_WORKERS];
+} tt_job;
+
+typedef struct tt_host {
+    tt_job job; /* one job at a time: the step waits for each */
+    unsigned long enqueued;
+} tt_host;
+
+typedef struct tt_arg {
+    tt_job *job;
+    uint32_t worker;
+} tt_arg;
+
+static tt_arg tt_args[TT_HOST_WORKERS];
+
+static void *tt_worker(void *p)
+{
+    const tt_arg *a = p;
+    tt_job *j = a->job;
+    for (uint32_t r = a->worker; r < j->ranges; r += j->threads) {
+        const uint32_t k = j->ranges - 1 - r;
+        const uint32_t b = k * j->length;
+        const uint32_t e = j->count - b < j->length ? j->count : b + j->length;
+        j->task(b, e, a->worker, j->ctx);
+    }
+    return NULL;
+}
+
+static void *tt_enqueue(xpbd_range_task *task, uint32_t count, uint32_t min_range,
+                        uint32_t workers, void *task_ctx, void *user_ctx)
+{
+    tt_host *h = user_ctx;
+    tt_job *j = &h->job;
+    h->enqueued++;
+    j->task = task;
+    j->ctx = task_ctx;
+    j->count = count;
+    j->length = min_range ? min_range : 1;
+    j->ranges = (count + j->length - 1) / j->length;
+    j->threads = workers < j->ranges ? workers : j->ranges;
+    if (j->threads > TT_HOST_WORKERS)
+        j->threads = TT_HOST_WORKERS;
+    for (uint32_t t = 0; t < j->threads; ++t) {
+        tt_args[t].job = j;
+        tt_args[t].worker = t;
+        if (pthread_create(&j->thread[t], NULL, tt_worker, &tt_args[t]) != 0) {
+            /* no thread: this worker's ranges run here */
+            j->thread[t] = pthread_self();
+            tt_worker(&tt_args[t]);
+        }
+    }
+    return j;
+}
+
+static void tt_finish(void *handle, void *user_ctx)
+{
+    (void)user_ctx;
+    tt_job *j = handle;
+    for (uint32_t t = 0; t < j->threads; ++t)
+        if (!pthread_equal(j->thread[t], pthread_self()))
+            pthread_join(j->thread[t], NULL);
+}
+
+static tt_host tt_host_state;
+static const xpbd_executor tt_host_executor = {tt_enqueue, tt_finish, TT_HOST_WORKERS,
+                                               &tt_host_state};
+
+static const uint32_t tt_threads[] = {2, 3, 4, 7};
+
+/* XPBD_TEST_THREADS_QUICK=1 (the ThreadSanitizer build): one frame, the
+ * best ISA only, threads 2 and 7: every stage still forks on both
+ * executors, in a fraction of the time. */
+static int tt_quick(void)
+{
+    const char *s = getenv("XPBD_TEST_THREADS_QUICK");
+    return s && atoi(s) > 0;
+}
+
+static int tt_frames(void)
+{
+    const char *s = getenv("XPBD_TEST_THREADS_FRAMES");
+    const int f = s ? atoi(s) : 0;
+    return f > 0 ? f : tt_quick() ? 1 : 2;
+}
+
+/* The ISAs this build and CPU run (quick: the best one). */
+static int tt_isa_runs(xpbd_isa isa)
+{
+    xpbd_isa best;
+    if (tt_quick())
+        return xpbd_isa_resolve(XPBD_ISA_AUTO, &best) == XPBD_OK && best == isa;
+    return xpbd_kernels_get_f32(isa) != NULL;
+}
+
+static int tt_threads_run(size_t t)
+{
+    return !tt_quick() || tt_threads[t] == 2 || tt_threads[t] == 7;
+}
+
+static const xpbd_isa tt_isas[] = {XPBD_ISA_SCALAR, XPBD_ISA_SSE4, XPBD_ISA_AVX2,
+                                   XPBD_ISA_AVX512, XPBD_ISA_NEON};
+
+typedef enum tt_kind {
+    TT_CLOTH_XPBD,
+    TT_CLOTH_PBD,
+    TT_CLOTH_SPRINGS,
+    TT_PILE,
+    TT_PILE_LESSON,
+    TT_BOX,
+    TT_DIVERGE,
+    TT_KINDS
+} tt_kind;
+
+static const char *const tt_names[TT_KINDS] = {"cloth xpbd", "cloth pbd", "cloth springs",
+                                               "pile",       "pile lesson", "tet box",
+                                               "diverging cloth"};
+
+/* A run's outcome as bytes: every array the step writes and the counters. */
+typedef struct tt_blob {
+    unsigned char *b;
+    size_t size, cap;
+} tt_blob;
+
+static void tt_put(tt_blob *o, const void *src, size_t bytes)
+{
+    if (o->size + bytes > o->cap) {
+        size_t cap = o->cap ? o->cap : 4096;
+        while (cap < o->size + bytes)
+            cap *= 2;
+        unsigned char *nb = realloc(o->b, cap);
+        if (!nb)
+            abort();
+        o->b = nb;
+        o->cap = cap;
+    }
+    if (bytes)
+        memcpy(o->b + o->size, src, bytes);
+    o->size += bytes;
+}
+
+static void tt_put_counters(tt_blob *o, const xpbd_step_counters *k)
+{
+    const uint64_t v[] = {k->protocol,   (uint64_t)k->isa, k->substeps,   k->iterations,
+                          k->colours,    k->overflow,      k->solves,     k->skipped,
+                          (uint64_t)k->status, (uint64_t)k->bad_index, k->contacts,
+                          k->contacts_dropped, k->contact_hits};
+    tt_put(o, v, sizeof v);
+    tt_put(o, &k->max_residual, sizeof k->max_residual);
+}
+
+#define TT_REAL float
+#define TT_S(n) n##_f32
+#include "test_threads.c"
+#undef TT_REAL
+#undef TT_S
+#define TT_REAL double
+#define TT_S(n) n##_f64
+#include "test_threads.c"
+#undef TT_REAL
+#undef TT_S
+
+static void tt_all(int f64)
+{
+    const int frames = tt_frames();
+    for (int kind = 0; kind < TT_KINDS; ++kind) {
+        if (f64)
+            tt_scene_all_f64((tt_kind)kind, frames);
+        else
+            tt_scene_all_f32((tt_kind)kind, frames);
+    }
+}
+
+/* Every stage forked: the host executor was handed work. */
+static void threads_f32(void)
+{
+    const unsigned long before = tt_host_state.enqueued;
+    tt_all(0);
+    ENSURE(tt_host_state.enqueued > before);
+}
+
+static void threads_f64(void)
+{
+    tt_all(1);
+}
+
+/* A host executor that cannot run anything is refused before the step
+ * touches the world; threads = 1 never looks at the executor. */
+static void threads_bad_executor(void)
+{
+    const xpbd_executor broken = {NULL, tt_finish, 4, NULL};
+    const xpbd_executor none = {tt_enqueue, tt_finish, 0, &tt_host_state};
+    float a[10] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1};
+    xpbd_particles_f32 p = {1, a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, a + 7, a + 8, a + 9};
+    float scratch[64];
+    xpbd_step_config cfg = xpbd_step_config_default();
+    const xpbd_executor *bad[2] = {&broken, &none};
+    for (int k = 0; k < 2; ++k) {
+        cfg.executor = bad[k];
+        cfg.threads = 4;
+        float before[10];
+        memcpy(before, a, sizeof a);
+        ENSURE_STATUS(xpbd_step_f32(&cfg, 0.01, &p, NULL, scratch, sizeof scratch, NULL),
+                      XPBD_ERR_CONFIG);
+        SAME_BYTES(a, before, sizeof a, "particle after a refused executor");
+    }
+    cfg.executor = NULL;
+    cfg.threads = 0; /* all the default executor has */
+    ENSURE_STATUS(xpbd_step_f32(&cfg, 0.01, &p, NULL, scratch, sizeof scratch, NULL), XPBD_OK);
+}
+
+/* The time step rule (xpbd/step.h): h_s = h / substeps in the set's
+ * precision must be > 0 with 1/h_s^2 finite. */
+static void threads_timestep_rule(void)
+{
+    const double hs[] = {4.9406564584124654e-324 /* denormal */, 1e-20, 1e-19, 1e-155, 1e-154};
+    const xpbd_status want32[] = {XPBD_ERR_TIMESTEP, XPBD_ERR_TIMESTEP, XPBD_OK, XPBD_ERR_TIMESTEP,
+                                  XPBD_ERR_TIMESTEP};
+    const xpbd_status want64[] = {XPBD_ERR_TIMESTEP, XPBD_OK, XPBD_OK, XPBD_ERR_TIMESTEP, XPBD_OK};
+    float a[10] = {0, 1, 0, 0, 1, 0, 0.5f, 0, 0, 1};
+    double d[10] = {0, 1, 0, 0, 1, 0, 0.5, 0, 0, 1};
+    xpbd_particles_f32 p = {1, a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, a + 7, a + 8, a + 9};
+    xpbd_particles_f64 q = {1, d, d + 1, d + 2, d + 3, d + 4, d + 5, d + 6, d + 7, d + 8, d + 9};
+    double scratch[64];
+    xpbd_step_config cfg = xpbd_step_config_default();
+    for (size_t k = 0; k < sizeof hs / sizeof hs[0]; ++k) {
+        float a0[10];
+        double d0[10];
+        memcpy(a0, a, sizeof a);
+        memcpy(d0, d, sizeof d);
+        ENSURE_STATUS(xpbd_step_f32(&cfg, hs[k], &p, NULL, scratch, sizeof scratch, NULL),
+                      want32[k]);
+        ENSURE_STATUS(xpbd_step_f64(&cfg, hs[k], &q, NULL, scratch, sizeof scratch, NULL),
+                      want64[k]);
+        if (want32[k] != XPBD_OK)
+            SAME_BYTES(a, a0, sizeof a, "f32 particle after a refused h");
+        if (want64[k] != XPBD_OK)
+            SAME_BYTES(d, d0, sizeof d, "f64 particle after a refused h");
+    }
+    /* two substeps halve h_s: 1e-19 s in f32 becomes too small */
+    cfg.substeps = 2;
+    ENSURE_STATUS(xpbd_step_f32(&cfg, 1e-19, &p, NULL, scratch, sizeof scratch, NULL),
+                  XPBD_ERR_TIMESTEP);
+    ENSURE_STATUS(xpbd_step_f32(&cfg, 2e-19, &p, NULL, scratch, sizeof scratch, NULL), XPBD_OK);
+}
+
+/* measure_residual is 0 or 1; anything else is a configuration error. */
+static void threads_measure_residual(void)
+{
+    double d[10] = {0, 1, 0, 0, 1, 0, 0.5, 0, 0, 1};
+    xpbd_particles_f64 q = {1, d, d + 1, d + 2, d + 3, d + 4, d + 5, d + 6, d + 7, d + 8, d + 9};
+    double scratch[64];
+    xpbd_step_config cfg = xpbd_step_config_default();
+    const int values[] = {0, 1, 7, -1, 2};
+    const xpbd_status want[] = {XPBD_OK, XPBD_OK, XPBD_ERR_CONFIG, XPBD_ERR_CONFIG,
+                                XPBD_ERR_CONFIG};
+    for (size_t k = 0; k < sizeof values / sizeof values[0]; ++k) {
+        cfg.measure_residual = values[k];
+        double d0[10];
+        memcpy(d0, d, sizeof d);
+        xpbd_step_counters c;
+        ENSURE_STATUS(xpbd_step_f64(&cfg, 0.01, &q, NULL, scratch, sizeof scratch, &c), want[k]);
+        ENSURE_STATUS(c.status, want[k]);
+        if (want[k] != XPBD_OK)
+            SAME_BYTES(d, d0, sizeof d, "particle after a refused measure_residual");
+    }
+}
+
+static void threads_bad_input(void)
+{
+    tt_bad_input_f32();
+    tt_bad_input_f64();
+}
+
+const xt_test xt_tests_threads[] = {
+    {"threads.bad_input", threads_bad_input},
+    {"threads.f32", threads_f32},
+    {"threads.f64", threads_f64},
+    {"threads.bad_executor", threads_bad_executor},
+    {"threads.timestep_rule", threads_timestep_rule},
+    {"threads.measure_residual", threads_measure_residual},
+    {NULL, NULL},
+};
+
+#else /* TT_REAL: the scenes, once per precision */
+
+typedef struct TT_S(tt_scene) {
+    size_t n;
+    TT_REAL *a; /* 10 n: x y z px py pz vx vy vz w */
+    TT_REAL *radius, *impulse, *tlen;
+    uint32_t *anchor, *ci0, *ci1;
+    TT_S(xpbd_particles) p;
+    TT_S(xpbd_distance_set) dist;
+    TT_S(xpbd_quad_set) tets, bends;
+    xpbd_contact_set cs;
+    xpbd_plane ground;
+    size_t begin[17];
+    uint8_t asleep[16];
+    TT_S(xpbd_world) w;
+    void *scratch;
+} TT_S(tt_scene);
+
+static int TT_S(tt_alloc)(TT_S(tt_scene) *s, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->a = calloc(10 * n, sizeof(TT_REAL));
+    if (!s->a)
+        return 0;
+    TT_REAL *a = s->a;
+    s->p = (TT_S(xpbd_particles)){n,         a,         a + n,     a + 2 * n, a + 3 * n, a + 4 * n,
+                                  a + 5 * n, a + 6 * n, a + 7 * n, a + 8 * n, a + 9 * n};
+    for (size_t i = 0; i < n; ++i)
+        s->p.w[i] = 1;
+    s->w.particles = &s->p;
+    return 1;
+}
+
+static void TT_S(tt_free)(TT_S(tt_scene) *s)
+{
+    free(s->a);
+    free(s->radius);
+    free(s->impulse);
+    free(s->tlen);
+    free(s->anchor);
+    free(s->ci0);
+    free(s->ci1);
+    free(s->scratch);
+    TT_S(xpbd_distance_set_free)(&s->dist);
+    TT_S(xpbd_quad_set_free)(&s->tets);
+    TT_S(xpbd_quad_set_free)(&s->bends);
+}
+
+/* A 64 x 64 cloth of 2 cm hanging from two corners: stretch and shear
+ * edges, bending, tethers to the nearer pin, one body relative-damped. */
+static int TT_S(tt_cloth)(TT_S(tt_scene) *s, int springs)
+{
+    const uint32_t N = 64;
+    xs_mesh m;
+    const double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, -1, 0};
+    if (!xs_mesh_cloth(&m, N, N, 0.02, o, u, v))
+        return 0;
+    uint32_t *edges = xs_mesh_all_edges(&m);
+    const size_t n = m.k.particles, ne = m.k.edges + m.k.shear;
+    int ok = edges && TT_S(tt_alloc)(s, n);
+    TT_REAL *xyz = ok ? malloc(3 * n * sizeof *xyz) : NULL;
+    TT_REAL *rest = ok ? malloc((ne + 1) * sizeof *rest) : NULL;
+    TT_REAL *comp = ok ? malloc((ne + m.k.bends + 1) * sizeof *comp) : NULL;
+    s->anchor = ok ? malloc(n * sizeof *s->anchor) : NULL;
+    s->tlen = ok ? malloc(n * sizeof *s->tlen) : NULL;
+    ok = ok && xyz && rest && comp && s->anchor && s->tlen;
+    for (size_t i = 0; ok && i < n; ++i) {
+        for (int k = 0; k < 3; ++k)
+            xyz[3 * i + (size_t)k] = (TT_REAL)m.xyz[3 * i + (size_t)k];
+        s->p.x[i] = xyz[3 * i];
+        s->p.y[i] = xyz[3 * i + 1];
+        s->p.z[i] = xyz[3 * i + 2] + (TT_REAL)(0.001 * (double)(i % 7));
+        const uint32_t pin = i % N < N / 2 ? 0 : N - 1;
+        s->anchor[i] = (uint32_t)i == pin ? (uint32_t)i : pin;
+        const double dx = m.xyz[3 * i] - m.xyz[3 * pin], dy = m.xyz[3 * i + 1] - m.xyz[3 * pin + 1];
+        s->tlen[i] = (TT_REAL)(1.02 * sqrt(dx * dx + dy * dy));
+    }
+    if (ok) {
+        s->p.w[0] = s->p.w[N - 1] = 0;
+        TT_S(xpbd_mesh_rest_lengths)(xyz, ne, edges, rest);
+        for (size_t e = 0; e < ne + m.k.bends; ++e)
+            comp[e] = (TT_REAL)(springs ? 1e-2 : e < ne ? 1e-6 : 1e-2);
+        uint32_t *i0 = malloc((ne + 1) * sizeof *i0), *i1 = malloc((ne + 1) * sizeof *i1);
+        ok = i0 && i1;
+        for (size_t e = 0; ok && e < ne; ++e) {
+            i0[e] = edges[2 * e];
+            i1[e] = edges[2 * e + 1];
+        }
+        ok = ok && TT_S(xpbd_distance_set_build)(&s->dist, n, ne, i0, i1, rest, comp, NULL,
+                                                  NULL) == XPBD_OK;
+        free(i0);
+        free(i1);
+        ok = ok && (springs || TT_S(xpbd_bend_set_build)(&s->bends, n, xyz, m.k.bends, m.bends,
+                                                          comp + ne, NULL, NULL) == XPBD_OK);
+    }
+    if (ok) {
+        s->w.constraints = &s->dist;
+        if (!springs) {
+            s->w.bends = &s->bends;
+            s->w.tether_anchor = s->anchor;
+            s->w.tether_length = s->tlen;
+            s->begin[0] = 0;
+            s->begin[1] = n;
+            s->w.body_begin = s->begin;
+            s->w.body_count = 1;
+        }
+    }
+    free(xyz);
+    free(rest);
+    free(comp);
+    free(edges);
+    xs_mesh_free(&m);
+    return ok;
+}
+
+/* 16^3 particles of radius 5 cm on a jittered lattice of 9.5 cm above the
+ * plane y = 0, moving; each layer a body, the lower eight asleep. */
+static int TT_S(tt_pile)(TT_S(tt_scene) *s)
+{
+    const size_t N = 16, n = N * N * N, maxc = 8 * n;
+    if (!TT_S(tt_alloc)(s, n))
+        return 0;
+    const size_t slots = xpbd_contact_slots(maxc);
+    s->radius = malloc(n * sizeof *s->radius);
+    s->impulse = malloc(n * sizeof *s->impulse);
+    s->ci0 = malloc(slots * sizeof *s->ci0);
+    s->ci1 = malloc(slots * sizeof *s->ci1);
+    if (!s->radius || !s->impulse || !s->ci0 || !s->ci1 ||
+        xpbd_contact_set_init(&s->cs, s->ci0, s->ci1, slots, maxc) != XPBD_OK)
+        return 0;
+    xt_rng rng = {0x7417ead5ull};
+    for (size_t i = 0; i < n; ++i) {
+        const size_t ix = i % N, iy = (i / N) % N, iz = i / (N * N);
+        s->p.x[i] = (TT_REAL)(0.095 * (double)ix + xt_range(&rng, -0.005, 0.005));
+        s->p.y[i] = (TT_REAL)(0.04 + 0.095 * (double)iz + xt_range(&rng, -0.005, 0.005));
+        s->p.z[i] = (TT_REAL)(0.095 * (double)iy + xt_range(&rng, -0.005, 0.005));
+        s->p.vx[i] = (TT_REAL)xt_range(&rng, -0.5, 0.5);
+        s->p.vy[i] = (TT_REAL)xt_range(&rng, -2, 0.5);
+        s->p.w[i] = (TT_REAL)xt_range(&rng, 0.5, 2);
+        s->radius[i] = (TT_REAL)0.05;
+    }
+    s->ground.n[0] = 0, s->ground.n[1] = 1, s->ground.n[2] = 0, s->ground.d = 0;
+    s->w.radius = s->radius;
+    s->w.contacts = &s->cs;
+    s->w.planes = &s->ground;
+    s->w.plane_count = 1;
+    s->w.plane_impulse = s->impulse;
+    for (size_t b = 0; b <= N; ++b)
+        s->begin[b] = b * N * N; /* one body per layer */
+    for (size_t b = 0; b < N; ++b)
+        s->asleep[b] = b < N / 2;
+    s->w.body_begin = s->begin;
+    s->w.body_count = (uint32_t)N;
+    s->w.body_asleep = s->asleep;
+    return 1;
+}
+
+/* A 20^3-cube tetrahedral box (5 tets per cube), squashed 5% and spinning. */
+static int TT_S(tt_box)(TT_S(tt_scene) *s)
+{
+    xs_mesh m;
+    const double o[3] = {0, 0, 0};
+    if (!xs_mesh_box(&m, 20, 0.05, o, 5))
+        return 0;
+    const size_t n = m.k.particles;
+    int ok = TT_S(tt_alloc)(s, n);
+    TT_REAL *xyz = ok ? malloc(3 * n * sizeof *xyz) : NULL;
+    TT_REAL *comp = ok ? malloc((m.k.tets + 1) * sizeof *comp) : NULL;
+    ok = ok && xyz && comp;
+    for (size_t i = 0; ok && i < n; ++i) {
+        for (int k = 0; k < 3; ++k)
+            xyz[3 * i + (size_t)k] = (TT_REAL)m.xyz[3 * i + (size_t)k];
+        s->p.x[i] = xyz[3 * i];
+        s->p.y[i] = (TT_REAL)(0.95 * m.xyz[3 * i + 1]);
+        s->p.z[i] = xyz[3 * i + 2];
+        s->p.vx[i] = (TT_REAL)(-(m.xyz[3 * i + 2] - 0.5));
+        s->p.vz[i] = (TT_REAL)(m.xyz[3 * i] - 0.5);
+    }
+    for (size_t t = 0; ok && t < m.k.tets; ++t)
+        comp[t] = (TT_REAL)1e-7;
+    ok = ok && TT_S(xpbd_tet_set_build)(&s->tets, n, xyz, m.k.tets, m.tets, comp, NULL, NULL) ==
+                   XPBD_OK;
+    if (ok)
+        s->w.tets = &s->tets;
+    free(xyz);
+    free(comp);
+    xs_mesh_free(&m);
+    return ok;
+}
+
+static size_t TT_S(tt_make)(TT_S(tt_scene) *s, tt_kind kind, xpbd_step_config *cfg)
+{
+    memset(s, 0, sizeof *s);
+    *cfg = xpbd_step_config_default();
+    cfg->substeps = 2;
+    cfg->iterations = 2;
+    int ok = 0;
+    switch (kind) {
+    case TT_CLOTH_XPBD:
+    case TT_DIVERGE:
+        ok = TT_S(tt_cloth)(s, 0);
+        cfg->relative_damping = 0.05;
+        cfg->damping = 0.01;
+        if (ok && kind == TT_DIVERGE) /* a particle far out: the stretch overflows */
+            s->p.x[2100] = (TT_REAL)(sizeof(TT_REAL) == 4 ? 1e30 : 1e200);
+        break;
+    case TT_CLOTH_PBD:
+        ok = TT_S(tt_cloth)(s, 0);
+        cfg->solver = XPBD_SOLVER_PBD;
+        cfg->pbd_stiffness = 0.9;
+        break;
+    case TT_CLOTH_SPRINGS:
+        ok = TT_S(tt_cloth)(s, 1);
+        cfg->solver = XPBD_SOLVER_SPRINGS;
+        cfg->spring_damping = 0.01;
+        break;
+    case TT_PILE:
+    case TT_PILE_LESSON:
+        ok = TT_S(tt_pile)(s);
+        cfg->restitution = 0.3;
+        cfg->friction_static = 0.4;
+        cfg->friction_dynamic = 0.3;
+        cfg->relative_damping = 0.1;
+        if (kind == TT_PILE_LESSON) {
+            cfg->contact_order = XPBD_CONTACTS_LESSON;
+            cfg->relative_damping = 0;
+        }
+        break;
+    case TT_BOX:
+        ok = TT_S(tt_box)(s);
+        cfg->gravity[1] = 0;
+        break;
+    case TT_KINDS: break;
+    }
+    if (!ok)
+        return 0;
+    const size_t slots = s->dist.slots + s->tets.slots + s->bends.slots;
+    const size_t bytes =
+        TT_S(xpbd_world_scratch_bytes)(s->n, slots, s->w.contacts ? s->cs.max_contacts : 0);
+    s->scratch = malloc(bytes);
+    return s->scratch ? bytes : 0;
+}
+
+/* Puts scene s back to its built state (a0: the particle arrays then),
+ * steps it `frames` times on isa with threads and executor ex, and appends
+ * everything the step wrote to *out. */
+static void TT_S(tt_run)(TT_S(tt_scene) *s, const TT_REAL *a0, xpbd_step_config cfg,
+                         size_t bytes, tt_kind kind, xpbd_isa isa, int frames, uint32_t threads,
+                         const xpbd_executor *ex, tt_blob *out)
+{
+    memcpy(s->a, a0, 10 * s->n * sizeof(TT_REAL));
+    if (s->dist.slots)
+        memset(s->dist.lambda, 0, s->dist.slots * sizeof(TT_REAL));
+    if (s->tets.slots)
+        memset(s->tets.lambda, 0, s->tets.slots * sizeof(TT_REAL));
+    if (s->bends.slots)
+        memset(s->bends.lambda, 0, s->bends.slots * sizeof(TT_REAL));
+    cfg.isa = isa;
+    cfg.threads = threads;
+    cfg.executor = ex;
+    for (int f = 0; f < frames; ++f) {
+        xpbd_step_counters k;
+        const xpbd_status st =
+            TT_S(xpbd_world_step)(&cfg, 1.0 / 60, &s->w, s->scratch, bytes, &k);
+        tt_put_counters(out, &k);
+        if (kind == TT_DIVERGE && threads == 1)
+            ENSURE_STATUS(st, XPBD_ERR_DIVERGED);
+        else if (kind != TT_DIVERGE && threads == 1 && st != XPBD_OK)
+            ENSURE_STATUS(st, XPBD_OK);
+    }
+    tt_put(out, s->a, 10 * s->n * sizeof(TT_REAL));
+    if (kind == TT_DIVERGE) /* rolled back: exactly the state before */
+        SAME_BYTES(s->a, a0, 10 * s->n * sizeof(TT_REAL), "particles after a diverged step");
+    if (s->dist.slots)
+        tt_put(out, s->dist.lambda, s->dist.slots * sizeof(TT_REAL));
+    if (s->tets.slots)
+        tt_put(out, s->tets.lambda, s->tets.slots * sizeof(TT_REAL));
+    if (s->bends.slots)
+        tt_put(out, s->bends.lambda, s->bends.slots * sizeof(TT_REAL));
+    if (s->w.contacts) {
+        tt_put(out, s->ci0, s->cs.slots * sizeof *s->ci0);
+        tt_put(out, s->ci1, s->cs.slots * sizeof *s->ci1);
+        tt_put(out, s->cs.colour_begin, (s->cs.colours + 1) * sizeof *s->cs.colour_begin);
+        tt_put(out, s->impulse, s->n * sizeof *s->impulse);
+    }
+}
+
+/* Scene `kind` on every ISA: threads 2, 3, 4, 7 through both executors
+ * against threads = 1, bit for bit. */
+static void TT_S(tt_scene_all)(tt_kind kind, int frames)
+{
+    TT_S(tt_scene) s;
+    xpbd_step_config cfg;
+    const size_t bytes = TT_S(tt_make)(&s, kind, &cfg);
+    TT_REAL *a0 = bytes ? malloc(10 * s.n * sizeof *a0) : NULL;
+    if (!a0) {
+        TT_S(tt_free)(&s);
+        REQUIRE(a0 != NULL);
+    }
+    memcpy(a0, s.a, 10 * s.n * sizeof *a0);
+    for (size_t i = 0; i < sizeof tt_isas / sizeof tt_isas[0]; ++i) {
+        if (!tt_isa_runs(tt_isas[i]))
+            continue;
+        tt_blob ref = {0};
+        TT_S(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, 1, NULL, &ref);
+        for (int ex = 0; ex < 2; ++ex)
+            for (size_t t = 0; t < sizeof tt_threads / sizeof tt_threads[0]; ++t) {
+                if (!tt_threads_run(t))
+                    continue;
+                tt_blob got = {0};
+                TT_S(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, tt_threads[t],
+                             ex ? &tt_host_executor : NULL, &got);
+                char what[160];
+                snprintf(what, sizeof what, "%s %s %s threads %u %s executor",
+                         sizeof(TT_REAL) == 8 ? "f64" : "f32", tt_names[kind],
+                         xpbd_isa_name(tt_isas[i]), tt_threads[t], ex ? "host" : "default");
+                ENSURE_INT(got.size, ref.size);
+                if (got.size == ref.size)
+                    SAME_BYTES(got.b, ref.b, ref.size, what);
+                free(got.b);
+            }
+        free(ref.b);
+    }
+    free(a0);
+    TT_S(tt_free)(&s);
+}
+
+/* Bad input found by the scans over ranges: the same status and index as
+ * the scan in particle order, and nothing written. */
+static void TT_S(tt_bad_input)(void)
+{
+    TT_S(tt_scene) s;
+    xpbd_step_config cfg;
+    size_t bytes = TT_S(tt_make)(&s, TT_PILE, &cfg);
+    if (!bytes) {
+        TT_S(tt_free)(&s);
+        REQUIRE(bytes != 0);
+    }
+    s.radius[3000] = -1;
+    s.p.vy[3500] = (TT_REAL)NAN;
+    s.p.y[3600] = (TT_REAL)INFINITY;
+    const xpbd_status want[3] = {XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_RADIUS};
+    const size_t where[3] = {3500, 3600, 3000};
+    for (int k = 0; k < 3; ++k) {
+        for (int e = 0; e < 3; ++e) {
+            cfg.threads = e == 0 ? 1 : 4;
+            cfg.executor = e == 2 ? &tt_host_executor : NULL;
+            xpbd_step_counters c;
+            const size_t na = 10 * s.n * sizeof(TT_REAL);
+            unsigned char *before = malloc(na);
+            if (before)
+                memcpy(before, s.a, na);
+            ENSURE_STATUS(TT_S(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
+                          want[k]);
+            ENSURE_INT(c.bad_index, where[k]);
+            if (before)
+                SAME_BYTES(s.a, before, na, "particles after refused input");
+            free(before);
+        }
+        if (k == 0)
+            s.p.vy[3500] = 0;
+        if (k == 1)
+            s.p.y[3600] = 1;
+    }
+    TT_S(tt_free)(&s);
+    bytes = TT_S(tt_make)(&s, TT_CLOTH_XPBD, &cfg);
+    if (!bytes) {
+        TT_S(tt_free)(&s);
+        REQUIRE(bytes != 0);
+    }
+    s.tlen[2000] = (TT_REAL)NAN;
+    s.anchor[3000] = (uint32_t)s.n;
+    for (int k = 0; k < 2; ++k) {
+        for (int e = 0; e < 3; ++e) {
+            cfg.threads = e == 0 ? 1 : 4;
+            cfg.executor = e == 2 ? &tt_host_executor : NULL;
+            xpbd_step_counters c;
+            ENSURE_STATUS(TT_S(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
+                          k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
+            ENSURE_INT(c.bad_index, k == 0 ? 2000 : 3000);
+        }
+        s.tlen[2000] = 1;
+    }
+    TT_S(tt_free)(&s);
+}
+
+#endif /* TT_REAL */

@@ -1,4 +1,4 @@
-# SPEC S1 cloth: final shape of the 8x6 and 64x64 cloths hanging from two
+# SPEC S1 cloth: final shape of the 8x6 and 64x64 (--quick: 32x32) cloths hanging from two
 # corners, every link coloured by its strain.
 #
 #   gnuplot -e "data='DIR/data/s1_cloth.tsv'; out='DIR/fig/s1_cloth.png'; fmt='png'" plots/s1_cloth.gp
@@ -37,6 +37,8 @@ stats data using (column("cloth") == 0 ? column("strain") : NaN) nooutput
 smax0 = STATS_max
 stats data using (column("cloth") == 1 ? column("strain") : NaN) nooutput
 smax1 = STATS_max
+links1 = STATS_records   # 2 s (s - 1) links for an s x s sheet (64, or 32 under --quick)
+side1 = int((1 + sqrt(1 + 2 * links1)) / 2 + 0.5)
 # (stats filters by the current axis ranges: take every extent before setting them)
 stats data using (column("cloth") == 1 ? column("rest_x1") : NaN) nooutput
 wx = STATS_max
@@ -64,7 +66,7 @@ plot data using (column("cloth") == 0 ? column("rest_x0") : NaN):"rest_y0":(colu
      '' using (column("cloth") == 0 && @ispin0 ? column("x0") : NaN):"y0" with points pt 5 ps 1.6 lc rgb C4 title 'pins (w = 0)', \
      '' using (column("cloth") == 0 && @ispin1 ? column("x1") : NaN):"y1" with points pt 5 ps 1.6 lc rgb C4 notitle
 
-set title sprintf("(b) 64x64 sheet, 1 kg, 8064 links, α = 10^{-3} m/N, max strain %.3f\nNOT CONVERGED: 20 substeps x 1 iteration leave the links at the pins\nstretched past their compliance (see the text)", smax1)
+set title sprintf("(b) %dx%d sheet, 1 kg, %d links, α = 10^{-3} m/N, max strain %.3f\nNOT CONVERGED: 20 substeps x 1 iteration leave the links at the pins\nstretched past their compliance (see the text)", side1, side1, links1, smax1)
 set xrange [-0.1:1.1]
 set yrange [(ylow1 < wy ? ylow1 : wy) - 0.22:0.1]
 set object 1 rect from 0, wy to wx, 0 fs empty border lc rgb '#999999' dt 2 lw 1 front

@@ -272,11 +272,6 @@ double xb_stream_bandwidth(size_t bytes)
 
 /* ------------------------------------------------------------- cloth --- */
 
-/* Sets the step's thread count. The serial step has no such field yet: the
- * rows of every thread count then run serially (and must still be bitwise
- * equal to the one-thread run). */
-#define XB_STEP_THREADS(cfg, t) ((void)(cfg), (void)(t))
-
 static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t threads, uint32_t substeps,
                         uint32_t iterations, int frames, double *seconds, uint64_t *solves,
                         float **final_xyz)
@@ -292,7 +287,7 @@ static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t threads, uin
     cfg.gravity[2] = 0;
     cfg.isa = isa;
     cfg.measure_residual = 0;
-    XB_STEP_THREADS(cfg, threads);
+    cfg.threads = threads; /* on the default executor (OpenMP), serial without it */
     uint64_t count = 0;
     int ok = 1;
     const double t0 = xb_now();

@@ -19,7 +19,10 @@
  * scatters); distance_xpbd_packed/distance_pbd_packed on the packed
  * (x, y, z, w) copy the step driver solves on; pack and unpack are the
  * conversions the driver pays once per substep. Each row's ratio is against
- * the scalar table's kernel of the same name. */
+ * the scalar table's kernel of the same name. packed_walk is no kernel of the
+ * library but their memory-access bound: the packed kernels' walk over the
+ * slots with their loads and stores only (bench_core_tmpl.h), measured once
+ * per size (its row is the scalar path's; it has no SIMD path). */
 #ifndef XPBD_BENCH_CORE_H
 #define XPBD_BENCH_CORE_H
 

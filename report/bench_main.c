@@ -635,7 +635,8 @@ static void peer_report(const xb_peer_row *p, size_t np, const xb_cloth_row *r, 
 }
 
 /* Parses --threads: comma-separated counts in 1..1024, at most
- * XB_MAX_THREAD_COUNTS, no repeats. Returns the count, 0 on a bad list. */
+ * XB_MAX_THREAD_COUNTS, no repeats, into ascending order. Returns the count,
+ * 0 on a bad list. */
 static size_t parse_threads(const char *list, uint32_t *out)
 {
     size_t k = 0;
@@ -653,6 +654,13 @@ static size_t parse_threads(const char *list, uint32_t *out)
         if (*end && !*s)
             return 0; /* trailing comma */
     }
+    /* ascending: one thread, when asked for, runs before the rows it scales */
+    for (size_t i = 1; i < k; ++i)
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; --j) {
+            const uint32_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
     return k;
 }
 

@@ -125,7 +125,7 @@ static void xr_write_md_summary(FILE *f, const xr_ctx *ctx)
             if (r->missing)
                 continue;
             char sv[40], ov[40];
-            xr_num(sv, sizeof sv, r->seed);
+            snprintf(sv, sizeof sv, "%.6g", r->seed);
             snprintf(ov, sizeof ov, "%.6g", r->ours);
             const double d = xr_deviation_pct(r->seed, r->ours);
             fprintf(f, "| [%s](#", xr_sections[r->section]->name);

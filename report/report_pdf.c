@@ -722,7 +722,7 @@ static void xr_emit_summary(xr_doc *d)
             if (r->missing)
                 continue;
             char sv[40], ov[40], dv[40];
-            xr_num(sv, sizeof sv, r->seed);
+            snprintf(sv, sizeof sv, "%.6g", r->seed);
             snprintf(ov, sizeof ov, "%.6g", r->ours);
             const double dev = xr_deviation_pct(r->seed, r->ours);
             if (isfinite(dev))

@@ -14,6 +14,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #define CN 12u  /* particles of the chain */
@@ -64,6 +65,13 @@ typedef struct cat_fx {
     uint8_t torn[CM], tet_drop[6], bend_drop[16];
     uint32_t edge[2 * CM], edge_out[2 * CM], split[64];
     size_t copies;
+    /* engine create (the chain as a scene) and apply */
+    double sxyz[3 * CN], sw[CN];
+    uint32_t sedge[2 * CM];
+    xpbd_scene_f64 scene;
+    xpbd_engine_options eopt;
+    xpbd_engine_f64 *e;
+    xpbd_input input;
     /* the ISA parser */
     const char *isa_name;
     xpbd_isa isa_out;
@@ -144,6 +152,23 @@ static void cat_fixture(cat_fx *f)
     f->box = (xpbd_box_desc){1, 1, 1, 0.5, {0, 0, 0}, 6};
     f->mout.xyz64 = f->mxyz;
     f->mout.capacity.particles = 64;
+    for (uint32_t i = 0; i < CN; ++i) {
+        f->sxyz[3 * i] = 0.5 * i;
+        f->sxyz[3 * i + 1] = 1;
+        f->sw[i] = i == 0 ? 0 : 1;
+    }
+    memcpy(f->sedge, f->edge, sizeof f->sedge);
+    f->scene.particles = CN;
+    f->scene.xyz = f->sxyz;
+    f->scene.inv_mass = f->sw;
+    f->scene.radius = f->radius;
+    f->scene.edges = CM;
+    f->scene.edge = f->sedge;
+    f->scene.planes = 1;
+    f->scene.plane = f->plane;
+    f->scene.max_contacts = 16;
+    f->e = (xpbd_engine_f64 *)(uintptr_t)0x3c3c3c3c; /* create must set it */
+    f->input = (xpbd_input){XPBD_INPUT_ADD_VELOCITY, 2, 5, {0, 1, 0}};
     f->isa_name = "scalar";
     f->isa_out = XPBD_ISA_AUTO;
     f->bad = 12345;
@@ -151,6 +176,8 @@ static void cat_fixture(cat_fx *f)
 
 static void cat_release(cat_fx *f)
 {
+    if (f->e != (xpbd_engine_f64 *)(uintptr_t)0x3c3c3c3c)
+        xpbd_engine_destroy_f64(f->e);
     xpbd_distance_set_free_f64(&f->set);
     xpbd_quad_set_free_f64(&f->qset);
     /* a row whose call wrongly succeeded would leave these built */
@@ -277,6 +304,38 @@ static xpbd_status call_tear_split(cat_fx *f)
                            &f->copies);
 }
 
+static xpbd_status call_engine_create(cat_fx *f)
+{
+    return xpbd_engine_create_f64(&f->e, &f->scene, &f->cfg, &f->eopt, &f->bad);
+}
+/* apply on a created engine: its particles compared before and after (a
+ * change spoils the fixture's block, so the row's state check fails) */
+static xpbd_status call_engine_apply(cat_fx *f)
+{
+    f->bad = SIZE_MAX;
+    if (xpbd_engine_create_f64(&f->e, &f->scene, NULL, NULL, NULL) != XPBD_OK)
+        return XPBD_ERR_ARGUMENT; /* the fixture row check reports it */
+    xpbd_engine_f64 *e = f->e;
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(e);
+    if (f->input.value[2] == 1.7e308) { /* the second translation overflows */
+        const xpbd_input once = {XPBD_INPUT_TRANSLATE, 0, CN, {0, 0, 1.7e308}};
+        (void)xpbd_engine_apply_f64(e, &once);
+    }
+    const size_t bytes = CN * sizeof(double);
+    const double *arrays[10] = {p->x,  p->y,  p->z,  p->px, p->py,
+                                p->pz, p->vx, p->vy, p->vz, p->w};
+    double saved[10 * CN];
+    for (int k = 0; k < 10; ++k)
+        memcpy(saved + k * CN, arrays[k], bytes);
+    const xpbd_status st = xpbd_engine_apply_f64(e, &f->input);
+    unsigned changed = 0;
+    for (int k = 0; k < 10; ++k)
+        changed |= memcmp(saved + k * CN, arrays[k], bytes) != 0;
+    if (changed)
+        f->block[0] = -1; /* makes the caller-state comparison fail */
+    return st;
+}
+
 /* ------------------------------------------------------------ edits --- */
 
 static void e_none(cat_fx *f) { (void)f; }
@@ -390,6 +449,25 @@ static void e_fixed_repeat(cat_fx *f)
     f->ci0[1] = 2; /* slot 1 (5-7) becomes 2-7: particle 2 is in slot 0 */
 }
 static void e_lesson(cat_fx *f) { f->cfg.contact_order = XPBD_CONTACTS_LESSON; }
+static void e_sc_version(cat_fx *f) { f->cfg.version = 7; }
+static void e_sc_tear(cat_fx *f) { f->eopt.tear_stretch = -0.5; }
+static void e_sc_sleep(cat_fx *f) { f->eopt.sleep_energy = NAN; }
+static void e_sc_hinges(cat_fx *f) { f->eopt.keep_hinges = 2; }
+static void e_sc_maxp(cat_fx *f) { f->eopt.max_particles = CN - 1; }
+static void e_sc_alpha(cat_fx *f) { f->scene.edge_alpha = -1; }
+static void e_sc_plane(cat_fx *f) { f->plane[0].n[1] = 3; }
+static void e_sc_tether(cat_fx *f) { f->scene.tether_anchor = f->anchor, f->scene.tether_length = f->tlen, f->anchor[5] = 99; }
+static void e_sc_pos(cat_fx *f) { f->sxyz[3 * 2 + 1] = NAN; }
+static void e_sc_w(cat_fx *f) { f->sw[4] = -2; }
+static void e_sc_radius(cat_fx *f) { f->radius[9] = INFINITY; }
+static void e_sc_edge(cat_fx *f) { f->sedge[2 * 6 + 1] = CN; }
+static void e_sc_null(cat_fx *f) { f->scene.xyz = NULL; }
+static void e_in_kind(cat_fx *f) { f->input.kind = 99; }
+static void e_in_range(cat_fx *f) { f->input.end = CN + 1; }
+static void e_in_translate(cat_fx *f) { f->input = (xpbd_input){XPBD_INPUT_TRANSLATE, 0, CN, {0, 0, 1.7e308}}; }
+static void e_in_velocity(cat_fx *f) { f->input = (xpbd_input){XPBD_INPUT_SET_VELOCITY, 1, 3, {NAN, 0, 0}}; }
+static void e_in_mass(cat_fx *f) { f->input = (xpbd_input){XPBD_INPUT_SET_INV_MASS, 1, 3, {-1, 0, 0}}; }
+static void e_in_wake(cat_fx *f) { f->input = (xpbd_input){XPBD_INPUT_WAKE, 3, 0, {0, 0, 0}}; }
 static void e_tear_range(cat_fx *f) { f->edge[2 * 3 + 1] = CN; }
 static void e_tear_self(cat_fx *f) { f->edge[2 * 5 + 1] = f->edge[2 * 5]; }
 static void e_tear_flag(cat_fx *f) { f->opt.serial = 4; }
@@ -402,7 +480,7 @@ typedef struct cat_row {
     void (*edit)(cat_fx *);
     xpbd_status want;
     size_t bad; /* SIZE_MAX: none named */
-    int builds; /* 1: the call fills an *out that must be zeroed on error */
+    int builds; /* the call fills an *out that must be zeroed on error: 1 a set, 2 an engine */
 } cat_row;
 
 #define NB SIZE_MAX
@@ -504,6 +582,25 @@ static const cat_row rows[] = {
     {"xpbd_world_step_f64", call_world_step, e_tether_len, XPBD_ERR_REST, 8, 0},
     {"xpbd_world_step_f64", call_world_step, e_fixed_repeat, XPBD_ERR_INDEX, 1, 0},
     {"xpbd_world_step_f64", call_world_step, e_lesson, XPBD_ERR_CONFIG, NB, 0},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_null, XPBD_ERR_ARGUMENT, NB, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_version, XPBD_ERR_VERSION, NB, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_tear, XPBD_ERR_CONFIG, NB, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_sleep, XPBD_ERR_CONFIG, NB, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_hinges, XPBD_ERR_CONFIG, NB, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_maxp, XPBD_ERR_CONFIG, NB, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_alpha, XPBD_ERR_COMPLIANCE, NB, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_plane, XPBD_ERR_PLANE, 0, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_tether, XPBD_ERR_INDEX, 5, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_pos, XPBD_ERR_POSITION, 2, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_w, XPBD_ERR_INVERSE_MASS, 4, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_radius, XPBD_ERR_RADIUS, 9, 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_edge, XPBD_ERR_INDEX, 6, 2},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_kind, XPBD_ERR_ARGUMENT, NB, 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_range, XPBD_ERR_ARGUMENT, NB, 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_translate, XPBD_ERR_POSITION, NB, 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_velocity, XPBD_ERR_VELOCITY, NB, 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_mass, XPBD_ERR_INVERSE_MASS, NB, 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_wake, XPBD_ERR_ARGUMENT, NB, 0},
     {"xpbd_tear_split", call_tear_split, e_tear_range, XPBD_ERR_INDEX, NB, 0},
     {"xpbd_tear_split", call_tear_split, e_tear_self, XPBD_ERR_INDEX, NB, 0},
     {"xpbd_tear_split", call_tear_split, e_tear_flag, XPBD_ERR_ARGUMENT, NB, 0},
@@ -576,7 +673,9 @@ static void catalogue_rows(void)
             fprintf(stderr, "      row %zu: %s, got %d bad %zu, want %d bad %zu\n", r,
                     row->function, (int)st, f.bad, (int)row->want, want_bad);
         ENSURE_INT(f.bad, want_bad);
-        if (row->builds) {
+        if (row->builds == 2) {
+            ENSURE(f.e == NULL); /* no engine made */
+        } else if (row->builds) {
             const int zeroed = row->call == call_tet_build || row->call == call_bend_build
                                    ? xt_same_bytes(&f.qout, &(xpbd_quad_set_f64){0},
                                                    sizeof f.qout, row->function, __FILE__,
@@ -613,7 +712,7 @@ static void catalogue_fixture_valid(void)
         call_distance_validate, call_tet_build, call_bend_build,       call_quad_validate,
         call_contact_init, call_contact_assign, call_contacts_find,    call_mesh_cloth,
         call_mesh_box,   call_step,            call_world_step,         call_tear_split,
-        call_contact_validate,
+        call_contact_validate, call_engine_create, call_engine_apply,
     };
     for (size_t k = 0; k < sizeof calls / sizeof calls[0]; ++k) {
         cat_fixture(&f);

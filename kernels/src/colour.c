@@ -63,14 +63,51 @@ int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint
     return real == count;
 }
 
-int xpbd__rigid_ok(const xpbd_rigid_f64 *b)
+/* One pass of xpbd__colour_repeat, specialised by its callers for k and
+ * for the presence of source (constant arguments of an inlined body): the
+ * loop is the step's validation cost, a few instructions per slot. */
+static inline __attribute__((always_inline)) uint32_t
+colour_repeat_pass(uint32_t colours, const uint32_t *colour_begin, const uint32_t *colour_size,
+                   const uint32_t *const idx[4], const unsigned k, const uint32_t *source,
+                   uint32_t *stamp)
 {
-    int ok = (b->shape == XPBD_RIGID_SPHERE || b->shape == XPBD_RIGID_BOX) &&
-             isfinite(b->inv_mass) && b->inv_mass >= 0;
-    for (int k = 0; k < 3; ++k)
-        ok &= isfinite(b->centre[k]) && isfinite(b->half[k]) &&
-              (b->half[k] > 0 || (b->shape == XPBD_RIGID_SPHERE && k > 0));
-    for (int k = 0; k < 9; ++k)
-        ok &= isfinite(b->rot[k]) && isfinite(b->inv_inertia[k]);
-    return ok;
+    const uint32_t *i0 = idx[0], *i1 = idx[1], *i2 = idx[2], *i3 = idx[3];
+    for (uint32_t c = 0; c < colours; ++c) {
+        const uint32_t e = colour_begin[c] + colour_size[c];
+        for (uint32_t s = colour_begin[c]; s < e; ++s) {
+            /* test-and-tag one particle at a time: a slot repeating its own
+             * particle (i0 == i1) is caught as well */
+            const uint32_t a0 = i0[s], a1 = i1[s];
+            if (stamp[a0] == c || (source && source[s] == XPBD_PAD))
+                return s;
+            stamp[a0] = c;
+            if (stamp[a1] == c)
+                return s;
+            stamp[a1] = c;
+            if (k == 4) {
+                const uint32_t a2 = i2[s], a3 = i3[s];
+                if (stamp[a2] == c)
+                    return s;
+                stamp[a2] = c;
+                if (stamp[a3] == c)
+                    return s;
+                stamp[a3] = c;
+            }
+        }
+    }
+    return UINT32_MAX;
+}
+
+uint32_t xpbd__colour_repeat(uint32_t colours, const uint32_t *colour_begin,
+                             const uint32_t *colour_size, const uint32_t *const idx[4],
+                             unsigned k, const uint32_t *source, size_t n, uint32_t *stamp)
+{
+    if (colours == 0)
+        return UINT32_MAX;
+    memset(stamp, 0xff, n * sizeof *stamp);
+    if (k == 4)
+        return colour_repeat_pass(colours, colour_begin, colour_size, idx, 4, NULL, stamp);
+    if (source)
+        return colour_repeat_pass(colours, colour_begin, colour_size, idx, 2, source, stamp);
+    return colour_repeat_pass(colours, colour_begin, colour_size, idx, 2, NULL, stamp);
 }

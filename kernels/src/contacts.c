@@ -183,20 +183,14 @@ xpbd_status xpbd_contact_set_validate(const xpbd_contact_set *cs, size_t n, uint
             return XPBD_ERR_INDEX;
         }
     }
-    /* no particle twice in a colour: the tag pass of the distance-set
-     * validator (soa_tmpl.h), the first later slot named */
-    if (cs->colours)
-        memset(stamp, 0xff, n * sizeof *stamp);
-    for (uint32_t k = 0; k < cs->colours; ++k) {
-        const uint32_t b = cs->colour_begin[k], e = b + cs->colour_size[k];
-        for (uint32_t s = b; s < e; ++s) {
-            if (stamp[cs->i0[s]] == k || stamp[cs->i1[s]] == k) {
-                if (bad_index)
-                    *bad_index = s;
-                return XPBD_ERR_INDEX;
-            }
-            stamp[cs->i0[s]] = stamp[cs->i1[s]] = k;
-        }
+    /* no particle twice in a colour */
+    const uint32_t *const idx[4] = {cs->i0, cs->i1, NULL, NULL};
+    const uint32_t r = xpbd__colour_repeat(cs->colours, cs->colour_begin, cs->colour_size, idx, 2,
+                                           NULL, n, stamp);
+    if (r != UINT32_MAX) {
+        if (bad_index)
+            *bad_index = r;
+        return XPBD_ERR_INDEX;
     }
     return XPBD_OK;
 }

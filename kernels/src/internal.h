@@ -32,9 +32,20 @@ void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], 
 int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,
                     const uint32_t *colour_size, uint32_t overflow_begin);
 
+/* The first real slot of a coloured set's colours that uses a particle an
+ * earlier slot of its colour uses (or itself twice), or, with source given,
+ * holds XPBD_PAD: UINT32_MAX if none. The kernels solve a colour's slots at
+ * once (SIMD lanes, threads), so a repeat would make them differ from the
+ * scalar reference. idx: the k (2 or 4) index arrays; stamp: n entries of
+ * caller scratch, cleared here once, then tagged with each slot's colour
+ * (one pass, no allocation). Indices must already be below n. */
+uint32_t xpbd__colour_repeat(uint32_t colours, const uint32_t *colour_begin,
+                             const uint32_t *colour_size, const uint32_t *const idx[4],
+                             unsigned k, const uint32_t *source, size_t n, uint32_t *stamp);
+
 /* 1 if a host rigid body is usable for coupling: known shape, positive
  * finite size, finite non-negative inverse mass, finite rotation and
- * inverse inertia. */
+ * inverse inertia (softbody.c). */
 int xpbd__rigid_ok(const xpbd_rigid_f64 *b);
 
 #endif

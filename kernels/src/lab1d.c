@@ -1,5 +1,6 @@
-/* The S0 two-particle lab kernel (SPEC S0): validate everything, compute the
- * candidate, validate it, then commit all of it. */
+/* The one-dimensional XPBD solve of two particles on a line
+ * (xpbd/reference.h): validate everything, compute the candidate, validate
+ * it, then commit all of it. */
 #include "internal.h"
 
 xpbd_status xpbd_distance1d_solve(double *a, double *b, double wa, double wb, double rest,

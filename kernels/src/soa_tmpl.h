@@ -24,7 +24,7 @@ static int SFX(screen_particles)(const P *p)
 
 /* Everything the slow loop of the set validator checks, slot by slot,
  * except the colours' real slots being real pairs (source not XPBD_PAD,
- * i0 != i1): the tag pass (first_shared) checks those on its way. */
+ * i0 != i1): the repeat pass (xpbd__colour_repeat) checks those on its way. */
 static int SFX(screen_set)(const DS *c, size_t n)
 {
     unsigned bad = 0;
@@ -120,34 +120,6 @@ static xpbd_status SFX(name_bad_slot)(const DS *c, size_t n, size_t *bad_index)
     return XPBD_OK;
 }
 
-/* The first real slot of a colour that is not a pair of two particles used
- * by no earlier slot of the colour, or UINT32_MAX: the kernels solve a
- * colour's slots at once, so a particle repeated within a colour would make
- * the SIMD paths and threads differ from the scalar reference. The caller's
- * stamp[] (n entries) is cleared once; one pass per colour k then tests each
- * particle of a slot for the tag k and tags it, i0 before i1 (so i0 == i1
- * is caught too). Indices must already be in range. */
-static uint32_t SFX(first_shared)(const DS *c, size_t n, uint32_t *stamp)
-{
-    if (c->colours == 0)
-        return UINT32_MAX;
-    memset(stamp, 0xff, n * sizeof *stamp);
-    const uint32_t *i0 = c->i0, *i1 = c->i1, *src = c->source;
-    for (uint32_t k = 0; k < c->colours; ++k) {
-        const uint32_t e = c->colour_begin[k] + c->colour_size[k];
-        for (uint32_t s = c->colour_begin[k]; s < e; ++s) {
-            const uint32_t a0 = i0[s], a1 = i1[s];
-            if (stamp[a0] == k || src[s] == XPBD_PAD)
-                return s;
-            stamp[a0] = k;
-            if (stamp[a1] == k)
-                return s;
-            stamp[a1] = k;
-        }
-    }
-    return UINT32_MAX;
-}
-
 xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, uint32_t *stamp,
                                               size_t *bad_index)
 {
@@ -167,7 +139,9 @@ xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, uint32_t *s
         if (st != XPBD_OK)
             return st;
     }
-    const uint32_t r = SFX(first_shared)(c, n, stamp);
+    const uint32_t *const idx[4] = {c->i0, c->i1, NULL, NULL};
+    const uint32_t r = xpbd__colour_repeat(c->colours, c->colour_begin, c->colour_size, idx, 2,
+                                           c->source, n, stamp);
     if (r != UINT32_MAX) {
         if (bad_index)
             *bad_index = r;

@@ -9,39 +9,6 @@ void SFXM(xpbd_quad_set, free)(QS *set)
     memset(set, 0, sizeof *set);
 }
 
-/* The first slot of a colour using a particle an earlier slot of the same
- * colour uses, or UINT32_MAX: the tag pass of the distance-set validator
- * (soa_tmpl.h) over four indices. Indices must already be in range. */
-static uint32_t SFX(quad_first_repeat)(const QS *c, size_t n, uint32_t *stamp)
-{
-    if (c->colours == 0)
-        return UINT32_MAX;
-    memset(stamp, 0xff, n * sizeof *stamp);
-    const uint32_t *const idx[4] = {c->i0, c->i1, c->i2, c->i3};
-    for (uint32_t k = 0; k < c->colours; ++k) {
-        const uint32_t b = c->colour_begin[k], e = b + c->colour_size[k];
-        unsigned bad = 0;
-        for (uint32_t s = b; s < e; ++s)
-            for (int j = 0; j < 4; ++j) {
-                bad |= stamp[idx[j][s]] == k;
-                stamp[idx[j][s]] = k;
-            }
-        if (!bad)
-            continue;
-        for (uint32_t s = b; s < e; ++s)
-            for (int j = 0; j < 4; ++j)
-                stamp[idx[j][s]] = UINT32_MAX;
-        for (uint32_t s = b; s < e; ++s) {
-            for (int j = 0; j < 4; ++j)
-                if (stamp[idx[j][s]] == k)
-                    return s;
-            for (int j = 0; j < 4; ++j)
-                stamp[idx[j][s]] = k;
-        }
-    }
-    return UINT32_MAX;
-}
-
 xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, uint32_t *stamp,
                                           size_t *bad_index)
 {
@@ -89,7 +56,9 @@ xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, uint32_t *stamp
             return st;
         }
     }
-    const uint32_t r = SFX(quad_first_repeat)(c, n, stamp);
+    const uint32_t *const idx[4] = {c->i0, c->i1, c->i2, c->i3};
+    const uint32_t r = xpbd__colour_repeat(c->colours, c->colour_begin, c->colour_size, idx, 4,
+                                           NULL, n, stamp);
     if (r != UINT32_MAX) {
         if (bad_index)
             *bad_index = r;

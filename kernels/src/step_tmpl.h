@@ -182,6 +182,7 @@ typedef struct SFX(step_run) {
     R hs, gx, gy, gz, keep, ks, sd, rest_speed;
     int lesson, find, contacts, soft, solve, springs, vpass;
     uint32_t sub;                       /* current substep */
+    xpbd_status status;                 /* the broad phase's, then the step's */
     /* the pass being run by the range tasks */
     xpbd__colour_op op;
     const DS *dset;
@@ -774,7 +775,9 @@ static void SFX(predict_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx
 static void SFX(stage_constraint_colours)(SFX(step_run) *s, xpbd_step_counters *k)
 {
     const DS *c = s->c;
-    if (s->springs && s->sub == 0 && s->n)
+    /* the forces start at 0 (spring_integrate leaves them 0 for the next
+     * substep, unless the contact pass packed positions over them) */
+    if (s->springs && s->n && (s->sub == 0 || s->contacts))
         memset(s->sc.fx, 0, 3 * s->n * sizeof(R));
     if (!c)
         return;
@@ -999,6 +1002,29 @@ static void SFX(finite_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
         }
 }
 
+/* First non-finite lambda of slot blocks [b, e) (slots counted across the
+ * sets) into the worker's slot. */
+static void SFX(lambda_finite_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const size_t g0 = (size_t)b * XPBD__SBLOCK;
+    const size_t g1 = (size_t)e * XPBD__SBLOCK < s->all_slots ? (size_t)e * XPBD__SBLOCK
+                                                              : s->all_slots;
+    size_t base = 0;
+    for (int k = 0; k < 3; ++k) {
+        const size_t lo = g0 > base ? g0 - base : 0;
+        const size_t hi = g1 - base < s->lam.slots[k] ? g1 - base : s->lam.slots[k];
+        if (g1 > base && hi > lo && !SFX(screen_finite)(s->lam.lambda[k] + lo, hi - lo))
+            for (size_t i = lo; i < hi; ++i)
+                if (!isfinite(s->lam.lambda[k][i])) {
+                    if (base + i < s->part[worker].bad)
+                        s->part[worker].bad = base + i;
+                    return;
+                }
+        base += s->lam.slots[k];
+    }
+}
+
 /* First non-finite element after a step: particle i, or n + slot (slots
  * counted across the sets in the order distance, tetrahedra, bending). */
 static size_t SFX(first_nonfinite)(SFX(step_run) *s)
@@ -1011,16 +1037,13 @@ static size_t SFX(first_nonfinite)(SFX(step_run) *s)
             bad = s->part[t].bad;
     if (bad != SIZE_MAX)
         return bad;
-    const SFX(lambdas) *l = &s->lam;
-    size_t base = s->n;
-    for (int k = 0; k < 3; ++k) {
-        if (!SFX(screen_finite)(l->lambda[k], l->slots[k]))
-            for (uint32_t i = 0; i < l->slots[k]; ++i)
-                if (!isfinite(l->lambda[k][i]))
-                    return base + i;
-        base += l->slots[k];
-    }
-    return SIZE_MAX;
+    SFX(clear_partials)(s);
+    const uint32_t blocks = (uint32_t)((s->all_slots + XPBD__SBLOCK - 1) / XPBD__SBLOCK);
+    xpbd__run(&s->ex, SFX(lambda_finite_task), blocks, XPBD__MIN_SBLOCKS, s);
+    for (uint32_t t = 0; t < s->ex.workers; ++t)
+        if (s->part[t].bad < bad)
+            bad = s->part[t].bad;
+    return bad == SIZE_MAX ? SIZE_MAX : s->n + bad;
 }
 
 /* Max |C + at*lambda| over the distance set at step end. */
@@ -1057,7 +1080,8 @@ static xpbd_status SFX(stage_finalize)(SFX(step_run) *s, xpbd_status result,
     return result;
 }
 
-/* Runs one stage (the serial parts on the caller, the rest on ranges). */
+/* Runs one stage (the serial parts on the caller, the rest on ranges); the
+ * broad phase and the finalize stage leave their status in s->status. */
 static void SFX(stage)(SFX(step_run) *s, xpbd__stage stage, xpbd_step_counters *k)
 {
     switch (stage) {
@@ -1070,9 +1094,9 @@ static void SFX(stage)(SFX(step_run) *s, xpbd__stage stage, xpbd_step_counters *
     case STAGE_VELOCITY_UPDATE: SFX(run_particles)(s, SFX(velocity_update_task)); break;
     case STAGE_VELOCITY_PASS: SFX(stage_velocity_pass)(s); break;
     case STAGE_RELATIVE_DAMPING: SFX(run_bodies)(s, COPY_SAVE); break;
-    case STAGE_BROAD_PHASE:
-    case STAGE_SNAPSHOT:
-    case STAGE_FINALIZE: break; /* once per step, run by the driver */
+    case STAGE_BROAD_PHASE: s->status = SFX(stage_broad_phase)(s, k); break;
+    case STAGE_SNAPSHOT: SFX(stage_snapshot)(s, COPY_SAVE); break;
+    case STAGE_FINALIZE: s->status = SFX(stage_finalize)(s, s->status, k); break;
     }
 }
 
@@ -1141,16 +1165,15 @@ static xpbd_status SFX(world_checked)(SFX(step_run) *s, const xpbd_step_config *
     xpbd_status st = SFX(step_validate)(s, cfg, h, w, scratch, scratch_bytes, k);
     if (st != XPBD_OK)
         return st;
-    xpbd_status result = XPBD_OK;
+    s->status = XPBD_OK;
     if (s->find) {
-        st = SFX(stage_broad_phase)(s, k);
-        if (st < 0)
-            return st;
-        result = st;
+        SFX(stage)(s, STAGE_BROAD_PHASE, k); /* XPBD_OVERFLOW carries on */
+        if (s->status < 0)
+            return s->status;
     }
     k->contacts = s->cr.cs ? s->cr.cs->count : 0;
     memset(s->part, 0, sizeof s->part);
-    SFX(stage_snapshot)(s, COPY_SAVE);
+    SFX(stage)(s, STAGE_SNAPSHOT, k);
     for (s->sub = 0; s->sub < cfg->substeps; ++s->sub) {
         if (s->lesson)
             SFX(substep_lesson)(s, k);
@@ -1160,7 +1183,8 @@ static xpbd_status SFX(world_checked)(SFX(step_run) *s, const xpbd_step_config *
             SFX(substep_solve)(s, k);
         k->substeps++;
     }
-    return SFX(stage_finalize)(s, result, k);
+    SFX(stage)(s, STAGE_FINALIZE, k);
+    return s->status;
 }
 
 static xpbd_status SFX(world_step)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,

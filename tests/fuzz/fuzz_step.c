@@ -65,7 +65,7 @@
         for (uint32_t i = 0; i < n; ++i)                                                      \
             radius[i] = (R)(fz_u8(&in) == 255 ? fz_real(&in) : 0.05 + fz_nonneg(&in) / 8);    \
         const uint32_t max_contacts = fz_below(&in, FZ_M + 1);                                \
-        uint32_t pi0[FZ_M], pi1[FZ_M], pairs = fixed ? fz_below(&in, FZ_M + 1) : 0;           \
+        uint32_t pi0[FZ_M], pi1[FZ_M], pairs = fixed && n > 1 ? fz_below(&in, FZ_M + 1) : 0;           \
         for (uint32_t k = 0; k < pairs; ++k) {                                                \
             pi0[k] = fz_below(&in, n);                                                        \
             pi1[k] = (pi0[k] + 1 + fz_below(&in, n > 1 ? n - 1 : 1)) % n;                     \

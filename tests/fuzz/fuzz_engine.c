@@ -87,7 +87,10 @@
             plane[k].d = fz_real(in);                                                         \
         }                                                                                     \
         sc.plane = plane;                                                                     \
-        sc.max_contacts = fz_u8(in) == 255 ? fz_u32(in) : fz_below(in, 200);                  \
+        /* capacities a run can use, or ones create must refuse; not the     \
+         * gigabyte ones a host may legitimately ask for (an allocation test) */ \
+        sc.max_contacts = fz_u8(in) == 255 ? (fz_u8(in) & 1 ? (size_t)INT32_MAX / 2 + 1 : SIZE_MAX) \
+                                           : fz_below(in, 200);                               \
         sc.colouring.max_colours = fz_below(in, 66);                                          \
         sc.colouring.serial = fz_u8(in) > 240;                                                \
         xpbd_step_config cfg = xpbd_step_config_default();                                    \

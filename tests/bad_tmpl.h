@@ -1,13 +1,13 @@
-/* Bad input through the SoA API, one precision; template over XT_R /
- * XT_SFX / XT_F64. Every rejected call must return its documented status and
+/* Bad input through the SoA API, one precision; template over R /
+ * SFX / R_F64. Every rejected call must return its documented status and
  * bad_index and leave the particle arrays and lambda bit-identical. */
 
-#define DSET XT_SFX(xpbd_distance_set)
-#define PSET XT_SFX(xpbd_particles)
-#define CL XT_SFX(xt_cloud)
-#define FN(n) XT_SFX(n)
-#define SNAP XT_SFX(xt_snap)
-#define SAMESNAP(s, p, c, what) XT_SFXM(xt_snap, same)((s), (p), (c), (what), __FILE__, __LINE__)
+#define DSET SFX(xpbd_distance_set)
+#define PSET SFX(xpbd_particles)
+#define CL SFX(xt_cloud)
+#define FN(n) SFX(n)
+#define SNAP SFX(xt_snap)
+#define SAMESNAP(s, p, c, what) SFX(xt_snap_same)((s), (p), (c), (what), __FILE__, __LINE__)
 
 static int FN(zeroed)(const DSET *c)
 {
@@ -18,7 +18,7 @@ static int FN(zeroed)(const DSET *c)
 
 static void FN(bad_builder)(void)
 {
-    const XT_R inf = (XT_R)INFINITY, nan = (XT_R)NAN;
+    const R inf = (R)INFINITY, nan = (R)NAN;
     enum { N = 10, M = 6, J = 3 };
     struct {
         const char *what;
@@ -39,23 +39,23 @@ static void FN(bad_builder)(void)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         uint32_t i0[M], i1[M];
-        XT_R rest[M], comp[M];
+        R rest[M], comp[M];
         for (uint32_t j = 0; j < M; ++j) {
             i0[j] = j;
             i1[j] = j + 1;
-            rest[j] = (XT_R)0.5;
-            comp[j] = (XT_R)1e-4;
+            rest[j] = (R)0.5;
+            comp[j] = (R)1e-4;
         }
         switch (cases[k].field) {
         case 0: i0[J] = (uint32_t)cases[k].value; break;
         case 1: i1[J] = (uint32_t)cases[k].value; break;
-        case 2: rest[J] = (XT_R)cases[k].value; break;
-        default: comp[J] = (XT_R)cases[k].value; break;
+        case 2: rest[J] = (R)cases[k].value; break;
+        default: comp[J] = (R)cases[k].value; break;
         }
         DSET c;
         memset(&c, 0x5a, sizeof c);
         size_t bad = 12345;
-        const xpbd_status st = XT_SFXM(xpbd_distance_set, build)(&c, N, M, i0, i1, rest, comp, NULL,
+        const xpbd_status st = SFX(xpbd_distance_set_build)(&c, N, M, i0, i1, rest, comp, NULL,
                                                                &bad);
         if (st != cases[k].want)
             fprintf(stderr, "      case '%s'\n", cases[k].what);
@@ -65,39 +65,39 @@ static void FN(bad_builder)(void)
     }
     /* NULL inputs and the options limit: no index to name */
     uint32_t i0[2] = {0, 1}, i1[2] = {1, 2};
-    XT_R rest[2] = {1, 1}, comp[2] = {0, 0};
+    R rest[2] = {1, 1}, comp[2] = {0, 0};
     DSET c;
     size_t bad = 7;
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, build)(NULL, 3, 2, i0, i1, rest, comp, NULL, &bad),
+    ENSURE_STATUS(SFX(xpbd_distance_set_build)(NULL, 3, 2, i0, i1, rest, comp, NULL, &bad),
                   XPBD_ERR_ARGUMENT);
     memset(&c, 0x5a, sizeof c);
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, build)(&c, 3, 2, NULL, i1, rest, comp, NULL, &bad),
+    ENSURE_STATUS(SFX(xpbd_distance_set_build)(&c, 3, 2, NULL, i1, rest, comp, NULL, &bad),
                   XPBD_ERR_ARGUMENT);
     ENSURE(FN(zeroed)(&c));
     ENSURE_INT(bad, SIZE_MAX);
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, build)(&c, 3, 2, i0, i1, rest, NULL, NULL, &bad),
+    ENSURE_STATUS(SFX(xpbd_distance_set_build)(&c, 3, 2, i0, i1, rest, NULL, NULL, &bad),
                   XPBD_ERR_ARGUMENT);
     const xpbd_colouring_options opt = {65, 0};
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, build)(&c, 3, 2, i0, i1, rest, comp, &opt, &bad),
+    ENSURE_STATUS(SFX(xpbd_distance_set_build)(&c, 3, 2, i0, i1, rest, comp, &opt, &bad),
                   XPBD_ERR_CONFIG);
     ENSURE(FN(zeroed)(&c));
     /* the same arrays are fine */
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, build)(&c, 3, 2, i0, i1, rest, comp, NULL, &bad),
+    ENSURE_STATUS(SFX(xpbd_distance_set_build)(&c, 3, 2, i0, i1, rest, comp, NULL, &bad),
                   XPBD_OK);
     ENSURE_INT(bad, SIZE_MAX);
-    XT_SFXM(xpbd_distance_set, free)(&c);
+    SFX(xpbd_distance_set_free)(&c);
 }
 
 static void FN(bad_validate)(void)
 {
-    const XT_R inf = (XT_R)INFINITY, nan = (XT_R)NAN;
+    const R inf = (R)INFINITY, nan = (R)NAN;
     CL a;
-    REQUIRE(XT_SFXM(xt_cloud, alloc)(&a, 20));
+    REQUIRE(SFX(xt_cloud_alloc)(&a, 20));
     xt_rng rng = {0xbad1};
     size_t bad = 0;
     struct {
         int array; /* index into x y z px py pz vx vy vz w */
-        XT_R value;
+        R value;
         xpbd_status want;
     } cases[] = {
         {0, nan, XPBD_ERR_POSITION},      {1, -inf, XPBD_ERR_POSITION},
@@ -107,36 +107,36 @@ static void FN(bad_validate)(void)
         {9, inf, XPBD_ERR_INVERSE_MASS},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
-        XT_SFXM(xt_cloud, random)(&a, &rng, 0.2, NULL);
-        XT_R *arrays[10] = {a.p.x,  a.p.y,  a.p.z,  a.p.px, a.p.py,
+        SFX(xt_cloud_random)(&a, &rng, 0.2, NULL);
+        R *arrays[10] = {a.p.x,  a.p.y,  a.p.z,  a.p.px, a.p.py,
                             a.p.pz, a.p.vx, a.p.vy, a.p.vz, a.p.w};
         const size_t at = 3 + k;
         arrays[cases[k].array][at] = cases[k].value;
-        ENSURE_STATUS(XT_SFXM(xpbd_particles, validate)(&a.p, &bad), cases[k].want);
+        ENSURE_STATUS(SFX(xpbd_particles_validate)(&a.p, &bad), cases[k].want);
         ENSURE_INT(bad, at);
     }
-    XT_SFXM(xt_cloud, random)(&a, &rng, 0.2, NULL);
-    ENSURE_STATUS(XT_SFXM(xpbd_particles, validate)(&a.p, &bad), XPBD_OK);
+    SFX(xt_cloud_random)(&a, &rng, 0.2, NULL);
+    ENSURE_STATUS(SFX(xpbd_particles_validate)(&a.p, &bad), XPBD_OK);
     ENSURE_INT(bad, SIZE_MAX);
     /* previous positions are not inputs of the step: not checked */
     a.p.px[0] = nan;
-    ENSURE_STATUS(XT_SFXM(xpbd_particles, validate)(&a.p, &bad), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_particles_validate)(&a.p, &bad), XPBD_OK);
     a.p.w = NULL;
-    ENSURE_STATUS(XT_SFXM(xpbd_particles, validate)(&a.p, &bad), XPBD_ERR_ARGUMENT);
-    ENSURE_STATUS(XT_SFXM(xpbd_particles, validate)(NULL, &bad), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(SFX(xpbd_particles_validate)(&a.p, &bad), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(SFX(xpbd_particles_validate)(NULL, &bad), XPBD_ERR_ARGUMENT);
     PSET empty;
     memset(&empty, 0, sizeof empty);
-    ENSURE_STATUS(XT_SFXM(xpbd_particles, validate)(&empty, &bad), XPBD_OK);
-    XT_SFXM(xt_cloud, free)(&a);
+    ENSURE_STATUS(SFX(xpbd_particles_validate)(&empty, &bad), XPBD_OK);
+    SFX(xt_cloud_free)(&a);
 
     /* sets edited in place between steps */
     xt_graph g;
     xt_graph_make(&g, &rng, XT_RANDOM, 50, 0, 0);
     DSET c;
-    REQUIRE_STATUS(XT_SFX(xt_graph_build)(&g, NULL, &c), XPBD_OK);
+    REQUIRE_STATUS(SFX(xt_graph_build)(&g, NULL, &c), XPBD_OK);
     uint32_t *stamp = malloc(g.particles * sizeof *stamp);
     REQUIRE(stamp != NULL);
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_distance_set_validate)(&c, g.particles, stamp, &bad), XPBD_OK);
     ENSURE_INT(bad, SIZE_MAX);
     uint32_t s = 0, pad = UINT32_MAX;
     for (uint32_t k = 0; k < c.slots; ++k) {
@@ -159,17 +159,17 @@ static void FN(bad_validate)(void)
     };
     for (size_t k = 0; k < sizeof edits / sizeof edits[0]; ++k) {
         const uint32_t i0 = c.i0[s], i1 = c.i1[s];
-        const XT_R r = c.rest[s], cm = c.compliance[s], l = c.lambda[s];
+        const R r = c.rest[s], cm = c.compliance[s], l = c.lambda[s];
         switch (edits[k].field) {
         case 0: /* -1: out of range; -2: i0 == i1 */
             c.i0[s] = edits[k].value == -1.0 ? UINT32_MAX - 3 : c.i1[s];
             break;
         case 1: c.i1[s] = (uint32_t)edits[k].value; break;
-        case 2: c.rest[s] = (XT_R)edits[k].value; break;
-        case 3: c.compliance[s] = (XT_R)edits[k].value; break;
-        default: c.lambda[s] = (XT_R)edits[k].value; break;
+        case 2: c.rest[s] = (R)edits[k].value; break;
+        case 3: c.compliance[s] = (R)edits[k].value; break;
+        default: c.lambda[s] = (R)edits[k].value; break;
         }
-        ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad), edits[k].want);
+        ENSURE_STATUS(SFX(xpbd_distance_set_validate)(&c, g.particles, stamp, &bad), edits[k].want);
         ENSURE_INT(bad, s);
         c.i0[s] = i0;
         c.i1[s] = i1;
@@ -177,24 +177,24 @@ static void FN(bad_validate)(void)
         c.compliance[s] = cm;
         c.lambda[s] = l;
     }
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_distance_set_validate)(&c, g.particles, stamp, &bad), XPBD_OK);
     /* a particle count below an index in use */
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(&c, 1, stamp, &bad), XPBD_ERR_INDEX);
+    ENSURE_STATUS(SFX(xpbd_distance_set_validate)(&c, 1, stamp, &bad), XPBD_ERR_INDEX);
     ENSURE(bad < c.slots);
     /* a padding slot that would no longer be a no-op */
     if (pad != UINT32_MAX) {
         c.lambda[pad] = 1;
-        ENSURE(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad) != XPBD_OK);
+        ENSURE(SFX(xpbd_distance_set_validate)(&c, g.particles, stamp, &bad) != XPBD_OK);
         ENSURE_INT(bad, pad);
         c.lambda[pad] = 0;
         c.i1[pad] = c.i0[pad] + 1;
-        ENSURE(XT_SFXM(xpbd_distance_set, validate)(&c, g.particles, stamp, &bad) != XPBD_OK);
+        ENSURE(SFX(xpbd_distance_set_validate)(&c, g.particles, stamp, &bad) != XPBD_OK);
         ENSURE_INT(bad, pad);
         c.i1[pad] = c.i0[pad];
     }
     ENSURE(pad != UINT32_MAX);
-    ENSURE_STATUS(XT_SFXM(xpbd_distance_set, validate)(NULL, 3, stamp, &bad), XPBD_ERR_ARGUMENT);
-    XT_SFXM(xpbd_distance_set, free)(&c);
+    ENSURE_STATUS(SFX(xpbd_distance_set_validate)(NULL, 3, stamp, &bad), XPBD_ERR_ARGUMENT);
+    SFX(xpbd_distance_set_free)(&c);
     free(stamp);
     xt_graph_free(&g);
 }
@@ -216,11 +216,11 @@ static int FN(world_init)(FN(world) *w, int springs)
     if (springs) /* one zero compliance left in: slot of source 5 */
         for (size_t k = 0; k < w->g.count; ++k)
             w->g.compliance[k] = k == 5 ? 0 : 1e-2;
-    if (XT_SFX(xt_graph_build)(&w->g, NULL, &w->c) != XPBD_OK ||
-        !XT_SFXM(xt_cloud, alloc)(&w->a, w->g.particles))
+    if (SFX(xt_graph_build)(&w->g, NULL, &w->c) != XPBD_OK ||
+        !SFX(xt_cloud_alloc)(&w->a, w->g.particles))
         return 0;
-    XT_SFXM(xt_cloud, random)(&w->a, &rng, 0.1, &w->g);
-    w->bytes = XT_SFX(xpbd_step_scratch_bytes)(w->g.particles, w->c.slots);
+    SFX(xt_cloud_random)(&w->a, &rng, 0.1, &w->g);
+    w->bytes = SFX(xpbd_step_scratch_bytes)(w->g.particles, w->c.slots);
     w->scratch = malloc(w->bytes);
     if (!w->scratch)
         return 0;
@@ -228,7 +228,7 @@ static int FN(world_init)(FN(world) *w, int springs)
         xpbd_step_config cfg = xpbd_step_config_default();
         cfg.isa = xt_isa;
         for (int f = 0; f < 2; ++f)
-            if (XT_SFX(xpbd_step)(&cfg, 1.0 / 60, &w->a.p, &w->c, w->scratch, w->bytes, NULL) !=
+            if (SFX(xpbd_step)(&cfg, 1.0 / 60, &w->a.p, &w->c, w->scratch, w->bytes, NULL) !=
                 XPBD_OK)
                 return 0;
     }
@@ -238,8 +238,8 @@ static int FN(world_init)(FN(world) *w, int springs)
 static void FN(world_free)(FN(world) *w)
 {
     free(w->scratch);
-    XT_SFXM(xt_cloud, free)(&w->a);
-    XT_SFXM(xpbd_distance_set, free)(&w->c);
+    SFX(xt_cloud_free)(&w->a);
+    SFX(xpbd_distance_set_free)(&w->c);
     xt_graph_free(&w->g);
 }
 
@@ -274,7 +274,7 @@ static void FN(bad_step)(void)
         "scratch too small", "scratch NULL", "springs with compliance 0", "unsupported isa",
         "cfg NULL",      "particles NULL",
     };
-    const XT_R nan = (XT_R)NAN, inf = (XT_R)INFINITY;
+    const R nan = (R)NAN, inf = (R)INFINITY;
     for (int b = 0; b < FN(B_COUNT); ++b) {
         FN(world) w;
         const int springs = b == FN(B_SPRINGS_COMP0);
@@ -340,12 +340,12 @@ static void FN(bad_step)(void)
         case FN(B_P_NULL): pp = NULL; want = XPBD_ERR_ARGUMENT; break;
         }
         xt_snap snap;
-        XT_SFX(xt_snap)(&snap, &w.a.p, &w.c);
+        SFX(xt_snap)(&snap, &w.a.p, &w.c);
         xpbd_step_counters k;
         memset(&k, 0x77, sizeof k);
-        const xpbd_status st = XT_SFX(xpbd_step)(pcfg, h, pp, &w.c, scratch, bytes, &k);
+        const xpbd_status st = SFX(xpbd_step)(pcfg, h, pp, &w.c, scratch, bytes, &k);
         char what[96];
-        snprintf(what, sizeof what, "%s step, %s", XT_F64 ? "f64" : "f32", names[b]);
+        snprintf(what, sizeof what, "%s step, %s", R_F64 ? "f64" : "f32", names[b]);
         if (st != want)
             fprintf(stderr, "      case '%s'\n", what);
         ENSURE_STATUS(st, want);
@@ -368,24 +368,24 @@ static void FN(bad_degenerate)(void)
 {
     /* 0-1 static pair, 2-3 a normal link, 4-5 coincident with the same velocity */
     const uint32_t i0[3] = {0, 2, 4}, i1[3] = {1, 3, 5};
-    const XT_R rest[3] = {1, 1, 1}, comp[3] = {0, (XT_R)1e-4, 0};
+    const R rest[3] = {1, 1, 1}, comp[3] = {0, (R)1e-4, 0};
     const xpbd_solver solvers[2] = {XPBD_SOLVER_XPBD, XPBD_SOLVER_PBD};
     for (int v = 0; v < 2; ++v) {
         DSET c;
-        REQUIRE_STATUS(XT_SFXM(xpbd_distance_set, build)(&c, 6, 3, i0, i1, rest, comp, NULL, NULL),
+        REQUIRE_STATUS(SFX(xpbd_distance_set_build)(&c, 6, 3, i0, i1, rest, comp, NULL, NULL),
                        XPBD_OK);
         CL a;
-        REQUIRE(XT_SFXM(xt_cloud, alloc)(&a, 6));
-        const XT_R pos[6][3] = {{0, 0, 0}, {0, 2, 0}, {3, 0, 0}, {3, (XT_R)-1.5, 0},
+        REQUIRE(SFX(xt_cloud_alloc)(&a, 6));
+        const R pos[6][3] = {{0, 0, 0}, {0, 2, 0}, {3, 0, 0}, {3, (R)-1.5, 0},
                                 {5, 1, 1}, {5, 1, 1}};
         for (int i = 0; i < 6; ++i) {
             a.p.x[i] = pos[i][0];
             a.p.y[i] = pos[i][1];
             a.p.z[i] = pos[i][2];
             a.p.w[i] = i < 2 ? 0 : 1;
-            a.p.vx[i] = i >= 4 ? (XT_R)0.5 : 0;
+            a.p.vx[i] = i >= 4 ? (R)0.5 : 0;
         }
-        const size_t bytes = XT_SFX(xpbd_step_scratch_bytes)(6, c.slots);
+        const size_t bytes = SFX(xpbd_step_scratch_bytes)(6, c.slots);
         void *scratch = malloc(bytes);
         REQUIRE(scratch);
         xpbd_step_config cfg = xpbd_step_config_default();
@@ -394,7 +394,7 @@ static void FN(bad_degenerate)(void)
         cfg.iterations = 4;
         cfg.isa = xt_isa;
         xpbd_step_counters k;
-        ENSURE_STATUS(XT_SFX(xpbd_step)(&cfg, 1.0 / 60, &a.p, &c, scratch, bytes, &k), XPBD_OK);
+        ENSURE_STATUS(SFX(xpbd_step)(&cfg, 1.0 / 60, &a.p, &c, scratch, bytes, &k), XPBD_OK);
         /* 12 sweeps, two skipped constraints each, three solves each */
         ENSURE_INT(k.skipped, 2 * 12);
         ENSURE_INT(k.solves, 3 * 12);
@@ -417,8 +417,8 @@ static void FN(bad_degenerate)(void)
         /* the residual skips them too (0), so the max is the real link's */
         ENSURE(k.max_residual >= 0 && isfinite(k.max_residual));
         free(scratch);
-        XT_SFXM(xt_cloud, free)(&a);
-        XT_SFXM(xpbd_distance_set, free)(&c);
+        SFX(xt_cloud_free)(&a);
+        SFX(xpbd_distance_set_free)(&c);
     }
 }
 
@@ -429,17 +429,17 @@ static void FN(bad_diverge)(void)
     const uint32_t i0[1] = {0}, i1[1] = {1};
     /* k = 1/compliance so large that the second substep overflows:
      * f = 0.5*k, x ~ f*h^2; then f ~ x*k = inf */
-    const XT_R rest[1] = {(XT_R)0.5}, comp[1] = {(XT_R)(XT_F64 ? 1e-300 : 1e-30)};
+    const R rest[1] = {(R)0.5}, comp[1] = {(R)(R_F64 ? 1e-300 : 1e-30)};
     DSET c;
-    REQUIRE_STATUS(XT_SFXM(xpbd_distance_set, build)(&c, 2, 1, i0, i1, rest, comp, NULL, NULL),
+    REQUIRE_STATUS(SFX(xpbd_distance_set_build)(&c, 2, 1, i0, i1, rest, comp, NULL, NULL),
                    XPBD_OK);
     CL a;
-    REQUIRE(XT_SFXM(xt_cloud, alloc)(&a, 2));
+    REQUIRE(SFX(xt_cloud_alloc)(&a, 2));
     xt_rng rng = {0xd1};
-    XT_SFXM(xt_cloud, random)(&a, &rng, 0, NULL);
+    SFX(xt_cloud_random)(&a, &rng, 0, NULL);
     a.p.w[0] = 0;
     a.p.x[1] = a.p.x[0] + 1;
-    const size_t bytes = XT_SFX(xpbd_step_scratch_bytes)(2, c.slots);
+    const size_t bytes = SFX(xpbd_step_scratch_bytes)(2, c.slots);
     void *scratch = malloc(bytes);
     REQUIRE(scratch);
     xpbd_step_config cfg = xpbd_step_config_default();
@@ -447,9 +447,9 @@ static void FN(bad_diverge)(void)
     cfg.substeps = 4;
     cfg.isa = xt_isa;
     xt_snap snap;
-    XT_SFX(xt_snap)(&snap, &a.p, &c);
+    SFX(xt_snap)(&snap, &a.p, &c);
     xpbd_step_counters k;
-    ENSURE_STATUS(XT_SFX(xpbd_step)(&cfg, 1.0, &a.p, &c, scratch, bytes, &k), XPBD_ERR_DIVERGED);
+    ENSURE_STATUS(SFX(xpbd_step)(&cfg, 1.0, &a.p, &c, scratch, bytes, &k), XPBD_ERR_DIVERGED);
     ENSURE_INT(k.status, XPBD_ERR_DIVERGED);
     ENSURE_INT(k.bad_index, 1); /* the free end went to inf; the static one never moves */
     SAMESNAP(&snap, &a.p, &c, "diverged step restored");
@@ -458,11 +458,11 @@ static void FN(bad_diverge)(void)
     /* XPBD on the same link does not diverge: the solve is unconditionally
      * stable in alpha (XPBD's point) */
     cfg.solver = XPBD_SOLVER_XPBD;
-    ENSURE_STATUS(XT_SFX(xpbd_step)(&cfg, 1.0, &a.p, &c, scratch, bytes, &k), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_step)(&cfg, 1.0, &a.p, &c, scratch, bytes, &k), XPBD_OK);
     ENSURE(isfinite(a.p.x[1]) && isfinite(a.p.y[1]));
     free(scratch);
-    XT_SFXM(xt_cloud, free)(&a);
-    XT_SFXM(xpbd_distance_set, free)(&c);
+    SFX(xt_cloud_free)(&a);
+    SFX(xpbd_distance_set_free)(&c);
 }
 
 #undef DSET

@@ -100,18 +100,17 @@ void xt_snap_free(xt_snap *s)
 static const char *const xt_array_names[13] = {"x",  "y",  "z", "px", "py", "pz", "vx",
                                                       "vy", "vz", "w", "fx", "fy", "fz"};
 
-#define XT_R float
-#define XT_SFX(n) n##_f32
-#define XT_SFXM(a, b) a##_##b##_f32
+#define XPBD_REAL_F32
+#include "precision.h"
 #define XT_SAME xt_same_f32
 #include "fixture_tmpl.h"
-#undef XT_R
-#undef XT_SFX
-#undef XT_SFXM
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef XT_SAME
 
-#define XT_R double
-#define XT_SFX(n) n##_f64
-#define XT_SFXM(a, b) a##_##b##_f64
+#define XPBD_REAL_F64
+#include "precision.h"
 #define XT_SAME xt_same_f64
 #include "fixture_tmpl.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

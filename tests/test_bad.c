@@ -5,21 +5,17 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define XT_R float
-#define XT_SFX(n) n##_f32
-#define XT_SFXM(a, b) a##_##b##_f32
-#define XT_F64 0
+#define XPBD_REAL_F32
+#include "precision.h"
 #include "bad_tmpl.h"
-#undef XT_R
-#undef XT_SFX
-#undef XT_SFXM
-#undef XT_F64
+#define XPBD_PRECISION_END
+#include "precision.h"
 
-#define XT_R double
-#define XT_SFX(n) n##_f64
-#define XT_SFXM(a, b) a##_##b##_f64
-#define XT_F64 1
+#define XPBD_REAL_F64
+#include "precision.h"
 #include "bad_tmpl.h"
+#define XPBD_PRECISION_END
+#include "precision.h"
 
 /* Every status has a non-empty name of its own; unknown values share one.
  * The scan covers the whole plausible range so that statuses added later

@@ -15,21 +15,21 @@
 /* ===================================================== per precision === */
 
 #define CT FN(ct)
-#define CK CT_SFX(xpbd_contact_kernels)
-#define CP CT_SFX(xpbd_particles)
-#define CW CT_SFX(xpbd_world)
-#define CGET(isa) CT_SFXM(xpbd_contact_kernels, get)(isa)
+#define CK SFX(xpbd_contact_kernels)
+#define CP SFX(xpbd_particles)
+#define CW SFX(xpbd_world)
+#define CGET(isa) SFX(xpbd_contact_kernels_get)(isa)
 #define CSAME(a, b, n, what) CT_SAME((a), (b), (n), (what), __FILE__, __LINE__)
-#define FN(n) CT_SFX(n)
-#define CPREC (CT_F64 ? "f64" : "f32")
+#define FN(n) SFX(n)
+#define CPREC (R_F64 ? "f64" : "f32")
 
 /* A particle set with radii, plane impulses and the packed copy q, all in
  * one block so a bitwise comparison of the whole state is one memcmp:
  *   x y z px py pz vx vy vz w | r | imp | q (4n) */
 typedef struct CT {
     CP p;
-    CT_R *r, *imp, *q;
-    CT_R *block;
+    R *r, *imp, *q;
+    R *block;
     size_t n;
 } CT;
 
@@ -38,12 +38,12 @@ enum { FN(CT_STATE) = 11 }; /* reals per particle of the particle arrays + radiu
 static int FN(ct_alloc)(CT *c, size_t n)
 {
     memset(c, 0, sizeof *c);
-    c->block = calloc(16 * n + 1, sizeof(CT_R));
+    c->block = calloc(16 * n + 1, sizeof(R));
     if (!c->block)
         return 0;
-    CT_R *b = c->block;
+    R *b = c->block;
     c->n = n;
-    CT_SFXM(xpbd_particles, bind)(&c->p, n, b, n);
+    SFX(xpbd_particles_bind)(&c->p, n, b, n);
     c->r = b + 10 * n;
     c->imp = b + 11 * n;
     c->q = b + 12 * n;
@@ -58,13 +58,13 @@ static void FN(ct_free)(CT *c)
 
 static void FN(ct_copy)(CT *dst, const CT *src)
 {
-    memcpy(dst->block, src->block, (16 * src->n + 1) * sizeof(CT_R));
+    memcpy(dst->block, src->block, (16 * src->n + 1) * sizeof(R));
 }
 
 /* Every array back to zero. */
 static void FN(ct_clear)(CT *c)
 {
-    memset(c->block, 0, (16 * c->n + 1) * sizeof(CT_R));
+    memset(c->block, 0, (16 * c->n + 1) * sizeof(R));
 }
 
 /* Two particles and their one contact (0, 1) in a set with room for 4: the
@@ -116,7 +116,7 @@ static void FN(ct_unpack)(CT *c)
 /* World-step scratch for n particles and max_contacts contacts. */
 static void *FN(ct_scratch)(size_t n, size_t max_contacts, size_t *bytes)
 {
-    *bytes = CT_SFX(xpbd_world_scratch_bytes)(n, 0, max_contacts);
+    *bytes = SFX(xpbd_world_scratch_bytes)(n, 0, max_contacts);
     return aligned_alloc(64, (*bytes + 63) / 64 * 64);
 }
 
@@ -135,14 +135,14 @@ static CW FN(ct_world)(CT *c, xpbd_contact_set *cs, const xpbd_plane *planes, ui
 
 /* One sweep of the velocity kernel of table T over every colour of a set,
  * then the overflow range serially (as the step driver does). */
-static uint32_t FN(sweep_velocity)(const CK *T, CT *c, const xpbd_contact_set *cs, CT_R e,
-                                   CT_R slop)
+static uint32_t FN(sweep_velocity)(const CK *T, CT *c, const xpbd_contact_set *cs, R e,
+                                   R slop)
 {
     uint32_t hits = 0;
     for (uint32_t col = 0; col < cs->colours; ++col)
         hits += T->velocity(&c->p, c->r, cs, col, 0, xpbd_colour_batches(cs->colour_begin, col),
                             e, slop);
-    hits += CT_SFX(xpbd_serial_contact_velocity)(&c->p, c->r, cs, cs->overflow_begin, cs->slots,
+    hits += SFX(xpbd_serial_contact_velocity)(&c->p, c->r, cs, cs->overflow_begin, cs->slots,
                                                   e, slop);
     return hits;
 }
@@ -170,15 +170,15 @@ static void FN(table2)(void)
     void *scratch = FN(ct_scratch)(2, 4, &sb);
     REQUIRE(scratch != NULL);
     for (int k = 0; k < 5; ++k) {
-        const CT_R e = (CT_R)es[k];
-        const CT_R want = -e * (CT_R)-6; /* -e*v, v = -6 */
+        const R e = (R)es[k];
+        const R want = -e * (R)-6; /* -e*v, v = -6 */
         for (int path = 0; path < 3; ++path) {
             FN(ct_clear)(&c);
-            c.r[0] = (CT_R)0.34;
-            c.r[1] = (CT_R)0.18;
+            c.r[0] = (R)0.34;
+            c.r[1] = (R)0.18;
             c.p.w[0] = 0;
             c.p.w[1] = 1;
-            c.p.y[1] = (CT_R)0.52;
+            c.p.y[1] = (R)0.52;
             c.p.vy[1] = -6;
             xpbd_step_config cfg = xpbd_step_config_default();
             cfg.gravity[1] = 0;
@@ -187,17 +187,17 @@ static void FN(table2)(void)
             cfg.contact_order = XPBD_CONTACTS_LESSON;
             const xpbd_plane plate = {{0, 1, 0}, 0.34};
             if (path == 0) { /* the velocity kernel */
-                ENSURE_INT(S->velocity(&c.p, c.r, &set.cs, 0, 0, 1, e, (CT_R)0.005), 1);
+                ENSURE_INT(S->velocity(&c.p, c.r, &set.cs, 0, 0, 1, e, (R)0.005), 1);
             } else if (path == 1) { /* world step, lesson order, plate particle */
                 xpbd_contact_set *cs = &set.cs;
                 CW w = FN(ct_world)(&c, cs, NULL, 0);
                 xpbd_step_counters kc;
-                ENSURE_STATUS(CT_SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &w, scratch, sb, &kc),
+                ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &w, scratch, sb, &kc),
                               XPBD_OK);
                 ENSURE_INT(kc.contacts, 1); /* the broad phase found the pair */
                 /* the position pass had nothing to do: the ball left */
                 ENSURE_BITS_F64((double)c.p.y[1],
-                                (double)((CT_R)0.52 + want * (CT_R)(1.0 / 60.0)));
+                                (double)((R)0.52 + want * (R)(1.0 / 60.0)));
             } else { /* world step, lesson order, the plate's top as a plane */
                 c.p.count = 1; /* the ball alone: index 1 -> 0 */
                 c.p.y[0] = c.p.y[1];
@@ -205,10 +205,10 @@ static void FN(table2)(void)
                 c.p.w[0] = 1;
                 c.r[0] = c.r[1];
                 CW w = FN(ct_world)(&c, NULL, &plate, 1);
-                ENSURE_STATUS(CT_SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &w, scratch, sb, NULL),
+                ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &w, scratch, sb, NULL),
                               XPBD_OK);
                 /* the impulse on the plane: -(1 + e) v m, exact as well */
-                ENSURE_BITS_F64((double)c.imp[0], (double)((1 + e) * (CT_R)6));
+                ENSURE_BITS_F64((double)c.imp[0], (double)((1 + e) * (R)6));
                 c.p.vy[1] = c.p.vy[0];
                 c.p.vy[0] = 0;
                 c.p.count = 2;
@@ -253,17 +253,17 @@ static void FN(table3)(void)
     ct_set set;
     CT c;
     REQUIRE_STATUS(FN(ct_pair)(&c, &set), XPBD_OK);
-    const double eps = CT_EPS;
+    const double eps = R_EPS;
     const double ulp6 = 4 * eps; /* ulp of 6 = 2^2 * eps */
     for (int k = 0; k < 5; ++k) {
         const double mu = mus[k];
         for (int weighted = 1; weighted >= 0; --weighted) {
             FN(ct_clear)(&c);
-            c.r[0] = c.r[1] = (CT_R)0.18;
-            c.p.w[0] = (CT_R)(1 / mu);
+            c.r[0] = c.r[1] = (R)0.18;
+            c.p.w[0] = (R)(1 / mu);
             c.p.w[1] = 1;
             c.p.y[0] = 1;
-            c.p.y[1] = (CT_R)1.34; /* about 2 cm of overlap */
+            c.p.y[1] = (R)1.34; /* about 2 cm of overlap */
             c.p.py[0] = c.p.y[0];
             c.p.py[1] = c.p.y[1];
             const double y0 = (double)c.p.y[0], y1 = (double)c.p.y[1];
@@ -273,8 +273,8 @@ static void FN(table3)(void)
             const double up = ((double)c.q[5] - y1) / pen, down = (y0 - (double)c.q[1]) / pen;
             const double tol = 4 * eps * 2 / pen + 8 * eps; /* ulp(y) <= 2 eps * 2 */
             if (weighted) {
-                const CT_R share = (CT_R)mu / (CT_R)(mu + 1);
-                ENSURE_BITS_F64((double)((CT_R)1 / ((CT_R)(1 / mu) + 1)), (double)share);
+                const R share = (R)mu / (R)(mu + 1);
+                ENSURE_BITS_F64((double)((R)1 / ((R)(1 / mu) + 1)), (double)share);
                 ENSURE_NEAR(up, mu / (mu + 1), tol);
                 ENSURE_NEAR(down, 1 / (mu + 1), tol);
             } else {
@@ -289,13 +289,13 @@ static void FN(table3)(void)
         }
         /* velocity: touching, v1 = -6, v2 = 0, e = 0.5 */
         FN(ct_clear)(&c);
-        c.r[0] = c.r[1] = (CT_R)0.18;
-        c.p.w[0] = (CT_R)(1 / mu);
+        c.r[0] = c.r[1] = (R)0.18;
+        c.p.w[0] = (R)(1 / mu);
         c.p.w[1] = 1;
         c.p.y[0] = 1;
-        c.p.y[1] = (CT_R)1.36;
+        c.p.y[1] = (R)1.36;
         c.p.vy[1] = -6;
-        ENSURE_INT(S->velocity(&c.p, c.r, &set.cs, 0, 0, 1, (CT_R)0.5, (CT_R)0.005), 1);
+        ENSURE_INT(S->velocity(&c.p, c.r, &set.cs, 0, 0, 1, (R)0.5, (R)0.005), 1);
         const double closed = (1 - 0.5 * mu) / (1 + mu) * -6;
         const double v1 = (double)c.p.vy[1], v2 = (double)c.p.vy[0];
         if (mu == 0.5 || mu == 1 || mu == 2)
@@ -336,22 +336,22 @@ static void FN(momentum)(void)
     const size_t n = 600;
     CT c;
     REQUIRE(FN(ct_alloc)(&c, n));
-    xt_rng rng = {0x3017ull + (uint64_t)CT_F64};
+    xt_rng rng = {0x3017ull + (uint64_t)R_F64};
     const double side = 0.9;
     for (size_t i = 0; i < n; ++i) {
-        c.p.x[i] = (CT_R)xt_range(&rng, 0, side);
-        c.p.y[i] = (CT_R)xt_range(&rng, 0, side);
-        c.p.z[i] = (CT_R)xt_range(&rng, 0, side);
-        c.p.vx[i] = (CT_R)xt_range(&rng, -2, 2);
-        c.p.vy[i] = (CT_R)xt_range(&rng, -2, 2);
-        c.p.vz[i] = (CT_R)xt_range(&rng, -2, 2);
-        c.p.w[i] = (CT_R)xt_range(&rng, 0.25, 4);
-        c.r[i] = (CT_R)xt_range(&rng, 0.03, 0.06);
+        c.p.x[i] = (R)xt_range(&rng, 0, side);
+        c.p.y[i] = (R)xt_range(&rng, 0, side);
+        c.p.z[i] = (R)xt_range(&rng, 0, side);
+        c.p.vx[i] = (R)xt_range(&rng, -2, 2);
+        c.p.vy[i] = (R)xt_range(&rng, -2, 2);
+        c.p.vz[i] = (R)xt_range(&rng, -2, 2);
+        c.p.w[i] = (R)xt_range(&rng, 0.25, 4);
+        c.r[i] = (R)xt_range(&rng, 0.03, 0.06);
     }
     ct_set set;
     REQUIRE(ct_set_alloc(&set, n, 8 * n));
     const xpbd_broadphase bp = {0, 0.01, 0, NULL};
-    REQUIRE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes, &set.cs,
+    REQUIRE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes, &set.cs,
                                               NULL),
                    XPBD_OK);
     REQUIRE(set.cs.count > n / 2); /* a real crowd */
@@ -373,7 +373,7 @@ static void FN(momentum)(void)
             if (m * v > maxmv)
                 maxmv = m * v;
         }
-        hits += FN(sweep_velocity)(S, &c, &set.cs, (CT_R)0.3, (CT_R)0.01);
+        hits += FN(sweep_velocity)(S, &c, &set.cs, (R)0.3, (R)0.01);
     }
     ENSURE(hits > n / 4);
     double p1[3] = {0, 0, 0}, e1 = 0;
@@ -385,10 +385,10 @@ static void FN(momentum)(void)
         e1 += 0.5 * m * ((double)c.p.vx[i] * c.p.vx[i] + (double)c.p.vy[i] * c.p.vy[i] +
                          (double)c.p.vz[i] * c.p.vz[i]);
     }
-    const double bound = 8 * CT_EPS * hits * maxmv;
+    const double bound = 8 * R_EPS * hits * maxmv;
     for (int d = 0; d < 3; ++d)
         ENSURE_NEAR(p1[d], p0[d], bound);
-    ENSURE_LE(e1, e0 * (1 + 8 * CT_EPS * hits));
+    ENSURE_LE(e1, e0 * (1 + 8 * R_EPS * hits));
     ENSURE(e1 < 0.99 * e0); /* e = 0.3: the pass really dissipated */
     ct_set_free(&set);
     FN(ct_free)(&c);
@@ -400,7 +400,7 @@ static void FN(momentum)(void)
  * The predicate is evaluated exactly as documented (xpbd/contacts.h) in
  * double: (d.d) < (r_i + r_j + skin)^2, with the same operation order, so a
  * pair right at the boundary is decided the same way. */
-static size_t FN(brute_pairs)(const CP *p, const CT_R *r, double skin, uint64_t *out)
+static size_t FN(brute_pairs)(const CP *p, const R *r, double skin, uint64_t *out)
 {
     size_t k = 0;
     for (size_t i = 0; i < p->count; ++i)
@@ -451,10 +451,10 @@ static void FN(bp_case)(int kind, size_t n, double rmin, double rmax, double ski
         }
         /* far clouds: half near +offset, half near -offset on every axis */
         const double o = kind == FN(BP_FAR) ? (i % 2 ? offset : -offset) : 0;
-        c.p.x[i] = (CT_R)(x[0] + o);
-        c.p.y[i] = (CT_R)(x[1] - o);
-        c.p.z[i] = (CT_R)(x[2] + o);
-        c.r[i] = kind == FN(BP_MIXED) && i % 3 == 0 ? 0 : (CT_R)xt_range(&rng, rmin, rmax);
+        c.p.x[i] = (R)(x[0] + o);
+        c.p.y[i] = (R)(x[1] - o);
+        c.p.z[i] = (R)(x[2] + o);
+        c.r[i] = kind == FN(BP_MIXED) && i % 3 == 0 ? 0 : (R)xt_range(&rng, rmin, rmax);
         c.p.w[i] = 1;
     }
     /* duplicates: coincident particles must pair as well */
@@ -481,7 +481,7 @@ static void FN(bp_case)(int kind, size_t n, double rmin, double rmax, double ski
     ct_set set;
     REQUIRE(ct_set_alloc(&set, n, nwant + 7));
     size_t bad = 0;
-    ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes, &set.cs,
+    ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes, &set.cs,
                                              &bad),
                   XPBD_OK);
     ENSURE_INT(bad, SIZE_MAX);
@@ -501,7 +501,7 @@ static void FN(bp_case)(int kind, size_t n, double rmin, double rmax, double ski
     {
         ct_set again;
         REQUIRE(ct_set_alloc(&again, n, nwant + 7));
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, again.work, again.work_bytes,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, again.work, again.work_bytes,
                                                  &again.cs, NULL),
                       XPBD_OK);
         ENSURE_INT(again.cs.slots, set.cs.slots);
@@ -527,7 +527,7 @@ static void FN(bp_case)(int kind, size_t n, double rmin, double rmax, double ski
         bs.still = still;
         ct_set masked;
         REQUIRE(ct_set_alloc(&masked, n, nwant + 7));
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bs, masked.work, masked.work_bytes,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bs, masked.work, masked.work_bytes,
                                                  &masked.cs, NULL),
                       XPBD_OK);
         const size_t nm = ct_pairs(&masked.cs, got);
@@ -549,7 +549,7 @@ static void FN(bp_case)(int kind, size_t n, double rmin, double rmax, double ski
     if (nwant >= 2) {
         const size_t cap = nwant / 2;
         REQUIRE(ct_set_alloc(&set, n, cap));
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
                                                  &set.cs, NULL),
                       XPBD_OVERFLOW);
         ENSURE_INT(set.cs.count, cap);
@@ -587,20 +587,20 @@ static void FN(bp_lattice)(void)
     ct_set set;
     REQUIRE(ct_set_alloc(&set, n, 4 * n));
     for (int variant = 0; variant < 3; ++variant) {
-        const CT_R r = variant == 0   ? (CT_R)0.125
-                       : variant == 1 ? CT_SFX(ct_next_up)((CT_R)0.125)
-                                      : (CT_R)0.09375;
+        const R r = variant == 0   ? (R)0.125
+                       : variant == 1 ? SFX(ct_next_up)((R)0.125)
+                                      : (R)0.09375;
         const double skin = variant == 2 ? 0.0625 : 0;
         for (size_t i = 0; i < n; ++i) {
             /* around -1 so the cells straddle zero */
-            c.p.x[i] = (CT_R)(0.25 * (double)(i % side) - 1);
-            c.p.y[i] = (CT_R)(0.25 * (double)(i / side % side) - 1);
-            c.p.z[i] = (CT_R)(0.25 * (double)(i / side / side) - 1);
+            c.p.x[i] = (R)(0.25 * (double)(i % side) - 1);
+            c.p.y[i] = (R)(0.25 * (double)(i / side % side) - 1);
+            c.p.z[i] = (R)(0.25 * (double)(i / side / side) - 1);
             c.r[i] = r;
             c.p.w[i] = 1;
         }
         const xpbd_broadphase bp = {0, skin, 0, NULL};
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
                                                  &set.cs, NULL),
                       XPBD_OK);
         const size_t axis_pairs = 3 * (size_t)side * side * (side - 1);
@@ -629,8 +629,8 @@ static void FN(broadphase)(void)
         /* far from the origin, both signs: cells at ~1e6 / cell size. In
          * float a coordinate near 1e6 has an ulp of 1/16 m, so the radii
          * are metres there, not centimetres. */
-        FN(bp_case)(FN(BP_FAR), n, CT_F64 ? 0.02 : 1.0, CT_F64 ? 0.06 : 3.0, 0.01, 1, seed + 7,
-                    CT_F64 ? 1.0e6 : 2.0e6);
+        FN(bp_case)(FN(BP_FAR), n, R_F64 ? 0.02 : 1.0, R_F64 ? 0.06 : 3.0, 0.01, 1, seed + 7,
+                    R_F64 ? 1.0e6 : 2.0e6);
     }
     FN(bp_lattice)();
 }
@@ -646,11 +646,11 @@ static void FN(bad)(void)
     CT c;
     REQUIRE(FN(ct_alloc)(&c, n));
     for (size_t i = 0; i < n; ++i) {
-        c.p.x[i] = (CT_R)(0.3 * (double)i);
-        c.p.y[i] = (CT_R)(0.1 + 0.05 * (double)(i % 3));
-        c.p.vx[i] = (CT_R)0.5;
+        c.p.x[i] = (R)(0.3 * (double)i);
+        c.p.y[i] = (R)(0.1 + 0.05 * (double)(i % 3));
+        c.p.vx[i] = (R)0.5;
         c.p.w[i] = 1;
-        c.r[i] = (CT_R)0.16;
+        c.r[i] = (R)0.16;
     }
     xpbd_plane planes[2] = {{{0, 1, 0}, 0}, {{1, 0, 0}, -0.2}};
     ct_set set;
@@ -660,7 +660,7 @@ static void FN(bad)(void)
     REQUIRE(scratch != NULL);
     CW w = FN(ct_world)(&c, &set.cs, planes, 2);
     const xpbd_step_config good = xpbd_step_config_default();
-    REQUIRE_STATUS(CT_SFX(xpbd_world_step)(&good, 1.0 / 60.0, &w, scratch, sb, NULL), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_world_step)(&good, 1.0 / 60.0, &w, scratch, sb, NULL), XPBD_OK);
     REQUIRE(set.cs.count > 0);
 
     const double nan = NAN;
@@ -686,7 +686,7 @@ static void FN(bad)(void)
         {"skin -0.01", 5, -0.01, XPBD_ERR_CONFIG},
         {"contact order 7", 6, 7, XPBD_ERR_CONFIG},
     };
-    const size_t state = FN(CT_STATE) * n * sizeof(CT_R);
+    const size_t state = FN(CT_STATE) * n * sizeof(R);
     unsigned char *before = malloc(state);
     REQUIRE(before != NULL);
     for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; ++k) {
@@ -704,7 +704,7 @@ static void FN(bad)(void)
         }
         memcpy(before, c.block, state);
         xpbd_step_counters kc;
-        const xpbd_status st = CT_SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &w, scratch, sb, &kc);
+        const xpbd_status st = SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &w, scratch, sb, &kc);
         if (st != cfgs[k].want) {
             xt_fail_begin(__FILE__, __LINE__);
             fprintf(stderr, "%s %s: got %s, want %s\n", CPREC, cfgs[k].what,
@@ -716,20 +716,20 @@ static void FN(bad)(void)
     /* bad particles, radii and planes: the offending index is named */
     for (int k = 0; k < 7; ++k) {
         xpbd_plane pl[2] = {planes[0], planes[1]};
-        CT_R *slot = NULL, old = 0;
+        R *slot = NULL, old = 0;
         xpbd_status want = XPBD_OK;
         size_t want_index = 3;
         const char *what = "";
         switch (k) {
         case 0: slot = &c.r[3]; what = "radius -0.1"; want = XPBD_ERR_RADIUS; old = -0.1f; break;
-        case 1: slot = &c.r[3]; what = "radius NaN"; want = XPBD_ERR_RADIUS; old = (CT_R)nan; break;
-        case 2: slot = &c.p.y[3]; what = "position NaN"; want = XPBD_ERR_POSITION; old = (CT_R)nan; break;
-        case 3: slot = &c.p.vx[3]; what = "velocity inf"; want = XPBD_ERR_VELOCITY; old = (CT_R)INFINITY; break;
+        case 1: slot = &c.r[3]; what = "radius NaN"; want = XPBD_ERR_RADIUS; old = (R)nan; break;
+        case 2: slot = &c.p.y[3]; what = "position NaN"; want = XPBD_ERR_POSITION; old = (R)nan; break;
+        case 3: slot = &c.p.vx[3]; what = "velocity inf"; want = XPBD_ERR_VELOCITY; old = (R)INFINITY; break;
         case 4: pl[1].n[0] = 2; what = "plane normal length 2"; want = XPBD_ERR_PLANE; want_index = 1; break;
         case 5: pl[0].n[0] = 1; what = "plane normal (1, 1, 0)"; want = XPBD_ERR_PLANE; want_index = 0; break;
         default: pl[1].d = nan; what = "plane d NaN"; want = XPBD_ERR_PLANE; want_index = 1; break;
         }
-        CT_R saved = 0;
+        R saved = 0;
         if (slot) {
             saved = *slot;
             *slot = old;
@@ -737,7 +737,7 @@ static void FN(bad)(void)
         CW wb = FN(ct_world)(&c, &set.cs, pl, 2);
         memcpy(before, c.block, state);
         xpbd_step_counters kc;
-        ENSURE_STATUS(CT_SFX(xpbd_world_step)(&good, 1.0 / 60.0, &wb, scratch, sb, &kc), want);
+        ENSURE_STATUS(SFX(xpbd_world_step)(&good, 1.0 / 60.0, &wb, scratch, sb, &kc), want);
         ENSURE_INT(kc.bad_index, want_index);
         SAME_BYTES(c.block, before, state, what);
         if (slot)
@@ -755,7 +755,7 @@ static void FN(bad)(void)
         wf.contacts_fixed = 1;
         memcpy(before, c.block, state);
         xpbd_step_counters kc;
-        ENSURE_STATUS(CT_SFX(xpbd_world_step)(&good, 1.0 / 60.0, &wf, scratch, sb, &kc),
+        ENSURE_STATUS(SFX(xpbd_world_step)(&good, 1.0 / 60.0, &wf, scratch, sb, &kc),
                       XPBD_ERR_INDEX);
         ENSURE_INT(kc.bad_index, 1);
         SAME_BYTES(c.block, before, state, "fixed contact out of range");
@@ -766,34 +766,34 @@ static void FN(bad)(void)
         size_t bad = 0;
         const xpbd_broadphase bp = {0, 0.01, 0, NULL};
         c.r[6] = -1;
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
                                                  &set.cs, &bad),
                       XPBD_ERR_RADIUS);
         ENSURE_INT(bad, 6);
         ENSURE_INT(set.cs.count, 0);
         ENSURE_INT(set.cs.slots, 0);
-        c.r[6] = (CT_R)0.16;
-        c.p.z[2] = (CT_R)INFINITY;
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
+        c.r[6] = (R)0.16;
+        c.p.z[2] = (R)INFINITY;
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes,
                                                  &set.cs, &bad),
                       XPBD_ERR_POSITION);
         ENSURE_INT(bad, 2);
         c.p.z[2] = 0;
         const xpbd_broadphase neg = {0, -0.01, 0, NULL}, tiny = {0.1, 0.0, 0, NULL}, many = {0, 0, 65, NULL};
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &neg, set.work, set.work_bytes,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &neg, set.work, set.work_bytes,
                                                  &set.cs, NULL),
                       XPBD_ERR_CONFIG);
         /* a cell smaller than 2*max radius would miss pairs */
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &tiny, set.work, set.work_bytes,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &tiny, set.work, set.work_bytes,
                                                  &set.cs, NULL),
                       XPBD_ERR_CONFIG);
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &many, set.work, set.work_bytes,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &many, set.work, set.work_bytes,
                                                  &set.cs, NULL),
                       XPBD_ERR_CONFIG);
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes - 8,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, set.work, set.work_bytes - 8,
                                                  &set.cs, NULL),
                       XPBD_ERR_ARGUMENT);
-        ENSURE_STATUS(CT_SFX(xpbd_contacts_find)(&c.p, c.r, &bp, (char *)set.work + 4,
+        ENSURE_STATUS(SFX(xpbd_contacts_find)(&c.p, c.r, &bp, (char *)set.work + 4,
                                                  set.work_bytes, &set.cs, NULL),
                       XPBD_ERR_ARGUMENT);
         ENSURE_INT(set.cs.count, 0);
@@ -815,18 +815,18 @@ static void FN(cross_cloud)(CT *c, xt_rng *rng)
     const size_t n = c->n;
     const double side = 0.11 * cbrt((double)n + 1) + 0.05;
     for (size_t i = 0; i < n; ++i) {
-        c->p.x[i] = (CT_R)xt_range(rng, 0, side);
-        c->p.y[i] = (CT_R)xt_range(rng, -0.05, side);
-        c->p.z[i] = (CT_R)xt_range(rng, 0, side);
-        c->p.px[i] = c->p.x[i] - (CT_R)xt_range(rng, -0.02, 0.02);
-        c->p.py[i] = c->p.y[i] - (CT_R)xt_range(rng, -0.02, 0.02);
-        c->p.pz[i] = c->p.z[i] - (CT_R)xt_range(rng, -0.02, 0.02);
-        c->p.vx[i] = (CT_R)xt_range(rng, -1, 1);
-        c->p.vy[i] = (CT_R)xt_range(rng, -1, 1);
-        c->p.vz[i] = (CT_R)xt_range(rng, -1, 1);
-        c->p.w[i] = xt_unit(rng) < 0.15 ? 0 : (CT_R)xt_range(rng, 0.2, 3);
-        c->r[i] = (CT_R)xt_range(rng, 0.02, 0.06);
-        c->imp[i] = (CT_R)xt_range(rng, 0, 1);
+        c->p.x[i] = (R)xt_range(rng, 0, side);
+        c->p.y[i] = (R)xt_range(rng, -0.05, side);
+        c->p.z[i] = (R)xt_range(rng, 0, side);
+        c->p.px[i] = c->p.x[i] - (R)xt_range(rng, -0.02, 0.02);
+        c->p.py[i] = c->p.y[i] - (R)xt_range(rng, -0.02, 0.02);
+        c->p.pz[i] = c->p.z[i] - (R)xt_range(rng, -0.02, 0.02);
+        c->p.vx[i] = (R)xt_range(rng, -1, 1);
+        c->p.vy[i] = (R)xt_range(rng, -1, 1);
+        c->p.vz[i] = (R)xt_range(rng, -1, 1);
+        c->p.w[i] = xt_unit(rng) < 0.15 ? 0 : (R)xt_range(rng, 0.2, 3);
+        c->r[i] = (R)xt_range(rng, 0.02, 0.06);
+        c->imp[i] = (R)xt_range(rng, 0, 1);
     }
     if (n > 3) {
         c->p.x[3] = c->p.x[2];
@@ -857,7 +857,7 @@ static void FN(cross_kernels)(void)
             FN(cross_cloud)(&a, &rng);
             /* variant 1: max_colours 2, so the overflow range is exercised */
             const xpbd_broadphase bp = {0, 0.01, variant ? 2u : 0u, NULL};
-            REQUIRE(CT_SFX(xpbd_contacts_find)(&a.p, a.r, &bp, set.work, set.work_bytes,
+            REQUIRE(SFX(xpbd_contacts_find)(&a.p, a.r, &bp, set.work, set.work_bytes,
                                                &set.cs, NULL) == XPBD_OK);
             const xpbd_contact_set *cs = &set.cs;
             for (int kernel = 0; kernel < 11; ++kernel) {
@@ -865,10 +865,10 @@ static void FN(cross_kernels)(void)
                 char what[160];
                 snprintf(what, sizeof what, "%s n=%zu variant %d kernel %d (%u contacts)", CPREC,
                          n, variant, kernel, (unsigned)cs->count);
-                const CT_R mu_s = kernel == 1 || kernel == 2 ? (CT_R)0.6 : 0;
-                const CT_R mu_k = kernel == 1 || kernel == 2 ? (CT_R)0.35 : 0;
-                const CT_R floor_[4] = {0, 1, 0, 0};
-                const CT_R tilt[4] = {(CT_R)0.6, (CT_R)0.8, 0, (CT_R)0.05};
+                const R mu_s = kernel == 1 || kernel == 2 ? (R)0.6 : 0;
+                const R mu_k = kernel == 1 || kernel == 2 ? (R)0.35 : 0;
+                const R floor_[4] = {0, 1, 0, 0};
+                const R tilt[4] = {(R)0.6, (R)0.8, 0, (R)0.05};
                 const size_t b0 = n > 5 ? 1 : 0, b1 = n > 5 ? n - 2 : n;
                 uint32_t ha = 0, hb = 0;
                 switch (kernel) {
@@ -880,13 +880,13 @@ static void FN(cross_kernels)(void)
                         const uint32_t nb = xpbd_colour_batches(cs->colour_begin, col);
                         uint32_t x, y;
                         if (kernel == 3) {
-                            x = T->velocity(&a.p, a.r, cs, col, 0, nb, (CT_R)0.3, (CT_R)0.01);
-                            y = S->velocity(&b.p, b.r, cs, col, 0, nb, (CT_R)0.3, (CT_R)0.01);
+                            x = T->velocity(&a.p, a.r, cs, col, 0, nb, (R)0.3, (R)0.01);
+                            y = S->velocity(&b.p, b.r, cs, col, 0, nb, (R)0.3, (R)0.01);
                         } else {
                             const int wt = kernel != 2;
-                            x = T->position(a.q, &a.p, a.r, cs, col, 0, nb, (CT_R)0.8, wt, mu_s,
+                            x = T->position(a.q, &a.p, a.r, cs, col, 0, nb, (R)0.8, wt, mu_s,
                                             mu_k);
-                            y = S->position(b.q, &b.p, b.r, cs, col, 0, nb, (CT_R)0.8, wt, mu_s,
+                            y = S->position(b.q, &b.p, b.r, cs, col, 0, nb, (R)0.8, wt, mu_s,
                                             mu_k);
                         }
                         ENSURE_INT(x, y);
@@ -896,77 +896,77 @@ static void FN(cross_kernels)(void)
                     }
                     break;
                 case 4: /* plane position, floor, friction, unaligned range */
-                    ha = T->plane_position(a.q, &a.p, a.r, b0, b1, floor_, (CT_R)0.9, (CT_R)0.5,
-                                           (CT_R)0.3, a.imp, (CT_R)(1.0 / 240.0));
-                    hb = S->plane_position(b.q, &b.p, b.r, b0, b1, floor_, (CT_R)0.9, (CT_R)0.5,
-                                           (CT_R)0.3, b.imp, (CT_R)(1.0 / 240.0));
+                    ha = T->plane_position(a.q, &a.p, a.r, b0, b1, floor_, (R)0.9, (R)0.5,
+                                           (R)0.3, a.imp, (R)(1.0 / 240.0));
+                    hb = S->plane_position(b.q, &b.p, b.r, b0, b1, floor_, (R)0.9, (R)0.5,
+                                           (R)0.3, b.imp, (R)(1.0 / 240.0));
                     break;
                 case 5: /* plane position, tilted, no friction */
                     ha = T->plane_position(a.q, &a.p, a.r, 0, n, tilt, 1, 0, 0, NULL, 0);
                     hb = S->plane_position(b.q, &b.p, b.r, 0, n, tilt, 1, 0, 0, NULL, 0);
                     break;
                 case 6: /* plane velocity with and without the impulse array */
-                    ha = T->plane_velocity(&a.p, a.r, b0, b1, floor_, (CT_R)0.4, (CT_R)0.01,
+                    ha = T->plane_velocity(&a.p, a.r, b0, b1, floor_, (R)0.4, (R)0.01,
                                            a.imp);
-                    hb = S->plane_velocity(&b.p, b.r, b0, b1, floor_, (CT_R)0.4, (CT_R)0.01,
+                    hb = S->plane_velocity(&b.p, b.r, b0, b1, floor_, (R)0.4, (R)0.01,
                                            b.imp);
-                    ha += T->plane_velocity(&a.p, a.r, 0, n, tilt, (CT_R)0.1, (CT_R)0.02, NULL);
-                    hb += S->plane_velocity(&b.p, b.r, 0, n, tilt, (CT_R)0.1, (CT_R)0.02, NULL);
+                    ha += T->plane_velocity(&a.p, a.r, 0, n, tilt, (R)0.1, (R)0.02, NULL);
+                    hb += S->plane_velocity(&b.p, b.r, 0, n, tilt, (R)0.1, (R)0.02, NULL);
                     break;
                 case 7: /* gravity */
-                    T->gravity(&a.p, b0, b1, (CT_R)0.01, (CT_R)-0.1635, (CT_R)-0.02);
-                    S->gravity(&b.p, b0, b1, (CT_R)0.01, (CT_R)-0.1635, (CT_R)-0.02);
+                    T->gravity(&a.p, b0, b1, (R)0.01, (R)-0.1635, (R)-0.02);
+                    S->gravity(&b.p, b0, b1, (R)0.01, (R)-0.1635, (R)-0.02);
                     break;
                 case 8: /* integrate */
-                    T->integrate(&a.p, b0, b1, (CT_R)(1.0 / 60.0));
-                    S->integrate(&b.p, b0, b1, (CT_R)(1.0 / 60.0));
+                    T->integrate(&a.p, b0, b1, (R)(1.0 / 60.0));
+                    S->integrate(&b.p, b0, b1, (R)(1.0 / 60.0));
                     break;
                 case 9: /* restitution against pre-solve velocities (px.. stand in) */
                     for (uint32_t col = 0; col < cs->colours; ++col) {
                         const uint32_t nb = xpbd_colour_batches(cs->colour_begin, col);
                         const uint32_t x = T->restitution(&a.p, a.r, cs, a.p.px, a.p.py, a.p.pz,
-                                                          col, 0, nb, (CT_R)0.6, (CT_R)0.01,
-                                                          (CT_R)0.05);
+                                                          col, 0, nb, (R)0.6, (R)0.01,
+                                                          (R)0.05);
                         const uint32_t y = S->restitution(&b.p, b.r, cs, b.p.px, b.p.py, b.p.pz,
-                                                          col, 0, nb, (CT_R)0.6, (CT_R)0.01,
-                                                          (CT_R)0.05);
+                                                          col, 0, nb, (R)0.6, (R)0.01,
+                                                          (R)0.05);
                         ENSURE_INT(x, y);
                         ha += x;
                         hb += y;
                         FN(ct_same)(&a, &b, what);
                     }
-                    ha += CT_SFX(xpbd_serial_contact_restitution)(
+                    ha += SFX(xpbd_serial_contact_restitution)(
                         &a.p, a.r, cs, a.p.px, a.p.py, a.p.pz, cs->overflow_begin, cs->slots,
-                        (CT_R)0.6, (CT_R)0.01, (CT_R)0.05);
-                    hb += CT_SFX(xpbd_serial_contact_restitution)(
+                        (R)0.6, (R)0.01, (R)0.05);
+                    hb += SFX(xpbd_serial_contact_restitution)(
                         &b.p, b.r, cs, b.p.px, b.p.py, b.p.pz, cs->overflow_begin, cs->slots,
-                        (CT_R)0.6, (CT_R)0.01, (CT_R)0.05);
+                        (R)0.6, (R)0.01, (R)0.05);
                     break;
                 default: /* plane restitution, with and without the impulse array */
                     ha = T->plane_restitution(&a.p, a.r, a.p.px, a.p.py, a.p.pz, b0, b1, floor_,
-                                              (CT_R)0.7, (CT_R)0.01, (CT_R)0.05, a.imp);
+                                              (R)0.7, (R)0.01, (R)0.05, a.imp);
                     hb = S->plane_restitution(&b.p, b.r, b.p.px, b.p.py, b.p.pz, b0, b1, floor_,
-                                              (CT_R)0.7, (CT_R)0.01, (CT_R)0.05, b.imp);
+                                              (R)0.7, (R)0.01, (R)0.05, b.imp);
                     ha += T->plane_restitution(&a.p, a.r, a.p.px, a.p.py, a.p.pz, 0, n, tilt,
-                                               (CT_R)0.2, (CT_R)0.02, 0, NULL);
+                                               (R)0.2, (R)0.02, 0, NULL);
                     hb += S->plane_restitution(&b.p, b.r, b.p.px, b.p.py, b.p.pz, 0, n, tilt,
-                                               (CT_R)0.2, (CT_R)0.02, 0, NULL);
+                                               (R)0.2, (R)0.02, 0, NULL);
                     break;
                 }
                 if (kernel <= 3) { /* the overflow range, serially on both */
                     if (kernel == 3) {
-                        ha += CT_SFX(xpbd_serial_contact_velocity)(&a.p, a.r, cs,
+                        ha += SFX(xpbd_serial_contact_velocity)(&a.p, a.r, cs,
                                                                    cs->overflow_begin, cs->slots,
-                                                                   (CT_R)0.3, (CT_R)0.01);
-                        hb += CT_SFX(xpbd_serial_contact_velocity)(&b.p, b.r, cs,
+                                                                   (R)0.3, (R)0.01);
+                        hb += SFX(xpbd_serial_contact_velocity)(&b.p, b.r, cs,
                                                                    cs->overflow_begin, cs->slots,
-                                                                   (CT_R)0.3, (CT_R)0.01);
+                                                                   (R)0.3, (R)0.01);
                     } else {
-                        ha += CT_SFX(xpbd_serial_contact_position)(
-                            a.q, &a.p, a.r, cs, cs->overflow_begin, cs->slots, (CT_R)0.8,
+                        ha += SFX(xpbd_serial_contact_position)(
+                            a.q, &a.p, a.r, cs, cs->overflow_begin, cs->slots, (R)0.8,
                             kernel != 2, mu_s, mu_k);
-                        hb += CT_SFX(xpbd_serial_contact_position)(
-                            b.q, &b.p, b.r, cs, cs->overflow_begin, cs->slots, (CT_R)0.8,
+                        hb += SFX(xpbd_serial_contact_position)(
+                            b.q, &b.p, b.r, cs, cs->overflow_begin, cs->slots, (R)0.8,
                             kernel != 2, mu_s, mu_k);
                     }
                 }
@@ -981,15 +981,15 @@ static void FN(cross_kernels)(void)
             if (cs->colours > 0 && xpbd_colour_batches(cs->colour_begin, 0) >= 2) {
                 const uint32_t nb = xpbd_colour_batches(cs->colour_begin, 0);
                 FN(ct_copy)(&b, &a);
-                const uint32_t x = T->position(a.q, &a.p, a.r, cs, 0, 0, nb, 1, 1, (CT_R)0.5,
-                                               (CT_R)0.2);
-                uint32_t y = T->position(b.q, &b.p, b.r, cs, 0, 0, 1, 1, 1, (CT_R)0.5, (CT_R)0.2);
-                y += T->position(b.q, &b.p, b.r, cs, 0, 1, nb, 1, 1, (CT_R)0.5, (CT_R)0.2);
+                const uint32_t x = T->position(a.q, &a.p, a.r, cs, 0, 0, nb, 1, 1, (R)0.5,
+                                               (R)0.2);
+                uint32_t y = T->position(b.q, &b.p, b.r, cs, 0, 0, 1, 1, 1, (R)0.5, (R)0.2);
+                y += T->position(b.q, &b.p, b.r, cs, 0, 1, nb, 1, 1, (R)0.5, (R)0.2);
                 ENSURE_INT(x, y);
                 FN(ct_same)(&a, &b, "position, batch range split");
-                const uint32_t u = T->velocity(&a.p, a.r, cs, 0, 0, nb, (CT_R)0.7, 0);
-                uint32_t v = T->velocity(&b.p, b.r, cs, 0, 0, 1, (CT_R)0.7, 0);
-                v += T->velocity(&b.p, b.r, cs, 0, 1, nb, (CT_R)0.7, 0);
+                const uint32_t u = T->velocity(&a.p, a.r, cs, 0, 0, nb, (R)0.7, 0);
+                uint32_t v = T->velocity(&b.p, b.r, cs, 0, 0, 1, (R)0.7, 0);
+                v += T->velocity(&b.p, b.r, cs, 0, 1, nb, (R)0.7, 0);
                 ENSURE_INT(u, v);
                 FN(ct_same)(&a, &b, "velocity, batch range split");
             }
@@ -1016,37 +1016,37 @@ static void FN(cross_world)(void)
         REQUIRE(FN(ct_alloc)(&a, n) && FN(ct_alloc)(&b, n));
         xt_rng rng = {0x5eed0000ull + (uint64_t)order};
         for (size_t i = 0; i < n; ++i) {
-            a.p.x[i] = (CT_R)xt_range(&rng, 0.05, 0.75);
-            a.p.y[i] = (CT_R)xt_range(&rng, 0.0, 1.2);
-            a.p.z[i] = (CT_R)xt_range(&rng, 0.05, 0.75);
-            a.p.vx[i] = (CT_R)xt_range(&rng, -1, 1);
-            a.p.vy[i] = (CT_R)xt_range(&rng, -1, 1);
-            a.p.vz[i] = (CT_R)xt_range(&rng, -1, 1);
-            a.p.w[i] = i % 50 == 0 ? 0 : (CT_R)xt_range(&rng, 0.5, 2);
-            a.r[i] = (CT_R)xt_range(&rng, 0.02, 0.04);
+            a.p.x[i] = (R)xt_range(&rng, 0.05, 0.75);
+            a.p.y[i] = (R)xt_range(&rng, 0.0, 1.2);
+            a.p.z[i] = (R)xt_range(&rng, 0.05, 0.75);
+            a.p.vx[i] = (R)xt_range(&rng, -1, 1);
+            a.p.vy[i] = (R)xt_range(&rng, -1, 1);
+            a.p.vz[i] = (R)xt_range(&rng, -1, 1);
+            a.p.w[i] = i % 50 == 0 ? 0 : (R)xt_range(&rng, 0.5, 2);
+            a.r[i] = (R)xt_range(&rng, 0.02, 0.04);
         }
         FN(ct_copy)(&b, &a);
         ct_set sa, sbs;
         REQUIRE(ct_set_alloc(&sa, n, 24 * n) && ct_set_alloc(&sbs, n, 24 * n));
         /* a few distance links in the substep order */
-        CT_SFX(xpbd_distance_set) da, db;
+        SFX(xpbd_distance_set) da, db;
         memset(&da, 0, sizeof da);
         memset(&db, 0, sizeof db);
         uint32_t l0[20], l1[20];
-        CT_R rest[20], comp[20];
+        R rest[20], comp[20];
         for (uint32_t k = 0; k < 20; ++k) {
             l0[k] = 10 * k + 1;
             l1[k] = 10 * k + 2;
-            rest[k] = (CT_R)0.1;
-            comp[k] = (CT_R)1e-4;
+            rest[k] = (R)0.1;
+            comp[k] = (R)1e-4;
         }
         if (order == XPBD_CONTACTS_SUBSTEP) {
-            REQUIRE(CT_SFXM(xpbd_distance_set, build)(&da, n, 20, l0, l1, rest, comp, NULL,
+            REQUIRE(SFX(xpbd_distance_set_build)(&da, n, 20, l0, l1, rest, comp, NULL,
                                                       NULL) == XPBD_OK);
-            REQUIRE(CT_SFXM(xpbd_distance_set, build)(&db, n, 20, l0, l1, rest, comp, NULL,
+            REQUIRE(SFX(xpbd_distance_set_build)(&db, n, 20, l0, l1, rest, comp, NULL,
                                                       NULL) == XPBD_OK);
         }
-        const size_t bytes = CT_SFX(xpbd_world_scratch_bytes)(n, da.slots, 24 * n);
+        const size_t bytes = SFX(xpbd_world_scratch_bytes)(n, da.slots, 24 * n);
         void *scra = aligned_alloc(64, (bytes + 63) / 64 * 64);
         void *scrb = aligned_alloc(64, (bytes + 63) / 64 * 64);
         REQUIRE(scra && scrb);
@@ -1067,10 +1067,10 @@ static void FN(cross_world)(void)
         for (int frame = 0; frame < 30; ++frame) {
             xpbd_step_counters ka, kb;
             cfg.isa = xt_isa;
-            const xpbd_status st_a = CT_SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &wa, scra, bytes,
+            const xpbd_status st_a = SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &wa, scra, bytes,
                                                              &ka);
             cfg.isa = XPBD_ISA_SCALAR;
-            const xpbd_status st_b = CT_SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &wb, scrb, bytes,
+            const xpbd_status st_b = SFX(xpbd_world_step)(&cfg, 1.0 / 60.0, &wb, scrb, bytes,
                                                              &kb);
             ENSURE_STATUS(st_a, XPBD_OK);
             ENSURE_STATUS(st_b, XPBD_OK);
@@ -1090,8 +1090,8 @@ static void FN(cross_world)(void)
         ENSURE(hits > 1000);
         free(scra);
         free(scrb);
-        CT_SFXM(xpbd_distance_set, free)(&da);
-        CT_SFXM(xpbd_distance_set, free)(&db);
+        SFX(xpbd_distance_set_free)(&da);
+        SFX(xpbd_distance_set_free)(&db);
         ct_set_free(&sa);
         ct_set_free(&sbs);
         FN(ct_free)(&a);
@@ -1271,27 +1271,20 @@ static double ct_next_up_f64(double x)
 }
 
 #define CT_BODY
-#define CT_R float
-#define CT_SFX(n) n##_f32
-#define CT_SFXM(a, b) a##_##b##_f32
+#define XPBD_REAL_F32
+#include "precision.h"
 #define CT_SAME xt_same_f32
-#define CT_EPS FLT_EPSILON
-#define CT_F64 0
 #include "test_contacts.c"
-#undef CT_R
-#undef CT_SFX
-#undef CT_SFXM
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef CT_SAME
-#undef CT_EPS
-#undef CT_F64
 
-#define CT_R double
-#define CT_SFX(n) n##_f64
-#define CT_SFXM(a, b) a##_##b##_f64
+#define XPBD_REAL_F64
+#include "precision.h"
 #define CT_SAME xt_same_f64
-#define CT_EPS DBL_EPSILON
-#define CT_F64 1
 #include "test_contacts.c"
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef CT_BODY
 
 /* =================================================== double scenes === */

@@ -5,13 +5,13 @@
  * SB_BODY defined, once for float and once for double. */
 #ifdef SB_BODY
 
-#define FN(n) SB_SFX(n)
-#define SKT SB_SFX(xpbd_softbody_kernels)
-#define SQS SB_SFX(xpbd_quad_set)
-#define SENG SB_SFX(xpbd_engine)
-#define SSC SB_SFX(xpbd_scene)
+#define FN(n) SFX(n)
+#define SKT SFX(xpbd_softbody_kernels)
+#define SQS SFX(xpbd_quad_set)
+#define SENG SFX(xpbd_engine)
+#define SSC SFX(xpbd_scene)
 #define SSAME(a, b, n, what) SB_SAME((a), (b), (n), (what), __FILE__, __LINE__)
-#define SGET(isa) SB_SFXM(xpbd_softbody_kernels, get)(isa)
+#define SGET(isa) SFX(xpbd_softbody_kernels_get)(isa)
 /* Record a run (a cube dropped on a cloth-free ground, poked, with sleeping
  * and a cloth torn by its pins), replay the file, compare bit for bit. */
 static void FN(sb_replay_roundtrip)(void)
@@ -21,17 +21,17 @@ static void FN(sb_replay_roundtrip)(void)
     REQUIRE(xs_mesh_cloth(&cloth, 8, 5, 0.1, (const double[3]){0.5, 1.0, 0},
                           (const double[3]){1, 0, 0}, (const double[3]){0, -1, 0}));
     const size_t nb = cube.k.particles, n = nb + cloth.k.particles;
-    SB_R *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w), *r = malloc(n * sizeof *r);
+    R *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w), *r = malloc(n * sizeof *r);
     uint32_t *edges = malloc(2 * (cube.k.edges + cloth.k.edges + cloth.k.shear) * sizeof *edges);
     uint32_t *bends = malloc(4 * cloth.k.bends * sizeof *bends);
     REQUIRE(xyz && w && r && edges && bends);
     for (size_t i = 0; i < 3 * nb; ++i)
-        xyz[i] = (SB_R)cube.xyz[i];
+        xyz[i] = (R)cube.xyz[i];
     for (size_t i = 0; i < 3 * cloth.k.particles; ++i)
-        xyz[3 * nb + i] = (SB_R)cloth.xyz[i];
+        xyz[3 * nb + i] = (R)cloth.xyz[i];
     for (size_t i = 0; i < n; ++i) {
         w[i] = 10;
-        r[i] = (SB_R)0.02;
+        r[i] = (R)0.02;
     }
     for (size_t i = nb; i < nb + 8; ++i)
         w[i] = 0; /* the cloth's top row */
@@ -71,36 +71,36 @@ static void FN(sb_replay_roundtrip)(void)
     /* f32 runs with a particle capacity (arrays never reallocated), f64
      * with arrays that grow: the file carries either */
     const xpbd_engine_options opt = {.tear_stretch = 0.6, .sleep_energy = 1e-3, .sleep_steps = 10,
-                                      .max_particles = SB_F64 ? 0u : (uint32_t)n + 64};
+                                      .max_particles = R_F64 ? 0u : (uint32_t)n + 64};
     SENG *a = NULL;
-    REQUIRE_STATUS(SB_SFXM(xpbd_engine, create)(&a, &sc, &cfg, &opt, NULL), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_engine_create)(&a, &sc, &cfg, &opt, NULL), XPBD_OK);
     /* start the recording mid-run: the file must carry the whole state */
     for (int f = 0; f < 20; ++f)
-        REQUIRE(SB_SFXM(xpbd_engine, step)(a, 1.0 / 60) >= 0);
+        REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
     char path[64], err[512];
-    snprintf(path, sizeof path, "softbody_replay_%s_%u.xpbdr", SB_F64 ? "f64" : "f32",
+    snprintf(path, sizeof path, "softbody_replay_%s_%u.xpbdr", R_F64 ? "f64" : "f32",
              (unsigned)(xt_next(&(xt_rng){(uint64_t)(uintptr_t)a}) % 100000u));
     xrp_recorder rec;
-    REQUIRE(SB_SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
+    REQUIRE(SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
     uint32_t torn = 0, slept = 0;
     for (int f = 0; f < 160; ++f) {
         if (f == 10) { /* poke the cube */
             const xpbd_input poke = {XPBD_INPUT_ADD_VELOCITY, 0, 9, {0, -2, 0.5}};
-            ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, a, &poke), XPBD_OK);
+            ENSURE_STATUS(SFX(xrp_record_apply)(&rec, a, &poke), XPBD_OK);
         }
         if (f >= 30 && f < 70) { /* drag the top row's halves apart: the cloth tears */
             const xpbd_input drag = {XPBD_INPUT_TRANSLATE, (uint32_t)nb + 4, (uint32_t)nb + 8,
                                      {0.02, 0.005, 0}};
             const xpbd_input drag0 = {XPBD_INPUT_TRANSLATE, (uint32_t)nb, (uint32_t)nb + 4,
                                       {-0.02, 0.005, 0}};
-            ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, a, &drag), XPBD_OK);
-            ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, a, &drag0), XPBD_OK);
+            ENSURE_STATUS(SFX(xrp_record_apply)(&rec, a, &drag), XPBD_OK);
+            ENSURE_STATUS(SFX(xrp_record_apply)(&rec, a, &drag0), XPBD_OK);
         }
-        REQUIRE(SB_SFXM(xpbd_engine, step)(a, 1.0 / 60) >= 0);
+        REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
         torn += SB_C(a)->torn;
         slept += SB_C(a)->fell_asleep;
     }
-    REQUIRE(SB_SFX(xrp_record_end)(&rec, a) == 0);
+    REQUIRE(SFX(xrp_record_end)(&rec, a) == 0);
     /* the run exercised what the file must reproduce */
     ENSURE(torn > 0);
     ENSURE(slept > 0);
@@ -110,16 +110,16 @@ static void FN(sb_replay_roundtrip)(void)
     ENSURE_INT(fl.start_frame, 20);
     ENSURE_INT(fl.inputs, 81);
     SENG *b = NULL;
-    ENSURE_STATUS(SB_SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
+    ENSURE_STATUS(SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
     ENSURE_INT(SB_C(b)->frame, SB_C(a)->frame);
     ENSURE_INT(SB_V(b).edges, SB_V(a).edges);
     FN(sb_same_particles)(b, a, n, "replayed state");
-    ENSURE(SB_SFX(xrp_state_hash)(b) == fl.hash);
+    ENSURE(SFX(xrp_state_hash)(b) == fl.hash);
     SAME_BYTES(SB_W(b)->body_asleep, SB_W(a)->body_asleep, 2, "sleep flags");
     REQUIRE(SB_P(b)->count == SB_P(a)->count);
     SAME_U32(SB_V(b).origin, SB_V(a).origin, SB_P(a)->count, "origin");
     xrp_free(&fl);
-    SB_SFXM(xpbd_engine, destroy)(b);
+    SFX(xpbd_engine_destroy)(b);
     /* a second recording starts after the tear split vertices: the file
      * carries the grown particle set and each particle's origin */
     uint32_t split = 0;
@@ -127,22 +127,22 @@ static void FN(sb_replay_roundtrip)(void)
         split += SB_V(a).origin[i] >= nb && SB_V(a).origin[i] < n;
     SB_NOTE("replay scene: %u torn, %zu particles added\n", torn, SB_P(a)->count - n);
     ENSURE(SB_P(a)->count > n && split == SB_P(a)->count - n);
-    REQUIRE(SB_SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
+    REQUIRE(SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
     const xpbd_input push = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)nb, (uint32_t)SB_P(a)->count,
                              {0.3, 0, 0.2}};
-    ENSURE_STATUS(SB_SFX(xrp_record_apply)(&rec, a, &push), XPBD_OK);
+    ENSURE_STATUS(SFX(xrp_record_apply)(&rec, a, &push), XPBD_OK);
     for (int f = 0; f < 30; ++f)
-        REQUIRE(SB_SFXM(xpbd_engine, step)(a, 1.0 / 60) >= 0);
-    REQUIRE(SB_SFX(xrp_record_end)(&rec, a) == 0);
+        REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
+    REQUIRE(SFX(xrp_record_end)(&rec, a) == 0);
     REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
-    ENSURE_STATUS(SB_SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
+    ENSURE_STATUS(SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
     REQUIRE(SB_P(b)->count == SB_P(a)->count);
     SAME_U32(SB_V(b).origin, SB_V(a).origin, SB_P(a)->count, "origin after the split");
-    ENSURE(SB_SFX(xrp_state_hash)(b) == fl.hash);
-    ENSURE(SB_SFX(xrp_state_hash)(a) == fl.hash);
+    ENSURE(SFX(xrp_state_hash)(b) == fl.hash);
+    ENSURE(SFX(xrp_state_hash)(a) == fl.hash);
     xrp_free(&fl);
-    SB_SFXM(xpbd_engine, destroy)(b);
-    SB_SFXM(xpbd_engine, destroy)(a);
+    SFX(xpbd_engine_destroy)(b);
+    SFX(xpbd_engine_destroy)(a);
     remove(path);
     free(xyz);
     free(w);
@@ -173,29 +173,21 @@ static void FN(sb_replay_roundtrip)(void)
 #include <stdlib.h>
 
 #define SB_BODY
-#define SB_R float
-#define SB_SFX(n) n##_f32
-#define SB_SFXM(a, b) a##_##b##_f32
+#define XPBD_REAL_F32
+#include "precision.h"
 #define SB_SAME xt_same_f32
-#define SB_F64 0
 #include "test_engine_replay.c"
-#undef SB_R
-#undef SB_SFX
-#undef SB_SFXM
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef SB_SAME
-#undef SB_F64
 
-#define SB_R double
-#define SB_SFX(n) n##_f64
-#define SB_SFXM(a, b) a##_##b##_f64
+#define XPBD_REAL_F64
+#include "precision.h"
 #define SB_SAME xt_same_f64
-#define SB_F64 1
 #include "test_engine_replay.c"
-#undef SB_R
-#undef SB_SFX
-#undef SB_SFXM
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef SB_SAME
-#undef SB_F64
 #undef SB_BODY
 
 void softbody_replay(void)

@@ -16,23 +16,23 @@
 
 /* ===================================================== per precision === */
 
-#define FN(n) SB_SFX(n)
-#define SKT SB_SFX(xpbd_softbody_kernels)
-#define SQS SB_SFX(xpbd_quad_set)
-#define SENG SB_SFX(xpbd_engine)
-#define SSC SB_SFX(xpbd_scene)
+#define FN(n) SFX(n)
+#define SKT SFX(xpbd_softbody_kernels)
+#define SQS SFX(xpbd_quad_set)
+#define SENG SFX(xpbd_engine)
+#define SSC SFX(xpbd_scene)
 #define SSAME(a, b, n, what) SB_SAME((a), (b), (n), (what), __FILE__, __LINE__)
-#define SGET(isa) SB_SFXM(xpbd_softbody_kernels, get)(isa)
+#define SGET(isa) SFX(xpbd_softbody_kernels_get)(isa)
 
 /* Random packed positions q (x, y, z, w per particle): positions in
  * [-1, 1)^3, inverse masses in [0.1, 3) with a fraction of statics. */
-static void FN(sb_random_q)(SB_R *q, size_t n, xt_rng *rng, double static_fraction)
+static void FN(sb_random_q)(R *q, size_t n, xt_rng *rng, double static_fraction)
 {
     for (size_t i = 0; i < n; ++i) {
-        q[4 * i] = (SB_R)xt_range(rng, -1, 1);
-        q[4 * i + 1] = (SB_R)xt_range(rng, -1, 1);
-        q[4 * i + 2] = (SB_R)xt_range(rng, -1, 1);
-        q[4 * i + 3] = xt_unit(rng) < static_fraction ? 0 : (SB_R)xt_range(rng, 0.1, 3);
+        q[4 * i] = (R)xt_range(rng, -1, 1);
+        q[4 * i + 1] = (R)xt_range(rng, -1, 1);
+        q[4 * i + 2] = (R)xt_range(rng, -1, 1);
+        q[4 * i + 3] = xt_unit(rng) < static_fraction ? 0 : (R)xt_range(rng, 0.1, 3);
     }
 }
 
@@ -43,10 +43,10 @@ static void FN(sb_random_q)(SB_R *q, size_t n, xt_rng *rng, double static_fracti
 #define SB_LONE 4
 #endif
 static xpbd_status FN(sb_random_tets)(SQS *set, size_t n, size_t count, xt_rng *rng,
-                                      const SB_R *rest_xyz, int serial)
+                                      const R *rest_xyz, int serial)
 {
     uint32_t *idx = malloc(4 * (count + SB_LONE) * sizeof *idx);
-    SB_R *comp = malloc((count + SB_LONE) * sizeof *comp);
+    R *comp = malloc((count + SB_LONE) * sizeof *comp);
     if (!idx || !comp) {
         free(idx);
         free(comp);
@@ -61,12 +61,12 @@ static xpbd_status FN(sb_random_tets)(SQS *set, size_t n, size_t count, xt_rng *
     for (size_t t = 0; t < count; ++t) {
         sb_pick4(rng, (uint32_t)shared, idx + 4 * t);
         const double u = xt_unit(rng);
-        comp[t] = u < 0.3 ? 0 : (SB_R)(u < 0.7 ? xt_range(rng, 1e-7, 1e-3) : xt_range(rng, 1, 100));
+        comp[t] = u < 0.3 ? 0 : (R)(u < 0.7 ? xt_range(rng, 1e-7, 1e-3) : xt_range(rng, 1, 100));
     }
     xpbd_colouring_options o = {0, serial};
     size_t bad;
     xpbd_status st =
-        SB_SFXM(xpbd_tet_set, build)(set, n, rest_xyz, count + SB_LONE, idx, comp, &o, &bad);
+        SFX(xpbd_tet_set_build)(set, n, rest_xyz, count + SB_LONE, idx, comp, &o, &bad);
     free(idx);
     free(comp);
     return st;
@@ -76,10 +76,10 @@ static xpbd_status FN(sb_random_tets)(SQS *set, size_t n, size_t count, xt_rng *
  * shape a slightly folded quad drawn per stencil in the rest array. The
  * stencils reuse particles, so colours and overflow both occur. */
 static xpbd_status FN(sb_random_bends)(SQS *set, size_t n, size_t count, xt_rng *rng,
-                                       const SB_R *rest_xyz, int serial)
+                                       const R *rest_xyz, int serial)
 {
     uint32_t *idx = malloc(4 * count * sizeof *idx);
-    SB_R *comp = malloc(count * sizeof *comp);
+    R *comp = malloc(count * sizeof *comp);
     if (!idx || !comp) {
         free(idx);
         free(comp);
@@ -87,11 +87,11 @@ static xpbd_status FN(sb_random_bends)(SQS *set, size_t n, size_t count, xt_rng 
     }
     for (size_t t = 0; t < count; ++t) {
         sb_pick4(rng, (uint32_t)n, idx + 4 * t);
-        comp[t] = xt_unit(rng) < 0.3 ? 0 : (SB_R)xt_range(rng, 1e-6, 1e-1);
+        comp[t] = xt_unit(rng) < 0.3 ? 0 : (R)xt_range(rng, 1e-6, 1e-1);
     }
     xpbd_colouring_options o = {0, serial};
     size_t bad;
-    xpbd_status st = SB_SFXM(xpbd_bend_set, build)(set, n, rest_xyz, count, idx, comp, &o, &bad);
+    xpbd_status st = SFX(xpbd_bend_set_build)(set, n, rest_xyz, count, idx, comp, &o, &bad);
     free(idx);
     free(comp);
     return st;
@@ -100,7 +100,7 @@ static xpbd_status FN(sb_random_bends)(SQS *set, size_t n, size_t count, xt_rng 
 /* Runs every colour of a four-particle set with kernel `which` (0 tets, 1
  * bending) of table k, each colour in two batch ranges (the range split a
  * host job system would make), then the serial overflow. */
-static uint32_t FN(sb_run_quads)(const SKT *k, SB_R *q, const SQS *c, int which, SB_R h)
+static uint32_t FN(sb_run_quads)(const SKT *k, R *q, const SQS *c, int which, R h)
 {
     uint32_t skipped = 0;
     for (uint32_t col = 0; col < c->colours; ++col) {
@@ -113,12 +113,12 @@ static uint32_t FN(sb_run_quads)(const SKT *k, SB_R *q, const SQS *c, int which,
             skipped += k->bending(q, c, col, mid, nb, h);
         }
     }
-    skipped += which == 0 ? SB_SFX(xpbd_serial_tet_volume)(q, c, c->overflow_begin, c->slots, h)
-                          : SB_SFX(xpbd_serial_bending)(q, c, c->overflow_begin, c->slots, h);
+    skipped += which == 0 ? SFX(xpbd_serial_tet_volume)(q, c, c->overflow_begin, c->slots, h)
+                          : SFX(xpbd_serial_bending)(q, c, c->overflow_begin, c->slots, h);
     return skipped;
 }
 
-static int FN(sb_all_finite)(const SB_R *v, size_t n)
+static int FN(sb_all_finite)(const R *v, size_t n)
 {
     for (size_t i = 0; i < n; ++i)
         if (!isfinite(v[i]))
@@ -138,20 +138,20 @@ static void FN(sb_cross_quads)(int which)
         xt_rng rng = {0x5b0d1e5ull + (uint64_t)round * 7919u + (uint64_t)which * 131u};
         const size_t n = round < 3 ? 97 : 40; /* few particles: many colours and overflow */
         const size_t count = round < 3 ? 150 : 120;
-        SB_R *rest = malloc(3 * n * sizeof *rest);
-        SB_R *q0 = malloc(4 * n * sizeof *q0), *qa = malloc(4 * n * sizeof *qa);
-        SB_R *qb = malloc(4 * n * sizeof *qb);
+        R *rest = malloc(3 * n * sizeof *rest);
+        R *q0 = malloc(4 * n * sizeof *q0), *qa = malloc(4 * n * sizeof *qa);
+        R *qb = malloc(4 * n * sizeof *qb);
         REQUIRE(rest && q0 && qa && qb);
         for (size_t i = 0; i < n; ++i)
             for (int a = 0; a < 3; ++a)
-                rest[3 * i + (size_t)a] = (SB_R)((double)((i * (size_t)(a + 3) * 7) % 11) * 0.1 +
+                rest[3 * i + (size_t)a] = (R)((double)((i * (size_t)(a + 3) * 7) % 11) * 0.1 +
                                                  xt_range(&rng, -0.03, 0.03));
         /* the lone tets' rest shape: a unit corner tet each */
         for (size_t t = 0; which == 0 && t < SB_LONE; ++t)
             for (int a = 0; a < 4; ++a)
                 for (int k = 0; k < 3; ++k)
                     rest[3 * (n - 4 * SB_LONE + 4 * t + (size_t)a) + (size_t)k] =
-                        (SB_R)((double)t + (a == k + 1 ? 1.0 : 0.0));
+                        (R)((double)t + (a == k + 1 ? 1.0 : 0.0));
         SQS set;
         const xpbd_status st = which == 0
                                    ? FN(sb_random_tets)(&set, n, count, &rng, rest, round == 5)
@@ -176,17 +176,17 @@ static void FN(sb_cross_quads)(int which)
             for (size_t a = 1; a < 4; ++a) {
                 for (size_t k = 0; k < 3; ++k)
                     q0[4 * (v0 + a) + k] =
-                        q0[4 * v0 + k] + (t % 2 ? (SB_R)(0.25 * (double)a) * (SB_R)(k + 1) : 0);
+                        q0[4 * v0 + k] + (t % 2 ? (R)(0.25 * (double)a) * (R)(k + 1) : 0);
                 q0[4 * (v0 + a) + 3] = 1;
             }
             collapsed++;
         }
-        SB_R *la = malloc((set.slots + 1) * sizeof *la), *lb = malloc((set.slots + 1) * sizeof *lb);
+        R *la = malloc((set.slots + 1) * sizeof *la), *lb = malloc((set.slots + 1) * sizeof *lb);
         REQUIRE(la && lb);
         memcpy(qa, q0, 4 * n * sizeof *qa);
         memcpy(qb, q0, 4 * n * sizeof *qb);
         memcpy(la, set.lambda, set.slots * sizeof *la);
-        const SB_R h = (SB_R)(1.0 / 60.0);
+        const R h = (R)(1.0 / 60.0);
         uint32_t ska = 0, skb = 0;
         for (int it = 0; it < 3; ++it)
             ska += FN(sb_run_quads)(kt, qa, &set, which, h);
@@ -196,7 +196,7 @@ static void FN(sb_cross_quads)(int which)
             skb += FN(sb_run_quads)(ref, qb, &set, which, h);
         char what[96];
         snprintf(what, sizeof what, "%s %s q, round %d", which ? "bending" : "tets",
-                 SB_F64 ? "f64" : "f32", round);
+                 R_F64 ? "f64" : "f32", round);
         SSAME(qa, qb, 4 * n, what);
         SSAME(lb, set.lambda, set.slots, "lambda");
         ENSURE_INT(ska, skb);
@@ -209,7 +209,7 @@ static void FN(sb_cross_quads)(int which)
             SSAME(qa + 4 * (n - 4 * SB_LONE), q0 + 4 * (n - 4 * SB_LONE), 16 * SB_LONE,
                   "collapsed tets untouched");
         }
-        SB_SFXM(xpbd_quad_set, free)(&set);
+        SFX(xpbd_quad_set_free)(&set);
         free(rest);
         free(q0);
         free(qa);
@@ -227,8 +227,8 @@ static void FN(sb_cross_tethers)(void)
     REQUIRE(kt != NULL && ref != NULL);
     xt_rng rng = {0x7e7e7e7ull};
     const size_t n = 203;
-    SB_R *q0 = malloc(4 * n * sizeof *q0), *qa = malloc(4 * n * sizeof *qa);
-    SB_R *qb = malloc(4 * n * sizeof *qb), *len = malloc(n * sizeof *len);
+    R *q0 = malloc(4 * n * sizeof *q0), *qa = malloc(4 * n * sizeof *qa);
+    R *qb = malloc(4 * n * sizeof *qb), *len = malloc(n * sizeof *len);
     uint32_t *anchor = malloc(n * sizeof *anchor);
     REQUIRE(q0 && qa && qb && len && anchor);
     FN(sb_random_q)(q0, n, &rng, 0);
@@ -241,7 +241,7 @@ static void FN(sb_cross_tethers)(void)
         anchor[i] = u < 0.1   ? (uint32_t)i
                     : u < 0.3 ? xt_below(&rng, (uint32_t)n)
                               : 10 * xt_below(&rng, (uint32_t)(n / 10));
-        len[i] = (SB_R)(u > 0.95 ? 0 : xt_range(&rng, 0.2, 2.0));
+        len[i] = (R)(u > 0.95 ? 0 : xt_range(&rng, 0.2, 2.0));
     }
     memcpy(qa, q0, 4 * n * sizeof *qa);
     memcpy(qb, q0, 4 * n * sizeof *qb);
@@ -250,14 +250,14 @@ static void FN(sb_cross_tethers)(void)
     for (int c = 0; c < 3; ++c)
         ta += kt->tethers(qa, anchor, len, cuts[c], cuts[c + 1]);
     tb = ref->tethers(qb, anchor, len, 0, n);
-    SSAME(qa, qb, 4 * n, SB_F64 ? "tethers f64" : "tethers f32");
+    SSAME(qa, qb, 4 * n, R_F64 ? "tethers f64" : "tethers f32");
     ENSURE_INT(ta, tb);
     ENSURE(tb > 10);
     /* a taut tether leaves its particle exactly at the tether length, a
      * slack one does not move it */
     double worst = 0;
     for (size_t i = 0; i < n; ++i) {
-        const SB_R *a = qb + 4 * (size_t)anchor[i], *p = qb + 4 * i;
+        const R *a = qb + 4 * (size_t)anchor[i], *p = qb + 4 * i;
         if (!(p[3] > 0) || a[3] != 0 || anchor[i] == i)
             continue;
         const double d = sqrt(((double)p[0] - a[0]) * ((double)p[0] - a[0]) +
@@ -268,7 +268,7 @@ static void FN(sb_cross_tethers)(void)
     }
     SB_NOTE("tethers: %u taut, worst overshoot %.3g\n", tb, worst);
     /* measured 1.4e-7 (f32), 2.2e-16 (f64): rounding of the projection */
-    ENSURE_LE(worst, SB_F64 ? 1e-14 : 1e-6);
+    ENSURE_LE(worst, R_F64 ? 1e-14 : 1e-6);
     free(q0);
     free(qa);
     free(qb);
@@ -279,11 +279,11 @@ static void FN(sb_cross_tethers)(void)
 /* Every particle array of two engines (n particles), bit for bit. */
 void FN(sb_same_particles)(const SENG *got, const SENG *want, size_t n, const char *what)
 {
-    const SB_R *const g[10] = {SB_P(got)->x,  SB_P(got)->y,  SB_P(got)->z,
+    const R *const g[10] = {SB_P(got)->x,  SB_P(got)->y,  SB_P(got)->z,
                                SB_P(got)->px, SB_P(got)->py, SB_P(got)->pz,
                                SB_P(got)->vx, SB_P(got)->vy, SB_P(got)->vz,
                                SB_P(got)->w};
-    const SB_R *const w[10] = {SB_P(want)->x,  SB_P(want)->y,  SB_P(want)->z,
+    const R *const w[10] = {SB_P(want)->x,  SB_P(want)->y,  SB_P(want)->z,
                                SB_P(want)->px, SB_P(want)->py, SB_P(want)->pz,
                                SB_P(want)->vx, SB_P(want)->vy, SB_P(want)->vz,
                                SB_P(want)->w};
@@ -301,19 +301,19 @@ static void FN(sb_cross_world)(void)
     REQUIRE(xs_mesh_cloth(&cloth, 9, 7, 0.1, (const double[3]){-0.4, 1.0, -0.3}, NULL, NULL));
     REQUIRE(xs_mesh_box(&cube, 2, 0.1, (const double[3]){-0.1, 0.2, -0.1}, 6));
     const size_t nc = cloth.k.particles, nb = cube.k.particles, n = nc + nb;
-    SB_R *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w);
-    SB_R *r = malloc(n * sizeof *r), *len = malloc(n * sizeof *len);
+    R *xyz = malloc(3 * n * sizeof *xyz), *w = malloc(n * sizeof *w);
+    R *r = malloc(n * sizeof *r), *len = malloc(n * sizeof *len);
     uint32_t *edges = malloc(2 * (cloth.k.edges + cloth.k.shear + cube.k.edges) * sizeof *edges);
     uint32_t *tets = malloc(4 * cube.k.tets * sizeof *tets);
     uint32_t *anchor = malloc(n * sizeof *anchor);
     REQUIRE(xyz && w && r && len && edges && tets && anchor);
     for (size_t i = 0; i < 3 * nc; ++i)
-        xyz[i] = (SB_R)cloth.xyz[i];
+        xyz[i] = (R)cloth.xyz[i];
     for (size_t i = 0; i < 3 * nb; ++i)
-        xyz[3 * nc + i] = (SB_R)cube.xyz[i];
+        xyz[3 * nc + i] = (R)cube.xyz[i];
     for (size_t i = 0; i < n; ++i) {
         w[i] = 10;
-        r[i] = (SB_R)0.03;
+        r[i] = (R)0.03;
         anchor[i] = (uint32_t)i;
         len[i] = 0;
     }
@@ -324,7 +324,7 @@ static void FN(sb_cross_world)(void)
         const double dz = cloth.xyz[3 * i + 2] - cloth.xyz[3 * pin + 2];
         if (i != 8) {
             anchor[i] = pin;
-            len[i] = (SB_R)(1.02 * sqrt(dx * dx + dz * dz));
+            len[i] = (R)(1.02 * sqrt(dx * dx + dz * dz));
         }
     }
     size_t ne = 0;
@@ -368,17 +368,17 @@ static void FN(sb_cross_world)(void)
     cfg.friction_dynamic = 0.3;
     cfg.restitution = 0.2;
     cfg.isa = xt_isa;
-    REQUIRE_STATUS(SB_SFXM(xpbd_engine, create)(&a, &sc, &cfg, NULL, NULL), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_engine_create)(&a, &sc, &cfg, NULL, NULL), XPBD_OK);
     cfg.isa = XPBD_ISA_SCALAR;
-    REQUIRE_STATUS(SB_SFXM(xpbd_engine, create)(&b, &sc, &cfg, NULL, NULL), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_engine_create)(&b, &sc, &cfg, NULL, NULL), XPBD_OK);
     /* throw the cube at the cloth */
     const xpbd_input throw_ = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)nc, (uint32_t)n, {0.5, 4, 0.2}};
-    ENSURE_STATUS(SB_SFXM(xpbd_engine, apply)(a, &throw_), XPBD_OK);
-    ENSURE_STATUS(SB_SFXM(xpbd_engine, apply)(b, &throw_), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_engine_apply)(a, &throw_), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_engine_apply)(b, &throw_), XPBD_OK);
     uint64_t hits = 0;
     for (int f = 0; f < 30; ++f) {
-        const xpbd_status sa = SB_SFXM(xpbd_engine, step)(a, 1.0 / 60);
-        const xpbd_status sb = SB_SFXM(xpbd_engine, step)(b, 1.0 / 60);
+        const xpbd_status sa = SFX(xpbd_engine_step)(a, 1.0 / 60);
+        const xpbd_status sb = SFX(xpbd_engine_step)(b, 1.0 / 60);
         ENSURE_STATUS(sa, XPBD_OK);
         ENSURE_STATUS(sb, XPBD_OK);
         hits += SB_C(a)->step.contact_hits;
@@ -386,10 +386,10 @@ static void FN(sb_cross_world)(void)
         ENSURE_INT(SB_C(a)->skipped, SB_C(b)->skipped);
     }
     ENSURE(hits > 0);
-    FN(sb_same_particles)(a, b, n, SB_F64 ? "world f64" : "world f32");
+    FN(sb_same_particles)(a, b, n, R_F64 ? "world f64" : "world f32");
     ENSURE(FN(sb_all_finite)(SB_P(a)->x, n));
-    SB_SFXM(xpbd_engine, destroy)(a);
-    SB_SFXM(xpbd_engine, destroy)(b);
+    SFX(xpbd_engine_destroy)(a);
+    SFX(xpbd_engine_destroy)(b);
     free(xyz);
     free(w);
     free(r);
@@ -473,29 +473,21 @@ static double sb_hanging_sag(double alpha_e, int volume, xpbd_solver solver, dou
 }
 
 #define SB_BODY
-#define SB_R float
-#define SB_SFX(n) n##_f32
-#define SB_SFXM(a, b) a##_##b##_f32
+#define XPBD_REAL_F32
+#include "precision.h"
 #define SB_SAME xt_same_f32
-#define SB_F64 0
 #include "test_softbody.c"
-#undef SB_R
-#undef SB_SFX
-#undef SB_SFXM
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef SB_SAME
-#undef SB_F64
 
-#define SB_R double
-#define SB_SFX(n) n##_f64
-#define SB_SFXM(a, b) a##_##b##_f64
+#define XPBD_REAL_F64
+#include "precision.h"
 #define SB_SAME xt_same_f64
-#define SB_F64 1
 #include "test_softbody.c"
-#undef SB_R
-#undef SB_SFX
-#undef SB_SFXM
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef SB_SAME
-#undef SB_F64
 #undef SB_BODY
 
 /* ============================================================= meshes === */

@@ -7,18 +7,18 @@
 
 /* ===================================================== per precision === */
 
-#define XFN(n) XB_CT_SFX(n)
-#define XP XB_CT_SFX(xpbd_particles)
-#define XCK XB_CT_SFX(xpbd_contact_kernels)
+#define XFN(n) SFX(n)
+#define XP SFX(xpbd_particles)
+#define XCK SFX(xpbd_contact_kernels)
 
 /* The balls, a saved copy of what a pass changes, the contact set built by
  * the broad phase, and its workspace. */
 typedef struct XFN(xbc_scene) {
     XP p;
-    XB_CT_R *r, *q, *imp;
-    XB_CT_R *q0, *v0, *imp0; /* what a pass restores */
-    XB_CT_R *block;
-    XB_CT_R plane[4];        /* y >= side/2: about half of the balls reach it */
+    R *r, *q, *imp;
+    R *q0, *v0, *imp0; /* what a pass restores */
+    R *block;
+    R plane[4];        /* y >= side/2: about half of the balls reach it */
     xpbd_contact_set cs;
     uint32_t *i0, *i1;
     void *work;
@@ -39,7 +39,7 @@ static int XFN(xbc_init)(XFN(xbc_scene) *s, size_t n)
     memset(s, 0, sizeof *s);
     s->n = n;
     /* 10 particle arrays, r, imp, imp0, v0 (3n), q and q0 (4n each) */
-    const size_t stride = (n * sizeof(XB_CT_R) + 63) / 64 * 64 + 3 * 64;
+    const size_t stride = (n * sizeof(R) + 63) / 64 * 64 + 3 * 64;
     s->block = aligned_alloc(64, 24 * stride);
     const size_t max_contacts = 8 * n + 64;
     const size_t slots = xpbd_contact_slots(max_contacts);
@@ -52,9 +52,9 @@ static int XFN(xbc_init)(XFN(xbc_scene) *s, size_t n)
         XFN(xbc_free)(s);
         return -1;
     }
-    XB_CT_R *const base = s->block;
-    const size_t step = stride / sizeof(XB_CT_R); /* a multiple of 64 bytes */
-    XB_CT_SFXM(xpbd_particles, bind)(&s->p, n, base, step);
+    R *const base = s->block;
+    const size_t step = stride / sizeof(R); /* a multiple of 64 bytes */
+    SFX(xpbd_particles_bind)(&s->p, n, base, step);
     s->r = base + 10 * step;
     s->imp = base + 11 * step;
     s->imp0 = base + 12 * step;
@@ -66,7 +66,7 @@ static int XFN(xbc_init)(XFN(xbc_scene) *s, size_t n)
     const double side = cbrt((double)n * 1.2e-3); /* ~3.5 pairs per ball */
     s->plane[0] = s->plane[2] = 0;
     s->plane[1] = 1;
-    s->plane[3] = (XB_CT_R)(0.5 * side);
+    s->plane[3] = (R)(0.5 * side);
     /* positions in grid-cell order (cells of one broad-phase reach, rows of
      * x, then y, then z), as a host keeps its particles for locality: the
      * endpoints of neighbouring contacts are then near in memory, like the
@@ -86,17 +86,17 @@ static int XFN(xbc_init)(XFN(xbc_scene) *s, size_t n)
     }
     qsort(pts, n, sizeof *pts, xbc_point_cmp);
     for (size_t i = 0; i < n; ++i) {
-        s->p.x[i] = (XB_CT_R)pts[i].x[0];
-        s->p.y[i] = (XB_CT_R)pts[i].x[1];
-        s->p.z[i] = (XB_CT_R)pts[i].x[2];
-        s->p.px[i] = s->p.x[i] - (XB_CT_R)(0.004 * (xb_unit(&rng) - 0.5));
-        s->p.py[i] = s->p.y[i] - (XB_CT_R)(0.004 * (xb_unit(&rng) - 0.5));
-        s->p.pz[i] = s->p.z[i] - (XB_CT_R)(0.004 * (xb_unit(&rng) - 0.5));
-        s->p.vx[i] = (XB_CT_R)(xb_unit(&rng) - 0.5);
-        s->p.vy[i] = (XB_CT_R)(xb_unit(&rng) - 0.5);
-        s->p.vz[i] = (XB_CT_R)(xb_unit(&rng) - 0.5);
-        s->p.w[i] = i % 64 == 7 ? 0 : (XB_CT_R)(0.5 + xb_unit(&rng));
-        s->r[i] = (XB_CT_R)0.05;
+        s->p.x[i] = (R)pts[i].x[0];
+        s->p.y[i] = (R)pts[i].x[1];
+        s->p.z[i] = (R)pts[i].x[2];
+        s->p.px[i] = s->p.x[i] - (R)(0.004 * (xb_unit(&rng) - 0.5));
+        s->p.py[i] = s->p.y[i] - (R)(0.004 * (xb_unit(&rng) - 0.5));
+        s->p.pz[i] = s->p.z[i] - (R)(0.004 * (xb_unit(&rng) - 0.5));
+        s->p.vx[i] = (R)(xb_unit(&rng) - 0.5);
+        s->p.vy[i] = (R)(xb_unit(&rng) - 0.5);
+        s->p.vz[i] = (R)(xb_unit(&rng) - 0.5);
+        s->p.w[i] = i % 64 == 7 ? 0 : (R)(0.5 + xb_unit(&rng));
+        s->r[i] = (R)0.05;
         s->imp[i] = s->imp0[i] = 0;
         s->v0[i] = s->p.vx[i];
         s->v0[n + i] = s->p.vy[i];
@@ -113,7 +113,7 @@ static int XFN(xbc_init)(XFN(xbc_scene) *s, size_t n)
 static xpbd_status XFN(xbc_find)(XFN(xbc_scene) *s)
 {
     const xpbd_broadphase bp = {0, 0.02, 0, NULL};
-    return XB_CT_SFX(xpbd_contacts_find)(&s->p, s->r, &bp, s->work, s->work_bytes, &s->cs, NULL);
+    return SFX(xpbd_contacts_find)(&s->p, s->r, &bp, s->work, s->work_bytes, &s->cs, NULL);
 }
 
 typedef struct XFN(xbc_pass) {
@@ -132,37 +132,37 @@ static void XFN(xbc_pass_run)(void *arg)
     switch (c->kernel) {
     case XBC_POSITION:
     case XBC_POSITION_FRICTION: {
-        const XB_CT_R mu_s = c->kernel == XBC_POSITION ? 0 : (XB_CT_R)0.5;
-        const XB_CT_R mu_k = c->kernel == XBC_POSITION ? 0 : (XB_CT_R)0.3;
-        memcpy(s->q, s->q0, 4 * n * sizeof(XB_CT_R));
+        const R mu_s = c->kernel == XBC_POSITION ? 0 : (R)0.5;
+        const R mu_k = c->kernel == XBC_POSITION ? 0 : (R)0.3;
+        memcpy(s->q, s->q0, 4 * n * sizeof(R));
         for (uint32_t col = 0; col < cs->colours; ++col)
             k->position(s->q, &s->p, s->r, cs, col, 0, xpbd_colour_batches(cs->colour_begin, col),
                         1, 1, mu_s, mu_k);
-        XB_CT_SFX(xpbd_serial_contact_position)(s->q, &s->p, s->r, cs, cs->overflow_begin,
+        SFX(xpbd_serial_contact_position)(s->q, &s->p, s->r, cs, cs->overflow_begin,
                                                  cs->slots, 1, 1, mu_s, mu_k);
         break;
     }
     case XBC_VELOCITY:
-        memcpy(s->p.vx, s->v0, n * sizeof(XB_CT_R));
-        memcpy(s->p.vy, s->v0 + n, n * sizeof(XB_CT_R));
-        memcpy(s->p.vz, s->v0 + 2 * n, n * sizeof(XB_CT_R));
+        memcpy(s->p.vx, s->v0, n * sizeof(R));
+        memcpy(s->p.vy, s->v0 + n, n * sizeof(R));
+        memcpy(s->p.vz, s->v0 + 2 * n, n * sizeof(R));
         for (uint32_t col = 0; col < cs->colours; ++col)
             k->velocity(&s->p, s->r, cs, col, 0, xpbd_colour_batches(cs->colour_begin, col),
-                        (XB_CT_R)0.3, (XB_CT_R)0.005);
-        XB_CT_SFX(xpbd_serial_contact_velocity)(&s->p, s->r, cs, cs->overflow_begin, cs->slots,
-                                                 (XB_CT_R)0.3, (XB_CT_R)0.005);
+                        (R)0.3, (R)0.005);
+        SFX(xpbd_serial_contact_velocity)(&s->p, s->r, cs, cs->overflow_begin, cs->slots,
+                                                 (R)0.3, (R)0.005);
         break;
     case XBC_PLANE_POSITION:
-        memcpy(s->q, s->q0, 4 * n * sizeof(XB_CT_R));
-        k->plane_position(s->q, &s->p, s->r, 0, n, s->plane, 1, (XB_CT_R)0.5, (XB_CT_R)0.3,
+        memcpy(s->q, s->q0, 4 * n * sizeof(R));
+        k->plane_position(s->q, &s->p, s->r, 0, n, s->plane, 1, (R)0.5, (R)0.3,
                           NULL, 0);
         break;
     case XBC_PLANE_VELOCITY:
-        memcpy(s->p.vx, s->v0, n * sizeof(XB_CT_R));
-        memcpy(s->p.vy, s->v0 + n, n * sizeof(XB_CT_R));
-        memcpy(s->p.vz, s->v0 + 2 * n, n * sizeof(XB_CT_R));
-        memcpy(s->imp, s->imp0, n * sizeof(XB_CT_R));
-        k->plane_velocity(&s->p, s->r, 0, n, s->plane, (XB_CT_R)0.3, (XB_CT_R)0.005, s->imp);
+        memcpy(s->p.vx, s->v0, n * sizeof(R));
+        memcpy(s->p.vy, s->v0 + n, n * sizeof(R));
+        memcpy(s->p.vz, s->v0 + 2 * n, n * sizeof(R));
+        memcpy(s->imp, s->imp0, n * sizeof(R));
+        k->plane_velocity(&s->p, s->r, 0, n, s->plane, (R)0.3, (R)0.005, s->imp);
         break;
     default: /* XBC_BROADPHASE */
         XFN(xbc_find)(s);
@@ -198,11 +198,11 @@ static size_t XFN(xbc_measure_size)(const xb_plan *plan, int log2n, xb_row *rows
             XFN(xbc_pass) pass;
             pass.kernel = kern;
             pass.s = &s;
-            pass.k = XB_CT_SFXM(xpbd_contact_kernels, get)(isa);
+            pass.k = SFX(xpbd_contact_kernels_get)(isa);
             if (!pass.k)
                 continue;
             if (plan->progress)
-                fprintf(stderr, "xpbd-bench: %s %s %s n=%zu\n", xbc_names[kern], XB_CT_PREC,
+                fprintf(stderr, "xpbd-bench: %s %s %s n=%zu\n", xbc_names[kern], R_NAME,
                         xpbd_isa_name(isa), n);
             const double sec =
                 xb_measure(XFN(xbc_pass_run), &pass, plan->min_seconds, plan->repeats);
@@ -211,7 +211,7 @@ static size_t XFN(xbc_measure_size)(const xb_plan *plan, int log2n, xb_row *rows
                 scalar_ns = ns;
             if (!plan->isa_on[isa] && kern != XBC_BROADPHASE)
                 continue;
-            xb_row_set(&rows[out++], xbc_names[kern], XB_CT_PREC, isa,
+            xb_row_set(&rows[out++], xbc_names[kern], R_NAME, isa,
                        kern == XBC_BROADPHASE ? n : items, ns, scalar_ns);
         }
     }
@@ -272,21 +272,17 @@ static int xbc_point_cmp(const void *a, const void *b)
 }
 
 #define XB_CT_BODY
-#define XB_CT_R float
-#define XB_CT_SFX(n) n##_f32
-#define XB_CT_SFXM(a, b) a##_##b##_f32
-#define XB_CT_PREC "f32"
+#define XPBD_REAL_F32
+#include "precision.h"
 #include "bench_contacts.c"
-#undef XB_CT_R
-#undef XB_CT_SFX
-#undef XB_CT_SFXM
-#undef XB_CT_PREC
+#define XPBD_PRECISION_END
+#include "precision.h"
 
-#define XB_CT_R double
-#define XB_CT_SFX(n) n##_f64
-#define XB_CT_SFXM(a, b) a##_##b##_f64
-#define XB_CT_PREC "f64"
+#define XPBD_REAL_F64
+#include "precision.h"
 #include "bench_contacts.c"
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef XB_CT_BODY
 
 size_t xb_run_contacts(const xb_options *opt, xb_row **rows)

@@ -122,10 +122,9 @@ static int xb_mesh_side(size_t edges)
 
 /* ---------------------------------------------------- per precision --- */
 
-#define XB_R float
+#define XPBD_REAL_F32
+#include "precision.h"
 #define XB_U uint32_t
-#define XB_SFX(n) n##_f32
-#define XB_PREC "f32"
 #define XB_P xpbd_particles_f32
 #define XB_DS xpbd_distance_set_f32
 #define XB_K xpbd_kernels_f32
@@ -141,10 +140,9 @@ static int xb_mesh_side(size_t edges)
 #define XB_SER_SPRING xpbd_serial_spring_forces_f32
 #define XB_SER_RESIDUAL xpbd_serial_residual_f32
 #include "bench_core_tmpl.h"
-#undef XB_R
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef XB_U
-#undef XB_SFX
-#undef XB_PREC
 #undef XB_P
 #undef XB_DS
 #undef XB_K
@@ -160,10 +158,9 @@ static int xb_mesh_side(size_t edges)
 #undef XB_SER_SPRING
 #undef XB_SER_RESIDUAL
 
-#define XB_R double
+#define XPBD_REAL_F64
+#include "precision.h"
 #define XB_U uint64_t
-#define XB_SFX(n) n##_f64
-#define XB_PREC "f64"
 #define XB_P xpbd_particles_f64
 #define XB_DS xpbd_distance_set_f64
 #define XB_K xpbd_kernels_f64
@@ -179,6 +176,8 @@ static int xb_mesh_side(size_t edges)
 #define XB_SER_SPRING xpbd_serial_spring_forces_f64
 #define XB_SER_RESIDUAL xpbd_serial_residual_f64
 #include "bench_core_tmpl.h"
+#define XPBD_PRECISION_END
+#include "precision.h"
 
 /* ------------------------------------------------------------- xb_run --- */
 

@@ -1,6 +1,6 @@
-/* Per-precision half of bench_core.c, template over XB_R (see the macro
+/* Per-precision half of bench_core.c, template over R (see the macro
  * block before each #include there): the particle arrays, the constraint
- * mesh, one pass of each kernel, and XB_SFX(xb_measure_size). */
+ * mesh, one pass of each kernel, and SFX(xb_measure_size). */
 
 /* Particle arrays for the particle kernels: x y z px py pz vx vy vz w fx fy
  * fz and the packed copy q (4 per particle), each 64-byte aligned inside one
@@ -9,29 +9,29 @@
  * 4 KiB, and the kernels' loads and stores to different arrays at the same
  * index would collide in L1 sets and in the store-to-load alias check, a
  * cost a host with other sizes would not pay. */
-typedef struct XB_SFX(xb_parts) {
+typedef struct SFX(xb_parts) {
     XB_P p;
-    XB_R *fx, *fy, *fz;
-    XB_R *q;
+    R *fx, *fy, *fz;
+    R *q;
     void *block;
-} XB_SFX(xb_parts);
+} SFX(xb_parts);
 
-static void XB_SFX(xb_particles_fill)(XB_SFX(xb_parts) *s)
+static void SFX(xb_particles_fill)(SFX(xb_parts) *s)
 {
     const size_t n = s->p.count;
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     for (size_t i = 0; i < n; ++i) {
-        s->p.x[i] = (XB_R)(xb_unit(&rng) * 10.0);
-        s->p.y[i] = (XB_R)(xb_unit(&rng) * 10.0);
-        s->p.z[i] = (XB_R)(xb_unit(&rng) * 10.0);
+        s->p.x[i] = (R)(xb_unit(&rng) * 10.0);
+        s->p.y[i] = (R)(xb_unit(&rng) * 10.0);
+        s->p.z[i] = (R)(xb_unit(&rng) * 10.0);
         s->p.px[i] = s->p.x[i];
         s->p.py[i] = s->p.y[i];
         s->p.pz[i] = s->p.z[i];
-        s->p.vx[i] = (XB_R)(xb_unit(&rng) - 0.5);
-        s->p.vy[i] = (XB_R)(xb_unit(&rng) - 0.5);
-        s->p.vz[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        s->p.vx[i] = (R)(xb_unit(&rng) - 0.5);
+        s->p.vy[i] = (R)(xb_unit(&rng) - 0.5);
+        s->p.vz[i] = (R)(xb_unit(&rng) - 0.5);
         /* about 1 in 64 static, so the w > 0 selects do real work */
-        s->p.w[i] = (i % 64 == 7) ? 0 : (XB_R)(0.5 + xb_unit(&rng));
+        s->p.w[i] = (i % 64 == 7) ? 0 : (R)(0.5 + xb_unit(&rng));
         s->fx[i] = s->fy[i] = s->fz[i] = 0;
         s->q[4 * i] = s->p.x[i];
         s->q[4 * i + 1] = s->p.y[i];
@@ -40,22 +40,22 @@ static void XB_SFX(xb_particles_fill)(XB_SFX(xb_parts) *s)
     }
 }
 
-static int XB_SFX(xb_particles_init)(XB_SFX(xb_parts) *s, size_t n)
+static int SFX(xb_particles_init)(SFX(xb_parts) *s, size_t n)
 {
     memset(s, 0, sizeof *s);
-    const size_t stride = (n * sizeof(XB_R) + 63) / 64 * 64 + 3 * 64;
+    const size_t stride = (n * sizeof(R) + 63) / 64 * 64 + 3 * 64;
     /* 13 arrays of n plus q, 4n */
     s->block = aligned_alloc(64, 17 * stride);
     if (!s->block)
         return -1;
-    XB_R *const base = s->block;
-    const size_t step = stride / sizeof(XB_R); /* a multiple of 64 bytes */
+    R *const base = s->block;
+    const size_t step = stride / sizeof(R); /* a multiple of 64 bytes */
     XB_BIND(&s->p, n, base, step);
     s->fx = base + 10 * step;
     s->fy = base + 11 * step;
     s->fz = base + 12 * step;
     s->q = base + 13 * step;
-    XB_SFX(xb_particles_fill)(s);
+    SFX(xb_particles_fill)(s);
     return 0;
 }
 
@@ -64,21 +64,21 @@ static int XB_SFX(xb_particles_init)(XB_SFX(xb_parts) *s, size_t n)
  * length (the kernels do their full work, nothing converges to exact
  * zeros), random small velocities for the spring damping term, force
  * accumulators and the packed copy q the *_packed kernels solve on. */
-typedef struct XB_SFX(xb_mesh) {
+typedef struct SFX(xb_mesh) {
     XB_W w;
-    XB_R *fx, *fy, *fz;
-    XB_R *q;
-    XB_R *start; /* x y z as filled, for xb_mesh_reset */
-} XB_SFX(xb_mesh);
+    R *fx, *fy, *fz;
+    R *q;
+    R *start; /* x y z as filled, for xb_mesh_reset */
+} SFX(xb_mesh);
 
 /* Back to the filled state: each ISA solves the same jittered mesh rather
  * than one its predecessors have already relaxed. */
-static void XB_SFX(xb_mesh_reset)(XB_SFX(xb_mesh) *m)
+static void SFX(xb_mesh_reset)(SFX(xb_mesh) *m)
 {
     const size_t n = m->w.p.count;
-    memcpy(m->w.p.x, m->start, n * sizeof(XB_R));
-    memcpy(m->w.p.y, m->start + n, n * sizeof(XB_R));
-    memcpy(m->w.p.z, m->start + 2 * n, n * sizeof(XB_R));
+    memcpy(m->w.p.x, m->start, n * sizeof(R));
+    memcpy(m->w.p.y, m->start + n, n * sizeof(R));
+    memcpy(m->w.p.z, m->start + 2 * n, n * sizeof(R));
     for (size_t i = 0; i < n; ++i) {
         m->fx[i] = m->fy[i] = m->fz[i] = 0;
         m->q[4 * i] = m->w.p.x[i];
@@ -86,39 +86,39 @@ static void XB_SFX(xb_mesh_reset)(XB_SFX(xb_mesh) *m)
         m->q[4 * i + 2] = m->w.p.z[i];
         m->q[4 * i + 3] = m->w.p.w[i];
     }
-    memset(m->w.set.lambda, 0, m->w.set.slots * sizeof(XB_R));
+    memset(m->w.set.lambda, 0, m->w.set.slots * sizeof(R));
 }
 
 /* The jittered positions and the velocities, remembered as the start; then
  * the rest of the state as xb_mesh_reset leaves it. */
-static void XB_SFX(xb_mesh_fill)(XB_SFX(xb_mesh) *m, int side)
+static void SFX(xb_mesh_fill)(SFX(xb_mesh) *m, int side)
 {
     uint64_t rng = 0x2545f4914f6cdd1dull;
     const size_t n = m->w.p.count;
     for (size_t i = 0; i < n; ++i) {
         const size_t gi = i % (size_t)side, gj = i / (size_t)side;
-        m->w.p.x[i] = (XB_R)((double)gi * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
-        m->w.p.y[i] = (XB_R)((xb_unit(&rng) - 0.5) * 0.04);
-        m->w.p.z[i] = (XB_R)((double)gj * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
-        m->w.p.vx[i] = (XB_R)(xb_unit(&rng) - 0.5);
-        m->w.p.vy[i] = (XB_R)(xb_unit(&rng) - 0.5);
-        m->w.p.vz[i] = (XB_R)(xb_unit(&rng) - 0.5);
+        m->w.p.x[i] = (R)((double)gi * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.y[i] = (R)((xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.z[i] = (R)((double)gj * 0.25 + (xb_unit(&rng) - 0.5) * 0.04);
+        m->w.p.vx[i] = (R)(xb_unit(&rng) - 0.5);
+        m->w.p.vy[i] = (R)(xb_unit(&rng) - 0.5);
+        m->w.p.vz[i] = (R)(xb_unit(&rng) - 0.5);
     }
-    memcpy(m->start, m->w.p.x, n * sizeof(XB_R));
-    memcpy(m->start + n, m->w.p.y, n * sizeof(XB_R));
-    memcpy(m->start + 2 * n, m->w.p.z, n * sizeof(XB_R));
-    XB_SFX(xb_mesh_reset)(m);
+    memcpy(m->start, m->w.p.x, n * sizeof(R));
+    memcpy(m->start + n, m->w.p.y, n * sizeof(R));
+    memcpy(m->start + 2 * n, m->w.p.z, n * sizeof(R));
+    SFX(xb_mesh_reset)(m);
 }
 
-static int XB_SFX(xb_mesh_init)(XB_SFX(xb_mesh) *m, int side)
+static int SFX(xb_mesh_init)(SFX(xb_mesh) *m, int side)
 {
     memset(m, 0, sizeof *m);
-    if (XB_CLOTH(&m->w, side, side, (XB_R)0.25, (XB_R)1e-5, 1, 1) != XPBD_OK)
+    if (XB_CLOTH(&m->w, side, side, (R)0.25, (R)1e-5, 1, 1) != XPBD_OK)
         return -1;
     const size_t n = m->w.p.count;
-    m->fx = malloc(3 * n * sizeof(XB_R));
-    m->start = malloc(3 * n * sizeof(XB_R));
-    m->q = aligned_alloc(64, (4 * n * sizeof(XB_R) + 63) / 64 * 64);
+    m->fx = malloc(3 * n * sizeof(R));
+    m->start = malloc(3 * n * sizeof(R));
+    m->q = aligned_alloc(64, (4 * n * sizeof(R) + 63) / 64 * 64);
     if (!m->fx || !m->q || !m->start) {
         free(m->fx);
         free(m->start);
@@ -128,11 +128,11 @@ static int XB_SFX(xb_mesh_init)(XB_SFX(xb_mesh) *m, int side)
     }
     m->fy = m->fx + n;
     m->fz = m->fy + n;
-    XB_SFX(xb_mesh_fill)(m, side);
+    SFX(xb_mesh_fill)(m, side);
     return 0;
 }
 
-static void XB_SFX(xb_mesh_free)(XB_SFX(xb_mesh) *m)
+static void SFX(xb_mesh_free)(SFX(xb_mesh) *m)
 {
     free(m->fx);
     free(m->start);
@@ -142,16 +142,16 @@ static void XB_SFX(xb_mesh_free)(XB_SFX(xb_mesh) *m)
 }
 
 /* One pass of one kernel on one table. */
-typedef struct XB_SFX(xb_pass) {
+typedef struct SFX(xb_pass) {
     int kernel;
     const XB_K *k;
     const XB_P *p;
     const XB_DS *set;
-    XB_R *fx, *fy, *fz;
-    XB_R *q;
-    volatile XB_R sink;
+    R *fx, *fy, *fz;
+    R *q;
+    volatile R sink;
     volatile XB_U zero; /* 0, unknown to the compiler (packed_walk) */
-} XB_SFX(xb_pass);
+} SFX(xb_pass);
 
 /* packed_walk, the memory-access bound of the packed constraint kernels: the
  * same walk over the slots (colour after colour, padding included as the
@@ -167,7 +167,7 @@ typedef struct XB_SFX(xb_pass) {
 #define XB_WALK 16
 #endif
 
-static void XB_SFX(xb_walk_endpoint)(XB_R *q, uint32_t i, XB_U zero)
+static void SFX(xb_walk_endpoint)(R *q, uint32_t i, XB_U zero)
 {
     XB_U v[4];
     memcpy(v, q + 4 * (size_t)i, sizeof v);
@@ -176,7 +176,7 @@ static void XB_SFX(xb_walk_endpoint)(XB_R *q, uint32_t i, XB_U zero)
     memcpy(q + 4 * (size_t)i, v, sizeof v);
 }
 
-static void XB_SFX(xb_packed_walk)(XB_R *q, const XB_DS *s, XB_U zero)
+static void SFX(xb_packed_walk)(R *q, const XB_DS *s, XB_U zero)
 {
     uint32_t slot = 0;
     for (; slot + XB_WALK <= s->slots; slot += XB_WALK) {
@@ -190,8 +190,8 @@ static void XB_SFX(xb_packed_walk)(XB_R *q, const XB_DS *s, XB_U zero)
         for (int j = 0; j < XB_WALK; ++j)
             lambda[j] ^= (rest[j] ^ comp[j]) & zero;
         for (int j = 0; j < XB_WALK; ++j) {
-            XB_SFX(xb_walk_endpoint)(q, a[j], zero);
-            XB_SFX(xb_walk_endpoint)(q, b[j], zero);
+            SFX(xb_walk_endpoint)(q, a[j], zero);
+            SFX(xb_walk_endpoint)(q, b[j], zero);
         }
         memcpy(s->lambda + slot, lambda, sizeof lambda);
     }
@@ -201,19 +201,19 @@ static void XB_SFX(xb_packed_walk)(XB_R *q, const XB_DS *s, XB_U zero)
         memcpy(&comp, s->compliance + slot, sizeof comp);
         memcpy(&lambda, s->lambda + slot, sizeof lambda);
         lambda ^= (rest ^ comp) & zero;
-        XB_SFX(xb_walk_endpoint)(q, s->i0[slot], zero);
-        XB_SFX(xb_walk_endpoint)(q, s->i1[slot], zero);
+        SFX(xb_walk_endpoint)(q, s->i0[slot], zero);
+        SFX(xb_walk_endpoint)(q, s->i1[slot], zero);
         memcpy(s->lambda + slot, &lambda, sizeof lambda);
     }
 }
 
-static void XB_SFX(xb_pass_run)(void *arg)
+static void SFX(xb_pass_run)(void *arg)
 {
-    XB_SFX(xb_pass) *c = arg;
+    SFX(xb_pass) *c = arg;
     const XB_K *k = c->k;
     const XB_P *p = c->p;
     const size_t n = p->count;
-    const XB_R h = (XB_R)(1.0 / 60.0), g = (XB_R)-9.81;
+    const R h = (R)(1.0 / 60.0), g = (R)-9.81;
     const XB_DS *s = c->set;
     switch (c->kernel) {
     case XB_PREDICT:
@@ -239,11 +239,11 @@ static void XB_SFX(xb_pass_run)(void *arg)
     case XB_DISTANCE_PBD_PACKED:
         for (uint32_t col = 0; col < s->colours; ++col)
             k->distance_pbd_packed(c->q, s, col, 0, xpbd_colour_batches(s->colour_begin, col),
-                                   (XB_R)0.5);
-        XB_SER_PBD_PK(c->q, s, s->overflow_begin, s->slots, (XB_R)0.5);
+                                   (R)0.5);
+        XB_SER_PBD_PK(c->q, s, s->overflow_begin, s->slots, (R)0.5);
         break;
     case XB_PACKED_WALK:
-        XB_SFX(xb_packed_walk)(c->q, s, c->zero);
+        SFX(xb_packed_walk)(c->q, s, c->zero);
         break;
     case XB_DISTANCE_XPBD:
         for (uint32_t col = 0; col < s->colours; ++col)
@@ -252,24 +252,24 @@ static void XB_SFX(xb_pass_run)(void *arg)
         break;
     case XB_DISTANCE_PBD:
         for (uint32_t col = 0; col < s->colours; ++col)
-            k->distance_pbd(p, s, col, 0, xpbd_colour_batches(s->colour_begin, col), (XB_R)0.5);
-        XB_SER_PBD(p, s, s->overflow_begin, s->slots, (XB_R)0.5);
+            k->distance_pbd(p, s, col, 0, xpbd_colour_batches(s->colour_begin, col), (R)0.5);
+        XB_SER_PBD(p, s, s->overflow_begin, s->slots, (R)0.5);
         break;
     case XB_SPRING_FORCES:
         for (uint32_t col = 0; col < s->colours; ++col)
             k->spring_forces(p, s, c->fx, c->fy, c->fz, col, 0,
-                             xpbd_colour_batches(s->colour_begin, col), (XB_R)0.1);
-        XB_SER_SPRING(p, s, c->fx, c->fy, c->fz, s->overflow_begin, s->slots, (XB_R)0.1);
+                             xpbd_colour_batches(s->colour_begin, col), (R)0.1);
+        XB_SER_SPRING(p, s, c->fx, c->fy, c->fz, s->overflow_begin, s->slots, (R)0.1);
         break;
     case XB_RESIDUAL: {
-        XB_R m = 0;
+        R m = 0;
         for (uint32_t col = 0; col < s->colours; ++col) {
-            const XB_R r = k->residual(p, s, col, 0, xpbd_colour_batches(s->colour_begin, col), h,
+            const R r = k->residual(p, s, col, 0, xpbd_colour_batches(s->colour_begin, col), h,
                                        NULL);
             if (r > m)
                 m = r;
         }
-        const XB_R r = XB_SER_RESIDUAL(p, s, s->overflow_begin, s->slots, h, NULL);
+        const R r = XB_SER_RESIDUAL(p, s, s->overflow_begin, s->slots, h, NULL);
         c->sink = r > m ? r : m;
         break;
     }
@@ -277,7 +277,7 @@ static void XB_SFX(xb_pass_run)(void *arg)
         c->sink = k->kinetic_energy(p, 0, n);
         break;
     case XB_MOMENTUM: {
-        XB_R out[3];
+        R out[3];
         k->momentum(p, 0, n, out);
         c->sink = out[0] + out[1] + out[2];
         break;
@@ -290,11 +290,11 @@ static void XB_SFX(xb_pass_run)(void *arg)
 /* Measures the selected kernels at one size for every ISA of the plan
  * (scalar first), appending rows. Returns the new row count, or (size_t)-1 on
  * allocation failure. */
-static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *rows, size_t nrows)
+static size_t SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *rows, size_t nrows)
 {
     const size_t want = (size_t)1 << log2n;
-    XB_SFX(xb_parts) parts;
-    XB_SFX(xb_mesh) mesh;
+    SFX(xb_parts) parts;
+    SFX(xb_mesh) mesh;
     int have_parts = 0, have_mesh = 0;
     size_t out = nrows;
     for (int kern = 0; kern < XB_KERNELS; ++kern) {
@@ -305,10 +305,10 @@ static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *ro
          * never needs both */
         if (!constraint && !have_parts) {
             if (have_mesh) {
-                XB_SFX(xb_mesh_free)(&mesh);
+                SFX(xb_mesh_free)(&mesh);
                 have_mesh = 0;
             }
-            if (XB_SFX(xb_particles_init)(&parts, want) != 0)
+            if (SFX(xb_particles_init)(&parts, want) != 0)
                 goto fail;
             have_parts = 1;
         }
@@ -317,7 +317,7 @@ static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *ro
                 free(parts.block);
                 have_parts = 0;
             }
-            if (XB_SFX(xb_mesh_init)(&mesh, xb_mesh_side(want)) != 0)
+            if (SFX(xb_mesh_init)(&mesh, xb_mesh_side(want)) != 0)
                 goto fail;
             have_mesh = 1;
         }
@@ -325,7 +325,7 @@ static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *ro
         double scalar_ns = 0;
         for (size_t t = 0; t < plan->isa_count; ++t) {
             const xpbd_isa isa = plan->isa[t];
-            XB_SFX(xb_pass) pass;
+            SFX(xb_pass) pass;
             memset(&pass, 0, sizeof pass);
             pass.kernel = kern;
             pass.k = XB_GET(isa);
@@ -338,7 +338,7 @@ static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *ro
              * predecessors left, all finite: refilling 2^23 particles for
              * every measurement would cost more than measuring them. */
             if (constraint) {
-                XB_SFX(xb_mesh_reset)(&mesh);
+                SFX(xb_mesh_reset)(&mesh);
                 pass.p = &mesh.w.p;
                 pass.set = &mesh.w.set;
                 pass.fx = mesh.fx;
@@ -354,32 +354,32 @@ static size_t XB_SFX(xb_measure_size)(const xb_plan *plan, int log2n, xb_row *ro
             }
             if (plan->progress)
                 fprintf(stderr, "\rxpbd-bench: %-20s %s %-6s n = %-9zu", xb_kernel_table[kern].name,
-                        XB_PREC, xpbd_isa_name(isa), items);
+                        R_NAME, xpbd_isa_name(isa), items);
             /* the bound is the same code on every path: measured once, with
              * the scalar table, and reported whatever the ISA filter */
             const int bound = kern == XB_PACKED_WALK;
             if (bound && isa != XPBD_ISA_SCALAR)
                 continue;
-            const double s = xb_measure(XB_SFX(xb_pass_run), &pass, plan->min_seconds,
+            const double s = xb_measure(SFX(xb_pass_run), &pass, plan->min_seconds,
                                         plan->repeats);
             const double ns = s * 1e9 / (double)items;
             if (isa == XPBD_ISA_SCALAR)
                 scalar_ns = ns;
             if (!plan->isa_on[isa] && !bound)
                 continue;
-            xb_row_set(&rows[out++], xb_kernel_table[kern].name, XB_PREC, isa, items, ns,
+            xb_row_set(&rows[out++], xb_kernel_table[kern].name, R_NAME, isa, items, ns,
                        scalar_ns);
         }
     }
     if (have_parts)
         free(parts.block);
     if (have_mesh)
-        XB_SFX(xb_mesh_free)(&mesh);
+        SFX(xb_mesh_free)(&mesh);
     return out;
 fail:
     if (have_parts)
         free(parts.block);
     if (have_mesh)
-        XB_SFX(xb_mesh_free)(&mesh);
+        SFX(xb_mesh_free)(&mesh);
     return (size_t)-1;
 }

@@ -13,25 +13,25 @@
 
 /* ===================================================== per precision === */
 
-#define FN(n) XRP_SFX(n)
-#define ENG XRP_SFX(xpbd_engine)
-#define SCENE XRP_SFX(xpbd_scene)
-#define PARTICLES(e) XRP_SFX(xpbd_engine_particles)(e)
-#define FRAME(e) XRP_SFX(xpbd_engine_counters)(e)->frame
+#define FN(n) SFX(n)
+#define ENG SFX(xpbd_engine)
+#define SCENE SFX(xpbd_scene)
+#define PARTICLES(e) SFX(xpbd_engine_particles)(e)
+#define FRAME(e) SFX(xpbd_engine_counters)(e)->frame
 
 uint64_t FN(xrp_state_hash)(const ENG *e)
 {
-    const XRP_SFX(xpbd_particles) *p = PARTICLES(e);
-    const XRP_R *const a[10] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz, p->w};
+    const SFX(xpbd_particles) *p = PARTICLES(e);
+    const R *const a[10] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz, p->w};
     uint64_t h = 0xcbf29ce484222325ull;
     for (int k = 0; k < 10; ++k)
-        h = xrp_hash(h, a[k], p->count * sizeof(XRP_R));
+        h = xrp_hash(h, a[k], p->count * sizeof(R));
     return h;
 }
 
 /* The particle lines and the topology of scene s (the engine's own view)
  * with the particle arrays p. */
-static void FN(xrp_write_state)(FILE *f, const SCENE *s, const XRP_SFX(xpbd_particles) *p)
+static void FN(xrp_write_state)(FILE *f, const SCENE *s, const SFX(xpbd_particles) *p)
 {
     const size_t n = s->particles;
     fprintf(f, "particles %zu %d %d\n", n, s->radius != NULL, s->tether_anchor != NULL);
@@ -83,13 +83,13 @@ int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double
     }
     FILE *f = r->f;
     SCENE s;
-    XRP_SFX(xpbd_engine_scene)(e, &s);
-    const xpbd_engine_options *o = XRP_SFX(xpbd_engine_options)(e);
-    r->f64 = XRP_F64;
+    SFX(xpbd_engine_scene)(e, &s);
+    const xpbd_engine_options *o = SFX(xpbd_engine_options)(e);
+    r->f64 = R_F64;
     r->start_frame = s.frame;
     fprintf(f, "xpbd-replay %u\nprotocol %u\nreal %s\nh %a\nframe %llu\n", XRP_FORMAT,
-            XPBD_PROTOCOL_VERSION, XRP_F64 ? "f64" : "f32", h, (unsigned long long)s.frame);
-    xrp_write_config(f, XRP_SFX(xpbd_engine_config)(e));
+            XPBD_PROTOCOL_VERSION, R_F64 ? "f64" : "f32", h, (unsigned long long)s.frame);
+    xrp_write_config(f, SFX(xpbd_engine_config)(e));
     fprintf(f, "options tear_stretch %a sleep_energy %a sleep_steps %u keep_hinges %u "
                "max_particles %u\n",
             o->tear_stretch, o->sleep_energy, o->sleep_steps, o->keep_hinges, o->max_particles);
@@ -105,7 +105,7 @@ int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double
 
 xpbd_status FN(xrp_record_apply)(xrp_recorder *r, ENG *e, const xpbd_input *in)
 {
-    const xpbd_status st = XRP_SFXM(xpbd_engine, apply)(e, in);
+    const xpbd_status st = SFX(xpbd_engine_apply)(e, in);
     if (st == XPBD_OK && r && r->f) {
         fprintf(r->f, "input %llu %u %u %u %a %a %a\n", (unsigned long long)FRAME(e), in->kind,
                 in->begin, in->end, in->value[0], in->value[1], in->value[2]);
@@ -133,34 +133,34 @@ static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG **e, char *err, size_t
     const size_t n = fl->n;
     /* xyz prev rest vel [3n each] | w radius tether_length [n each] | edge rest,
      * edge compliance [edges each] | tet compliance | bend compliance */
-    XRP_R *buf = malloc((15 * n + 2 * fl->edges + fl->tets + fl->bends + 1) * sizeof *buf);
+    R *buf = malloc((15 * n + 2 * fl->edges + fl->tets + fl->bends + 1) * sizeof *buf);
     if (!buf) {
         snprintf(err, errlen, "out of memory");
         return XPBD_ERR_NOMEM;
     }
-    XRP_R *xyz = buf, *prev = buf + 3 * n, *rest = buf + 6 * n, *vel = buf + 9 * n;
-    XRP_R *w = buf + 12 * n, *rad = buf + 13 * n, *tlen = buf + 14 * n, *erest = buf + 15 * n;
-    XRP_R *ecomp = erest + fl->edges, *tcomp = ecomp + fl->edges, *bcomp = tcomp + fl->tets;
+    R *xyz = buf, *prev = buf + 3 * n, *rest = buf + 6 * n, *vel = buf + 9 * n;
+    R *w = buf + 12 * n, *rad = buf + 13 * n, *tlen = buf + 14 * n, *erest = buf + 15 * n;
+    R *ecomp = erest + fl->edges, *tcomp = ecomp + fl->edges, *bcomp = tcomp + fl->tets;
     for (size_t i = 0; i < n; ++i) {
         const double *q = fl->particle + 13 * i;
         for (int k = 0; k < 3; ++k) {
-            xyz[3 * i + (size_t)k] = (XRP_R)q[k];
-            prev[3 * i + (size_t)k] = (XRP_R)q[3 + k];
-            vel[3 * i + (size_t)k] = (XRP_R)q[6 + k];
-            rest[3 * i + (size_t)k] = (XRP_R)q[10 + k];
+            xyz[3 * i + (size_t)k] = (R)q[k];
+            prev[3 * i + (size_t)k] = (R)q[3 + k];
+            vel[3 * i + (size_t)k] = (R)q[6 + k];
+            rest[3 * i + (size_t)k] = (R)q[10 + k];
         }
-        w[i] = (XRP_R)q[9];
-        rad[i] = fl->has_radius ? (XRP_R)fl->radius[i] : 0;
-        tlen[i] = fl->has_tethers ? (XRP_R)fl->tether_length[i] : 0;
+        w[i] = (R)q[9];
+        rad[i] = fl->has_radius ? (R)fl->radius[i] : 0;
+        tlen[i] = fl->has_tethers ? (R)fl->tether_length[i] : 0;
     }
     for (size_t k = 0; k < fl->edges; ++k) {
-        erest[k] = (XRP_R)fl->edge_rest[k];
-        ecomp[k] = (XRP_R)fl->edge_compliance[k];
+        erest[k] = (R)fl->edge_rest[k];
+        ecomp[k] = (R)fl->edge_compliance[k];
     }
     for (size_t k = 0; k < fl->tets; ++k)
-        tcomp[k] = (XRP_R)fl->tet_compliance[k];
+        tcomp[k] = (R)fl->tet_compliance[k];
     for (size_t k = 0; k < fl->bends; ++k)
-        bcomp[k] = (XRP_R)fl->bend_compliance[k];
+        bcomp[k] = (R)fl->bend_compliance[k];
     const SCENE sc = {
         .particles = n, .xyz = xyz, .prev_xyz = prev, .rest_xyz = rest, .vel = vel,
         .inv_mass = w, .radius = fl->has_radius ? rad : NULL,
@@ -174,7 +174,7 @@ static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG **e, char *err, size_t
         .plane = fl->plane, .max_contacts = fl->max_contacts, .colouring = fl->colouring,
         .frame = fl->start_frame};
     size_t bad = SIZE_MAX;
-    const xpbd_status st = XRP_SFXM(xpbd_engine, create)(e, &sc, &fl->config, &fl->options, &bad);
+    const xpbd_status st = SFX(xpbd_engine_create)(e, &sc, &fl->config, &fl->options, &bad);
     free(buf);
     if (st != XPBD_OK)
         snprintf(err, errlen, "the scene was refused: %s (element %zu)", xpbd_status_str(st), bad);
@@ -184,7 +184,7 @@ static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG **e, char *err, size_t
 xpbd_status FN(xrp_run)(const xrp_file *fl, ENG **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (fl->f64 != XRP_F64) {
+    if (fl->f64 != R_F64) {
         snprintf(err, errlen, "the file holds a %s run; replay it with the %s engine",
                  fl->f64 ? "f64" : "f32", fl->f64 ? "f64" : "f32");
         return XPBD_ERR_ARGUMENT;
@@ -198,14 +198,14 @@ xpbd_status FN(xrp_run)(const xrp_file *fl, ENG **out, char *err, size_t errlen)
     for (uint64_t f = 0; f < fl->frames; ++f) {
         const uint64_t frame = fl->start_frame + f;
         for (; next < fl->inputs && fl->input_frame[next] == frame; ++next) {
-            st = XRP_SFXM(xpbd_engine, apply)(e, &fl->input[next]);
+            st = SFX(xpbd_engine_apply)(e, &fl->input[next]);
             if (st != XPBD_OK) {
                 snprintf(err, errlen, "input %zu (frame %llu) refused: %s", next,
                          (unsigned long long)frame, xpbd_status_str(st));
                 return st;
             }
         }
-        st = XRP_SFXM(xpbd_engine, step)(e, fl->h);
+        st = SFX(xpbd_engine_step)(e, fl->h);
         if (st < 0) {
             snprintf(err, errlen, "frame %llu failed: %s", (unsigned long long)frame,
                      xpbd_status_str(st));
@@ -260,25 +260,17 @@ static void xrp_write_config(FILE *f, const xpbd_step_config *c)
 }
 
 #define XRP_BODY
-#define XRP_R float
-#define XRP_SFX(n) n##_f32
-#define XRP_SFXM(a, b) a##_##b##_f32
-#define XRP_F64 0
+#define XPBD_REAL_F32
+#include "precision.h"
 #include "replay.c"
-#undef XRP_R
-#undef XRP_SFX
-#undef XRP_SFXM
-#undef XRP_F64
+#define XPBD_PRECISION_END
+#include "precision.h"
 
-#define XRP_R double
-#define XRP_SFX(n) n##_f64
-#define XRP_SFXM(a, b) a##_##b##_f64
-#define XRP_F64 1
+#define XPBD_REAL_F64
+#include "precision.h"
 #include "replay.c"
-#undef XRP_R
-#undef XRP_SFX
-#undef XRP_SFXM
-#undef XRP_F64
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef XRP_BODY
 
 /* ------------------------------------------------------------ reading --- */

@@ -478,32 +478,26 @@ uint32_t xs_couple_frame(xpbd_engine_f64 *e, xs_box_body *b, xpbd_rigid_impulse 
     return j.contacts;
 }
 
-#define XS_R double
+#define XPBD_REAL_F64
+#include "precision.h"
 #define XS_W xs_world_f64
 #define XS_P xpbd_particles_f64
-#define XS_SFX(n) n##_f64
-#define XS_M(a, b) a##_##b##_f64
-#define XS_SQRT sqrt
 #define XS_BUILD xpbd_distance_set_build_f64
 #define XS_FREESET xpbd_distance_set_free_f64
 #define XS_SCRATCH xpbd_step_scratch_bytes_f64
 #include "scenes_tmpl.h"
-#undef XS_R
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef XS_W
 #undef XS_P
-#undef XS_SFX
-#undef XS_M
-#undef XS_SQRT
 #undef XS_BUILD
 #undef XS_FREESET
 #undef XS_SCRATCH
 
-#define XS_R float
+#define XPBD_REAL_F32
+#include "precision.h"
 #define XS_W xs_world_f32
 #define XS_P xpbd_particles_f32
-#define XS_SFX(n) n##_f32
-#define XS_M(a, b) a##_##b##_f32
-#define XS_SQRT sqrtf
 #define XS_BUILD xpbd_distance_set_build_f32
 #define XS_FREESET xpbd_distance_set_free_f32
 #define XS_SCRATCH xpbd_step_scratch_bytes_f32

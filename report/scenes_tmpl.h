@@ -1,16 +1,16 @@
-/* Scene builders, template over R (XS_R, XS_SFX). */
+/* Scene builders, template over precision.h (R, SFX). */
 
-xpbd_status XS_M(xs_world, init)(XS_W *w, size_t n, const XS_R *xyz, size_t m,
-                                  const uint32_t *i0, const uint32_t *i1, const XS_R *rest,
-                                  const XS_R *compliance)
+xpbd_status SFX(xs_world_init)(XS_W *w, size_t n, const R *xyz, size_t m,
+                                  const uint32_t *i0, const uint32_t *i1, const R *rest,
+                                  const R *compliance)
 {
     memset(w, 0, sizeof *w);
     if (!rest && !xyz)
         return XPBD_ERR_ARGUMENT;
-    w->block_ = calloc(10 * (n ? n : 1), sizeof(XS_R));
+    w->block_ = calloc(10 * (n ? n : 1), sizeof(R));
     if (!w->block_)
         return XPBD_ERR_NOMEM;
-    XS_M(xpbd_particles, bind)(&w->p, n, w->block_, n);
+    SFX(xpbd_particles_bind)(&w->p, n, w->block_, n);
     for (size_t i = 0; i < n; ++i) {
         w->p.w[i] = 1;
         if (xyz) {
@@ -19,37 +19,37 @@ xpbd_status XS_M(xs_world, init)(XS_W *w, size_t n, const XS_R *xyz, size_t m,
             w->p.z[i] = xyz[3 * i + 2];
         }
     }
-    XS_R *own_rest = NULL;
+    R *own_rest = NULL;
     if (!rest) {
-        own_rest = malloc((m ? m : 1) * sizeof(XS_R));
+        own_rest = malloc((m ? m : 1) * sizeof(R));
         if (!own_rest) {
-            XS_M(xs_world, free)(w);
+            SFX(xs_world_free)(w);
             return XPBD_ERR_NOMEM;
         }
         for (size_t k = 0; k < m; ++k) {
-            const XS_R dx = xyz[3 * i1[k]] - xyz[3 * i0[k]];
-            const XS_R dy = xyz[3 * i1[k] + 1] - xyz[3 * i0[k] + 1];
-            const XS_R dz = xyz[3 * i1[k] + 2] - xyz[3 * i0[k] + 2];
-            own_rest[k] = XS_SQRT(dx * dx + dy * dy + dz * dz);
+            const R dx = xyz[3 * i1[k]] - xyz[3 * i0[k]];
+            const R dy = xyz[3 * i1[k] + 1] - xyz[3 * i0[k] + 1];
+            const R dz = xyz[3 * i1[k] + 2] - xyz[3 * i0[k] + 2];
+            own_rest[k] = SQRT(dx * dx + dy * dy + dz * dz);
         }
         rest = own_rest;
     }
     xpbd_status st = XS_BUILD(&w->set, n, m, i0, i1, rest, compliance, NULL, NULL);
     free(own_rest);
     if (st != XPBD_OK) {
-        XS_M(xs_world, free)(w);
+        SFX(xs_world_free)(w);
         return st;
     }
     w->scratch_bytes = XS_SCRATCH(n, w->set.slots);
     w->scratch = malloc(w->scratch_bytes ? w->scratch_bytes : 1);
     if (!w->scratch) {
-        XS_M(xs_world, free)(w);
+        SFX(xs_world_free)(w);
         return XPBD_ERR_NOMEM;
     }
     return XPBD_OK;
 }
 
-void XS_M(xs_world, free)(XS_W *w)
+void SFX(xs_world_free)(XS_W *w)
 {
     if (!w)
         return;
@@ -59,12 +59,12 @@ void XS_M(xs_world, free)(XS_W *w)
     memset(w, 0, sizeof *w);
 }
 
-xpbd_status XS_SFX(xs_chain)(XS_W *w, int n, XS_R L0, XS_R alpha)
+xpbd_status SFX(xs_chain)(XS_W *w, int n, R L0, R alpha)
 {
     if (n < 2)
         return XPBD_ERR_ARGUMENT;
     uint32_t *i0 = malloc((size_t)n * sizeof *i0), *i1 = malloc((size_t)n * sizeof *i1);
-    XS_R *rest = malloc((size_t)n * sizeof *rest), *comp = malloc((size_t)n * sizeof *comp);
+    R *rest = malloc((size_t)n * sizeof *rest), *comp = malloc((size_t)n * sizeof *comp);
     xpbd_status st = XPBD_ERR_NOMEM;
     if (i0 && i1 && rest && comp) {
         for (int k = 0; k < n - 1; ++k) {
@@ -73,10 +73,10 @@ xpbd_status XS_SFX(xs_chain)(XS_W *w, int n, XS_R L0, XS_R alpha)
             rest[k] = L0;
             comp[k] = alpha;
         }
-        st = XS_M(xs_world, init)(w, (size_t)n, NULL, (size_t)n - 1, i0, i1, rest, comp);
+        st = SFX(xs_world_init)(w, (size_t)n, NULL, (size_t)n - 1, i0, i1, rest, comp);
         if (st == XPBD_OK) {
             for (int i = 0; i < n; ++i)
-                w->p.y[i] = -(XS_R)i * L0;
+                w->p.y[i] = -(R)i * L0;
             w->p.w[0] = 0;
         }
     }
@@ -87,7 +87,7 @@ xpbd_status XS_SFX(xs_chain)(XS_W *w, int n, XS_R L0, XS_R alpha)
     return st;
 }
 
-double XS_SFX(xs_chain_stretch)(const XS_W *w, XS_R L0)
+double SFX(xs_chain_stretch)(const XS_W *w, R L0)
 {
     double s = 0;
     for (size_t i = 0; i + 1 < w->p.count; ++i) {
@@ -99,14 +99,14 @@ double XS_SFX(xs_chain_stretch)(const XS_W *w, XS_R L0)
     return s;
 }
 
-xpbd_status XS_SFX(xs_cloth)(XS_W *w, int nx, int ny, XS_R d, XS_R alpha, int shear, int flat)
+xpbd_status SFX(xs_cloth)(XS_W *w, int nx, int ny, R d, R alpha, int shear, int flat)
 {
     if (nx < 2 || ny < 2)
         return XPBD_ERR_ARGUMENT;
     const size_t n = (size_t)nx * (size_t)ny;
     const size_t cap = 4 * n;
     uint32_t *i0 = malloc(cap * sizeof *i0), *i1 = malloc(cap * sizeof *i1);
-    XS_R *comp = malloc(cap * sizeof *comp), *xyz = malloc(3 * n * sizeof *xyz);
+    R *comp = malloc(cap * sizeof *comp), *xyz = malloc(3 * n * sizeof *xyz);
     xpbd_status st = XPBD_ERR_NOMEM;
     if (i0 && i1 && comp && xyz) {
         size_t m = 0;
@@ -114,9 +114,9 @@ xpbd_status XS_SFX(xs_cloth)(XS_W *w, int nx, int ny, XS_R d, XS_R alpha, int sh
         for (int j = 0; j < ny; ++j)
             for (int i = 0; i < nx; ++i) {
                 const size_t id = XS_ID(i, j);
-                xyz[3 * id] = (XS_R)i * d;
-                xyz[3 * id + 1] = flat ? 0 : -(XS_R)j * d;
-                xyz[3 * id + 2] = flat ? (XS_R)j * d : 0;
+                xyz[3 * id] = (R)i * d;
+                xyz[3 * id + 1] = flat ? 0 : -(R)j * d;
+                xyz[3 * id + 2] = flat ? (R)j * d : 0;
                 if (i + 1 < nx) { i0[m] = XS_ID(i, j); i1[m] = XS_ID(i + 1, j); m++; }
                 if (j + 1 < ny) { i0[m] = XS_ID(i, j); i1[m] = XS_ID(i, j + 1); m++; }
                 if (shear && i + 1 < nx && j + 1 < ny) {
@@ -127,7 +127,7 @@ xpbd_status XS_SFX(xs_cloth)(XS_W *w, int nx, int ny, XS_R d, XS_R alpha, int sh
 #undef XS_ID
         for (size_t k = 0; k < m; ++k)
             comp[k] = alpha;
-        st = XS_M(xs_world, init)(w, n, xyz, m, i0, i1, NULL, comp);
+        st = SFX(xs_world_init)(w, n, xyz, m, i0, i1, NULL, comp);
         if (st == XPBD_OK) {
             w->p.w[0] = 0;
             w->p.w[nx - 1] = 0;
@@ -140,7 +140,7 @@ xpbd_status XS_SFX(xs_cloth)(XS_W *w, int nx, int ny, XS_R d, XS_R alpha, int sh
     return st;
 }
 
-int XS_M(xs_pile, make)(XS_SFX(xs_pile) *p, const xs_mesh *m, uint32_t bodies, const double *off,
+int SFX(xs_pile_make)(SFX(xs_pile) *p, const xs_mesh *m, uint32_t bodies, const double *off,
                         const double *w, double r, double edge_alpha, double tet_alpha)
 {
     memset(p, 0, sizeof *p);
@@ -157,9 +157,9 @@ int XS_M(xs_pile, make)(XS_SFX(xs_pile) *p, const xs_mesh *m, uint32_t bodies, c
         for (size_t i = 0; i < nb; ++i) {
             for (int k = 0; k < 3; ++k)
                 p->xyz[3 * (b * nb + i) + (size_t)k] =
-                    (XS_R)(m->xyz[3 * i + (size_t)k] + off[3 * b + (size_t)k]);
-            p->w[b * nb + i] = (XS_R)w[b];
-            p->r[b * nb + i] = (XS_R)r;
+                    (R)(m->xyz[3 * i + (size_t)k] + off[3 * b + (size_t)k]);
+            p->w[b * nb + i] = (R)w[b];
+            p->r[b * nb + i] = (R)r;
         }
         for (size_t k = 0; k < 2 * m->k.edges; ++k)
             p->edge[2 * b * m->k.edges + k] = m->edges[k] + (uint32_t)(b * nb);
@@ -187,7 +187,7 @@ int XS_M(xs_pile, make)(XS_SFX(xs_pile) *p, const xs_mesh *m, uint32_t bodies, c
     return 1;
 }
 
-void XS_M(xs_pile, free)(XS_SFX(xs_pile) *p)
+void SFX(xs_pile_free)(SFX(xs_pile) *p)
 {
     free(p->xyz);
     free(p->w);

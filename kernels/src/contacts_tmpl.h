@@ -3,7 +3,7 @@
  * particles, inline or on the executor's workers; the pairs come out in the
  * same order either way (each chunk's pairs go after the chunks before it),
  * so the contact set does not depend on the worker count. */
-#include "real_begin.h"
+#include "precision.h"
 #include "exec.h"
 
 #ifndef XPBD_BROADPHASE_CHUNKS
@@ -297,4 +297,5 @@ xpbd_status xpbd_contacts_find_f64(const xpbd_particles_f64 *p, const double *ra
     return SFX(xpbd__contacts_find_run)(p, radius, bp, work, work_bytes, cs, bad_index, &serial);
 }
 
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

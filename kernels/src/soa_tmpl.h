@@ -1,5 +1,5 @@
 /* Builders and validators of particle and distance sets, template over R. */
-#include "real_begin.h"
+#include "precision.h"
 #include "screen_tmpl.h"
 
 static void SFX(particles_bind)(P *p, size_t n, R *base, size_t stride)
@@ -251,4 +251,5 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
     return XPBD_OK;
 }
 
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

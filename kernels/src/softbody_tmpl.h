@@ -1,5 +1,5 @@
 /* Soft-body builders and per-body operations, template over R. */
-#include "real_begin.h"
+#include "precision.h"
 
 static void SFX(quad_set_free)(QS *set)
 {
@@ -469,4 +469,5 @@ static xpbd_status SFX(couple_rigid)(R *q, const P *p, const R *radius, size_t b
     return XPBD_OK;
 }
 
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

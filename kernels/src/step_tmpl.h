@@ -16,7 +16,7 @@
  *
  * Colours run one after another; a colour's batches touch disjoint
  * particles, so they may run on several workers at once. */
-#include "real_begin.h"
+#include "precision.h"
 #include "screen_tmpl.h"
 
 #ifndef XPBD_STEP_STAGES
@@ -251,7 +251,7 @@ static void SFX(particles_scan_task)(uint32_t b, uint32_t e, uint32_t worker, vo
     SFX(block_particles)(s, b, e, &i0, &i1);
     const P v = {i1 - i0,     p->x + i0,  p->y + i0,  p->z + i0,  p->px + i0,
                  p->py + i0, p->pz + i0, p->vx + i0, p->vy + i0, p->vz + i0, p->w + i0};
-    const xpbd_status st = SFXM(xpbd_particles, validate)(&v, &bad);
+    const xpbd_status st = SFX(xpbd_particles_validate)(&v, &bad);
     if (st != XPBD_OK)
         SFX(note_bad)(s, worker, i0 + bad, st);
 }
@@ -305,7 +305,7 @@ static xpbd_status SFX(check_particles)(SFX(step_run) *s, size_t *bad)
     const P *p = s->p;
     if (p->count == 0 || !p->x || !p->y || !p->z || !p->px || !p->py || !p->pz || !p->vx ||
         !p->vy || !p->vz || !p->w || p->count > (size_t)INT32_MAX)
-        return SFXM(xpbd_particles, validate)(p, bad);
+        return SFX(xpbd_particles_validate)(p, bad);
     return SFX(scan_particles)(s, SFX(particles_scan_task), bad);
 }
 
@@ -391,7 +391,7 @@ static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
     uint32_t *stamp = (uint32_t *)(void *)s->sc.save;
     xpbd_status st;
     if (c) {
-        st = SFXM(xpbd_distance_set, validate)(c, n, stamp, &k->bad_index);
+        st = SFX(xpbd_distance_set_validate)(c, n, stamp, &k->bad_index);
         if (st != XPBD_OK)
             return st;
         if (cfg->solver == XPBD_SOLVER_SPRINGS)
@@ -407,10 +407,10 @@ static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
     if (st != XPBD_OK)
         return st;
     if (w->tets &&
-        (st = SFXM(xpbd_quad_set, validate)(w->tets, n, stamp, &k->bad_index)) != XPBD_OK)
+        (st = SFX(xpbd_quad_set_validate)(w->tets, n, stamp, &k->bad_index)) != XPBD_OK)
         return st;
     if (w->bends &&
-        (st = SFXM(xpbd_quad_set, validate)(w->bends, n, stamp, &k->bad_index)) != XPBD_OK)
+        (st = SFX(xpbd_quad_set_validate)(w->bends, n, stamp, &k->bad_index)) != XPBD_OK)
         return st;
     if (w->tether_anchor) {
         if (!w->tether_length)
@@ -512,9 +512,9 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
     if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)
         return XPBD_ERR_ISA;
     k->isa = isa;
-    s->kt = SFXM(xpbd_kernels, get)(isa);
-    s->ckt = SFXM(xpbd_contact_kernels, get)(isa);
-    s->skt = SFXM(xpbd_softbody_kernels, get)(isa);
+    s->kt = SFX(xpbd_kernels_get)(isa);
+    s->ckt = SFX(xpbd_contact_kernels_get)(isa);
+    s->skt = SFX(xpbd_softbody_kernels_get)(isa);
     if (!s->kt || !s->ckt || !s->skt)
         return XPBD_ERR_ISA;
     s->n = s->p->count;
@@ -789,11 +789,11 @@ static void SFX(stage_constraint_colours)(SFX(step_run) *s, xpbd_step_counters *
                                                       c->overflow_begin, c->slots, s->sd);
     } else if (s->cfg->solver == XPBD_SOLVER_XPBD) {
         SFX(run_colours)(s, OP_DISTANCE_XPBD, c->colours, c->colour_begin);
-        pt->skipped += SFXM(xpbd_serial_distance_xpbd, packed)(s->sc.q, c, c->overflow_begin,
+        pt->skipped += SFX(xpbd_serial_distance_xpbd_packed)(s->sc.q, c, c->overflow_begin,
                                                                c->slots, s->hs);
     } else {
         SFX(run_colours)(s, OP_DISTANCE_PBD, c->colours, c->colour_begin);
-        pt->skipped += SFXM(xpbd_serial_distance_pbd, packed)(s->sc.q, c, c->overflow_begin,
+        pt->skipped += SFX(xpbd_serial_distance_pbd_packed)(s->sc.q, c, c->overflow_begin,
                                                               c->slots, s->ks);
     }
     k->solves += c->count;
@@ -1216,4 +1216,5 @@ static xpbd_status SFX(step)(const xpbd_step_config *cfg, double h, P *p, DS *c,
     return SFX(world_step)(cfg, h, &w, scratch, scratch_bytes, counters);
 }
 
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

@@ -1,5 +1,5 @@
 /* Counters, template over R. */
-#include "real_begin.h"
+#include "precision.h"
 
 #define W SFX(xpbd_world)
 
@@ -66,4 +66,5 @@ void SFX(xpbd__counters_fill)(const W *w, const xpbd_step_counters *k, const dou
 }
 
 #undef W
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

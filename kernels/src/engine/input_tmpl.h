@@ -1,5 +1,5 @@
 /* Host inputs between frames, template over R. */
-#include "real_begin.h"
+#include "precision.h"
 
 #define E SFX(xpbd_engine)
 
@@ -73,4 +73,5 @@ static xpbd_status SFX(engine_apply)(E *e, const xpbd_input *in)
 }
 
 #undef E
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

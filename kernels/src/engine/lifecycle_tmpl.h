@@ -2,7 +2,7 @@
  * scene, builds the sets), destroy, and the pieces the other features
  * share (the world's view, the particle block, the set builder, the step
  * scratch). */
-#include "real_begin.h"
+#include "precision.h"
 
 #define E SFX(xpbd_engine)
 #define SC SFX(xpbd_scene)
@@ -40,7 +40,7 @@ R *SFX(xpbd__engine_block)(E *e, size_t n, size_t cap, int radius, int tethers)
     R *blk = calloc(13 * cap + extra + 1, sizeof *blk);
     if (!blk)
         return NULL;
-    SFXM(xpbd_particles, bind)(&e->particles, n, blk, cap);
+    SFX(xpbd_particles_bind)(&e->particles, n, blk, cap);
     e->rest_xyz = blk + 10 * cap;
     R *tail = blk + 13 * cap;
     e->radius = radius ? tail : NULL;
@@ -54,9 +54,9 @@ static void SFX(engine_destroy)(E *e)
 {
     if (!e)
         return;
-    SFXM(xpbd_distance_set, free)(&e->distance);
-    SFXM(xpbd_quad_set, free)(&e->tets);
-    SFXM(xpbd_quad_set, free)(&e->bends);
+    SFX(xpbd_distance_set_free)(&e->distance);
+    SFX(xpbd_quad_set_free)(&e->tets);
+    SFX(xpbd_quad_set_free)(&e->bends);
     void *const blocks[] = {e->edge,          e->edge_rest,   e->tether_anchor,
                             e->body_begin,    e->torn,        e->scratch,
                             e->owned_,        e->origin,      e->contact_i0_,
@@ -135,16 +135,16 @@ xpbd_status SFX(xpbd__engine_build)(const E *e, DS *d, QS *t, QS *b, size_t *bad
     const uint32_t *map = emap;
     xpbd_status st = XPBD_OK;
     if (me)
-        st = SFXM(xpbd_distance_set, build)(d, n, me, i0, i1, rest, ecomp, &e->colouring, &where);
+        st = SFX(xpbd_distance_set_build)(d, n, me, i0, i1, rest, ecomp, &e->colouring, &where);
     if (st == XPBD_OK && mt) {
         map = tmap;
         count = mt;
-        st = SFXM(xpbd_tet_set, build)(t, n, e->rest_xyz, mt, tv, tcomp, &e->colouring, &where);
+        st = SFX(xpbd_tet_set_build)(t, n, e->rest_xyz, mt, tv, tcomp, &e->colouring, &where);
     }
     if (st == XPBD_OK && mb) {
         map = bmap;
         count = mb;
-        st = SFXM(xpbd_bend_set, build)(b, n, e->rest_xyz, mb, bv, bcomp, &e->colouring, &where);
+        st = SFX(xpbd_bend_set_build)(b, n, e->rest_xyz, mb, bv, bcomp, &e->colouring, &where);
     }
     if (st == XPBD_OK) {
         for (uint32_t k = 0; k < d->slots; ++k)
@@ -154,9 +154,9 @@ xpbd_status SFX(xpbd__engine_build)(const E *e, DS *d, QS *t, QS *b, size_t *bad
         for (uint32_t k = 0; k < b->slots; ++k)
             b->source[k] = b->source[k] == XPBD_PAD ? XPBD_PAD : bmap[b->source[k]];
     } else {
-        SFXM(xpbd_distance_set, free)(d);
-        SFXM(xpbd_quad_set, free)(t);
-        SFXM(xpbd_quad_set, free)(b);
+        SFX(xpbd_distance_set_free)(d);
+        SFX(xpbd_quad_set_free)(t);
+        SFX(xpbd_quad_set_free)(b);
     }
     if (bad) /* the builder names its input index: give the engine's */
         *bad = st != XPBD_OK && where < count ? map[where] : where;
@@ -304,7 +304,7 @@ static xpbd_status SFX(engine_copy_particles)(E *e, const SC *sc, size_t *bad)
     e->plane_count = sc->planes;
     for (uint32_t k = 0; k < sc->planes; ++k)
         e->planes[k] = sc->plane[k];
-    xpbd_status st = SFXM(xpbd_particles, validate)(p, bad);
+    xpbd_status st = SFX(xpbd_particles_validate)(p, bad);
     if (st != XPBD_OK)
         return st;
     for (size_t i = 0; e->radius && i < n; ++i)
@@ -451,4 +451,5 @@ static xpbd_status SFX(engine_set_config)(E *e, const xpbd_step_config *cfg)
 #undef E
 #undef SC
 #undef W
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

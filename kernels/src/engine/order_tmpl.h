@@ -1,5 +1,5 @@
 /* The two-serial-orders check, template over R. */
-#include "real_begin.h"
+#include "precision.h"
 
 #define E SFX(xpbd_engine)
 #define SC SFX(xpbd_scene)
@@ -65,14 +65,14 @@ static xpbd_status SFX(order_check)(const SC *scene, const xpbd_step_config *cfg
     b.bend_compliance = SFX(order_permute_quads)(perm, nb, scene->bend, scene->bend_compliance,
                                                   bend, bcomp);
 
-    if ((st = SFXM(xpbd_engine, create)(&ea, &a, cfg, NULL, NULL)) != XPBD_OK ||
-        (st = SFXM(xpbd_engine, create)(&eb, &b, cfg, NULL, NULL)) != XPBD_OK)
+    if ((st = SFX(xpbd_engine_create)(&ea, &a, cfg, NULL, NULL)) != XPBD_OK ||
+        (st = SFX(xpbd_engine_create)(&eb, &b, cfg, NULL, NULL)) != XPBD_OK)
         goto done;
     for (uint32_t f = 0; f < frames; ++f) {
-        st = SFXM(xpbd_engine, step)(ea, h);
+        st = SFX(xpbd_engine_step)(ea, h);
         if (st < 0)
             goto done;
-        st = SFXM(xpbd_engine, step)(eb, h);
+        st = SFX(xpbd_engine_step)(eb, h);
         if (st < 0)
             goto done;
     }
@@ -104,8 +104,8 @@ static xpbd_status SFX(order_check)(const SC *scene, const xpbd_step_config *cfg
         out->frames = frames;
     }
 done:
-    SFXM(xpbd_engine, destroy)(ea);
-    SFXM(xpbd_engine, destroy)(eb);
+    SFX(xpbd_engine_destroy)(ea);
+    SFX(xpbd_engine_destroy)(eb);
     free(perm);
     free(edge);
     free(tet);
@@ -116,4 +116,5 @@ done:
 
 #undef E
 #undef SC
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

@@ -1,5 +1,5 @@
 /* Sleeping, template over R. */
-#include "real_begin.h"
+#include "precision.h"
 
 #define W SFX(xpbd_world)
 #define E SFX(xpbd_engine)
@@ -153,18 +153,18 @@ xpbd_status SFX(xpbd__engine_activate)(E *e)
         t.bends = bq;
         st = SFX(xpbd__engine_scratch)(&t);
         if (st != XPBD_OK) {
-            SFXM(xpbd_distance_set, free)(&d);
-            SFXM(xpbd_quad_set, free)(&tq);
-            SFXM(xpbd_quad_set, free)(&bq);
+            SFX(xpbd_distance_set_free)(&d);
+            SFX(xpbd_quad_set_free)(&tq);
+            SFX(xpbd_quad_set_free)(&bq);
         }
     }
     if (st != XPBD_OK) {
         free(flags);
         return st;
     }
-    SFXM(xpbd_distance_set, free)(&e->distance);
-    SFXM(xpbd_quad_set, free)(&e->tets);
-    SFXM(xpbd_quad_set, free)(&e->bends);
+    SFX(xpbd_distance_set_free)(&e->distance);
+    SFX(xpbd_quad_set_free)(&e->tets);
+    SFX(xpbd_quad_set_free)(&e->bends);
     e->distance = d;
     e->tets = tq;
     e->bends = bq;
@@ -177,4 +177,5 @@ xpbd_status SFX(xpbd__engine_activate)(E *e)
 
 #undef W
 #undef E
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

@@ -1,6 +1,6 @@
 /* Vertex splitting, the particle side (template over R): where every
  * particle goes when a split adds copies, and the move itself. */
-#include "real_begin.h"
+#include "precision.h"
 
 #define E SFX(xpbd_engine)
 
@@ -93,4 +93,5 @@ void SFX(xpbd__engine_move)(const E *from, E *to, size_t n, const uint32_t *src,
 }
 
 #undef E
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

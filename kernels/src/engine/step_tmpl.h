@@ -1,6 +1,6 @@
 /* Stepping, template over R: one frame of the engine, and the coupling
  * with a host rigid body between frames. */
-#include "real_begin.h"
+#include "precision.h"
 
 #define E SFX(xpbd_engine)
 
@@ -103,4 +103,5 @@ static xpbd_status SFX(engine_couple_rigid)(E *e, const xpbd_rigid_f64 *body, do
 }
 
 #undef E
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

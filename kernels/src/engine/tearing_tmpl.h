@@ -1,5 +1,5 @@
 /* Tearing, template over R. */
-#include "real_begin.h"
+#include "precision.h"
 
 #define E SFX(xpbd_engine)
 
@@ -69,12 +69,12 @@ static xpbd_status SFX(tear_remove)(DS *c, size_t n, const uint8_t *remove,
         }
     DS nw;
     const xpbd_status st =
-        SFXM(xpbd_distance_set, build)(&nw, n, k, i0, i1, rest, comp, options, NULL);
+        SFX(xpbd_distance_set_build)(&nw, n, k, i0, i1, rest, comp, options, NULL);
     free(i0);
     free(rest);
     if (st != XPBD_OK)
         return st;
-    SFXM(xpbd_distance_set, free)(c);
+    SFX(xpbd_distance_set_free)(c);
     *c = nw;
     if (kept)
         for (size_t t = 0, j = 0; t < m; ++t)
@@ -258,9 +258,9 @@ static void SFX(tear_commit_particles)(E *e, SFX(tear_work) *w, uint32_t *woke)
 static void SFX(tear_commit)(E *e, SFX(tear_work) *w, uint32_t *woke)
 {
     E *t = &w->t;
-    SFXM(xpbd_distance_set, free)(&e->distance);
-    SFXM(xpbd_quad_set, free)(&e->tets);
-    SFXM(xpbd_quad_set, free)(&e->bends);
+    SFX(xpbd_distance_set_free)(&e->distance);
+    SFX(xpbd_quad_set_free)(&e->tets);
+    SFX(xpbd_quad_set_free)(&e->bends);
     free(e->edge);
     free(e->edge_rest);
     if (w->grown)
@@ -291,9 +291,9 @@ static void SFX(tear_clean)(const E *e, SFX(tear_work) *w)
 {
     E *t = &w->t;
     if (w->built) {
-        SFXM(xpbd_distance_set, free)(&w->d);
-        SFXM(xpbd_quad_set, free)(&w->tq);
-        SFXM(xpbd_quad_set, free)(&w->bq);
+        SFX(xpbd_distance_set_free)(&w->d);
+        SFX(xpbd_quad_set_free)(&w->tq);
+        SFX(xpbd_quad_set_free)(&w->bq);
     }
     free(t->edge);
     free(t->edge_rest);
@@ -359,4 +359,5 @@ xpbd_status SFX(xpbd__engine_tear)(E *e, uint32_t *split, uint32_t *woke, uint32
 }
 
 #undef E
-#include "real_end.h"
+#define XPBD_PRECISION_END
+#include "precision.h"

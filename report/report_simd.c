@@ -132,24 +132,16 @@ static void sa_compare(sa_result *r, const void *a, const void *b, size_t n, int
 }
 
 #define SA_TEMPLATE 1
-#define R float
-#define SFX(n) n##_f32
-#define SFXM(a, b) a##_##b##_f32
-#define SA_F64 0
+#define XPBD_REAL_F32
+#include "precision.h"
 #include "report_simd.c"
-#undef R
-#undef SFX
-#undef SFXM
-#undef SA_F64
-#define R double
-#define SFX(n) n##_f64
-#define SFXM(a, b) a##_##b##_f64
-#define SA_F64 1
+#define XPBD_PRECISION_END
+#include "precision.h"
+#define XPBD_REAL_F64
+#include "precision.h"
 #include "report_simd.c"
-#undef R
-#undef SFX
-#undef SFXM
-#undef SA_F64
+#define XPBD_PRECISION_END
+#include "precision.h"
 #undef SA_TEMPLATE
 
 static int simd_agreement_run(xr_ctx *ctx)
@@ -667,8 +659,8 @@ static uint64_t SFX(sa_step)(int k, const SA_KT *const t[SA_NKERNELS], SA_P *p, 
 /* Runs kernel (or step driver) k on path isa and on scalar, compares. */
 static void SFX(sa_run)(xpbd_isa isa, int k, sa_result *r)
 {
-    const SA_KT *simd = SFXM(xpbd_kernels, get)(isa);
-    const SA_KT *ref = SFXM(xpbd_kernels, get)(XPBD_ISA_SCALAR);
+    const SA_KT *simd = SFX(xpbd_kernels_get)(isa);
+    const SA_KT *ref = SFX(xpbd_kernels_get)(XPBD_ISA_SCALAR);
     if (!simd || !ref) {
         r->error = 1;
         return;
@@ -680,7 +672,7 @@ static void SFX(sa_run)(xpbd_isa isa, int k, sa_result *r)
         return;
     }
     if (SFX(sa_scene)(&b, springs) != 0) {
-        SFXM(xs_world, free)(&a);
+        SFX(xs_world_free)(&a);
         r->error = 1;
         return;
     }
@@ -689,8 +681,8 @@ static void SFX(sa_run)(xpbd_isa isa, int k, sa_result *r)
     const size_t nres = a.set.slots > 3 * n ? a.set.slots : 3 * n;
     R *buf = calloc(2 * (3 * n + nres + SA_NRED * SA_STEPS + 4 * n), sizeof(R));
     if (!buf) {
-        SFXM(xs_world, free)(&a);
-        SFXM(xs_world, free)(&b);
+        SFX(xs_world_free)(&a);
+        SFX(xs_world_free)(&b);
         r->error = 1;
         return;
     }
@@ -725,7 +717,7 @@ static void SFX(sa_run)(xpbd_isa isa, int k, sa_result *r)
             if (sa != XPBD_OK && sa != XPBD_ERR_DIVERGED)
                 r->error = 1;
         }
-        sa_compare(r, reda, redb, SA_STEPS, SA_F64);
+        sa_compare(r, reda, redb, SA_STEPS, R_F64);
     } else {
         const SA_KT *ta[SA_NKERNELS], *tb[SA_NKERNELS];
         for (int i = 0; i < SA_NKERNELS; ++i) {
@@ -740,19 +732,19 @@ static void SFX(sa_run)(xpbd_isa isa, int k, sa_result *r)
             if (xa != xb)
                 r->returns_differ = 1;
         }
-        sa_compare(r, ra, rb, nres, SA_F64);
-        sa_compare(r, reda, redb, SA_NRED * SA_STEPS, SA_F64);
+        sa_compare(r, ra, rb, nres, R_F64);
+        sa_compare(r, reda, redb, SA_NRED * SA_STEPS, R_F64);
         if (sa_packed(k))
-            sa_compare(r, qa, qb, 4 * n, SA_F64);
+            sa_compare(r, qa, qb, 4 * n, R_F64);
     }
     R *const arr_a[9] = {a.p.x, a.p.y, a.p.z, a.p.px, a.p.py, a.p.pz, a.p.vx, a.p.vy, a.p.vz};
     R *const arr_b[9] = {b.p.x, b.p.y, b.p.z, b.p.px, b.p.py, b.p.pz, b.p.vx, b.p.vy, b.p.vz};
     for (int i = 0; i < 9; ++i)
-        sa_compare(r, arr_a[i], arr_b[i], n, SA_F64);
-    sa_compare(r, a.set.lambda, b.set.lambda, a.set.slots, SA_F64);
+        sa_compare(r, arr_a[i], arr_b[i], n, R_F64);
+    sa_compare(r, a.set.lambda, b.set.lambda, a.set.slots, R_F64);
     free(buf);
-    SFXM(xs_world, free)(&a);
-    SFXM(xs_world, free)(&b);
+    SFX(xs_world_free)(&a);
+    SFX(xs_world_free)(&b);
 }
 
 #undef SA_W

@@ -73,6 +73,75 @@ static void xr_gp_job(xr_job *j, const char *gnuplot, const char *script, const 
     j->log = xr_path(out_stem, ".", "log");
 }
 
+/* Runs the figure jobs as two gnuplot processes (one per core), each
+ * loading its half of the scripts in turn with `reset session` between
+ * them: this saves a process start and the font set-up per figure. A
+ * batch that fails is run again one figure per process, so that every
+ * failing figure gets its own log and the others are still drawn. */
+static void xr_render_batched(xr_ctx *ctx, const char *gnuplot, xr_job *jobs, size_t n)
+{
+    enum { NB = 2 };
+    xr_job batch[NB];
+    int ok[NB] = {0, 0};
+    memset(batch, 0, sizeof batch);
+    size_t nb = 0;
+    for (size_t k = 0; k < NB && k < n; ++k, ++nb) {
+        xr_buf b = {0};
+        for (size_t i = k; i < n; i += NB) {
+            for (int a = 1; a < XR_JOB_ARGS && jobs[i].argv[a]; ++a) {
+                if (strcmp(jobs[i].argv[a], "-e") == 0) {
+                    xr_buf_printf(&b, "%s\n", jobs[i].argv[++a]);
+                } else {
+                    xr_buf_printf(&b, "load ");
+                    xr_gp_single(&b, jobs[i].argv[a]);
+                    xr_buf_printf(&b, "\n");
+                }
+            }
+            xr_buf_printf(&b, "reset session\n");
+        }
+        char name[32];
+        snprintf(name, sizeof name, "/fig/batch_%zu", k);
+        char *stem = xr_path(ctx->out, name, NULL);
+        batch[k].target = xr_path(stem, ".gp", NULL);
+        batch[k].log = xr_path(stem, ".log", NULL);
+        free(stem);
+        FILE *f = xr_create(batch[k].target);
+        if (f) {
+            fputs(b.s ? b.s : "", f);
+            if (fclose(f) != 0)
+                remove(batch[k].target);
+        }
+        free(b.s);
+        batch[k].argv[0] = xr_strdup(gnuplot);
+        batch[k].argv[1] = xr_strdup(batch[k].target);
+        batch[k].done = &ok[k];
+    }
+    xr_run_jobs(ctx, batch, nb, NB);
+    xr_job *retry = calloc(n + 1, sizeof *retry);
+    if (!retry)
+        xr_die_nomem();
+    size_t nretry = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (!ok[i % NB]) {
+            retry[nretry++] = jobs[i]; /* moved: freed once, from retry */
+            memset(&jobs[i], 0, sizeof jobs[i]);
+            continue;
+        }
+        *jobs[i].done = xr_is_file(jobs[i].target);
+        if (jobs[i].target2)
+            *jobs[i].done2 = xr_is_file(jobs[i].target2);
+    }
+    if (nretry)
+        xr_run_jobs(ctx, retry, nretry, NB);
+    for (size_t i = 0; i < nretry; ++i)
+        xr_job_free(&retry[i]);
+    free(retry);
+    for (size_t k = 0; k < nb; ++k) {
+        remove(batch[k].target);
+        xr_job_free(&batch[k]);
+    }
+}
+
 /* 1 if gnuplot starts. */
 static int xr_gnuplot_present(const char *gnuplot)
 {
@@ -122,7 +191,7 @@ int xr_render_figures(xr_ctx *ctx)
         free(gp);
     }
     free(data);
-    xr_run_jobs(ctx, jobs, n, 2);
+    xr_render_batched(ctx, gnuplot, jobs, n);
     for (size_t i = 0; i < n; ++i)
         xr_job_free(&jobs[i]);
     free(jobs);

@@ -39,9 +39,7 @@ int xb_sleep(int quick, xb_sleep_result *out)
     xs_mesh m;
     xs_pile_f32 pile;
     memset(&pile, 0, sizeof pile);
-    xpbd_engine_f32 awake, asleep;
-    memset(&awake, 0, sizeof awake);
-    memset(&asleep, 0, sizeof asleep);
+    xpbd_engine_f32 *awake = NULL, *asleep = NULL;
     int rc = -1;
     if (!xs_mesh_box(&m, CELLS, 0.05, (const double[3]){0, 0, 0}, 5))
         return -1;
@@ -53,7 +51,7 @@ int xb_sleep(int quick, xb_sleep_result *out)
     cfg.friction_static = 0.6;
     cfg.friction_dynamic = 0.5;
     cfg.contact_skin = 0.005; /* a game's margin: what a body moves in a frame */
-    const xpbd_engine_options never = {0, 0, 0, 0, 0}, sleepy = {0, 1e-4, 20, 0, 0};
+    const xpbd_engine_options never = {0}, sleepy = {.sleep_energy = 1e-4, .sleep_steps = 20};
     if (xpbd_engine_create_f32(&awake, &pile.s, &cfg, &never, NULL) != XPBD_OK ||
         xpbd_engine_create_f32(&asleep, &pile.s, &cfg, &sleepy, NULL) != XPBD_OK)
         goto done;
@@ -62,27 +60,27 @@ int xb_sleep(int quick, xb_sleep_result *out)
     out->constraints = pile.s.edges + pile.s.tets;
     int failed = 0;
     uint32_t f = 0;
-    for (; f < 600 && asleep.counters.sleeping < nbody; ++f)
-        failed |= xpbd_engine_step_f32(&asleep, 1.0 / 60) < 0;
+    for (; f < 600 && xpbd_engine_counters_f32(asleep)->sleeping < nbody; ++f)
+        failed |= xpbd_engine_step_f32(asleep, 1.0 / 60) < 0;
     for (uint32_t g = 0; g < f; ++g) /* the same settling, awake */
-        failed |= xpbd_engine_step_f32(&awake, 1.0 / 60) < 0;
-    if (failed || asleep.counters.sleeping < nbody)
+        failed |= xpbd_engine_step_f32(awake, 1.0 / 60) < 0;
+    if (failed || xpbd_engine_counters_f32(asleep)->sleeping < nbody)
         goto done;
     out->settle_frames = f;
     const int blocks = quick ? 2 : 5, frames = quick ? 5 : 20;
-    out->awake_s = frame_time(&awake, blocks, frames, &failed);
-    out->asleep_s = frame_time(&asleep, blocks, frames, &failed);
+    out->awake_s = frame_time(awake, blocks, frames, &failed);
+    out->asleep_s = frame_time(asleep, blocks, frames, &failed);
     for (uint32_t b = 0; b < nbody; ++b) {
         const xpbd_input wake = {XPBD_INPUT_WAKE, b, 0, {0, 0, 0}};
-        failed |= xpbd_engine_apply_f32(&asleep, &wake) != XPBD_OK;
+        failed |= xpbd_engine_apply_f32(asleep, &wake) != XPBD_OK;
     }
     const double t0 = xb_now();
-    failed |= xpbd_engine_step_f32(&asleep, 1.0 / 60) < 0;
+    failed |= xpbd_engine_step_f32(asleep, 1.0 / 60) < 0;
     out->wake_s = xb_now() - t0;
     rc = failed ? -1 : 0;
 done:
-    xpbd_engine_destroy_f32(&awake);
-    xpbd_engine_destroy_f32(&asleep);
+    xpbd_engine_destroy_f32(awake);
+    xpbd_engine_destroy_f32(asleep);
     xs_pile_free_f32(&pile);
     xs_mesh_free(&m);
     return rc;

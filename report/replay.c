@@ -128,7 +128,7 @@ int FN(xrp_record_end)(xrp_recorder *r, const ENG *e)
 
 /* Builds the engine the file describes: its scene, with the saved state
  * (substep-start positions, velocities, sleep bookkeeping, frame count). */
-static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
+static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG **e, char *err, size_t errlen)
 {
     const size_t n = fl->n;
     /* xyz prev rest vel [3n each] | w radius tether_length [n each] | edge rest,
@@ -181,17 +181,18 @@ static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG *e, char *err, size_t 
     return st;
 }
 
-xpbd_status FN(xrp_run)(const xrp_file *fl, ENG *e, char *err, size_t errlen)
+xpbd_status FN(xrp_run)(const xrp_file *fl, ENG **out, char *err, size_t errlen)
 {
-    memset(e, 0, sizeof *e);
+    *out = NULL;
     if (fl->f64 != XRP_F64) {
         snprintf(err, errlen, "the file holds a %s run; replay it with the %s engine",
                  fl->f64 ? "f64" : "f32", fl->f64 ? "f64" : "f32");
         return XPBD_ERR_ARGUMENT;
     }
-    xpbd_status st = FN(xrp_create)(fl, e, err, errlen);
+    xpbd_status st = FN(xrp_create)(fl, out, err, errlen);
     if (st != XPBD_OK)
         return st;
+    ENG *e = *out;
     size_t next = 0;
     xpbd_status result = XPBD_OK;
     for (uint64_t f = 0; f < fl->frames; ++f) {
@@ -767,18 +768,23 @@ int main(int argc, char **argv)
     uint64_t hash = 0;
     xpbd_engine_counters counters;
     xpbd_status rs;
+    memset(&counters, 0, sizeof counters);
     if (f.f64) {
-        xpbd_engine_f64 e;
+        xpbd_engine_f64 *e = NULL;
         rs = xrp_run_f64(&f, &e, err, sizeof err);
-        hash = xrp_state_hash_f64(&e);
-        counters = *xpbd_engine_counters_f64(&e);
-        xpbd_engine_destroy_f64(&e);
+        if (e) {
+            hash = xrp_state_hash_f64(e);
+            counters = *xpbd_engine_counters_f64(e);
+        }
+        xpbd_engine_destroy_f64(e);
     } else {
-        xpbd_engine_f32 e;
+        xpbd_engine_f32 *e = NULL;
         rs = xrp_run_f32(&f, &e, err, sizeof err);
-        hash = xrp_state_hash_f32(&e);
-        counters = *xpbd_engine_counters_f32(&e);
-        xpbd_engine_destroy_f32(&e);
+        if (e) {
+            hash = xrp_state_hash_f32(e);
+            counters = *xpbd_engine_counters_f32(e);
+        }
+        xpbd_engine_destroy_f32(e);
     }
     const double secs = xrp_now() - t0;
     if (rs < 0) {

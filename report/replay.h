@@ -1,5 +1,5 @@
-/* replay.h: versioned replay files of an xpbd engine (SPEC S3 memos 1 and
- * 8) and the xpbd-replay tool.
+/* replay.h: versioned replay files of an xpbd engine and the xpbd-replay
+ * tool.
  *
  * A replay file is the minimal repro of a run: the engine's state when the
  * recording began (particles, the topology in input order, rest shape, sleep
@@ -113,12 +113,13 @@ typedef struct xrp_file {
 xpbd_status xrp_load(const char *path, xrp_file *out, char *err, size_t errlen);
 void xrp_free(xrp_file *f);
 
-/* Builds the engine the file describes into *e (the caller destroys it) and
- * replays every frame with its inputs. Returns XPBD_OK (or XPBD_OVERFLOW, as
+/* Builds the engine the file describes, sets *e to it (the caller destroys
+ * it; NULL when it could not be built) and replays every frame with its
+ * inputs. Returns XPBD_OK (or XPBD_OVERFLOW, as
  * a step may), the first failing status otherwise (message in err). The
  * precision must match the file's (f->f64). */
-xpbd_status xrp_run_f32(const xrp_file *f, xpbd_engine_f32 *e, char *err, size_t errlen);
-xpbd_status xrp_run_f64(const xrp_file *f, xpbd_engine_f64 *e, char *err, size_t errlen);
+xpbd_status xrp_run_f32(const xrp_file *f, xpbd_engine_f32 **e, char *err, size_t errlen);
+xpbd_status xrp_run_f64(const xrp_file *f, xpbd_engine_f64 **e, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

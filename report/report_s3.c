@@ -73,7 +73,7 @@ static void s3_project(double x, double y, double z, double *X, double *Y)
  * its neighbour), projected, shifted by dx. */
 static void s3_write_shape(FILE *f, int scene, const xs_cube *c, double dx)
 {
-    const xpbd_particles_f64 *p = &c->e.particles;
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(c->e);
     for (size_t t = 0; t < c->m.k.triangles; ++t)
         for (int k = 0; k < 3; ++k) {
             const uint32_t a = c->m.tris[3 * t + (size_t)k], b = c->m.tris[3 * t + (size_t)(k + 1) % 3];
@@ -126,14 +126,14 @@ static int s3_tet_cube_run(xr_ctx *ctx)
         double row[9];
         row[0] = fr * S3_H;
         for (int k = 0; k < 4; ++k) {
-            const xpbd_particles_f64 *p = &c[k].e.particles;
+            const xpbd_particles_f64 *p = xpbd_engine_particles_f64(c[k].e);
             const double v = xs_tets_volume(p, c[k].m.tets, c[k].m.k.tets) / c[k].V0;
             vmin[k] = v < vmin[k] ? v : vmin[k];
             vmax[k] = v > vmax[k] ? v : vmax[k];
             row[1 + 2 * k] = k < 2 ? -s3_min_y(p) : s3_max_y(p) - s3_min_y(p);
             row[2 + 2 * k] = v;
         }
-        if (row[5] < squash && fr > 0 && s3_min_y(&c[2].e.particles) <= 1e-12)
+        if (row[5] < squash && fr > 0 && s3_min_y(xpbd_engine_particles_f64(c[2].e)) <= 1e-12)
             squash = row[5];
         if (squash < 0.25 && row[5] > rebound)
             rebound = row[5];
@@ -141,7 +141,7 @@ static int s3_tet_cube_run(xr_ctx *ctx)
             sag_half = row[1];
         xr_row(f, 9, row);
         for (int k = 0; fr < frames && k < 4; ++k)
-            ok = ok && xs_run(&c[k].e, 1);
+            ok = ok && xs_run(c[k].e, 1);
         xr_progress(ctx, "s3_tet_cube", fr, frames);
     }
     xr_table_close(f);
@@ -151,13 +151,13 @@ static int s3_tet_cube_run(xr_ctx *ctx)
             s3_write_shape(g, k, &c[k], 0.62 * k);
         xr_table_close(g);
     }
-    const double sag = -s3_min_y(&c[0].e.particles), sag_edges = -s3_min_y(&c[1].e.particles);
-    const double v_hang = xs_tets_volume(&c[0].e.particles, c[0].m.tets, c[0].m.k.tets) / c[0].V0;
-    const double v_hang_e = xs_tets_volume(&c[1].e.particles, c[1].m.tets, c[1].m.k.tets) / c[1].V0;
-    const double h_rest = s3_max_y(&c[2].e.particles) - s3_min_y(&c[2].e.particles);
-    const double h_pan = s3_max_y(&c[3].e.particles) - s3_min_y(&c[3].e.particles);
-    const double v_pan = xs_tets_volume(&c[3].e.particles, c[3].m.tets, c[3].m.k.tets) / c[3].V0;
-    const double v_rest = xs_tets_volume(&c[2].e.particles, c[2].m.tets, c[2].m.k.tets) / c[2].V0;
+    const double sag = -s3_min_y(xpbd_engine_particles_f64(c[0].e)), sag_edges = -s3_min_y(xpbd_engine_particles_f64(c[1].e));
+    const double v_hang = xs_tets_volume(xpbd_engine_particles_f64(c[0].e), c[0].m.tets, c[0].m.k.tets) / c[0].V0;
+    const double v_hang_e = xs_tets_volume(xpbd_engine_particles_f64(c[1].e), c[1].m.tets, c[1].m.k.tets) / c[1].V0;
+    const double h_rest = s3_max_y(xpbd_engine_particles_f64(c[2].e)) - s3_min_y(xpbd_engine_particles_f64(c[2].e));
+    const double h_pan = s3_max_y(xpbd_engine_particles_f64(c[3].e)) - s3_min_y(xpbd_engine_particles_f64(c[3].e));
+    const double v_pan = xs_tets_volume(xpbd_engine_particles_f64(c[3].e), c[3].m.tets, c[3].m.k.tets) / c[3].V0;
+    const double v_rest = xs_tets_volume(xpbd_engine_particles_f64(c[2].e), c[2].m.tets, c[2].m.k.tets) / c[2].V0;
     for (int k = 0; k < 4; ++k)
         xs_cube_free(&c[k]);
     if (!ok) {
@@ -172,8 +172,8 @@ static int s3_tet_cube_run(xr_ctx *ctx)
     d.cfg.damping = 0.01;
     double sag_stiff = NAN;
     if (xs_cube_make(&stiff, &d)) {
-        xs_run(&stiff.e, frames);
-        sag_stiff = -s3_min_y(&stiff.e.particles);
+        xs_run(stiff.e, frames);
+        sag_stiff = -s3_min_y(xpbd_engine_particles_f64(stiff.e));
     }
     xs_cube_free(&stiff);
     /* the converged reference: the same hanging cube at 4 substeps x 40
@@ -185,8 +185,8 @@ static int s3_tet_cube_run(xr_ctx *ctx)
         r.cfg.damping = 0.01;
         r.cfg.substeps = 4;
         r.cfg.iterations = 40;
-        if (xs_cube_make(&stiff, &r) && xs_run(&stiff.e, frames))
-            sag_ref = -s3_min_y(&stiff.e.particles);
+        if (xs_cube_make(&stiff, &r) && xs_run(stiff.e, frames))
+            sag_ref = -s3_min_y(xpbd_engine_particles_f64(stiff.e));
         xs_cube_free(&stiff);
     }
     /* SPEC S3: before trusting a colouring, compare two serial orders */
@@ -405,11 +405,13 @@ static int s3_damping_run(xr_ctx *ctx)
         ok = ok && xs_cube_make(&c[k], &d);
         if (!ok)
             break;
-        xpbd_particles_f64 *p = &c[k].e.particles;
+        const xpbd_particles_f64 *p = xpbd_engine_particles_f64(c[k].e);
         xs_com(p, 0, p->count, c0, NULL);
         for (size_t i = 0; i < p->count; ++i) {
-            p->vx[i] = v0[0] - spin * (p->y[i] - c0[1]);
-            p->vy[i] = v0[1] + spin * (p->x[i] - c0[0]);
+            const xpbd_input v = {XPBD_INPUT_SET_VELOCITY, (uint32_t)i, (uint32_t)i + 1,
+                                  {v0[0] - spin * (p->y[i] - c0[1]),
+                                   v0[1] + spin * (p->x[i] - c0[0]), p->vz[i]}};
+            ok = ok && xpbd_engine_apply_f64(c[k].e, &v) == XPBD_OK;
         }
         L0 = s3_spin(p);
     }
@@ -432,17 +434,17 @@ static int s3_damping_run(xr_ctx *ctx)
         row[2] = c0[1] + v0[1] * t - XS_G * S3_H * S3_H * fr * (fr + 1) / 2;
         for (int k = 0; k < 3; ++k) {
             double cc[3], mom[3];
-            const double m = xs_com(&c[k].e.particles, 0, c[k].e.particles.count, cc, mom);
+            const double m = xs_com(xpbd_engine_particles_f64(c[k].e), 0, xpbd_engine_particles_f64(c[k].e)->count, cc, mom);
             row[3 + 2 * k] = cc[0];
             row[4 + 2 * k] = cc[1];
             row[9 + k] = sqrt(mom[0] * mom[0] + mom[1] * mom[1]) / m;
-            row[12 + k] = s3_spin(&c[k].e.particles) / L0;
+            row[12 + k] = s3_spin(xpbd_engine_particles_f64(c[k].e)) / L0;
             const double dd = fabs(cc[0] - row[1]) + fabs(cc[1] - row[2]);
             drift[k] = fmax(drift[k], dd);
             vx[k] = mom[0] / m;
             Lr[k] = row[12 + k];
             if (fr < frames)
-                ok = ok && xs_run(&c[k].e, 1);
+                ok = ok && xs_run(c[k].e, 1);
         }
         xr_row(f, 15, row);
     }
@@ -506,15 +508,17 @@ static int s3_damping_run(xr_ctx *ctx)
         d.cfg.substeps = subs[k];
         cube_l[k] = NAN;
         if (xs_cube_make(&cs, &d)) {
-            xpbd_particles_f64 *p = &cs.e.particles;
+            const xpbd_particles_f64 *p = xpbd_engine_particles_f64(cs.e);
             double cc[3];
             xs_com(p, 0, p->count, cc, NULL);
             for (size_t i = 0; i < p->count; ++i) {
-                p->vx[i] = v0[0] - spin * (p->y[i] - cc[1]);
-                p->vy[i] = v0[1] + spin * (p->x[i] - cc[0]);
+                const xpbd_input v = {XPBD_INPUT_SET_VELOCITY, (uint32_t)i, (uint32_t)i + 1,
+                                      {v0[0] - spin * (p->y[i] - cc[1]),
+                                       v0[1] + spin * (p->x[i] - cc[0]), p->vz[i]}};
+                (void)xpbd_engine_apply_f64(cs.e, &v);
             }
             const double l0 = s3_spin(p);
-            if (xs_run(&cs.e, frames))
+            if (xs_run(cs.e, frames))
                 cube_l[k] = s3_spin(p) / l0;
         }
         xs_cube_free(&cs);
@@ -570,9 +574,12 @@ static int s3_collide(const xr_ctx *ctx, double box_mass, int frames, double (*r
         xs_cube_free(&c);
         return 0;
     }
-    xpbd_particles_f64 *p = &c.e.particles;
-    for (size_t i = 0; i < p->count; ++i)
-        p->vx[i] = 2;
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(c.e);
+    for (size_t i = 0; i < p->count; ++i) {
+        const xpbd_input v = {XPBD_INPUT_SET_VELOCITY, (uint32_t)i, (uint32_t)i + 1,
+                              {2, p->vy[i], p->vz[i]}};
+        (void)xpbd_engine_apply_f64(c.e, &v);
+    }
     xs_box_body b;
     xs_box_body_init(&b, box_mass, (const double[3]){0.25, 5.0, 0}, 0.15);
     double p0[3];
@@ -599,11 +606,11 @@ static int s3_collide(const xr_ctx *ctx, double box_mass, int frames, double (*r
          * around the coupling call: the impulse the call returns must be
          * minus the momentum it gave the particles, j = -sum m dv, which
          * does not involve the host applying j to the box */
-        ok = xpbd_engine_step_f64(&c.e, S3_H) >= 0;
+        ok = xpbd_engine_step_f64(c.e, S3_H) >= 0;
         double before[3], after[3];
         xs_com(p, 0, p->count, NULL, before);
         xpbd_rigid_impulse j;
-        ok = ok && xpbd_engine_couple_rigid_f64(&c.e, &b.rb, S3_H, &j) == XPBD_OK;
+        ok = ok && xpbd_engine_couple_rigid_f64(c.e, &b.rb, S3_H, &j) == XPBD_OK;
         if (!ok)
             break;
         xs_com(p, 0, p->count, NULL, after);
@@ -693,7 +700,7 @@ static int s3_rigid_coupling_run(xr_ctx *ctx)
  * (a kinematic rigid body through xpbd_engine_couple_rigid_f64). */
 typedef struct s3_drape {
     xs_mesh m;
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e;
     xpbd_rigid_f64 sphere;
     uint32_t nx;
 } s3_drape;
@@ -741,7 +748,7 @@ static int s3_drape_make(s3_drape *d, const xr_ctx *ctx, uint32_t nx, uint32_t i
 
 static void s3_drape_free(s3_drape *d)
 {
-    xpbd_engine_destroy_f64(&d->e);
+    xpbd_engine_destroy_f64(d->e);
     xs_mesh_free(&d->m);
 }
 
@@ -749,8 +756,8 @@ static int s3_drape_run(s3_drape *d, int frames)
 {
     for (int fr = 0; fr < frames; ++fr) {
         xpbd_rigid_impulse j;
-        if (!xs_run(&d->e, 1) ||
-            xpbd_engine_couple_rigid_f64(&d->e, &d->sphere, S3_H, &j) != XPBD_OK)
+        if (!xs_run(d->e, 1) ||
+            xpbd_engine_couple_rigid_f64(d->e, &d->sphere, S3_H, &j) != XPBD_OK)
             return 0;
     }
     return 1;
@@ -761,7 +768,7 @@ static int s3_drape_run(s3_drape *d, int frames)
  * particle's row and column edges. */
 static void s3_drape_shape(FILE *f, const s3_drape *d)
 {
-    const xpbd_particles_f64 *p = &d->e.particles;
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(d->e);
     const size_t nx = d->nx;
     for (size_t j = 0; j < nx; ++j) {
         for (size_t i = 0; i < nx; ++i) {
@@ -786,7 +793,7 @@ static void s3_drape_shape(FILE *f, const s3_drape *d)
  * last iteration, before later constraints moved the particles again). */
 static double s3_drape_max_strain(const s3_drape *d)
 {
-    const xpbd_particles_f64 *p = &d->e.particles;
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(d->e);
     const size_t nx = d->nx;
     const double rest = 1.2 / (double)(nx - 1);
     double s = 0;
@@ -838,8 +845,8 @@ static int s3_cloth_run(xr_ctx *ctx)
             ok = s3_drape_make(&d, ctx, nx, its[k], t == 0) && s3_drape_run(&d, frames);
             if (ok) {
                 st[t] = s3_drape_max_strain(&d);
-                low[t] = s3_min_y(&d.e.particles);
-                const xpbd_particles_f64 *p = &d.e.particles;
+                low[t] = s3_min_y(xpbd_engine_particles_f64(d.e));
+                const xpbd_particles_f64 *p = xpbd_engine_particles_f64(d.e);
                 for (size_t i = 0; i < p->count; ++i) {
                     const double dy = p->y[i] - 0.45;
                     const double r = sqrt(p->x[i] * p->x[i] + dy * dy + p->z[i] * p->z[i]);
@@ -917,10 +924,13 @@ static int s3_cloth_run(xr_ctx *ctx)
 /* ----------------------------------------------------------- tearing --- */
 
 /* A curtain's edges as segments: x0 y0 x1 y1 stretch (|d|/rest - 1). */
-static void s3_curtain_edges(FILE *f, const xpbd_engine_f64 *e)
+static void s3_curtain_edges(FILE *f, const xpbd_engine_f64 *eng)
 {
-    const xpbd_particles_f64 *p = &e->particles;
-    for (size_t k = 0; k < e->edge_count; ++k) {
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(eng);
+    xpbd_scene_f64 v;
+    xpbd_engine_scene_f64(eng, &v);
+    const xpbd_scene_f64 *e = &v;
+    for (size_t k = 0; k < e->edges; ++k) {
         const uint32_t a = e->edge[2 * k], b = e->edge[2 * k + 1];
         const double dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
         const double row[5] = {p->x[a], p->y[a], p->x[b], p->y[b],
@@ -950,22 +960,24 @@ static int s3_tearing_run(xr_ctx *ctx)
         xs_curtain_free(&c[1]);
         return -1;
     }
-    const double mass0 = s3_mass(&c[0].e.particles);
-    const size_t n = c[0].e.particles.count, bends0 = c[0].e.bend_count;
+    const double mass0 = s3_mass(xpbd_engine_particles_f64(c[0].e));
+    xpbd_scene_f64 v0;
+    xpbd_engine_scene_f64(c[0].e, &v0);
+    const size_t n = xpbd_engine_particles_f64(c[0].e)->count, bends0 = v0.bends;
     double torn[2] = {0, 0}, added = 0, pieces[2] = {1, 1}, hinges[2] = {0, 0};
     double most_hinges[2] = {0, 0};
     int sep[2] = {-1, -1}, shown = -1;
     for (int fr = 1; fr <= frames && ok; ++fr) {
         for (int k = 0; k < 2 && ok; ++k) {
             ok = xs_curtain_frame(&c[k]) >= 0;
-            torn[k] += c[k].e.counters.torn;
-            pieces[k] = (double)xs_components(&c[k].e);
-            hinges[k] = (double)xs_hinges(&c[k].e, NULL);
+            torn[k] += xpbd_engine_counters_f64(c[k].e)->torn;
+            pieces[k] = (double)xs_components(c[k].e);
+            hinges[k] = (double)xs_hinges(c[k].e, NULL);
             most_hinges[k] = fmax(most_hinges[k], hinges[k]);
             if (sep[k] < 0 && pieces[k] >= 2)
                 sep[k] = fr;
         }
-        added += c[0].e.counters.split;
+        added += xpbd_engine_counters_f64(c[0].e)->split;
         /* the two shapes at the first frame the edge-removing curtain hangs
          * at a hinge vertex (or, without one, when the other is in two) */
         /* the edge-removing curtain at the first frame it hangs at a hinge
@@ -974,14 +986,14 @@ static int s3_tearing_run(xr_ctx *ctx)
             shown = fr;
             FILE *g = xr_table_open(ctx, "s3_tearing_hinge", "x0\ty0\tx1\ty1\tstretch");
             if (g) {
-                s3_curtain_edges(g, &c[1].e);
+                s3_curtain_edges(g, c[1].e);
                 xr_table_close(g);
             }
-            const xpbd_particles_f64 *ph = &c[1].e.particles;
+            const xpbd_particles_f64 *ph = xpbd_engine_particles_f64(c[1].e);
             uint8_t *flag = calloc(ph->count + 1, 1);
             g = flag ? xr_table_open(ctx, "s3_tearing_points", "run\tx\ty") : NULL;
             if (g) {
-                (void)xs_hinges(&c[1].e, flag);
+                (void)xs_hinges(c[1].e, flag);
                 for (size_t i = 0; i < ph->count; ++i)
                     if (flag[i])
                         xr_row(g, 3, (const double[3]){1, ph->x[i], ph->y[i]});
@@ -994,27 +1006,30 @@ static int s3_tearing_run(xr_ctx *ctx)
         if (ok && fr == frames) {
             FILE *g = xr_table_open(ctx, "s3_tearing_split", "x0\ty0\tx1\ty1\tstretch");
             if (g) {
-                s3_curtain_edges(g, &c[0].e);
+                s3_curtain_edges(g, c[0].e);
                 xr_table_close(g);
             }
-            const xpbd_particles_f64 *ps = &c[0].e.particles;
+            const xpbd_particles_f64 *ps = xpbd_engine_particles_f64(c[0].e);
             g = xr_table_open(ctx, "s3_tearing_points_split", "run\tx\ty");
             if (g) {
+                xpbd_scene_f64 v;
+                xpbd_engine_scene_f64(c[0].e, &v);
                 for (size_t i = n; i < ps->count; ++i) /* once per split vertex */
-                    if (i == n || c[0].e.origin[i] != c[0].e.origin[i - 1])
+                    if (i == n || v.origin[i] != v.origin[i - 1])
                         xr_row(g, 3, (const double[3]){0, ps->x[i], ps->y[i]});
                 xr_table_close(g);
             }
         }
         const double row[10] = {fr,        torn[0],   added,     pieces[0],
                                 hinges[0], torn[1],   pieces[1], hinges[1],
-                                c[0].e.counters.max_stretch, c[1].e.counters.max_stretch};
+                                xpbd_engine_counters_f64(c[0].e)->max_stretch, xpbd_engine_counters_f64(c[1].e)->max_stretch};
         xr_row(f, 10, row);
     }
     xr_table_close(f);
-    const double mass1 = s3_mass(&c[0].e.particles);
-    const double stretch[2] = {c[0].e.counters.max_stretch, c[1].e.counters.max_stretch};
-    const size_t bends1 = c[0].e.bend_count, n1 = c[0].e.particles.count;
+    const double mass1 = s3_mass(xpbd_engine_particles_f64(c[0].e));
+    const double stretch[2] = {xpbd_engine_counters_f64(c[0].e)->max_stretch, xpbd_engine_counters_f64(c[1].e)->max_stretch};
+    xpbd_engine_scene_f64(c[0].e, &v0);
+    const size_t bends1 = v0.bends, n1 = xpbd_engine_particles_f64(c[0].e)->count;
     xs_curtain_free(&c[0]);
     xs_curtain_free(&c[1]);
     if (!ok || sep[0] < 0 || shown < 0) {
@@ -1083,8 +1098,7 @@ static int s3_sleeping_run(xr_ctx *ctx)
     const size_t nb = m.k.particles, n = nbody * nb;
     const size_t cube_edges = m.k.edges, cube_tets = m.k.tets;
     xs_pile_f64 pile;
-    xpbd_engine_f64 e;
-    memset(&e, 0, sizeof e);
+    xpbd_engine_f64 *e = NULL;
     FILE *f = NULL;
     int ok = xs_pile_make_f64(&pile, &m, nbody, off, w, 0.03, 1e-4, 0);
     const size_t *begin = pile.begin;
@@ -1094,7 +1108,7 @@ static int s3_sleeping_run(xr_ctx *ctx)
         cfg.iterations = 8;
         cfg.friction_static = 0.6;
         cfg.friction_dynamic = 0.5;
-        const xpbd_engine_options opt = {0, 1e-4, 20, 0, 0};
+        const xpbd_engine_options opt = {.sleep_energy = 1e-4, .sleep_steps = 20};
         ok = xpbd_engine_create_f64(&e, &pile.s, &cfg, &opt, NULL) == XPBD_OK;
     }
     f = ok ? xr_table_open(ctx, "s3_sleeping",
@@ -1102,7 +1116,7 @@ static int s3_sleeping_run(xr_ctx *ctx)
                            "threshold")
            : NULL;
     if (!f) {
-        xpbd_engine_destroy_f64(&e);
+        xpbd_engine_destroy_f64(e);
         xs_pile_free_f64(&pile);
         xs_mesh_free(&m);
         return -1;
@@ -1116,25 +1130,25 @@ static int s3_sleeping_run(xr_ctx *ctx)
         if (fr == drop) { /* release the tenth cube: the host changed it, it wakes */
             const xpbd_input release = {XPBD_INPUT_SET_INV_MASS, (uint32_t)(9 * nb), (uint32_t)n,
                                         {10, 0, 0}};
-            ok = xpbd_engine_apply_f64(&e, &release) == XPBD_OK;
+            ok = xpbd_engine_apply_f64(e, &release) == XPBD_OK;
         }
-        const uint8_t before[10] = {e.sleep.asleep[0], e.sleep.asleep[1], e.sleep.asleep[2],
-                                    e.sleep.asleep[3], e.sleep.asleep[4], e.sleep.asleep[5],
-                                    e.sleep.asleep[6], e.sleep.asleep[7], e.sleep.asleep[8],
-                                    e.sleep.asleep[9]};
-        ok = ok && xpbd_engine_step_f64(&e, S3_H) >= 0;
+        const uint8_t before[10] = {xpbd_engine_world_f64(e)->body_asleep[0], xpbd_engine_world_f64(e)->body_asleep[1], xpbd_engine_world_f64(e)->body_asleep[2],
+                                    xpbd_engine_world_f64(e)->body_asleep[3], xpbd_engine_world_f64(e)->body_asleep[4], xpbd_engine_world_f64(e)->body_asleep[5],
+                                    xpbd_engine_world_f64(e)->body_asleep[6], xpbd_engine_world_f64(e)->body_asleep[7], xpbd_engine_world_f64(e)->body_asleep[8],
+                                    xpbd_engine_world_f64(e)->body_asleep[9]};
+        ok = ok && xpbd_engine_step_f64(e, S3_H) >= 0;
         if (!ok)
             break;
-        const xpbd_engine_counters *c = &e.counters;
+        const xpbd_engine_counters *c = xpbd_engine_counters_f64(e);
         double most = 0;
         for (uint32_t b = 0; b < nbody; ++b) {
-            most = fmax(most, xpbd_body_energy_f64(&e.particles, begin[b], begin[b + 1]));
-            if (all_asleep > 0 && before[b] && !e.sleep.asleep[b])
+            most = fmax(most, xpbd_body_energy_f64(xpbd_engine_particles_f64(e), begin[b], begin[b + 1]));
+            if (all_asleep > 0 && before[b] && !xpbd_engine_world_f64(e)->body_asleep[b])
                 ever_woke[b] = 1;
         }
         if (all_asleep < 0 && c->sleeping == nbody)
             all_asleep = fr;
-        if (centre_woke < 0 && fr > drop && !e.sleep.asleep[centre])
+        if (centre_woke < 0 && fr > drop && !xpbd_engine_world_f64(e)->body_asleep[centre])
             centre_woke = fr;
         if (fr > drop && again < 0 && c->sleeping == nbody)
             again = fr;
@@ -1143,7 +1157,7 @@ static int s3_sleeping_run(xr_ctx *ctx)
             quiet_frames++;
             quiet_solves += c->step.solves;
         }
-        if (fr > drop && c->sleeping == nbody - 1 && !e.sleep.asleep[9]) {
+        if (fr > drop && c->sleeping == nbody - 1 && !xpbd_engine_world_f64(e)->body_asleep[9]) {
             int sleeping_before = 1; /* the same nine slept through the step */
             for (uint32_t b = 0; b < 9; ++b)
                 sleeping_before &= before[b];
@@ -1158,12 +1172,12 @@ static int s3_sleeping_run(xr_ctx *ctx)
                                c->step.contacts,
                                c->woke,
                                most,
-                               xpbd_body_energy_f64(&e.particles, begin[centre], begin[centre + 1]),
+                               xpbd_body_energy_f64(xpbd_engine_particles_f64(e), begin[centre], begin[centre + 1]),
                                1e-4};
         xr_row(f, 8, row);
     }
     xr_table_close(f);
-    xpbd_engine_destroy_f64(&e);
+    xpbd_engine_destroy_f64(e);
     xs_mesh_free(&m);
     xs_pile_free_f64(&pile);
     if (!ok || all_asleep < 0) {
@@ -1259,7 +1273,7 @@ static int fs_cloth(xr_ctx *ctx, FILE *f, int every)
     const double rest = 1.2 / 23;
     for (int k = 0; k < FS_SHOTS && ok; ++k) {
         fs_block_begin(f, k == 0);
-        const xpbd_particles_f64 *p = &d.e.particles;
+        const xpbd_particles_f64 *p = xpbd_engine_particles_f64(d.e);
         for (size_t j = 0; j < d.nx; ++j)
             for (size_t i = 0; i < d.nx; ++i) {
                 const size_t a = j * d.nx + i;
@@ -1294,8 +1308,8 @@ static int fs_cube(xr_ctx *ctx, FILE *f, int every)
     int ok = xs_cube_make(&c, &d);
     for (int k = 0; k < FS_SHOTS && ok; ++k) {
         fs_block_begin(f, k == 0);
-        fs_surface(f, &c.m, &c.e.particles, 0, 0);
-        ok = xs_run(&c.e, every);
+        fs_surface(f, &c.m, xpbd_engine_particles_f64(c.e), 0, 0);
+        ok = xs_run(c.e, every);
     }
     xs_cube_free(&c);
     return ok;
@@ -1309,14 +1323,16 @@ static int fs_curtain(const xr_ctx *ctx, FILE *f, int every, size_t *pieces)
     int ok = xs_curtain_make(&c, 0);
     for (int k = 0; k < FS_SHOTS && ok; ++k) {
         fs_block_begin(f, k == 0);
-        const xpbd_particles_f64 *p = &c.e.particles;
-        for (size_t q = 0; q < c.e.edge_count; ++q) {
-            const uint32_t a = c.e.edge[2 * q], b = c.e.edge[2 * q + 1];
+        const xpbd_particles_f64 *p = xpbd_engine_particles_f64(c.e);
+        xpbd_scene_f64 v;
+        xpbd_engine_scene_f64(c.e, &v);
+        for (size_t q = 0; q < v.edges; ++q) {
+            const uint32_t a = v.edge[2 * q], b = v.edge[2 * q + 1];
             const double dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
             fs_seg(f, p->x[a], p->y[a], p->x[b], p->y[b],
-                   sqrt(dx * dx + dy * dy + dz * dz) / c.e.edge_rest[q] - 1);
+                   sqrt(dx * dx + dy * dy + dz * dz) / v.edge_rest[q] - 1);
         }
-        *pieces = xs_components(&c.e);
+        *pieces = xs_components(c.e);
         for (int s = 0; s < every && ok && k + 1 < FS_SHOTS; ++s)
             ok = xs_curtain_frame(&c) >= 0;
     }
@@ -1339,8 +1355,7 @@ static int fs_pile(xr_ctx *ctx, FILE *f, int every, uint32_t *asleep)
     if (!xs_mesh_box(&m, 2, 0.1, (const double[3]){0, 0, 0}, 6))
         return 0;
     xs_pile_f64 pile;
-    xpbd_engine_f64 e;
-    memset(&e, 0, sizeof e);
+    xpbd_engine_f64 *e = NULL;
     int ok = xs_pile_make_f64(&pile, &m, 10, off, w, 0.03, 1e-4, 0);
     if (ok) {
         xpbd_step_config cfg = xpbd_step_config_default();
@@ -1348,20 +1363,20 @@ static int fs_pile(xr_ctx *ctx, FILE *f, int every, uint32_t *asleep)
         cfg.iterations = 8;
         cfg.friction_static = 0.6;
         cfg.friction_dynamic = 0.5;
-        const xpbd_engine_options opt = {0, 1e-4, 20, 0, 0};
+        const xpbd_engine_options opt = {.sleep_energy = 1e-4, .sleep_steps = 20};
         ok = xpbd_engine_create_f64(&e, &pile.s, &cfg, &opt, NULL) == XPBD_OK;
     }
     for (int k = 0; k < FS_SHOTS && ok; ++k) {
         fs_block_begin(f, k == 0);
         *asleep = 0;
         for (uint32_t b = 0; b < 10; ++b) {
-            fs_surface(f, &m, &e.particles, pile.begin[b], e.sleep.asleep[b]);
-            *asleep += e.sleep.asleep[b] != 0;
+            fs_surface(f, &m, xpbd_engine_particles_f64(e), pile.begin[b], xpbd_engine_world_f64(e)->body_asleep[b]);
+            *asleep += xpbd_engine_world_f64(e)->body_asleep[b] != 0;
         }
         for (int s = 0; s < every && ok && k + 1 < FS_SHOTS; ++s)
-            ok = xpbd_engine_step_f64(&e, S3_H) >= 0;
+            ok = xpbd_engine_step_f64(e, S3_H) >= 0;
     }
-    xpbd_engine_destroy_f64(&e);
+    xpbd_engine_destroy_f64(e);
     xs_pile_free_f64(&pile);
     xs_mesh_free(&m);
     return ok;

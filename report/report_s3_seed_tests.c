@@ -56,8 +56,8 @@ static int st_poke(const xr_ctx *ctx, st_series *s, double *first, double *last,
     d.radius = ST_R;
     d.origin[1] = ST_R;
     xs_cube c;
-    int ok = xs_cube_make(&c, &d) && xs_run(&c.e, 60);
-    xpbd_particles_f64 *p = &c.e.particles;
+    int ok = xs_cube_make(&c, &d) && xs_run(c.e, 60);
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(c.e);
     size_t top = 0;
     for (size_t i = 0; ok && i < p->count; ++i) { /* the top face's centre */
         const double di = fabs(p->x[i] - 0.1) + fabs(p->z[i] - 0.1) - p->y[i];
@@ -66,8 +66,9 @@ static int st_poke(const xr_ctx *ctx, st_series *s, double *first, double *last,
             top = i;
     }
     const double y0 = ok ? p->y[top] : 0;
-    if (ok)
-        p->vy[top] = -2;
+    const xpbd_input poke = {XPBD_INPUT_SET_VELOCITY, (uint32_t)top, (uint32_t)top + 1,
+                             {ok ? p->vx[top] : 0, -2, ok ? p->vz[top] : 0}};
+    ok = ok && xpbd_engine_apply_f64(c.e, &poke) == XPBD_OK;
     *first = *last = 0;
     *swings = 0;
     for (int fr = 0; fr <= ST_FRAMES && ok; ++fr) {
@@ -79,7 +80,7 @@ static int st_poke(const xr_ctx *ctx, st_series *s, double *first, double *last,
         if (fr >= ST_FRAMES - 30)
             *last = fmax(*last, fabs(s->poke[fr]));
         if (fr < ST_FRAMES)
-            ok = xs_run(&c.e, 1);
+            ok = xs_run(c.e, 1);
     }
     xs_cube_free(&c);
     return ok;
@@ -95,15 +96,15 @@ static int st_fall(const xr_ctx *ctx, st_series *s, double *drop, uint32_t *subs
     int ok = xs_cube_make(&c, &d);
     double c0[3] = {0, 0, 0}, cc[3];
     if (ok)
-        xs_com(&c.e.particles, 0, c.e.particles.count, c0, NULL);
+        xs_com(xpbd_engine_particles_f64(c.e), 0, xpbd_engine_particles_f64(c.e)->count, c0, NULL);
     for (int fr = 0; fr <= ST_FRAMES; ++fr) {
         s->fall[fr] = NAN;
         if (!ok || fr > 60)
             continue;
-        xs_com(&c.e.particles, 0, c.e.particles.count, cc, NULL);
+        xs_com(xpbd_engine_particles_f64(c.e), 0, xpbd_engine_particles_f64(c.e)->count, cc, NULL);
         s->fall[fr] = c0[1] - cc[1];
         if (fr < 60)
-            ok = xs_run(&c.e, 1);
+            ok = xs_run(c.e, 1);
     }
     *drop = s->fall[60];
     *substeps = d.cfg.substeps;
@@ -122,20 +123,20 @@ static int st_support(const xr_ctx *ctx, st_series *s, double *mean_last, double
     xs_cube c;
     int ok = xs_cube_make(&c, &d);
     double mass = 0;
-    for (size_t i = 0; ok && i < c.e.particles.count; ++i)
-        mass += 1 / c.e.particles.w[i];
+    for (size_t i = 0; ok && i < xpbd_engine_particles_f64(c.e)->count; ++i)
+        mass += 1 / xpbd_engine_particles_f64(c.e)->w[i];
     *mean_last = 0;
     *worst_last = 0;
     for (int fr = 0; fr <= ST_FRAMES; ++fr) {
         s->support[fr] = NAN;
         if (!ok || fr == 0)
             continue;
-        ok = xs_run(&c.e, 1) && c.e.plane_impulse;
+        ok = xs_run(c.e, 1) && xpbd_engine_world_f64(c.e)->plane_impulse;
         if (!ok)
             break;
         double j = 0;
-        for (size_t i = 0; i < c.e.particles.count; ++i)
-            j += c.e.plane_impulse[i];
+        for (size_t i = 0; i < xpbd_engine_particles_f64(c.e)->count; ++i)
+            j += xpbd_engine_world_f64(c.e)->plane_impulse[i];
         s->support[fr] = fabs(j) / (mass * XS_G * ST_H);
         if (fr > ST_FRAMES - 60) {
             *mean_last += s->support[fr] / 60;
@@ -167,18 +168,17 @@ static int st_balls(const xr_ctx *ctx, st_series *s, double *v1, double *v2)
     cfg.isa = xr_isa(ctx);
     cfg.gravity[1] = 0;
     cfg.restitution = 1;
-    xpbd_engine_f64 e;
-    memset(&e, 0, sizeof e);
+    xpbd_engine_f64 *e = NULL;
     int ok = xpbd_engine_create_f64(&e, &sc, &cfg, NULL, NULL) == XPBD_OK;
     for (int fr = 0; fr <= ST_FRAMES && ok; ++fr) {
-        s->v1[fr] = e.particles.vx[0];
-        s->v2[fr] = e.particles.vx[1];
+        s->v1[fr] = xpbd_engine_particles_f64(e)->vx[0];
+        s->v2[fr] = xpbd_engine_particles_f64(e)->vx[1];
         if (fr < ST_FRAMES)
-            ok = xpbd_engine_step_f64(&e, ST_H) >= 0;
+            ok = xpbd_engine_step_f64(e, ST_H) >= 0;
     }
-    *v1 = ok ? e.particles.vx[0] : NAN;
-    *v2 = ok ? e.particles.vx[1] : NAN;
-    xpbd_engine_destroy_f64(&e);
+    *v1 = ok ? xpbd_engine_particles_f64(e)->vx[0] : NAN;
+    *v2 = ok ? xpbd_engine_particles_f64(e)->vx[1] : NAN;
+    xpbd_engine_destroy_f64(e);
     return ok;
 }
 
@@ -205,7 +205,7 @@ static int st_platform(const xr_ctx *ctx, int two_way, double *rel, size_t *belo
     plat.half[0] = plat.half[2] = 0.5;
     plat.half[1] = 0.05;
     plat.centre[1] = 5 - 0.05;
-    xpbd_particles_f64 *p = &c.e.particles;
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(c.e);
     double *vsave = ok ? malloc(3 * p->count * sizeof *vsave) : NULL;
     ok = ok && vsave;
     double v = 0;
@@ -215,18 +215,18 @@ static int st_platform(const xr_ctx *ctx, int two_way, double *rel, size_t *belo
             break;
         v += 12 * ST_H;
         plat.centre[1] += v * ST_H;
-        ok = xs_run(&c.e, 1);
+        ok = xs_run(c.e, 1);
         for (size_t i = 0; ok && i < p->count; ++i) {
             vsave[3 * i] = p->vx[i];
             vsave[3 * i + 1] = p->vy[i];
             vsave[3 * i + 2] = p->vz[i];
         }
         xpbd_rigid_impulse j;
-        ok = ok && xpbd_engine_couple_rigid_f64(&c.e, &plat, ST_H, &j) == XPBD_OK;
+        ok = ok && xpbd_engine_couple_rigid_f64(c.e, &plat, ST_H, &j) == XPBD_OK;
         for (size_t i = 0; ok && !two_way && i < p->count; ++i) {
-            p->vx[i] = vsave[3 * i];
-            p->vy[i] = vsave[3 * i + 1];
-            p->vz[i] = vsave[3 * i + 2];
+            const xpbd_input back = {XPBD_INPUT_SET_VELOCITY, (uint32_t)i, (uint32_t)i + 1,
+                                     {vsave[3 * i], vsave[3 * i + 1], vsave[3 * i + 2]}};
+            ok = xpbd_engine_apply_f64(c.e, &back) == XPBD_OK;
         }
     }
     *below = 0;

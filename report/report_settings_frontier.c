@@ -66,6 +66,7 @@ static double fr_now(void)
 #define FR_CREATE xpbd_engine_create_f32
 #define FR_DESTROY xpbd_engine_destroy_f32
 #define FR_ENGINE_STEP xpbd_engine_step_f32
+#define FR_ENGINE_PARTICLES xpbd_engine_particles_f32
 #include "settings_frontier_tmpl.h"
 #undef FR_R
 #undef FR_SFX
@@ -79,6 +80,7 @@ static double fr_now(void)
 #undef FR_CREATE
 #undef FR_DESTROY
 #undef FR_ENGINE_STEP
+#undef FR_ENGINE_PARTICLES
 
 #define FR_R double
 #define FR_SFX f64
@@ -92,6 +94,7 @@ static double fr_now(void)
 #define FR_CREATE xpbd_engine_create_f64
 #define FR_DESTROY xpbd_engine_destroy_f64
 #define FR_ENGINE_STEP xpbd_engine_step_f64
+#define FR_ENGINE_PARTICLES xpbd_engine_particles_f64
 #include "settings_frontier_tmpl.h"
 #undef FR_R
 #undef FR_SFX
@@ -105,6 +108,7 @@ static double fr_now(void)
 #undef FR_CREATE
 #undef FR_DESTROY
 #undef FR_ENGINE_STEP
+#undef FR_ENGINE_PARTICLES
 
 enum { FR_XPBD = 0, FR_PBD = 1, FR_SPRINGS = 2 };
 static const char *const fr_solver_name[3] = {"XPBD", "PBD k_s = 1", "springs"};

@@ -191,15 +191,18 @@ int xs_run(xpbd_engine_f64 *e, int frames)
     return 1;
 }
 
-size_t xs_components(const xpbd_engine_f64 *e)
+size_t xs_components(const xpbd_engine_f64 *eng)
 {
-    const size_t n = e->particles.count;
+    xpbd_scene_f64 v;
+    xpbd_engine_scene_f64(eng, &v);
+    const xpbd_scene_f64 *e = &v;
+    const size_t n = v.particles;
     uint32_t *parent = malloc((n + 1) * sizeof *parent);
     if (!parent)
         return 0;
     for (size_t i = 0; i < n; ++i)
         parent[i] = (uint32_t)i;
-    for (size_t k = 0; k < e->edge_count; ++k) {
+    for (size_t k = 0; k < e->edges; ++k) {
         uint32_t a = e->edge[2 * k], b = e->edge[2 * k + 1];
         while (parent[a] != a)
             a = parent[a] = parent[parent[a]];
@@ -222,9 +225,12 @@ static uint32_t xs_find(uint32_t *parent, uint32_t a)
     return a;
 }
 
-size_t xs_hinges(const xpbd_engine_f64 *e, uint8_t *flags)
+size_t xs_hinges(const xpbd_engine_f64 *eng, uint8_t *flags)
 {
-    const size_t n = e->particles.count, ne = e->edge_count, nt = e->tet_count;
+    xpbd_scene_f64 v;
+    xpbd_engine_scene_f64(eng, &v);
+    const xpbd_scene_f64 *e = &v;
+    const size_t n = v.particles, ne = v.edges, nt = v.tets;
     size_t *eb = calloc(n + 2, sizeof *eb), *tb = calloc(n + 2, sizeof *tb);
     uint32_t *el = malloc((2 * ne + 1) * sizeof *el), *tl = malloc((4 * nt + 1) * sizeof *tl);
     uint32_t *stamp = calloc(n + 1, sizeof *stamp), *local = malloc((n + 1) * sizeof *local);
@@ -323,7 +329,7 @@ int xs_curtain_make(xs_curtain *c, int keep_hinges)
     const xpbd_scene_f64 s = xs_cloth_scene(&c->m, c->w, c->edges, 1e-5, 1e-3);
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 8;
-    const xpbd_engine_options opt = {0.3, 0, 0, keep_hinges ? 1u : 0u, 0};
+    const xpbd_engine_options opt = {.tear_stretch = 0.3, .keep_hinges = keep_hinges ? 1u : 0u};
     return xpbd_engine_create_f64(&c->e, &s, &cfg, &opt, NULL) == XPBD_OK;
 }
 
@@ -332,15 +338,15 @@ xpbd_status xs_curtain_frame(xs_curtain *c)
     const uint32_t half = XS_CURTAIN_NX / 2;
     const xpbd_input left = {XPBD_INPUT_TRANSLATE, 0, half, {-0.01, 0, 0}};
     const xpbd_input right = {XPBD_INPUT_TRANSLATE, half, XS_CURTAIN_NX, {0.01, 0, 0}};
-    if (xpbd_engine_apply_f64(&c->e, &left) != XPBD_OK ||
-        xpbd_engine_apply_f64(&c->e, &right) != XPBD_OK)
+    if (xpbd_engine_apply_f64(c->e, &left) != XPBD_OK ||
+        xpbd_engine_apply_f64(c->e, &right) != XPBD_OK)
         return XPBD_ERR_ARGUMENT;
-    return xpbd_engine_step_f64(&c->e, 1.0 / 60);
+    return xpbd_engine_step_f64(c->e, 1.0 / 60);
 }
 
 void xs_curtain_free(xs_curtain *c)
 {
-    xpbd_engine_destroy_f64(&c->e);
+    xpbd_engine_destroy_f64(c->e);
     free(c->w);
     free(c->edges);
     xs_mesh_free(&c->m);
@@ -361,7 +367,7 @@ xs_cube_desc xs_cube_default(void)
 
 void xs_cube_free(xs_cube *c)
 {
-    xpbd_engine_destroy_f64(&c->e);
+    xpbd_engine_destroy_f64(c->e);
     xs_mesh_free(&c->m);
     free(c->w);
     free(c->r);
@@ -411,7 +417,7 @@ int xs_cube_make(xs_cube *c, const xs_cube_desc *d)
     s.plane = &ground;
     if (xpbd_engine_create_f64(&c->e, &s, &d->cfg, &d->opt, NULL) != XPBD_OK)
         return 0;
-    c->V0 = xs_tets_volume(&c->e.particles, c->m.tets, c->m.k.tets);
+    c->V0 = xs_tets_volume(xpbd_engine_particles_f64(c->e), c->m.tets, c->m.k.tets);
     return 1;
 }
 
@@ -426,10 +432,10 @@ double xs_cube_hanging_sag(const xs_cube_desc *base, xpbd_solver solver, double 
     d.cfg.damping = 0.01; /* settle: the sag asked for is the static one */
     xs_cube c;
     double sag = NAN;
-    if (xs_cube_make(&c, &d) && xs_run(&c.e, frames)) {
-        sag = -xs_min_y(&c.e.particles, 0, c.m.k.particles);
+    if (xs_cube_make(&c, &d) && xs_run(c.e, frames)) {
+        sag = -xs_min_y(xpbd_engine_particles_f64(c.e), 0, c.m.k.particles);
         if (volume_ratio)
-            *volume_ratio = xs_tets_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
+            *volume_ratio = xs_tets_volume(xpbd_engine_particles_f64(c.e), c.m.tets, c.m.k.tets) / c.V0;
     }
     xs_cube_free(&c);
     return sag;

@@ -176,7 +176,7 @@ typedef struct xs_curtain {
     xs_mesh m;
     double *w;
     uint32_t *edges;
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e;
 } xs_curtain;
 
 enum { XS_CURTAIN_NX = 12, XS_CURTAIN_NY = 8 };
@@ -206,7 +206,7 @@ typedef struct xs_cube_desc {
 
 typedef struct xs_cube {
     xs_mesh m;
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e;
     double *w, *r;           /* the inverse masses and radii it was made with */
     double V0;               /* rest volume of its tets */
 } xs_cube;

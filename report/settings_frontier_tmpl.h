@@ -89,13 +89,10 @@ static int FR_FN(fr_pile)(const xr_ctx *ctx, uint32_t ns, uint32_t it, int frame
     cfg.restitution = 0.1;
     cfg.friction_static = 0.4;
     cfg.friction_dynamic = 0.3;
-    FR_ENGINE e;
-    memset(&e, 0, sizeof e);
-    if (FR_CREATE(&e, &sc, &cfg, NULL, NULL) != XPBD_OK) {
-        FR_DESTROY(&e);
+    FR_ENGINE *e = NULL;
+    if (FR_CREATE(&e, &sc, &cfg, NULL, NULL) != XPBD_OK)
         return 0;
-    }
-    const FR_PARTICLES *p = &e.particles;
+    const FR_PARTICLES *p = FR_ENGINE_PARTICLES(e);
     double e0 = 0;
     for (int i = 0; i < N; ++i)
         e0 += XS_G * p->y[i];
@@ -105,7 +102,7 @@ static int FR_FN(fr_pile)(const xr_ctx *ctx, uint32_t ns, uint32_t it, int frame
     double t[FR_MAX_FRAMES];
     for (int fr = 1; fr <= frames && ok; ++fr) {
         const double t0 = fr_now();
-        ok = FR_ENGINE_STEP(&e, FR_H) == XPBD_OK;
+        ok = FR_ENGINE_STEP(e, FR_H) == XPBD_OK;
         t[fr - 1] = fr_now() - t0;
         double en = 0;
         for (int i = 0; i < N; ++i)
@@ -125,7 +122,7 @@ static int FR_FN(fr_pile)(const xr_ctx *ctx, uint32_t ns, uint32_t it, int frame
                 }
     }
     *ms = 1e3 * fr_median(t, frames);
-    FR_DESTROY(&e);
+    FR_DESTROY(e);
     return ok;
 }
 

@@ -273,40 +273,49 @@ static int sw_state_alloc(sw_state *s, size_t n, size_t ne, int radius)
     return s->x && s->v && s->w && (!radius || s->r) && s->rest && s->alpha;
 }
 
-/* The snapshot of an engine of either precision (E: the engine). */
-#define SW_SNAPSHOT_BODY(E, s)                                                                  \
+/* The snapshot of an engine of either precision (P: its particles, V: the
+ * engine as a scene, xpbd_engine_scene_*). */
+#define SW_SNAPSHOT_BODY(P, V, s)                                                               \
     {                                                                                           \
-        if (!sw_state_alloc(s, (E)->particles.count, (E)->edge_count, (E)->radius != NULL))     \
+        if (!sw_state_alloc(s, (P)->count, (V)->edges, (V)->radius != NULL))                    \
             return 0;                                                                           \
         for (size_t i = 0; i < (s)->n; ++i) {                                                   \
-            (s)->x[3 * i] = (E)->particles.x[i];                                                \
-            (s)->x[3 * i + 1] = (E)->particles.y[i];                                            \
-            (s)->x[3 * i + 2] = (E)->particles.z[i];                                            \
-            (s)->v[3 * i] = (E)->particles.vx[i];                                               \
-            (s)->v[3 * i + 1] = (E)->particles.vy[i];                                           \
-            (s)->v[3 * i + 2] = (E)->particles.vz[i];                                           \
-            (s)->w[i] = (E)->particles.w[i];                                                    \
+            (s)->x[3 * i] = (P)->x[i];                                                          \
+            (s)->x[3 * i + 1] = (P)->y[i];                                                      \
+            (s)->x[3 * i + 2] = (P)->z[i];                                                      \
+            (s)->v[3 * i] = (P)->vx[i];                                                         \
+            (s)->v[3 * i + 1] = (P)->vy[i];                                                     \
+            (s)->v[3 * i + 2] = (P)->vz[i];                                                     \
+            (s)->w[i] = (P)->w[i];                                                              \
             if ((s)->r)                                                                         \
-                (s)->r[i] = (E)->radius[i];                                                     \
+                (s)->r[i] = (V)->radius[i];                                                     \
         }                                                                                       \
-        (s)->edge = (E)->edge;                                                                  \
+        (s)->edge = (V)->edge;                                                                  \
         for (size_t k = 0; k < (s)->ne; ++k) {                                                  \
-            (s)->rest[k] = (E)->edge_rest[k];                                                   \
-            (s)->alpha[k] = (E)->edge_compliance[k];                                            \
+            (s)->rest[k] = (V)->edge_rest[k];                                                   \
+            (s)->alpha[k] = (V)->edge_compliance[k];                                            \
         }                                                                                       \
-        (s)->planes = (E)->plane_count;                                                         \
-        memcpy((s)->plane, (E)->planes, sizeof (s)->plane);                                     \
+        (s)->planes = (V)->planes;                                                              \
+        memset((s)->plane, 0, sizeof (s)->plane);                                               \
+        if ((V)->planes)                                                                        \
+            memcpy((s)->plane, (V)->plane, (V)->planes * sizeof (s)->plane[0]);                 \
         return 1;                                                                               \
     }
 
 static int sw_snapshot_f32(const xpbd_engine_f32 *e, sw_state *s)
 {
-    SW_SNAPSHOT_BODY(e, s);
+    const xpbd_particles_f32 *p = xpbd_engine_particles_f32(e);
+    xpbd_scene_f32 v;
+    xpbd_engine_scene_f32(e, &v);
+    SW_SNAPSHOT_BODY(p, &v, s);
 }
 
 static int sw_snapshot_f64(const xpbd_engine_f64 *e, sw_state *s)
 {
-    SW_SNAPSHOT_BODY(e, s);
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(e);
+    xpbd_scene_f64 v;
+    xpbd_engine_scene_f64(e, &v);
+    SW_SNAPSHOT_BODY(p, &v, s);
 }
 
 static double sw_link_length(const sw_state *s, size_t k)
@@ -443,21 +452,21 @@ static double sw_now(void)
 
 /* Builds the engine the file describes (xrp_run with no frames), steps
  * `frames` frames of f->h with the file's inputs, fills r. */
-#define SW_RUN_BODY(ENG, RUN, STEP, APPLY, DESTROY, SNAP)                                        \
+#define SW_RUN_BODY(ENG, RUN, STEP, APPLY, DESTROY, SNAP, COUNTERS)                                        \
     do {                                                                                        \
-        ENG e;                                                                                  \
+        ENG *e = NULL;                                                                          \
         char err[256];                                                                          \
         xrp_file build = *f;                                                                    \
         build.frames = 0;                                                                       \
         r->status = RUN(&build, &e, err, sizeof err);                                           \
         if (r->status != XPBD_OK) {                                                             \
-            DESTROY(&e);                                                                        \
+            DESTROY(e);                                                                        \
             return;                                                                             \
         }                                                                                       \
         sw_state s0, s1;                                                                        \
-        if (!SNAP(&e, &s0)) {                                                                   \
+        if (!SNAP(e, &s0)) {                                                                   \
             sw_state_free(&s0);                                                                 \
-            DESTROY(&e);                                                                        \
+            DESTROY(e);                                                                        \
             r->status = XPBD_ERR_NOMEM;                                                         \
             return;                                                                             \
         }                                                                                       \
@@ -469,14 +478,14 @@ static double sw_now(void)
             for (; next < f->inputs && f->input_frame[next] < abs_frame; ++next)                \
                 ;                                                                               \
             for (; next < f->inputs && f->input_frame[next] == abs_frame; ++next) {             \
-                const xpbd_status st = APPLY(&e, &f->input[next]);                              \
+                const xpbd_status st = APPLY(e, &f->input[next]);                              \
                 if (st != XPBD_OK)                                                              \
                     worst = st;                                                                 \
             }                                                                                   \
             if (worst < 0)                                                                      \
                 break;                                                                          \
             const double t0 = sw_now();                                                         \
-            const xpbd_status st = STEP(&e, f->h);                                              \
+            const xpbd_status st = STEP(e, f->h);                                              \
             time += sw_now() - t0;                                                              \
             if (st < 0 || (st != XPBD_OK && worst == XPBD_OK))                                  \
                 worst = st;                                                                     \
@@ -485,10 +494,10 @@ static double sw_now(void)
         }                                                                                       \
         r->status = worst;                                                                      \
         if (worst >= 0) {                                                                       \
-            if (!SNAP(&e, &s1)) {                                                               \
+            if (!SNAP(e, &s1)) {                                                               \
                 r->status = XPBD_ERR_NOMEM;                                                     \
             } else {                                                                            \
-                sw_metrics_of(&s0, &s1, f->config.gravity, f->h * frames, e.counters.max_residual, \
+                sw_metrics_of(&s0, &s1, f->config.gravity, f->h * frames, COUNTERS(e)->max_residual, \
                               r);                                                               \
                 r->m[SW_M_MS_PER_FRAME] = 1e3 * time / frames;                                  \
                 if (keep_final) {                                                               \
@@ -500,19 +509,19 @@ static double sw_now(void)
             sw_state_free(&s1);                                                                 \
         }                                                                                       \
         sw_state_free(&s0);                                                                     \
-        DESTROY(&e);                                                                            \
+        DESTROY(e);                                                                            \
     } while (0)
 
 static void sw_run_engine_f32(const xrp_file *f, uint32_t frames, int keep_final, sw_result *r)
 {
     SW_RUN_BODY(xpbd_engine_f32, xrp_run_f32, xpbd_engine_step_f32, xpbd_engine_apply_f32,
-                xpbd_engine_destroy_f32, sw_snapshot_f32);
+                xpbd_engine_destroy_f32, sw_snapshot_f32, xpbd_engine_counters_f32);
 }
 
 static void sw_run_engine_f64(const xrp_file *f, uint32_t frames, int keep_final, sw_result *r)
 {
     SW_RUN_BODY(xpbd_engine_f64, xrp_run_f64, xpbd_engine_step_f64, xpbd_engine_apply_f64,
-                xpbd_engine_destroy_f64, sw_snapshot_f64);
+                xpbd_engine_destroy_f64, sw_snapshot_f64, xpbd_engine_counters_f64);
 }
 
 /* The point's step configuration keys on top of cfg. */

@@ -42,12 +42,12 @@ int main(int argc, char **argv)
     s.edge_alpha = 1e-4;
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 20;
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e = NULL;
     if (xpbd_engine_create_f64(&e, &s, &cfg, NULL, NULL) != XPBD_OK)
         return 1;
     xrp_recorder rec;
     char err[256];
-    if (xrp_record_begin_f64(&rec, argv[1], &e, 1.0 / 60, err, sizeof err) != 0) {
+    if (xrp_record_begin_f64(&rec, argv[1], e, 1.0 / 60, err, sizeof err) != 0) {
         fprintf(stderr, "sweep_record: %s\n", err);
         return 1;
     }
@@ -55,19 +55,21 @@ int main(int argc, char **argv)
     for (int f = 0; f < 60 && ok; ++f) {
         if (f == 30) {
             const xpbd_input push = {XPBD_INPUT_ADD_VELOCITY, 2, N, {1, 0, 0}};
-            ok = xrp_record_apply_f64(&rec, &e, &push) == XPBD_OK;
+            ok = xrp_record_apply_f64(&rec, e, &push) == XPBD_OK;
         }
-        ok = ok && xpbd_engine_step_f64(&e, 1.0 / 60) >= 0;
+        ok = ok && xpbd_engine_step_f64(e, 1.0 / 60) >= 0;
     }
-    ok = xrp_record_end_f64(&rec, &e) == 0 && ok;
+    ok = xrp_record_end_f64(&rec, e) == 0 && ok;
     double mx = 0;
-    const xpbd_particles_f64 *p = &e.particles;
-    for (size_t k = 0; k < e.edge_count; ++k) {
-        const uint32_t a = e.edge[2 * k], b = e.edge[2 * k + 1];
+    const xpbd_particles_f64 *p = xpbd_engine_particles_f64(e);
+    xpbd_scene_f64 v;
+    xpbd_engine_scene_f64(e, &v);
+    for (size_t k = 0; k < v.edges; ++k) {
+        const uint32_t a = v.edge[2 * k], b = v.edge[2 * k + 1];
         const double dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
-        mx = fmax(mx, fabs(sqrt(dx * dx + dy * dy + dz * dz) / e.edge_rest[k] - 1));
+        mx = fmax(mx, fabs(sqrt(dx * dx + dy * dy + dz * dz) / v.edge_rest[k] - 1));
     }
     printf("%.17g\n", mx);
-    xpbd_engine_destroy_f64(&e);
+    xpbd_engine_destroy_f64(e);
     return ok ? 0 : 1;
 }

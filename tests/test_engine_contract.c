@@ -10,6 +10,7 @@
 #include "scenes.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #define ECN 16 /* particles of the test chain */
@@ -47,27 +48,25 @@ static void ec_chain_make(ec_chain *c)
     c->s.plane = &c->plane;
 }
 
-/* A refused create: the status and element it names, and an engine struct
- * that holds nothing (all bytes zero, whatever it held before). */
+/* A refused create: the status and element it names, and no engine (the
+ * handle set to NULL, whatever it held before). */
 static int ec_refused(const xpbd_scene_f64 *s, const xpbd_step_config *cfg,
                       const xpbd_engine_options *opt, xpbd_status want, size_t want_bad,
                       const char *what)
 {
-    xpbd_engine_f64 e;
-    memset(&e, 0xA5, sizeof e);
+    xpbd_engine_f64 *e = (xpbd_engine_f64 *)(uintptr_t)0x5a5a5a5a; /* not a valid engine */
     size_t bad = 12345;
     const xpbd_status st = xpbd_engine_create_f64(&e, s, cfg, opt, &bad);
-    static const xpbd_engine_f64 zero;
-    const int ok = st == want && bad == want_bad && memcmp(&e, &zero, sizeof e) == 0;
+    const int ok = st == want && bad == want_bad && e == NULL;
     if (!ok)
-        fprintf(stderr, "    %s: status %d (want %d), bad_index %zu (want %zu), zeroed %d\n",
-                what, (int)st, (int)want, bad, want_bad, memcmp(&e, &zero, sizeof e) == 0);
+        fprintf(stderr, "    %s: status %d (want %d), bad_index %zu (want %zu), handle NULL %d\n",
+                what, (int)st, (int)want, bad, want_bad, e == NULL);
     if (st == XPBD_OK)
-        xpbd_engine_destroy_f64(&e);
+        xpbd_engine_destroy_f64(e);
     return ok;
 }
 
-/* create refuses bad configuration and options with *e zeroed */
+/* create refuses bad configuration and options with no engine made */
 void engine_create_zeroed(void)
 {
     ec_chain c;
@@ -123,10 +122,10 @@ void engine_create_steppable(void)
     ENSURE(ec_refused(&c.s, NULL, NULL, XPBD_ERR_POSITION, 2, "NaN position"));
     c.xyz[3 * 2 + 1] = 0;
     /* the repaired scene is accepted and steps */
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e = NULL;
     REQUIRE_STATUS(xpbd_engine_create_f64(&e, &c.s, NULL, NULL, NULL), XPBD_OK);
-    ENSURE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
-    xpbd_engine_destroy_f64(&e);
+    ENSURE_STATUS(xpbd_engine_step_f64(e, 1.0 / 60), XPBD_OK);
+    xpbd_engine_destroy_f64(e);
 }
 
 /* Decided: a tether whose anchor is dynamic does nothing (the kernel acts
@@ -153,19 +152,19 @@ void engine_tether_dynamic_anchor(void)
     c.s.vel = v;
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.gravity[1] = 0;
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e = NULL;
     REQUIRE_STATUS(xpbd_engine_create_f64(&e, &c.s, &cfg, NULL, NULL), XPBD_OK);
     for (int f = 0; f < 6; ++f)
-        REQUIRE_STATUS(xpbd_engine_step_f64(&e, 0.05), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(e, 0.05), XPBD_OK);
     /* untethered flight: x1 = 0.1 + 3 * 0.3 = 1.0 (to rounding), anchor still at 0 */
-    ENSURE_NEAR(e.particles.x[1], 1.0, 1e-12);
-    ENSURE(e.particles.x[0] == 0);
+    ENSURE_NEAR(SB_P(e)->x[1], 1.0, 1e-12);
+    ENSURE(SB_P(e)->x[0] == 0);
     const xpbd_input pin = {XPBD_INPUT_SET_INV_MASS, 0, 1, {0, 0, 0}};
-    REQUIRE_STATUS(xpbd_engine_apply_f64(&e, &pin), XPBD_OK);
-    REQUIRE_STATUS(xpbd_engine_step_f64(&e, 0.05), XPBD_OK);
+    REQUIRE_STATUS(xpbd_engine_apply_f64(e, &pin), XPBD_OK);
+    REQUIRE_STATUS(xpbd_engine_step_f64(e, 0.05), XPBD_OK);
     /* pinned: the tether pulls particle 1 back to 0.1 m from the anchor */
-    ENSURE_NEAR(e.particles.x[1], 0.1, 1e-12);
-    xpbd_engine_destroy_f64(&e);
+    ENSURE_NEAR(SB_P(e)->x[1], 0.1, 1e-12);
+    xpbd_engine_destroy_f64(e);
 }
 
 /* Decided: particles before the first body (body_begin[0] = 3) are free
@@ -182,35 +181,34 @@ void engine_first_body_later(void)
     for (uint32_t i = 0; i < ECN; ++i)
         c.w[i] = 0; /* everything pinned: the body is calm from the start */
     const xpbd_engine_options opt = {.sleep_energy = 1e-6, .sleep_steps = 2};
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e = NULL;
     REQUIRE_STATUS(xpbd_engine_create_f64(&e, &c.s, NULL, &opt, NULL), XPBD_OK);
     for (int f = 0; f < 3; ++f)
-        REQUIRE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
-    ENSURE_INT(e.counters.bodies, 1);
-    ENSURE_INT(e.counters.sleeping, 1);
-    xpbd_engine_destroy_f64(&e);
+        REQUIRE_STATUS(xpbd_engine_step_f64(e, 1.0 / 60), XPBD_OK);
+    ENSURE_INT(SB_C(e)->bodies, 1);
+    ENSURE_INT(SB_C(e)->sleeping, 1);
+    xpbd_engine_destroy_f64(e);
 }
 
 /* The particle state as bytes, to prove a refused input changed nothing. */
-#define EC_STATE_SAME(e, n, what)                                                              \
+#define EC_STATE(e)                                                                           \
+    const void *const a_[10] = {SB_P(e)->x,  SB_P(e)->y,  SB_P(e)->z,  SB_P(e)->px,          \
+                                SB_P(e)->py, SB_P(e)->pz, SB_P(e)->vx, SB_P(e)->vy,          \
+                                SB_P(e)->vz, SB_P(e)->w};                                     \
+    const size_t bytes_ = SB_P(e)->count * sizeof SB_P(e)->x[0]
+
+#define EC_STATE_SAVE(e)                                                                      \
     do {                                                                                      \
-        const void *const a_[10] = {(e).particles.x,  (e).particles.y,  (e).particles.z,      \
-                                    (e).particles.px, (e).particles.py, (e).particles.pz,     \
-                                    (e).particles.vx, (e).particles.vy, (e).particles.vz,     \
-                                    (e).particles.w};                                         \
+        EC_STATE(e);                                                                          \
         for (int k_ = 0; k_ < 10; ++k_)                                                       \
-            ENSURE(memcmp(a_[k_], saved[k_], (n) * sizeof((e).particles.x[0])) == 0);         \
-        (void)(what);                                                                         \
+            memcpy(saved[k_], a_[k_], bytes_);                                                \
     } while (0)
 
-#define EC_STATE_SAVE(e, n)                                                                   \
+#define EC_STATE_SAME(e)                                                                      \
     do {                                                                                      \
-        const void *const a_[10] = {(e).particles.x,  (e).particles.y,  (e).particles.z,      \
-                                    (e).particles.px, (e).particles.py, (e).particles.pz,     \
-                                    (e).particles.vx, (e).particles.vy, (e).particles.vz,     \
-                                    (e).particles.w};                                         \
+        EC_STATE(e);                                                                          \
         for (int k_ = 0; k_ < 10; ++k_)                                                       \
-            memcpy(saved[k_], a_[k_], (n) * sizeof((e).particles.x[0]));                      \
+            ENSURE(memcmp(a_[k_], saved[k_], bytes_) == 0);                                   \
     } while (0)
 
 /* apply checks each result in the engine's precision: nothing overflows */
@@ -228,38 +226,38 @@ void engine_apply_overflow(void)
     s.particles = ECN;
     s.xyz = xyz;
     s.inv_mass = w;
-    xpbd_engine_f32 e;
+    xpbd_engine_f32 *e = NULL;
     REQUIRE_STATUS(xpbd_engine_create_f32(&e, &s, NULL, NULL, NULL), XPBD_OK);
     double saved[10][ECN];
-    EC_STATE_SAVE(e, ECN);
+    EC_STATE_SAVE(e);
     const xpbd_input huge_x = {XPBD_INPUT_TRANSLATE, 0, ECN, {1e300, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f32(&e, &huge_x), XPBD_ERR_POSITION);
+    ENSURE_STATUS(xpbd_engine_apply_f32(e, &huge_x), XPBD_ERR_POSITION);
     const xpbd_input huge_v = {XPBD_INPUT_ADD_VELOCITY, 0, ECN, {0, 1e39, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f32(&e, &huge_v), XPBD_ERR_VELOCITY);
+    ENSURE_STATUS(xpbd_engine_apply_f32(e, &huge_v), XPBD_ERR_VELOCITY);
     const xpbd_input set_v = {XPBD_INPUT_SET_VELOCITY, 0, ECN, {0, 0, -1e39}};
-    ENSURE_STATUS(xpbd_engine_apply_f32(&e, &set_v), XPBD_ERR_VELOCITY);
+    ENSURE_STATUS(xpbd_engine_apply_f32(e, &set_v), XPBD_ERR_VELOCITY);
     const xpbd_input huge_w = {XPBD_INPUT_SET_INV_MASS, 0, ECN, {1e300, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f32(&e, &huge_w), XPBD_ERR_INVERSE_MASS);
-    EC_STATE_SAME(e, ECN, "f32 after refused inputs");
+    ENSURE_STATUS(xpbd_engine_apply_f32(e, &huge_w), XPBD_ERR_INVERSE_MASS);
+    EC_STATE_SAME(e);
     /* a sum that overflows for the last particles only: nothing written */
     const xpbd_input big = {XPBD_INPUT_TRANSLATE, ECN / 2, ECN, {3e38, 0, 0}};
-    REQUIRE_STATUS(xpbd_engine_apply_f32(&e, &big), XPBD_OK);
-    EC_STATE_SAVE(e, ECN);
+    REQUIRE_STATUS(xpbd_engine_apply_f32(e, &big), XPBD_OK);
+    EC_STATE_SAVE(e);
     const xpbd_input more = {XPBD_INPUT_TRANSLATE, 0, ECN, {5e37, 0, 0}}; /* > FLT_MAX past ECN/2 */
-    ENSURE_STATUS(xpbd_engine_apply_f32(&e, &more), XPBD_ERR_POSITION);
-    EC_STATE_SAME(e, ECN, "f32 after a partial overflow");
-    xpbd_engine_destroy_f32(&e);
+    ENSURE_STATUS(xpbd_engine_apply_f32(e, &more), XPBD_ERR_POSITION);
+    EC_STATE_SAME(e);
+    xpbd_engine_destroy_f32(e);
 
     c.s.planes = 0;
-    xpbd_engine_f64 d;
+    xpbd_engine_f64 *d = NULL;
     REQUIRE_STATUS(xpbd_engine_create_f64(&d, &c.s, NULL, NULL, NULL), XPBD_OK);
     const xpbd_input x17 = {XPBD_INPUT_TRANSLATE, 0, ECN, {1.7e308, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f64(&d, &x17), XPBD_OK);
-    EC_STATE_SAVE(d, ECN);
-    ENSURE_STATUS(xpbd_engine_apply_f64(&d, &x17), XPBD_ERR_POSITION);
-    EC_STATE_SAME(d, ECN, "f64 after the second translate");
-    ENSURE(isfinite(d.particles.x[ECN - 1]));
-    xpbd_engine_destroy_f64(&d);
+    ENSURE_STATUS(xpbd_engine_apply_f64(d, &x17), XPBD_OK);
+    EC_STATE_SAVE(d);
+    ENSURE_STATUS(xpbd_engine_apply_f64(d, &x17), XPBD_ERR_POSITION);
+    EC_STATE_SAME(d);
+    ENSURE(isfinite(SB_P(d)->x[ECN - 1]));
+    xpbd_engine_destroy_f64(d);
 }
 
 /* Bad input at the engine's doors: nothing allocated, the index named. */
@@ -277,15 +275,15 @@ void softbody_bad_input(void)
     s.edge = m.edges;
     s.tets = m.k.tets;
     s.tet = m.tets;
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e = NULL;
     size_t bad;
     ENSURE_STATUS(xpbd_engine_create_f64(&e, NULL, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
     ENSURE_STATUS(xpbd_engine_create_f64(NULL, &s, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
     s.edge_alpha = -1;
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_COMPLIANCE);
     s.edge_alpha = 0;
-    const xpbd_engine_options neg = {-1, 0, 0, 0, 0}, hinges2 = {0, 0, 0, 2, 0},
-                              too_few = {0, 0, 0, 0, 7}, too_many = {0, 0, 0, 0, 0x80000000u};
+    const xpbd_engine_options neg = {.tear_stretch = -1}, hinges2 = {.keep_hinges = 2},
+                              too_few = {.max_particles = 7}, too_many = {.max_particles = 0x80000000u};
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &neg, &bad), XPBD_ERR_CONFIG);
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &hinges2, &bad), XPBD_ERR_CONFIG);
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &too_few, &bad), XPBD_ERR_CONFIG);
@@ -297,7 +295,7 @@ void softbody_bad_input(void)
     m.tets[4 * 3 + 2] = m.tets[4 * 3]; /* repeated index in tet 3 */
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
     ENSURE_INT(bad, 3);
-    ENSURE(e.particles.x == NULL); /* zeroed, nothing held */
+    ENSURE(e == NULL); /* no engine, nothing held */
     m.tets[4 * 3 + 2] = m.tets[4 * 3 + 1] == 7 ? 6 : 7;
     w[5] = -1;
     s.tets = 0;
@@ -311,21 +309,56 @@ void softbody_bad_input(void)
     s.bodies = 0;
     REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_OK);
     const xpbd_input bad_range = {XPBD_INPUT_ADD_VELOCITY, 3, 9, {1, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &bad_range), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_apply_f64(e, &bad_range), XPBD_ERR_ARGUMENT);
     const xpbd_input nan_v = {XPBD_INPUT_SET_VELOCITY, 0, 2, {NAN, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &nan_v), XPBD_ERR_VELOCITY);
+    ENSURE_STATUS(xpbd_engine_apply_f64(e, &nan_v), XPBD_ERR_VELOCITY);
     const xpbd_input neg_w = {XPBD_INPUT_SET_INV_MASS, 0, 2, {-2, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &neg_w), XPBD_ERR_INVERSE_MASS);
+    ENSURE_STATUS(xpbd_engine_apply_f64(e, &neg_w), XPBD_ERR_INVERSE_MASS);
     const xpbd_input kind = {99, 0, 1, {0, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &kind), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_engine_apply_f64(e, &kind), XPBD_ERR_ARGUMENT);
     const xpbd_input wake = {XPBD_INPUT_WAKE, 0, 0, {0, 0, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f64(&e, &wake), XPBD_ERR_ARGUMENT); /* no bodies */
+    ENSURE_STATUS(xpbd_engine_apply_f64(e, &wake), XPBD_ERR_ARGUMENT); /* no bodies */
     xpbd_rigid_impulse j;
     xpbd_rigid_f64 sphere;
     memset(&sphere, 0, sizeof sphere);
-    ENSURE_STATUS(xpbd_engine_couple_rigid_f64(&e, &sphere, 0.01, &j), XPBD_ERR_ARGUMENT);
-    ENSURE(e.particles.vx[0] == 0);
-    xpbd_engine_destroy_f64(&e);
-    xpbd_engine_destroy_f64(&e); /* twice is fine */
+    ENSURE_STATUS(xpbd_engine_couple_rigid_f64(e, &sphere, 0.01, &j), XPBD_ERR_ARGUMENT);
+    ENSURE(SB_P(e)->vx[0] == 0);
+    xpbd_engine_destroy_f64(e);
+    xpbd_engine_destroy_f64(NULL); /* NULL is fine */
     xs_mesh_free(&m);
+}
+
+/* The options' threads and executor reach every step the engine runs (the
+ * configuration it reports), survive a new configuration, and change no
+ * bit of the result: the torn curtain on 4 workers equals it on 1. */
+void engine_threads(void)
+{
+    xs_curtain a, b;
+    REQUIRE(xs_curtain_make(&a, 0));
+    REQUIRE(xs_curtain_make(&b, 0));
+    xpbd_step_config cfg = *xpbd_engine_config_f64(b.e);
+    cfg.threads = 4;
+    REQUIRE_STATUS(xpbd_engine_set_config_f64(b.e, &cfg), XPBD_OK);
+    ENSURE_INT(xpbd_engine_config_f64(b.e)->threads, 4);
+    for (int f = 0; f < 30; ++f) {
+        REQUIRE_STATUS(xs_curtain_frame(&a), XPBD_OK);
+        REQUIRE_STATUS(xs_curtain_frame(&b), XPBD_OK);
+    }
+    REQUIRE(SB_P(a.e)->count == SB_P(b.e)->count);
+    sb_same_particles_f64(b.e, a.e, SB_P(a.e)->count, "threads 4 against 1");
+    xs_curtain_free(&a);
+    xs_curtain_free(&b);
+
+    ec_chain c;
+    ec_chain_make(&c);
+    const xpbd_engine_options opt = {.threads = 3, .executor = xpbd_executor_default()};
+    xpbd_engine_f64 *e = NULL;
+    REQUIRE_STATUS(xpbd_engine_create_f64(&e, &c.s, NULL, &opt, NULL), XPBD_OK);
+    ENSURE_INT(xpbd_engine_config_f64(e)->threads, 3);
+    ENSURE(xpbd_engine_config_f64(e)->executor == xpbd_executor_default());
+    cfg = xpbd_step_config_default(); /* threads 1: the options still decide */
+    REQUIRE_STATUS(xpbd_engine_set_config_f64(e, &cfg), XPBD_OK);
+    ENSURE_INT(xpbd_engine_config_f64(e)->threads, 3);
+    ENSURE_STATUS(xpbd_engine_step_f64(e, 1.0 / 60), XPBD_OK);
+    xpbd_engine_destroy_f64(e);
 }

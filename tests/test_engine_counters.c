@@ -21,22 +21,22 @@ void softbody_counters(void)
     d.opt.sleep_energy = 1e-9;
     xs_cube c;
     REQUIRE(xs_cube_make(&c, &d));
-    REQUIRE_STATUS(xpbd_engine_step_f64(&c.e, 1.0 / 60), XPBD_OK);
-    const xpbd_engine_counters *k = &c.e.counters;
+    REQUIRE_STATUS(xpbd_engine_step_f64(c.e, 1.0 / 60), XPBD_OK);
+    const xpbd_engine_counters *k = SB_C(c.e);
     /* 2^3 cubes: 27 particles, 54 + 36 + 8 = 98 edges, 48 tets; the top
      * layer (9 particles) pinned: its 12 axis edges and 4 diagonals join
      * two statics and are skipped on each of the 12 passes */
-    ENSURE_INT(c.e.edge_count, 98);
-    ENSURE_INT(c.e.tet_count, 48);
+    ENSURE_INT(SB_V(c.e).edges, 98);
+    ENSURE_INT(SB_V(c.e).tets, 48);
     ENSURE_INT(k->frame, 1);
     ENSURE_INT(k->step.substeps, 2);
     ENSURE_INT(k->step.iterations, 12);
     ENSURE_INT(k->step.solves, 12 * (98 + 48));
     ENSURE_INT(k->skipped, 12 * 16);
     ENSURE_INT(k->solved, 12 * (98 + 48) - 12 * 16);
-    ENSURE_INT(k->colours, c.e.distance.colours + c.e.tets.colours);
-    ENSURE_INT(k->colours_distance, c.e.distance.colours);
-    ENSURE_INT(k->colours_tets, c.e.tets.colours);
+    ENSURE_INT(k->colours, SB_W(c.e)->constraints->colours + SB_W(c.e)->tets->colours);
+    ENSURE_INT(k->colours_distance, SB_W(c.e)->constraints->colours);
+    ENSURE_INT(k->colours_tets, SB_W(c.e)->tets->colours);
     ENSURE(k->colours_distance >= 10); /* a vertex of the lattice has 14 edges */
     ENSURE_INT(k->degenerate, 0);
     ENSURE_INT(k->bodies, 1);
@@ -48,7 +48,7 @@ void softbody_counters(void)
     ENSURE_INT(k->step.status, XPBD_OK);
     /* the same numbers from the world directly */
     xpbd_engine_counters direct;
-    xpbd_counters_snapshot_f64(&c.e.world, &k->step, &direct);
+    xpbd_counters_snapshot_f64(SB_W(c.e), &k->step, &direct);
     ENSURE_INT(direct.colours, k->colours);
     ENSURE_BITS_F64(direct.max_stretch, k->max_stretch);
     ENSURE_BITS_F64(direct.volume_error, k->volume_error);
@@ -59,10 +59,10 @@ void softbody_counters(void)
     ENSURE(strstr(line, "skipped 192,") != NULL);
     /* a failed frame is snapshotted too, with its status and the state
      * untouched */
-    const double y = c.e.particles.y[0];
-    ENSURE_STATUS(xpbd_engine_step_f64(&c.e, -1), XPBD_ERR_TIMESTEP);
-    ENSURE_INT(c.e.counters.step.status, XPBD_ERR_TIMESTEP);
-    ENSURE_INT(c.e.counters.frame, 1);
-    ENSURE_BITS_F64(c.e.particles.y[0], y);
+    const double y = SB_P(c.e)->y[0];
+    ENSURE_STATUS(xpbd_engine_step_f64(c.e, -1), XPBD_ERR_TIMESTEP);
+    ENSURE_INT(SB_C(c.e)->step.status, XPBD_ERR_TIMESTEP);
+    ENSURE_INT(SB_C(c.e)->frame, 1);
+    ENSURE_BITS_F64(SB_P(c.e)->y[0], y);
     xs_cube_free(&c);
 }

@@ -94,7 +94,7 @@ void softbody_vertex_split(void)
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.gravity[1] = 0;
     cfg.iterations = 4;
-    const xpbd_engine_options opt = {0.3, 0, 0, 0, 0}, hinge = {0.3, 0, 0, 1, 0};
+    const xpbd_engine_options opt = {.tear_stretch = 0.3}, hinge = {.tear_stretch = 0.3, .keep_hinges = 1};
     const double h = 1.0 / 60;
     /* 1. the bowtie with bending: 0 splits into 0 (fan A, lowest neighbour
      * 1) and 7 (fan B); stencil 0 straddles the fans and goes, stencil 1
@@ -102,36 +102,36 @@ void softbody_vertex_split(void)
     {
         sb_bowtie b;
         sb_bowtie_make(&b, 0, 0);
-        xpbd_engine_f64 e, k;
+        xpbd_engine_f64 *e = NULL, *k = NULL;
         REQUIRE_STATUS(xpbd_engine_create_f64(&e, &b.s, &cfg, &opt, NULL), XPBD_OK);
         REQUIRE_STATUS(xpbd_engine_create_f64(&k, &b.s, &cfg, &hinge, NULL), XPBD_OK);
-        REQUIRE_STATUS(xpbd_engine_step_f64(&e, h), XPBD_OK);
-        REQUIRE_STATUS(xpbd_engine_step_f64(&k, h), XPBD_OK);
-        ENSURE_INT(e.counters.torn, 1);
-        ENSURE_INT(e.counters.split, 1);
-        ENSURE_INT(k.counters.split, 0);
-        REQUIRE(e.particles.count == 8);
-        ENSURE_INT(k.particles.count, 7);
-        ENSURE_INT(e.origin[7], 0);
+        REQUIRE_STATUS(xpbd_engine_step_f64(e, h), XPBD_OK);
+        REQUIRE_STATUS(xpbd_engine_step_f64(k, h), XPBD_OK);
+        ENSURE_INT(SB_C(e)->torn, 1);
+        ENSURE_INT(SB_C(e)->split, 1);
+        ENSURE_INT(SB_C(k)->split, 0);
+        REQUIRE(SB_P(e)->count == 8);
+        ENSURE_INT(SB_P(k)->count, 7);
+        ENSURE_INT(SB_V(e).origin[7], 0);
         for (uint32_t i = 0; i < 7; ++i)
-            ENSURE_INT(e.origin[i], i);
+            ENSURE_INT(SB_V(e).origin[i], i);
         /* the copy is particle 0 exactly, with half its mass each */
-        ENSURE_BITS_F64(e.particles.x[7], e.particles.x[0]);
-        ENSURE_BITS_F64(e.particles.y[7], e.particles.y[0]);
-        ENSURE_BITS_F64(e.particles.vx[7], e.particles.vx[0]);
-        ENSURE_BITS_F64(e.particles.w[0], 2 * k.particles.w[0]);
-        ENSURE_BITS_F64(e.particles.w[7], 2 * k.particles.w[0]);
+        ENSURE_BITS_F64(SB_P(e)->x[7], SB_P(e)->x[0]);
+        ENSURE_BITS_F64(SB_P(e)->y[7], SB_P(e)->y[0]);
+        ENSURE_BITS_F64(SB_P(e)->vx[7], SB_P(e)->vx[0]);
+        ENSURE_BITS_F64(SB_P(e)->w[0], 2 * SB_P(k)->w[0]);
+        ENSURE_BITS_F64(SB_P(e)->w[7], 2 * SB_P(k)->w[0]);
         /* mass and momentum are those of the unsplit run (same step) */
         double ms[4], mk[4];
-        sb_mass_momentum(&e.particles, ms);
-        sb_mass_momentum(&k.particles, mk);
+        sb_mass_momentum(SB_P(e), ms);
+        sb_mass_momentum(SB_P(k), mk);
         for (int c = 0; c < 4; ++c)
             ENSURE_NEAR(ms[c], mk[c], 1e-15 * (1 + fabs(mk[c])));
         /* fan B's three edges to 0 now end at 7, fan A's still at 0 */
         uint32_t at0 = 0, at7 = 0;
-        for (size_t q = 0; q < e.edge_count; ++q)
+        for (size_t q = 0; q < SB_V(e).edges; ++q)
             for (int s = 0; s < 2; ++s) {
-                const uint32_t v = e.edge[2 * q + s], o = e.edge[2 * q + 1 - s];
+                const uint32_t v = SB_V(e).edge[2 * q + s], o = SB_V(e).edge[2 * q + 1 - s];
                 if (v == 0) {
                     at0++;
                     ENSURE(o >= 1 && o <= 3);
@@ -143,47 +143,47 @@ void softbody_vertex_split(void)
             }
         ENSURE_INT(at0, 3);
         ENSURE_INT(at7, 3);
-        ENSURE_INT(e.edge_count, 12);
-        ENSURE_INT(e.bend_count, 1);
-        ENSURE(e.bend[0] == 7 && e.bend[1] == 5 && e.bend[2] == 4 && e.bend[3] == 6);
-        ENSURE_INT(k.bend_count, 2);
-        ENSURE_INT(xs_components(&e), 2);
-        ENSURE_INT(xs_components(&k), 1);
-        ENSURE_INT(xs_hinges(&e, NULL), 0);
-        ENSURE_INT(xs_hinges(&k, NULL), 1); /* vertex 0 */
+        ENSURE_INT(SB_V(e).edges, 12);
+        ENSURE_INT(SB_V(e).bends, 1);
+        ENSURE(SB_V(e).bend[0] == 7 && SB_V(e).bend[1] == 5 && SB_V(e).bend[2] == 4 && SB_V(e).bend[3] == 6);
+        ENSURE_INT(SB_V(k).bends, 2);
+        ENSURE_INT(xs_components(e), 2);
+        ENSURE_INT(xs_components(k), 1);
+        ENSURE_INT(xs_hinges(e, NULL), 0);
+        ENSURE_INT(xs_hinges(k, NULL), 1); /* vertex 0 */
         /* throw fan B away (from rest): split, fan A stays where it was (it
          * only relaxes the 1e-11 m the soft bridge pulled it); hinged, fan B
          * drags fan A along */
         const xpbd_input still_e = {XPBD_INPUT_SET_VELOCITY, 0, 8, {0, 0, 0}};
         const xpbd_input still_k = {XPBD_INPUT_SET_VELOCITY, 0, 7, {0, 0, 0}};
-        ENSURE_STATUS(xpbd_engine_apply_f64(&e, &still_e), XPBD_OK);
-        ENSURE_STATUS(xpbd_engine_apply_f64(&k, &still_k), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(e, &still_e), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(k, &still_k), XPBD_OK);
         double ax[4], ay[4];
         for (int i = 0; i < 4; ++i) {
-            ax[i] = e.particles.x[i];
-            ay[i] = e.particles.y[i];
+            ax[i] = SB_P(e)->x[i];
+            ay[i] = SB_P(e)->y[i];
         }
         const xpbd_input throw_e = {XPBD_INPUT_ADD_VELOCITY, 4, 8, {2, -2, 0}};
         const xpbd_input throw_k = {XPBD_INPUT_ADD_VELOCITY, 4, 7, {2, -2, 0}};
-        ENSURE_STATUS(xpbd_engine_apply_f64(&e, &throw_e), XPBD_OK);
-        ENSURE_STATUS(xpbd_engine_apply_f64(&k, &throw_k), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(e, &throw_e), XPBD_OK);
+        ENSURE_STATUS(xpbd_engine_apply_f64(k, &throw_k), XPBD_OK);
         for (int f = 0; f < 30; ++f) {
-            REQUIRE_STATUS(xpbd_engine_step_f64(&e, h), XPBD_OK);
-            REQUIRE_STATUS(xpbd_engine_step_f64(&k, h), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_step_f64(e, h), XPBD_OK);
+            REQUIRE_STATUS(xpbd_engine_step_f64(k, h), XPBD_OK);
         }
         double drift = 0;
         for (int i = 0; i < 4; ++i)
-            drift = fmax(drift, hypot(e.particles.x[i] - ax[i], e.particles.y[i] - ay[i]));
+            drift = fmax(drift, hypot(SB_P(e)->x[i] - ax[i], SB_P(e)->y[i] - ay[i]));
         SB_NOTE("fan A drift %.3g m, hinged fan A corner moved %.3g m\n", drift,
-                k.particles.x[2] - ax[2]);
+                SB_P(k)->x[2] - ax[2]);
         ENSURE_LE(drift, 1e-9);
-        const double gap = hypot(e.particles.x[7] - e.particles.x[0],
-                                 e.particles.y[7] - e.particles.y[0]);
+        const double gap = hypot(SB_P(e)->x[7] - SB_P(e)->x[0],
+                                 SB_P(e)->y[7] - SB_P(e)->y[0]);
         ENSURE_NEAR(gap, 0.5 * 2 * sqrt(2.0), 1e-9); /* 0.5 s at 2*sqrt(2) m/s */
-        ENSURE(k.particles.x[2] > ax[2] + 0.1);     /* the hinge pulled fan A */
-        ENSURE_INT(e.particles.count, 8);           /* nothing else tore */
-        xpbd_engine_destroy_f64(&e);
-        xpbd_engine_destroy_f64(&k);
+        ENSURE(SB_P(k)->x[2] > ax[2] + 0.1);     /* the hinge pulled fan A */
+        ENSURE_INT(SB_P(e)->count, 8);           /* nothing else tore */
+        xpbd_engine_destroy_f64(e);
+        xpbd_engine_destroy_f64(k);
     }
     /* 2. a chain's vertex has two fans that were never joined: tearing a
      * link splits nothing */
@@ -200,14 +200,14 @@ void softbody_vertex_split(void)
         s.edge = edge;
         s.edge_rest = rest;
         s.edge_compliance = comp;
-        xpbd_engine_f64 e;
+        xpbd_engine_f64 *e = NULL;
         REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, &cfg, &opt, NULL), XPBD_OK);
-        REQUIRE_STATUS(xpbd_engine_step_f64(&e, h), XPBD_OK);
-        ENSURE_INT(e.counters.torn, 1);
-        ENSURE_INT(e.counters.split, 0);
-        ENSURE_INT(e.particles.count, 5);
-        ENSURE_INT(xs_components(&e), 2);
-        xpbd_engine_destroy_f64(&e);
+        REQUIRE_STATUS(xpbd_engine_step_f64(e, h), XPBD_OK);
+        ENSURE_INT(SB_C(e)->torn, 1);
+        ENSURE_INT(SB_C(e)->split, 0);
+        ENSURE_INT(SB_P(e)->count, 5);
+        ENSURE_INT(xs_components(e), 2);
+        xpbd_engine_destroy_f64(e);
     }
     /* 3. tets: fan A is tet 0123, fan B tet 0456; the split keeps both
      * tets' rest volumes and moves tet B to the copy. With a second body
@@ -216,34 +216,34 @@ void softbody_vertex_split(void)
     {
         sb_bowtie b;
         sb_bowtie_make(&b, 1, 1);
-        xpbd_engine_f64 e;
+        xpbd_engine_f64 *e = NULL;
         REQUIRE_STATUS(xpbd_engine_create_f64(&e, &b.s, &cfg, &opt, NULL), XPBD_OK);
         double rest0 = 0, rest1 = 0;
-        for (uint32_t q = 0; q < e.tets.slots; ++q)
-            rest0 += e.tets.source[q] == XPBD_PAD ? 0 : fabs(e.tets.rest[q]);
-        REQUIRE_STATUS(xpbd_engine_step_f64(&e, h), XPBD_OK);
-        ENSURE_INT(e.counters.torn, 1);
-        ENSURE_INT(e.counters.split, 1);
-        REQUIRE(e.particles.count == 10);
-        ENSURE(e.body_begin[0] == 0 && e.body_begin[1] == 8 && e.body_begin[2] == 10);
+        for (uint32_t q = 0; q < SB_W(e)->tets->slots; ++q)
+            rest0 += SB_W(e)->tets->source[q] == XPBD_PAD ? 0 : fabs(SB_W(e)->tets->rest[q]);
+        REQUIRE_STATUS(xpbd_engine_step_f64(e, h), XPBD_OK);
+        ENSURE_INT(SB_C(e)->torn, 1);
+        ENSURE_INT(SB_C(e)->split, 1);
+        REQUIRE(SB_P(e)->count == 10);
+        ENSURE(SB_W(e)->body_begin[0] == 0 && SB_W(e)->body_begin[1] == 8 && SB_W(e)->body_begin[2] == 10);
         const uint32_t origin[10] = {0, 1, 2, 3, 4, 5, 6, 0, 7, 8};
-        SAME_U32(e.origin, origin, 10, "origin");
-        ENSURE_INT(e.tether_anchor[8], 9); /* the chain's tether followed its anchor */
-        ENSURE_INT(e.tether_anchor[9], 9);
-        ENSURE_INT(e.tether_anchor[7], 7); /* the copy has none, like 0 */
-        ENSURE_BITS_F64(e.tether_length[8], 1.5);
-        ENSURE_INT(e.edge[2 * 12], 8); /* the chain's edge, renumbered */
-        ENSURE_INT(e.edge[2 * 12 + 1], 9);
-        ENSURE_BITS_F64(e.particles.w[9], 0.0);
-        ENSURE_INT(e.tet_count, 2);
-        ENSURE(e.tet[0] == 0 && e.tet[4] == 7 && e.tet[5] == 4);
-        for (uint32_t q = 0; q < e.tets.slots; ++q)
-            rest1 += e.tets.source[q] == XPBD_PAD ? 0 : fabs(e.tets.rest[q]);
+        SAME_U32(SB_V(e).origin, origin, 10, "origin");
+        ENSURE_INT(SB_W(e)->tether_anchor[8], 9); /* the chain's tether followed its anchor */
+        ENSURE_INT(SB_W(e)->tether_anchor[9], 9);
+        ENSURE_INT(SB_W(e)->tether_anchor[7], 7); /* the copy has none, like 0 */
+        ENSURE_BITS_F64(SB_W(e)->tether_length[8], 1.5);
+        ENSURE_INT(SB_V(e).edge[2 * 12], 8); /* the chain's edge, renumbered */
+        ENSURE_INT(SB_V(e).edge[2 * 12 + 1], 9);
+        ENSURE_BITS_F64(SB_P(e)->w[9], 0.0);
+        ENSURE_INT(SB_V(e).tets, 2);
+        ENSURE(SB_V(e).tet[0] == 0 && SB_V(e).tet[4] == 7 && SB_V(e).tet[5] == 4);
+        for (uint32_t q = 0; q < SB_W(e)->tets->slots; ++q)
+            rest1 += SB_W(e)->tets->source[q] == XPBD_PAD ? 0 : fabs(SB_W(e)->tets->rest[q]);
         ENSURE_BITS_F64(rest1, rest0);
         ENSURE_BITS_F64(rest0, 2.0); /* |6V| of two unit corner tets: 1 each */
-        ENSURE_INT(xs_components(&e), 3);
-        ENSURE(e.counters.volume_error < 1e-9);
-        xpbd_engine_destroy_f64(&e);
+        ENSURE_INT(xs_components(e), 3);
+        ENSURE(SB_C(e)->volume_error < 1e-9);
+        xpbd_engine_destroy_f64(e);
     }
     /* 5. a tet joins two neighbours of a vertex it does not contain: 0's
      * fans {2, 6} and {4, 5} hang together only through tet 1234; tearing
@@ -427,11 +427,13 @@ void softbody_split_fuzz(void)
          * arrays never move) and a small one (splits beyond it dropped) */
         const uint32_t small = (uint32_t)n + 6;
         const xpbd_engine_options opts[3] = {
-            {0.15, 0, 0, 0, 0}, {0.15, 0, 0, 0, (uint32_t)n + 4000}, {0.15, 0, 0, 0, small}};
-        xpbd_engine_f64 en[3];
+            {.tear_stretch = 0.15},
+            {.tear_stretch = 0.15, .max_particles = (uint32_t)n + 4000},
+            {.tear_stretch = 0.15, .max_particles = small}};
+        xpbd_engine_f64 *en[3] = {NULL, NULL, NULL};
         for (int k = 0; k < 3; ++k)
             REQUIRE_STATUS(xpbd_engine_create_f64(&en[k], &s, &cfg, &opts[k], NULL), XPBD_OK);
-        const double *x1 = en[1].particles.x, *x2 = en[2].particles.x;
+        const double *x1 = SB_P(en[1])->x, *x2 = SB_P(en[2])->x;
         size_t grown[3] = {0, 0, 0};
         uint32_t dropped = 0;
         for (int f = 0; f < 25; ++f) {
@@ -441,55 +443,56 @@ void softbody_split_fuzz(void)
                                        {xt_range(&rng, -12, 12), xt_range(&rng, -12, 12),
                                         xt_range(&rng, -12, 12)}};
                 for (int k = 0; k < 3; ++k)
-                    ENSURE_STATUS(xpbd_engine_apply_f64(&en[k], &in), XPBD_OK);
+                    ENSURE_STATUS(xpbd_engine_apply_f64(en[k], &in), XPBD_OK);
             }
             int bad = 0;
             for (int k = 0; k < 3; ++k) {
-                xpbd_engine_f64 *ek = &en[k];
+                xpbd_engine_f64 *ek = en[k];
                 REQUIRE(xpbd_engine_step_f64(ek, 1.0 / 60) >= 0);
-                grown[k] += ek->counters.split;
+                grown[k] += SB_C(ek)->split;
                 if (k == 0) {
-                    splits += ek->counters.split;
-                    tears += ek->counters.torn;
+                    splits += SB_C(ek)->split;
+                    tears += SB_C(ek)->torn;
                 }
                 if (k == 2)
-                    dropped += ek->counters.split_dropped;
-                const xpbd_particles_f64 *p = &ek->particles;
+                    dropped += SB_C(ek)->split_dropped;
+                const xpbd_particles_f64 *p = SB_P(ek);
                 REQUIRE(p->count == n + grown[k]);
-                REQUIRE(ek->body_begin[0] == 0 && ek->body_begin[2] == p->count);
-                bad |= p->count > ek->capacity;
+                REQUIRE(SB_W(ek)->body_begin[0] == 0 && SB_W(ek)->body_begin[2] == p->count);
+                const uint32_t cap = xpbd_engine_options_f64(ek)->max_particles;
+                bad |= cap && p->count > cap; /* 0: the arrays grow */
                 double mass[2] = {0, 0};
                 for (size_t i = 0; i < p->count; ++i) {
-                    const int b = i >= ek->body_begin[1];
-                    const uint32_t o = ek->origin[i];
+                    const int b = i >= SB_W(ek)->body_begin[1];
+                    const uint32_t o = SB_V(ek).origin[i];
                     bad |= o >= n || (o >= nm) != b;
                     bad |= !isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]);
                     if (o < n)
-                        bad |= memcmp(ek->rest_xyz + 3 * i, xyz + 3 * (size_t)o,
+                        bad |= memcmp(SB_V(ek).rest_xyz + 3 * i, xyz + 3 * (size_t)o,
                                       3 * sizeof(double)) != 0;
                     mass[b] += p->w[i] > 0 ? 1.0 / p->w[i] : 0;
                 }
-                for (size_t q = 0; q < ek->edge_count && !bad; ++q) {
-                    const uint32_t a = ek->edge[2 * q], c = ek->edge[2 * q + 1];
+                for (size_t q = 0; q < SB_V(ek).edges && !bad; ++q) {
+                    const uint32_t a = SB_V(ek).edge[2 * q], c = SB_V(ek).edge[2 * q + 1];
                     bad |= a == c || a >= p->count || c >= p->count;
                     if (!bad) {
-                        const uint32_t o[2] = {ek->origin[a], ek->origin[c]};
+                        const uint32_t o[2] = {SB_V(ek).origin[a], SB_V(ek).origin[c]};
                         bad |= !sb_has(ekeys, nel, sb_tuple_key(o, 2));
                     }
                 }
                 for (int kind = 0; kind < 2 && !bad; ++kind) {
-                    const uint32_t *q = kind ? ek->bend : ek->tet;
-                    const size_t cnt = kind ? ek->bend_count : ek->tet_count;
+                    const uint32_t *q = kind ? SB_V(ek).bend : SB_V(ek).tet;
+                    const size_t cnt = kind ? SB_V(ek).bends : SB_V(ek).tets;
                     for (size_t r = 0; r < cnt && !bad; ++r) {
                         uint32_t o[4];
                         for (int j = 0; j < 4; ++j) {
                             bad |= q[4 * r + (size_t)j] >= p->count;
-                            o[j] = bad ? 0 : ek->origin[q[4 * r + (size_t)j]];
+                            o[j] = bad ? 0 : SB_V(ek).origin[q[4 * r + (size_t)j]];
                         }
                         bad |= !bad && !sb_has(qkeys, 2 * (nt + nq), sb_tuple_key(o, 4));
                     }
                 }
-                ENSURE_INT(ek->distance.count, ek->edge_count);
+                ENSURE_INT(SB_W(ek)->constraints->count, SB_V(ek).edges);
                 /* no two pieces meet at one particle (unless a split was dropped) */
                 if (k < 2 || dropped == 0)
                     bad |= xs_hinges(ek, NULL) != 0;
@@ -506,17 +509,17 @@ void softbody_split_fuzz(void)
             if (bad)
                 break;
             /* a capacity never reached changes nothing, and the arrays stay put */
-            const xpbd_particles_f64 *p0 = &en[0].particles, *p1 = &en[1].particles;
+            const xpbd_particles_f64 *p0 = SB_P(en[0]), *p1 = SB_P(en[1]);
             REQUIRE(p0->count == p1->count);
             SAME_F64(p1->x, p0->x, p0->count, "x with a capacity");
             SAME_F64(p1->vy, p0->vy, p0->count, "vy with a capacity");
             SAME_F64(p1->w, p0->w, p0->count, "w with a capacity");
-            SAME_U32(en[1].origin, en[0].origin, p0->count, "origin with a capacity");
-            ENSURE(en[1].particles.x == x1 && en[2].particles.x == x2);
+            SAME_U32(SB_V(en[1]).origin, SB_V(en[0]).origin, p0->count, "origin with a capacity");
+            ENSURE(SB_P(en[1])->x == x1 && SB_P(en[2])->x == x2);
         }
-        ENSURE(en[2].particles.count <= small);
+        ENSURE(SB_P(en[2])->count <= small);
         for (int k = 0; k < 3; ++k)
-            xpbd_engine_destroy_f64(&en[k]);
+            xpbd_engine_destroy_f64(en[k]);
         dropped_all += dropped;
         free(xyz);
         free(w);

@@ -279,14 +279,14 @@ static void FN(sb_cross_tethers)(void)
 /* Every particle array of two engines (n particles), bit for bit. */
 void FN(sb_same_particles)(const SENG *got, const SENG *want, size_t n, const char *what)
 {
-    const SB_R *const g[10] = {got->particles.x,  got->particles.y,  got->particles.z,
-                               got->particles.px, got->particles.py, got->particles.pz,
-                               got->particles.vx, got->particles.vy, got->particles.vz,
-                               got->particles.w};
-    const SB_R *const w[10] = {want->particles.x,  want->particles.y,  want->particles.z,
-                               want->particles.px, want->particles.py, want->particles.pz,
-                               want->particles.vx, want->particles.vy, want->particles.vz,
-                               want->particles.w};
+    const SB_R *const g[10] = {SB_P(got)->x,  SB_P(got)->y,  SB_P(got)->z,
+                               SB_P(got)->px, SB_P(got)->py, SB_P(got)->pz,
+                               SB_P(got)->vx, SB_P(got)->vy, SB_P(got)->vz,
+                               SB_P(got)->w};
+    const SB_R *const w[10] = {SB_P(want)->x,  SB_P(want)->y,  SB_P(want)->z,
+                               SB_P(want)->px, SB_P(want)->py, SB_P(want)->pz,
+                               SB_P(want)->vx, SB_P(want)->vy, SB_P(want)->vz,
+                               SB_P(want)->w};
     for (int k = 0; k < 10; ++k)
         SSAME(g[k], w[k], n, what);
 }
@@ -296,7 +296,7 @@ void FN(sb_same_particles)(const SENG *got, const SENG *want, size_t n, const ch
  * relative damping; 30 frames, then memcmp of every particle array. */
 static void FN(sb_cross_world)(void)
 {
-    SENG a, b;
+    SENG *a = NULL, *b = NULL;
     xs_mesh cloth, cube;
     REQUIRE(xs_mesh_cloth(&cloth, 9, 7, 0.1, (const double[3]){-0.4, 1.0, -0.3}, NULL, NULL));
     REQUIRE(xs_mesh_box(&cube, 2, 0.1, (const double[3]){-0.1, 0.2, -0.1}, 6));
@@ -373,23 +373,23 @@ static void FN(sb_cross_world)(void)
     REQUIRE_STATUS(SB_SFXM(xpbd_engine, create)(&b, &sc, &cfg, NULL, NULL), XPBD_OK);
     /* throw the cube at the cloth */
     const xpbd_input throw_ = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)nc, (uint32_t)n, {0.5, 4, 0.2}};
-    ENSURE_STATUS(SB_SFXM(xpbd_engine, apply)(&a, &throw_), XPBD_OK);
-    ENSURE_STATUS(SB_SFXM(xpbd_engine, apply)(&b, &throw_), XPBD_OK);
+    ENSURE_STATUS(SB_SFXM(xpbd_engine, apply)(a, &throw_), XPBD_OK);
+    ENSURE_STATUS(SB_SFXM(xpbd_engine, apply)(b, &throw_), XPBD_OK);
     uint64_t hits = 0;
     for (int f = 0; f < 30; ++f) {
-        const xpbd_status sa = SB_SFXM(xpbd_engine, step)(&a, 1.0 / 60);
-        const xpbd_status sb = SB_SFXM(xpbd_engine, step)(&b, 1.0 / 60);
+        const xpbd_status sa = SB_SFXM(xpbd_engine, step)(a, 1.0 / 60);
+        const xpbd_status sb = SB_SFXM(xpbd_engine, step)(b, 1.0 / 60);
         ENSURE_STATUS(sa, XPBD_OK);
         ENSURE_STATUS(sb, XPBD_OK);
-        hits += a.counters.step.contact_hits;
-        ENSURE_INT(a.counters.step.isa, xt_isa);
-        ENSURE_INT(a.counters.skipped, b.counters.skipped);
+        hits += SB_C(a)->step.contact_hits;
+        ENSURE_INT(SB_C(a)->step.isa, xt_isa);
+        ENSURE_INT(SB_C(a)->skipped, SB_C(b)->skipped);
     }
     ENSURE(hits > 0);
-    FN(sb_same_particles)(&a, &b, n, SB_F64 ? "world f64" : "world f32");
-    ENSURE(FN(sb_all_finite)(a.particles.x, n));
-    SB_SFXM(xpbd_engine, destroy)(&a);
-    SB_SFXM(xpbd_engine, destroy)(&b);
+    FN(sb_same_particles)(a, b, n, SB_F64 ? "world f64" : "world f32");
+    ENSURE(FN(sb_all_finite)(SB_P(a)->x, n));
+    SB_SFXM(xpbd_engine, destroy)(a);
+    SB_SFXM(xpbd_engine, destroy)(b);
     free(xyz);
     free(w);
     free(r);
@@ -779,9 +779,9 @@ static void softbody_ground_cube(void)
         int landed = -1;
         double hlast[60];
         for (int f = 0; f < 300; ++f) {
-            REQUIRE(xs_run(&c.e, 1));
-            const double lo = xs_min_y(&c.e.particles, 0, n), hi = xs_max_y(&c.e.particles, 0, n);
-            const double v = xs_tets_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
+            REQUIRE(xs_run(c.e, 1));
+            const double lo = xs_min_y(SB_P(c.e), 0, n), hi = xs_max_y(SB_P(c.e), 0, n);
+            const double v = xs_tets_volume(SB_P(c.e), c.m.tets, c.m.k.tets) / c.V0;
             vmin = v < vmin ? v : vmin;
             vmax = v > vmax ? v : vmax;
             if (landed < 0 && lo <= 1e-12)
@@ -802,7 +802,7 @@ static void softbody_ground_cube(void)
         }
         SB_NOTE("volume %d: landed %d, squash %.5g, rebound %.5g, last second %.5g..%.5g, "
                 "volume %.5f..%.5f, final volume %.5f\n", volume, landed, hmin, hmax_after, lo60,
-                hi60, vmin, vmax, xs_tets_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0);
+                hi60, vmin, vmax, xs_tets_volume(SB_P(c.e), c.m.tets, c.m.k.tets) / c.V0);
         /* free fall of 0.5 m: g h^2 f(f+1)/2 >= 0.5 first at f = 19, the
          * 19th frame (index 18, t = 0.317 s) */
         ENSURE_INT(landed, 18);
@@ -823,7 +823,7 @@ static void softbody_ground_cube(void)
              * volume gone (measured -0.00004 of the cube's after 5 s: flat,
              * as many tets inverted as not) */
             ENSURE_LE(hlast[59], 0.12);
-            const double v = xs_tets_volume(&c.e.particles, c.m.tets, c.m.k.tets) / c.V0;
+            const double v = xs_tets_volume(SB_P(c.e), c.m.tets, c.m.k.tets) / c.V0;
             ENSURE_LE(v, 0.1);
         }
         xs_cube_free(&c);
@@ -840,16 +840,16 @@ static void softbody_poke(void)
     xs_cube c;
     REQUIRE(xs_cube_make(&c, &d));
     const size_t n = c.m.k.particles;
-    REQUIRE(xs_run(&c.e, 240)); /* settle on the ground */
-    const double rest = xs_max_y(&c.e.particles, 0, n);
+    REQUIRE(xs_run(c.e, 240)); /* settle on the ground */
+    const double rest = xs_max_y(SB_P(c.e), 0, n);
     /* poke: the top layer (the last 16 particles) down at 1 m/s */
     const xpbd_input poke = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)(n - 16), (uint32_t)n, {0, -1, 0}};
-    ENSURE_STATUS(xpbd_engine_apply_f64(&c.e, &poke), XPBD_OK);
+    ENSURE_STATUS(xpbd_engine_apply_f64(c.e, &poke), XPBD_OK);
     double prev = 0, peak = 0, peaks[64];
     int np = 0, sign = 0;
     for (int f = 0; f < 180; ++f) {
-        REQUIRE(xs_run(&c.e, 1));
-        const double dev = xs_max_y(&c.e.particles, 0, n) - rest;
+        REQUIRE(xs_run(c.e, 1));
+        const double dev = xs_max_y(SB_P(c.e), 0, n) - rest;
         const int s = dev > 1e-6 ? 1 : dev < -1e-6 ? -1 : 0;
         if (s != 0 && s != sign) {
             if (sign != 0 && np < 64)
@@ -911,15 +911,15 @@ static void softbody_free_fall(void)
     REQUIRE(xs_cube_make(&c, &d));
     const size_t n = c.m.k.particles;
     double c0[3], c1[3], mom[3];
-    xs_com(&c.e.particles, 0, n, c0, NULL);
-    REQUIRE(xs_run(&c.e, 60));
-    const double m = xs_com(&c.e.particles, 0, n, c1, mom);
+    xs_com(SB_P(c.e), 0, n, c0, NULL);
+    REQUIRE(xs_run(c.e, 60));
+    const double m = xs_com(SB_P(c.e), 0, n, c1, mom);
     const double closed = XS_G * (1.0 / 3600) * 60 * 61 / 2;
     SB_NOTE("drop %.17g, closed form %.17g\n", c0[1] - c1[1], closed);
     ENSURE_NEAR(c0[1] - c1[1], closed, 1e-12);
     ENSURE_NEAR(c0[1] - c1[1], 4.9, 0.1);
     ENSURE_NEAR(mom[1] / m, -XS_G, 1e-12); /* v = g t */
-    ENSURE_LE(c.e.counters.max_stretch, 1e-12);
+    ENSURE_LE(SB_C(c.e)->max_stretch, 1e-12);
     xs_cube_free(&c);
 }
 
@@ -932,13 +932,13 @@ static void softbody_support_impulse(void)
     xs_cube c;
     REQUIRE(xs_cube_make(&c, &d));
     const size_t n = c.m.k.particles;
-    REQUIRE(xs_run(&c.e, 300));
+    REQUIRE(xs_run(c.e, 300));
     const double M = 0.1 * (double)n, h = 1.0 / 60;
     double total = 0;
     for (int f = 0; f < 60; ++f) {
-        REQUIRE(xs_run(&c.e, 1));
+        REQUIRE(xs_run(c.e, 1));
         for (size_t i = 0; i < n; ++i)
-            total += c.e.plane_impulse[i];
+            total += SB_W(c.e)->plane_impulse[i];
     }
     SB_NOTE("support impulse / (60 M g h) = %.9f\n", total / (60 * M * XS_G * h));
     /* 6.4 kg at rest: 60 frames of M g h = 6.278 N s; measured ratio
@@ -967,23 +967,23 @@ static int sb_throw_at_box(double soft_mass, double box_mass, double speed, doub
     if (!xs_cube_make(&c, &d))
         return 0;
     const size_t n = c.m.k.particles;
-    for (size_t i = 0; i < n; ++i)
-        c.e.particles.w[i] = (double)n / soft_mass;
+    const xpbd_input mass = {XPBD_INPUT_SET_INV_MASS, 0, (uint32_t)n, {(double)n / soft_mass, 0, 0}};
+    xpbd_engine_apply_f64(c.e, &mass);
     const xpbd_input thr = {XPBD_INPUT_SET_VELOCITY, 0, (uint32_t)n, {speed, 0, 0}};
-    xpbd_engine_apply_f64(&c.e, &thr);
+    xpbd_engine_apply_f64(c.e, &thr);
     xs_box_body b;
     xs_box_body_init(&b, box_mass, (const double[3]){0.25, 5.1, 0}, 0.15);
     double p0[3];
-    xs_com(&c.e.particles, 0, n, NULL, p0);
+    xs_com(SB_P(c.e), 0, n, NULL, p0);
     xpbd_rigid_impulse sum;
     memset(&sum, 0, sizeof sum);
     for (int f = 0; f < 90; ++f)
-        if (xs_couple_frame(&c.e, &b, &sum) == UINT32_MAX) {
+        if (xs_couple_frame(c.e, &b, &sum) == UINT32_MAX) {
             xs_cube_free(&c);
             return 0;
         }
     double p1[3], cc[3];
-    const double m = xs_com(&c.e.particles, 0, n, cc, p1);
+    const double m = xs_com(SB_P(c.e), 0, n, cc, p1);
     for (int k = 0; k < 3; ++k) {
         dp_soft[k] = p1[k] - p0[k];
         dp_box[k] = box_mass * b.v[k];
@@ -1066,20 +1066,21 @@ static void softbody_relative_damping(void)
         d.cfg.damping = mode == 2 ? 0.01 : 0;
         xs_cube c;
         REQUIRE(xs_cube_make(&c, &d));
-        xpbd_particles_f64 *p = &c.e.particles;
+        const xpbd_particles_f64 *p = SB_P(c.e);
         const size_t n = p->count;
         double c0[3];
         xs_com(p, 0, n, c0, NULL);
         for (size_t i = 0; i < n; ++i) { /* thrown with a spin about z */
-            p->vx[i] = v0[0] - spin * (p->y[i] - c0[1]);
-            p->vy[i] = v0[1] + spin * (p->x[i] - c0[0]);
-            p->vz[i] = v0[2];
+            const xpbd_input v = {XPBD_INPUT_SET_VELOCITY, (uint32_t)i, (uint32_t)i + 1,
+                                  {v0[0] - spin * (p->y[i] - c0[1]),
+                                   v0[1] + spin * (p->x[i] - c0[0]), v0[2]}};
+            REQUIRE_STATUS(xpbd_engine_apply_f64(c.e, &v), XPBD_OK);
         }
         double L0[3];
         xs_angular(p, 0, n, L0);
         drift[mode] = 0;
         for (int f = 1; f <= 60; ++f) {
-            REQUIRE(xs_run(&c.e, 1));
+            REQUIRE(xs_run(c.e, 1));
             double cc[3];
             xs_com(p, 0, n, cc, NULL);
             const double h = 1.0 / 60;
@@ -1204,18 +1205,18 @@ static void softbody_degenerate(void)
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.iterations = 7;
     cfg.gravity[1] = 0;
-    xpbd_engine_f64 e;
+    xpbd_engine_f64 *e = NULL;
     REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, &cfg, NULL, NULL), XPBD_OK);
-    ENSURE_STATUS(xpbd_engine_step_f64(&e, 1.0 / 60), XPBD_OK);
-    ENSURE_INT(e.counters.step.solves, 14);
-    ENSURE_INT(e.counters.skipped, 7);
-    ENSURE_INT(e.counters.solved, 7);
-    ENSURE_INT(e.counters.degenerate, 1);
+    ENSURE_STATUS(xpbd_engine_step_f64(e, 1.0 / 60), XPBD_OK);
+    ENSURE_INT(SB_C(e)->step.solves, 14);
+    ENSURE_INT(SB_C(e)->skipped, 7);
+    ENSURE_INT(SB_C(e)->solved, 7);
+    ENSURE_INT(SB_C(e)->degenerate, 1);
     for (int i = 0; i < 8; ++i)
-        ENSURE(isfinite(e.particles.x[i]) && isfinite(e.particles.vx[i]));
+        ENSURE(isfinite(SB_P(e)->x[i]) && isfinite(SB_P(e)->vx[i]));
     /* the collapsed particles did not move at all */
-    ENSURE_BITS_F64(e.particles.x[6], 3.0);
-    xpbd_engine_destroy_f64(&e);
+    ENSURE_BITS_F64(SB_P(e)->x[6], 3.0);
+    xpbd_engine_destroy_f64(e);
 }
 
 static void softbody_cross_tets_f32(void) { sb_cross_quads_f32(0); }
@@ -1252,6 +1253,7 @@ const xt_test xt_tests_softbody[] = {
     {"softbody.engine_tether_dynamic_anchor", engine_tether_dynamic_anchor},
     {"softbody.engine_first_body_later", engine_first_body_later},
     {"softbody.engine_apply_overflow", engine_apply_overflow},
+    {"softbody.engine_threads", engine_threads},
     {"softbody_cross.tets_f32", softbody_cross_tets_f32},
     {"softbody_cross.tets_f64", softbody_cross_tets_f64},
     {"softbody_cross.bending_f32", softbody_cross_bending_f32},

@@ -26,6 +26,41 @@
 #define SB_NOTE(...) ((void)0)
 #endif
 
+/* An engine's particles, counters, world and scene view (by value), in
+ * either precision. */
+#define SB_P(e)                                                                               \
+    _Generic((e), xpbd_engine_f32 *: xpbd_engine_particles_f32,                               \
+             const xpbd_engine_f32 *: xpbd_engine_particles_f32,                              \
+             xpbd_engine_f64 *: xpbd_engine_particles_f64,                                    \
+             const xpbd_engine_f64 *: xpbd_engine_particles_f64)(e)
+#define SB_C(e)                                                                               \
+    _Generic((e), xpbd_engine_f32 *: xpbd_engine_counters_f32,                                \
+             const xpbd_engine_f32 *: xpbd_engine_counters_f32,                               \
+             xpbd_engine_f64 *: xpbd_engine_counters_f64,                                     \
+             const xpbd_engine_f64 *: xpbd_engine_counters_f64)(e)
+#define SB_W(e)                                                                               \
+    _Generic((e), xpbd_engine_f32 *: xpbd_engine_world_f32,                                   \
+             const xpbd_engine_f32 *: xpbd_engine_world_f32,                                  \
+             xpbd_engine_f64 *: xpbd_engine_world_f64,                                        \
+             const xpbd_engine_f64 *: xpbd_engine_world_f64)(e)
+#define SB_V(e)                                                                               \
+    _Generic((e), xpbd_engine_f32 *: sb_view_f32, const xpbd_engine_f32 *: sb_view_f32,       \
+             xpbd_engine_f64 *: sb_view_f64, const xpbd_engine_f64 *: sb_view_f64)(e)
+
+static inline xpbd_scene_f32 sb_view_f32(const xpbd_engine_f32 *e)
+{
+    xpbd_scene_f32 s;
+    xpbd_engine_scene_f32(e, &s);
+    return s;
+}
+
+static inline xpbd_scene_f64 sb_view_f64(const xpbd_engine_f64 *e)
+{
+    xpbd_scene_f64 s;
+    xpbd_engine_scene_f64(e, &s);
+    return s;
+}
+
 /* test_softbody.c: particle arrays of two engines equal bit for bit */
 void sb_same_particles_f32(const xpbd_engine_f32 *got, const xpbd_engine_f32 *want, size_t n,
                            const char *what);
@@ -38,6 +73,7 @@ void engine_create_steppable(void);
 void engine_tether_dynamic_anchor(void);
 void engine_first_body_later(void);
 void engine_apply_overflow(void);
+void engine_threads(void);
 void softbody_bad_input(void);
 
 /* test_engine_tearing.c: total mass and momentum of the moving particles */

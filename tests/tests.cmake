@@ -211,3 +211,10 @@ add_executable(xpbd-alloc-tests test_alloc.c alloc_fail.c)
 target_link_libraries(xpbd-alloc-tests PRIVATE xpbd_allocfail)
 add_test(NAME alloc COMMAND xpbd-alloc-tests)
 set_tests_properties(alloc PROPERTIES TIMEOUT 300 LABELS "unit")
+
+# --- every exported function written out where it is defined ------------------
+# grep -rnw NAME kernels/src must find each exported function's definition
+# (not a name pasted together by a macro).
+add_test(NAME names.written_out
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/names_check.sh $<TARGET_FILE:xpbd>
+          ${PROJECT_SOURCE_DIR}/kernels/src)

@@ -2,7 +2,7 @@
 #include "real_begin.h"
 #include "screen_tmpl.h"
 
-void SFXM(xpbd_particles, bind)(P *p, size_t n, R *base, size_t stride)
+static void SFX(particles_bind)(P *p, size_t n, R *base, size_t stride)
 {
     R **const arrays[10] = {&p->x,  &p->y,  &p->z,  &p->px, &p->py,
                             &p->pz, &p->vx, &p->vy, &p->vz, &p->w};
@@ -48,7 +48,7 @@ static int SFX(screen_set)(const DS *c, size_t n)
     return bad == 0;
 }
 
-xpbd_status SFXM(xpbd_particles, validate)(const P *p, size_t *bad_index)
+static xpbd_status SFX(particles_validate)(const P *p, size_t *bad_index)
 {
     if (bad_index)
         *bad_index = SIZE_MAX;
@@ -120,7 +120,7 @@ static xpbd_status SFX(name_bad_slot)(const DS *c, size_t n, size_t *bad_index)
     return XPBD_OK;
 }
 
-xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, uint32_t *stamp,
+static xpbd_status SFX(distance_set_validate)(const DS *c, size_t n, uint32_t *stamp,
                                               size_t *bad_index)
 {
     if (bad_index)
@@ -150,7 +150,7 @@ xpbd_status SFXM(xpbd_distance_set, validate)(const DS *c, size_t n, uint32_t *s
     return XPBD_OK;
 }
 
-void SFXM(xpbd_distance_set, free)(DS *set)
+static void SFX(distance_set_free)(DS *set)
 {
     if (!set)
         return;
@@ -158,7 +158,7 @@ void SFXM(xpbd_distance_set, free)(DS *set)
     memset(set, 0, sizeof *set);
 }
 
-xpbd_status SFXM(xpbd_distance_set, build)(DS *out, size_t n, size_t count, const uint32_t *i0,
+static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, const uint32_t *i0,
                                          const uint32_t *i1, const R *rest, const R *compliance,
                                          const xpbd_colouring_options *options, size_t *bad_index)
 {

@@ -1,7 +1,7 @@
 /* Soft-body builders and per-body operations, template over R. */
 #include "real_begin.h"
 
-void SFXM(xpbd_quad_set, free)(QS *set)
+static void SFX(quad_set_free)(QS *set)
 {
     if (!set)
         return;
@@ -9,7 +9,7 @@ void SFXM(xpbd_quad_set, free)(QS *set)
     memset(set, 0, sizeof *set);
 }
 
-xpbd_status SFXM(xpbd_quad_set, validate)(const QS *c, size_t n, uint32_t *stamp,
+static xpbd_status SFX(quad_set_validate)(const QS *c, size_t n, uint32_t *stamp,
                                           size_t *bad_index)
 {
     if (bad_index)
@@ -188,7 +188,7 @@ static void SFX(sub3)(const R *xyz, uint32_t a, uint32_t b, double out[3])
         out[k] = (double)xyz[3 * (size_t)b + k] - (double)xyz[3 * (size_t)a + k];
 }
 
-xpbd_status SFXM(xpbd_tet_set, build)(QS *out, size_t n, const R *xyz, size_t count,
+static xpbd_status SFX(tet_set_build)(QS *out, size_t n, const R *xyz, size_t count,
                                       const uint32_t *idx, const R *compliance,
                                       const xpbd_colouring_options *options, size_t *bad_index)
 {
@@ -242,7 +242,7 @@ static double SFX(cot)(const double u[3], const double v[3])
     return c / sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
 }
 
-xpbd_status SFXM(xpbd_bend_set, build)(QS *out, size_t n, const R *xyz, size_t count,
+static xpbd_status SFX(bend_set_build)(QS *out, size_t n, const R *xyz, size_t count,
                                        const uint32_t *idx, const R *compliance,
                                        const xpbd_colouring_options *options, size_t *bad_index)
 {
@@ -303,7 +303,7 @@ xpbd_status SFXM(xpbd_bend_set, build)(QS *out, size_t n, const R *xyz, size_t c
     return st;
 }
 
-xpbd_status SFX(xpbd_damp_relative)(const P *p, size_t begin, size_t end, double k)
+static xpbd_status SFX(damp_relative)(const P *p, size_t begin, size_t end, double k)
 {
     if (!p || begin > end || end > p->count || (end > begin && (!p->x || !p->vx || !p->w)))
         return XPBD_ERR_ARGUMENT;
@@ -428,7 +428,7 @@ static int SFX(rigid_probe)(const xpbd_rigid_f64 *b, const double x[3], double r
     return 1;
 }
 
-xpbd_status SFX(xpbd_couple_rigid)(R *q, const P *p, const R *radius, size_t begin, size_t end,
+static xpbd_status SFX(couple_rigid)(R *q, const P *p, const R *radius, size_t begin, size_t end,
                                    const xpbd_rigid_f64 *b, double h, xpbd_rigid_impulse *out)
 {
     if (!q || !p || !radius || !b || !out || begin > end || end > p->count)

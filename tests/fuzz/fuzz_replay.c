@@ -40,13 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rf.bends <= 1024 && rf.max_contacts <= 4096 && rf.inputs <= 64 &&
         rf.config.substeps <= 8 && rf.config.iterations <= 16) {
         if (rf.f64) {
-            xpbd_engine_f64 e;
+            xpbd_engine_f64 *e = NULL;
             (void)xrp_run_f64(&rf, &e, err, sizeof err);
-            xpbd_engine_destroy_f64(&e);
+            xpbd_engine_destroy_f64(e);
         } else {
-            xpbd_engine_f32 e;
+            xpbd_engine_f32 *e = NULL;
             (void)xrp_run_f32(&rf, &e, err, sizeof err);
-            xpbd_engine_destroy_f32(&e);
+            xpbd_engine_destroy_f32(e);
         }
     }
     xrp_free(&rf);

@@ -1,7 +1,6 @@
-/* xpbd/engine.h: what a host's frame loop needs around the step (SPEC S3
- * engineering memos): tearing at step end, sleeping, host inputs that a
- * replay can log, counters snapshotted at step end, and the two-serial-orders
- * check.
+/* xpbd/engine.h: what a host's frame loop needs around the step: tearing
+ * at step end, sleeping, host inputs that a replay can log, counters
+ * snapshotted at step end, and the two-serial-orders check.
  *
  * The pieces work on their own on a host's xpbd_world (tearing passes,
  * counters) and together in xpbd_engine_*, which owns a world built from a
@@ -266,6 +265,10 @@ typedef struct xpbd_engine_options {
                                  reallocates them, and a
                                  frame whose splits would pass the capacity tears without
                                  splitting (counters.split_dropped) */
+    uint32_t threads;         /* workers for every step the engine runs, as
+                                 xpbd_step_config.threads; 0 = the configuration's */
+    const xpbd_executor *executor; /* the executor of those steps, as
+                                 xpbd_step_config.executor; NULL = the configuration's */
 } xpbd_engine_options;
 
 /* Host inputs between frames: what a replay log records. value is in SI
@@ -314,84 +317,17 @@ typedef struct xpbd_input {
 
 /* An engine: a world built from a scene, its sleep state, counters and the
  * current topology in input order (what a replay file or a rebuild needs).
- * Read any field; write particle arrays (particles.x ... w) between frames
- * only; the rest belongs to the engine. Do not copy the struct: world points
- * into it (the engine re-points it at every step). */
-typedef struct xpbd_engine_f32 {
-    xpbd_world_f32 world;
-    xpbd_particles_f32 particles;
-    xpbd_distance_set_f32 distance;
-    xpbd_quad_set_f32 tets, bends;
-    xpbd_contact_set contacts;
-    xpbd_step_config config;
-    xpbd_engine_options options;
-    xpbd_sleep_state sleep;
-    xpbd_engine_counters counters;  /* the last frame's snapshot */
-    uint64_t frame;                 /* frames completed */
-    xpbd_colouring_options colouring;
-    size_t max_contacts;
-    /* topology in input order; the sets are built from these */
-    size_t edge_count, tet_count, bend_count;
-    uint32_t *edge, *tet, *bend;
-    float *edge_rest, *edge_compliance, *tet_compliance, *bend_compliance;
-    float *rest_xyz;                /* [3n] */
-    float *radius;                  /* [n] or NULL */
-    uint32_t *tether_anchor;        /* [n] or NULL */
-    float *tether_length;
-    size_t *body_begin;             /* [bodies + 1] or NULL */
-    xpbd_plane planes[8];
-    uint32_t plane_count;
-    uint8_t *torn;                  /* [edge_count] flags of the last stretch pass */
-    float *plane_impulse;           /* [n] with radius: impulse each particle gave the
-                                       planes during the last frame (N*s), else NULL */
-    void *scratch;
-    size_t scratch_bytes;
-    size_t capacity;                /* particles the arrays have room for */
-    void *owned_;                   /* particle block */
-    uint32_t *contact_i0_, *contact_i1_;
-    uint32_t *origin;               /* [n] scene particle each particle descends from */
-    uint8_t *active_;               /* [bodies] sleep flags the sets were built for */
-} xpbd_engine_f32;
-
-typedef struct xpbd_engine_f64 {
-    xpbd_world_f64 world;
-    xpbd_particles_f64 particles;
-    xpbd_distance_set_f64 distance;
-    xpbd_quad_set_f64 tets, bends;
-    xpbd_contact_set contacts;
-    xpbd_step_config config;
-    xpbd_engine_options options;
-    xpbd_sleep_state sleep;
-    xpbd_engine_counters counters;
-    uint64_t frame;
-    xpbd_colouring_options colouring;
-    size_t max_contacts;
-    size_t edge_count, tet_count, bend_count;
-    uint32_t *edge, *tet, *bend;
-    double *edge_rest, *edge_compliance, *tet_compliance, *bend_compliance;
-    double *rest_xyz;
-    double *radius;
-    uint32_t *tether_anchor;
-    double *tether_length;
-    size_t *body_begin;
-    xpbd_plane planes[8];
-    uint32_t plane_count;
-    uint8_t *torn;
-    double *plane_impulse;
-    void *scratch;
-    size_t scratch_bytes;
-    size_t capacity;
-    void *owned_;
-    uint32_t *contact_i0_, *contact_i1_;
-    uint32_t *origin;
-    uint8_t *active_;
-} xpbd_engine_f64;
+ * Opaque: read it through the accessors below, change it through
+ * xpbd_engine_apply_* between frames. */
+typedef struct xpbd_engine_f32 xpbd_engine_f32;
+typedef struct xpbd_engine_f64 xpbd_engine_f64;
 
 /* Builds an engine from a scene (copied: the scene's arrays may be freed
  * afterwards), a step configuration (NULL: defaults) and options (NULL:
- * zeroed). Allocates. It runs the checks every step runs, so a scene it
- * accepts can be stepped. On error nothing is allocated, *e is zeroed and
- * *bad_index (may be NULL) names the offending element. Checked in this
+ * zeroed). Allocates the engine and sets *out to it. It runs the checks
+ * every step runs, so a scene it accepts can be stepped. On error nothing
+ * is allocated, *out is NULL and *bad_index (may be NULL) names the
+ * offending element. Checked in this
  * order, before anything is derived from the inputs:
  *   XPBD_ERR_ARGUMENT     NULL scene or array, more than 8 planes, body
  *                         ranges not increasing within [0, n], max_contacts
@@ -413,14 +349,15 @@ typedef struct xpbd_engine_f64 {
  * (they never sleep). A tether acts only while its anchor is static (w = 0):
  * anchored to a dynamic particle it does nothing until the anchor is
  * pinned. */
-XPBD_API xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 *e, const xpbd_scene_f32 *scene,
+XPBD_API xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 **out, const xpbd_scene_f32 *scene,
                                             const xpbd_step_config *cfg,
                                             const xpbd_engine_options *options,
                                             size_t *bad_index);
-XPBD_API xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 *e, const xpbd_scene_f64 *scene,
+XPBD_API xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 **out, const xpbd_scene_f64 *scene,
                                             const xpbd_step_config *cfg,
                                             const xpbd_engine_options *options,
                                             size_t *bad_index);
+/* Frees the engine (NULL is fine). */
 XPBD_API void xpbd_engine_destroy_f32(xpbd_engine_f32 *e);
 XPBD_API void xpbd_engine_destroy_f64(xpbd_engine_f64 *e);
 
@@ -472,8 +409,11 @@ XPBD_API const xpbd_particles_f64 *xpbd_engine_particles_f64(const xpbd_engine_f
 XPBD_API const xpbd_engine_counters *xpbd_engine_counters_f32(const xpbd_engine_f32 *e);
 XPBD_API const xpbd_engine_counters *xpbd_engine_counters_f64(const xpbd_engine_f64 *e);
 /* The world the engine steps: its constraint sets (without those of
- * sleeping bodies), contact set, planes, tethers, body ranges and sleep
- * flags (body_asleep). Read only; valid until the next step or destroy. */
+ * sleeping bodies; their source[] names the engine's own element index),
+ * contact set, planes, tethers, body ranges and sleep flags (body_asleep).
+ * Read only: the sets belong to the engine, which rebuilds them whenever
+ * its topology or sleep flags change; valid until the next step or
+ * destroy. */
 XPBD_API const xpbd_world_f32 *xpbd_engine_world_f32(const xpbd_engine_f32 *e);
 XPBD_API const xpbd_world_f64 *xpbd_engine_world_f64(const xpbd_engine_f64 *e);
 /* The step configuration and options the engine runs with. */
@@ -482,8 +422,9 @@ XPBD_API const xpbd_step_config *xpbd_engine_config_f64(const xpbd_engine_f64 *e
 XPBD_API const xpbd_engine_options *xpbd_engine_options_f32(const xpbd_engine_f32 *e);
 XPBD_API const xpbd_engine_options *xpbd_engine_options_f64(const xpbd_engine_f64 *e);
 /* Replaces the step configuration for the next frames (e.g. the ISA or
- * the iteration count): XPBD_ERR_VERSION as for create, and the rest is
- * checked by the next step; XPBD_ERR_ARGUMENT for NULL. */
+ * the iteration count; the options' threads and executor, when set, still
+ * override it): XPBD_ERR_VERSION as for create, and the rest is checked by
+ * the next step; XPBD_ERR_ARGUMENT for NULL. */
 XPBD_API xpbd_status xpbd_engine_set_config_f32(xpbd_engine_f32 *e, const xpbd_step_config *cfg);
 XPBD_API xpbd_status xpbd_engine_set_config_f64(xpbd_engine_f64 *e, const xpbd_step_config *cfg);
 /* The engine as a scene: its current topology in input order (edges with
@@ -500,8 +441,9 @@ XPBD_API void xpbd_engine_scene_f64(const xpbd_engine_f64 *e, xpbd_scene_f64 *ou
 
 /* -------------------------------------------------------- order check --- */
 
-/* How far two serial constraint orders drift apart (SPEC S3: compare two
- * serial orders before trusting a parallel colouring). */
+/* How far two serial constraint orders drift apart: Gauss-Seidel results
+ * depend on the order, so compare two serial orders before trusting that a
+ * colouring (any order within a colour) gives the shape you expect. */
 typedef struct xpbd_order_report {
     double max_diff;    /* max over particles of |x_A - x_B| (m) */
     double rms_diff;    /* sqrt(mean |x_A - x_B|^2) (m) */

@@ -52,6 +52,80 @@ static inline int engine_pair_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The engine (opaque in xpbd/engine.h): a world built from a scene, its
+ * sleep state, counters and the current topology in input order. world
+ * points into the struct (re-pointed at every step), so a copy is only a
+ * scratch view (the tear and the sleep rebuild build beside the original). */
+struct xpbd_engine_f32 {
+    xpbd_world_f32 world;
+    xpbd_particles_f32 particles;
+    xpbd_distance_set_f32 distance;
+    xpbd_quad_set_f32 tets, bends;
+    xpbd_contact_set contacts;
+    xpbd_step_config config;
+    xpbd_engine_options options;
+    xpbd_sleep_state sleep;
+    xpbd_engine_counters counters;  /* the last frame's snapshot */
+    uint64_t frame;                 /* frames completed */
+    xpbd_colouring_options colouring;
+    size_t max_contacts;
+    /* topology in input order; the sets are built from these */
+    size_t edge_count, tet_count, bend_count;
+    uint32_t *edge, *tet, *bend;
+    float *edge_rest, *edge_compliance, *tet_compliance, *bend_compliance;
+    float *rest_xyz;                /* [3n] */
+    float *radius;                  /* [n] or NULL */
+    uint32_t *tether_anchor;        /* [n] or NULL */
+    float *tether_length;
+    size_t *body_begin;             /* [bodies + 1] or NULL */
+    xpbd_plane planes[8];
+    uint32_t plane_count;
+    uint8_t *torn;                  /* [edge_count] flags of the last stretch pass */
+    float *plane_impulse;           /* [n] with radius: impulse each particle gave the
+                                       planes during the last frame (N*s), else NULL */
+    void *scratch;
+    size_t scratch_bytes;
+    size_t capacity;                /* particles the arrays have room for */
+    void *owned_;                   /* particle block */
+    uint32_t *contact_i0_, *contact_i1_;
+    uint32_t *origin;               /* [n] scene particle each particle descends from */
+    uint8_t *active_;               /* [bodies] sleep flags the sets were built for */
+};
+
+struct xpbd_engine_f64 {
+    xpbd_world_f64 world;
+    xpbd_particles_f64 particles;
+    xpbd_distance_set_f64 distance;
+    xpbd_quad_set_f64 tets, bends;
+    xpbd_contact_set contacts;
+    xpbd_step_config config;
+    xpbd_engine_options options;
+    xpbd_sleep_state sleep;
+    xpbd_engine_counters counters;
+    uint64_t frame;
+    xpbd_colouring_options colouring;
+    size_t max_contacts;
+    size_t edge_count, tet_count, bend_count;
+    uint32_t *edge, *tet, *bend;
+    double *edge_rest, *edge_compliance, *tet_compliance, *bend_compliance;
+    double *rest_xyz;
+    double *radius;
+    uint32_t *tether_anchor;
+    double *tether_length;
+    size_t *body_begin;
+    xpbd_plane planes[8];
+    uint32_t plane_count;
+    uint8_t *torn;
+    double *plane_impulse;
+    void *scratch;
+    size_t scratch_bytes;
+    size_t capacity;
+    void *owned_;
+    uint32_t *contact_i0_, *contact_i1_;
+    uint32_t *origin;
+    uint8_t *active_;
+};
+
 /* ---- per precision, defined by one feature and used by another ------- */
 
 /* lifecycle.c: point the world at the engine's arrays; allocate the

@@ -32,6 +32,16 @@ static size_t engine_contact_capacity(size_t asked, size_t n, const xpbd_engine_
     return (uint64_t)asked < pairs ? asked : (size_t)pairs;
 }
 
+/* The options' workers and executor, when given, in the configuration of
+ * every step the engine runs. */
+static void engine_fold_threads(xpbd_step_config *cfg, const xpbd_engine_options *opt)
+{
+    if (opt->threads)
+        cfg->threads = opt->threads;
+    if (opt->executor)
+        cfg->executor = opt->executor;
+}
+
 /* The planes as every step checks them (xpbd_world_step: unit normal to
  * 2e-6 in its squared length, finite offset): XPBD_ERR_PLANE naming it. */
 static xpbd_status engine_check_planes(const xpbd_plane *plane, uint32_t count, size_t *bad)
@@ -52,18 +62,18 @@ static xpbd_status engine_check_planes(const xpbd_plane *plane, uint32_t count, 
 #define XPBD_REAL_F64
 #include "engine/lifecycle_tmpl.h"
 
-xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 *e, const xpbd_scene_f32 *scene,
+xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 **out, const xpbd_scene_f32 *scene,
                                    const xpbd_step_config *cfg, const xpbd_engine_options *options,
                                    size_t *bad_index)
 {
-    return engine_create_f32(e, scene, cfg, options, bad_index);
+    return engine_create_f32(out, scene, cfg, options, bad_index);
 }
 
-xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 *e, const xpbd_scene_f64 *scene,
+xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 **out, const xpbd_scene_f64 *scene,
                                    const xpbd_step_config *cfg, const xpbd_engine_options *options,
                                    size_t *bad_index)
 {
-    return engine_create_f64(e, scene, cfg, options, bad_index);
+    return engine_create_f64(out, scene, cfg, options, bad_index);
 }
 
 void xpbd_engine_destroy_f32(xpbd_engine_f32 *e) { engine_destroy_f32(e); }

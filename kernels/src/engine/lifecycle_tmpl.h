@@ -64,7 +64,7 @@ static void SFX(engine_destroy)(E *e)
                             e->sleep.signature, e->active_};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; ++k)
         free(blocks[k]);
-    memset(e, 0, sizeof *e);
+    free(e);
 }
 
 /* Copies the 4-index elements (tets, bending stencils) that have a moving
@@ -362,23 +362,27 @@ static xpbd_status SFX(engine_copy_topology)(E *e, const SC *sc, size_t *bad)
                                  e->max_contacts);
 }
 
-static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config *cfg,
+static xpbd_status SFX(engine_create)(E **out, const SC *sc, const xpbd_step_config *cfg,
                                       const xpbd_engine_options *opt, size_t *bad_index)
 {
     size_t bad_local;
     size_t *bad = bad_index ? bad_index : &bad_local;
     *bad = SIZE_MAX;
-    if (!e)
+    if (!out)
         return XPBD_ERR_ARGUMENT;
-    memset(e, 0, sizeof *e);
+    *out = NULL;
     if (!sc)
         return XPBD_ERR_ARGUMENT;
     xpbd_status st = SFX(scene_check)(sc, cfg, opt, bad);
     if (st != XPBD_OK)
         return st;
+    E *e = calloc(1, sizeof *e);
+    if (!e)
+        return XPBD_ERR_NOMEM;
     e->config = cfg ? *cfg : xpbd_step_config_default();
     if (opt)
         e->options = *opt;
+    engine_fold_threads(&e->config, &e->options);
     e->colouring = sc->colouring;
     e->max_contacts =
         sc->radius ? engine_contact_capacity(sc->max_contacts, sc->particles, opt) : 0;
@@ -390,6 +394,7 @@ static xpbd_status SFX(engine_create)(E *e, const SC *sc, const xpbd_step_config
         SFX(engine_destroy)(e);
         return st;
     }
+    *out = e;
     e->frame = sc->frame;
     SFX(xpbd__engine_point)(e);
     SFX(xpbd__counters_fill)(&e->world, NULL, NULL, &e->counters);
@@ -439,6 +444,7 @@ static xpbd_status SFX(engine_set_config)(E *e, const xpbd_step_config *cfg)
     if (cfg->version != XPBD_PROTOCOL_VERSION)
         return XPBD_ERR_VERSION;
     e->config = *cfg;
+    engine_fold_threads(&e->config, &e->options);
     return XPBD_OK;
 }
 

@@ -35,9 +35,7 @@ static xpbd_status SFX(order_check)(const SC *scene, const xpbd_step_config *cfg
     uint32_t *bend = malloc((4 * nb + 1) * sizeof *bend);
     R *vals = malloc((2 * ne + nt + nb + 1) * sizeof *vals);
     xpbd_status st = XPBD_ERR_NOMEM;
-    E ea, eb;
-    memset(&ea, 0, sizeof ea);
-    memset(&eb, 0, sizeof eb);
+    E *ea = NULL, *eb = NULL;
     if (!perm || !edge || !tet || !bend || !vals)
         goto done;
     if ((ne && !scene->edge) || (nt && !scene->tet) || (nb && !scene->bend)) {
@@ -71,16 +69,16 @@ static xpbd_status SFX(order_check)(const SC *scene, const xpbd_step_config *cfg
         (st = SFXM(xpbd_engine, create)(&eb, &b, cfg, NULL, NULL)) != XPBD_OK)
         goto done;
     for (uint32_t f = 0; f < frames; ++f) {
-        st = SFXM(xpbd_engine, step)(&ea, h);
+        st = SFXM(xpbd_engine, step)(ea, h);
         if (st < 0)
             goto done;
-        st = SFXM(xpbd_engine, step)(&eb, h);
+        st = SFXM(xpbd_engine, step)(eb, h);
         if (st < 0)
             goto done;
     }
     st = XPBD_OK;
     {
-        const P *pa = &ea.particles, *pb = &eb.particles;
+        const P *pa = &ea->particles, *pb = &eb->particles;
         double sum = 0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
         for (size_t i = 0; i < pa->count; ++i) {
             const double d[3] = {(double)pa->x[i] - (double)pb->x[i],
@@ -106,8 +104,8 @@ static xpbd_status SFX(order_check)(const SC *scene, const xpbd_step_config *cfg
         out->frames = frames;
     }
 done:
-    SFXM(xpbd_engine, destroy)(&ea);
-    SFXM(xpbd_engine, destroy)(&eb);
+    SFXM(xpbd_engine, destroy)(ea);
+    SFXM(xpbd_engine, destroy)(eb);
     free(perm);
     free(edge);
     free(tet);

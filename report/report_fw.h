@@ -83,12 +83,12 @@ const char *xr_program(const char *env, const char *dflt);
 /* A program run by xr_run_jobs: argv (NULL-terminated, malloc'd strings),
  * log (kept on failure, removed on success), target (must exist after a
  * clean exit, then *done = 1). */
-#define XR_JOB_ARGS 8
+#define XR_JOB_ARGS 12
 typedef struct xr_job {
     char *argv[XR_JOB_ARGS];
     char *log;
-    char *target;
-    int *done;
+    char *target, *target2; /* the files it makes (target2 may be NULL) */
+    int *done, *done2;      /* set to 1 when the job exits 0 and its file exists */
     pid_t pid;
 } xr_job;
 void xr_job_free(xr_job *j);

@@ -108,6 +108,10 @@ static void xr_usage(FILE *f)
             "  4  every check passed and the figures exist, but report.pdf is missing\n"
             "     (groff not installed, or it failed: its log is kept in DIR/pdf/)\n",
             XPBD_PLOTS_DIR);
+    fputs("\nSubcommands (details: xpbd-report sweep --help):\n"
+          "  xpbd-report sweep ...   a parameter sweep of one scene: table and figure\n"
+          "  xpbd-report merge ...   joins the shards of a sweep (--shard K/N)\n",
+          f);
 }
 
 static void xr_list(FILE *f)

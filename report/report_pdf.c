@@ -837,7 +837,7 @@ static size_t xr_read_pages(const char *log, xr_page_ref **refs)
 
 /* Writes the source and runs groff on it; out: where stdout goes. */
 static int xr_groff(const char *groff, const char *ms, const char *out, const char *log,
-                    const char *buf)
+                    const char *buf, int pages_only)
 {
     FILE *f = xr_create(ms);
     if (!f)
@@ -845,9 +845,12 @@ static int xr_groff(const char *groff, const char *ms, const char *out, const ch
     fputs(buf, f);
     if (fclose(f) != 0)
         return -1;
-    char *argv[] = {(char *)groff, (char *)"-k",          (char *)"-t",
-                    (char *)"-ms", (char *)"-Tpdf",       (char *)"-dpaper=a4",
-                    (char *)"-P-pa4", (char *)ms,         NULL};
+    /* -Z (troff only, no gropdf) when only the page numbers it logs are wanted */
+    char *argv[] = {(char *)groff, (char *)"-k",    (char *)"-t",     (char *)"-ms",
+                    (char *)"-Tpdf", (char *)"-dpaper=a4", (char *)"-P-pa4",
+                    (char *)(pages_only ? "-Z" : ms), (char *)ms,  NULL};
+    if (!pages_only)
+        argv[8] = NULL;
     return xr_run_to(argv, out, log);
 }
 
@@ -861,20 +864,20 @@ int xr_write_pdf(const xr_ctx *ctx)
     char *report = xr_path(ctx->out, "/report.pdf", NULL);
     char *tmp = xr_path(ctx->out, "/report.pdf.part", NULL);
 
-    /* first run: the pages of the headings */
+    /* first run, formatting only: the pages of the headings */
     xr_doc d = {.ctx = ctx, .figdir = dir};
     xr_emit_document(&d);
-    int code = xr_groff(groff, ms, tmp, log, d.b.s);
+    int code = xr_groff(groff, ms, tmp, log, d.b.s, 1);
     free(d.b.s);
     int result = 0;
     xr_page_ref *refs = NULL;
     size_t nrefs = 0;
-    if (code == 0)
+    if (code == 0) {
         nrefs = xr_read_pages(log, &refs);
-    if (code == 0 && nrefs > 0) {
+        /* second run: the PDF, with the contents' page numbers */
         xr_doc d2 = {.ctx = ctx, .figdir = dir, .refs = refs, .nrefs = nrefs};
         xr_emit_document(&d2);
-        code = xr_groff(groff, ms, tmp, log, d2.b.s);
+        code = xr_groff(groff, ms, tmp, log, d2.b.s, 0);
         free(d2.b.s);
     }
     char *text = xr_slurp(log, NULL);

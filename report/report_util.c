@@ -224,6 +224,7 @@ void xr_job_free(xr_job *j)
         free(j->argv[i]);
     free(j->log);
     free(j->target);
+    free(j->target2);
 }
 
 void xr_run_jobs(xr_ctx *ctx, xr_job *jobs, size_t n, size_t width)
@@ -255,8 +256,13 @@ void xr_run_jobs(xr_ctx *ctx, xr_job *jobs, size_t n, size_t width)
             --running;
             ++finished;
             const int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-            if (code == 0 && xr_is_file(jobs[i].target)) {
+            const int ok1 = code == 0 && xr_is_file(jobs[i].target);
+            const int ok2 = !jobs[i].target2 || (code == 0 && xr_is_file(jobs[i].target2));
+            if (ok1)
                 *jobs[i].done = 1;
+            if (ok2 && jobs[i].target2)
+                *jobs[i].done2 = 1;
+            if (ok1 && ok2) {
                 remove(jobs[i].log);
             } else {
                 char *log = xr_slurp(jobs[i].log, NULL);

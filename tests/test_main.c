@@ -122,12 +122,18 @@ extern const xt_test xt_tests_threads[];
 extern const xt_test xt_tests_contract[];
 extern const xt_test xt_tests_catalogue[];
 
+#ifdef XT_THREADS_RUNNER
+/* xpbd-threads-tests: the threaded groups, on the library built with the
+ * smallest shares (tests/tests.cmake) */
+static const xt_test *const tables[] = {xt_tests_executor, xt_tests_threads};
+#else
 static const xt_test *const tables[] = {
     xt_tests_s0,    xt_tests_cross, xt_tests_isa,      xt_tests_colour,
     xt_tests_chain, xt_tests_bad,   xt_tests_contacts, xt_tests_softbody,
-    xt_tests_world, xt_tests_executor, xt_tests_threads, xt_tests_contract,
+    xt_tests_world, xt_tests_contract,
     xt_tests_catalogue,
 };
+#endif
 
 static int selected(const char *name, int argc, char **argv, int first)
 {

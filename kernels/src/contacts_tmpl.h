@@ -10,7 +10,9 @@
 /* At most this many chunks of at least XPBD__BP_MIN_CHUNK particles. */
 #  define XPBD_BROADPHASE_CHUNKS 1024u
 #  define XPBD__BP_MIN_CHUNK 256u
-#  define XPBD__BP_MIN_CHUNKS 4u
+#  ifndef XPBD__BP_MIN_CHUNKS
+#    define XPBD__BP_MIN_CHUNKS 4u
+#  endif
 #endif
 
 /* Cell coordinate, clamped so the integer conversion is always defined. */

@@ -17,17 +17,38 @@
 /* Workers a step uses at most (the per-worker slots live on the stack). */
 #define XPBD__MAX_WORKERS 64u
 
+/* A step run as one task of the executor (team.c). */
+struct xpbd__team;
+
 typedef struct xpbd__exec {
-    const xpbd_executor *ex; /* NULL: serial */
-    uint32_t workers;        /* >= 1 */
+    const xpbd_executor *ex;  /* NULL: serial */
+    uint32_t workers;         /* >= 1 */
+    struct xpbd__team *team;  /* set while a step runs as a team */
 } xpbd__exec;
 
 /* The serial executor: every task runs inline on the caller. */
 static inline xpbd__exec xpbd__exec_serial(void)
 {
-    xpbd__exec x = {NULL, 1};
+    xpbd__exec x = {NULL, 1, NULL};
     return x;
 }
+
+/* Runs drive(ctx) as member 0 of a team of x->workers members started by
+ * one enqueue on x's executor (x->ex != NULL, x->workers >= 2): while it
+ * runs, xpbd__run hands each stage to the team (xpbd__team_stage) instead
+ * of enqueueing it. Returns when drive has returned and the team has left;
+ * if the executor never ran member 0, drive runs on the caller. */
+void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx);
+
+/* Members a team has at most (one bit each in its stage word). */
+#define XPBD__TEAM_MAX 32u
+
+/* One stage on the team, from its driver: task over [0, count) cut into
+ * equal shares of at least min_range items, one per member that has joined
+ * (the driver's is share 0), each in slices that the other members take
+ * when they are done with their own; returns when every slice is done. */
+void xpbd__team_stage(struct xpbd__team *t, xpbd_range_task *task, uint32_t count,
+                      uint32_t min_range, void *ctx);
 
 /* Resolves a step's executor and thread count (xpbd_step_config.threads and
  * .executor). Returns 0 if the host's executor is unusable. */
@@ -51,7 +72,8 @@ static inline int xpbd__exec_resolve(const xpbd_executor *ex, uint32_t threads, 
 }
 
 /* Runs task over [0, count): inline on the caller (worker 0) when the run is
- * serial or count is below twice min_range, through the executor otherwise. */
+ * serial or count is below twice min_range, on the team while a step runs
+ * as one, through the executor otherwise. */
 static inline void xpbd__run(const xpbd__exec *x, xpbd_range_task *task, uint32_t count,
                              uint32_t min_range, void *ctx)
 {
@@ -59,6 +81,10 @@ static inline void xpbd__run(const xpbd__exec *x, xpbd_range_task *task, uint32_
         return;
     if (!x->ex || x->workers < 2 || count < 2 * (uint64_t)min_range) {
         task(0, count, 0, ctx);
+        return;
+    }
+    if (x->team) {
+        xpbd__team_stage(x->team, task, count, min_range, ctx);
         return;
     }
     void *h = x->ex->enqueue(task, count, min_range, x->workers, ctx, x->ex->user_ctx);

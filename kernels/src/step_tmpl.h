@@ -38,16 +38,32 @@ typedef enum xpbd__stage {
     STAGE_FINALIZE            /* sleepers back, finite check or rollback, residual */
 } xpbd__stage;
 
-/* Items per range unit and the smallest range worth a fork: a range task
- * over particles works on blocks of XPBD__PBLOCK particles (so no two
- * workers share a vector or a cache line), over lambdas on blocks of
- * XPBD__SBLOCK slots. */
+/* Items per range unit and the smallest share worth another worker: a
+ * range task over particles works on blocks of XPBD__PBLOCK particles (so
+ * no two workers share a vector or a cache line), over lambdas on blocks
+ * of XPBD__SBLOCK slots. A stage runs on the team only when each worker
+ * gets at least the MIN items, at least twice what a stage's hand-over
+ * costs (about 1-2 us between two cores of a virtual machine, where one
+ * cache line takes 0.3-1 us from core to core): measured with xpbd-bench
+ * --cloth-only --threads 1,2 on the fastest path, 64x64 cloth colours of
+ * 2,000 constraints run faster inline, 128x128 ones of 8,000 on two
+ * workers. Slower paths do more work per item, so for them these
+ * thresholds only err on the side of running inline. A test build lowers
+ * them to 1 (tests/tests.cmake) so that every stage forks at any size. */
 #  define XPBD__PBLOCK 64u
 #  define XPBD__SBLOCK 1024u
-#  define XPBD__MIN_PBLOCKS 32u /* 2048 particles */
-#  define XPBD__MIN_SBLOCKS 4u
-#  define XPBD__MIN_BATCHES 32u /* 512 constraints */
-#  define XPBD__MIN_BODIES 4u
+#  ifndef XPBD__MIN_PBLOCKS
+#    define XPBD__MIN_PBLOCKS 128u /* 8,192 particles */
+#  endif
+#  ifndef XPBD__MIN_SBLOCKS
+#    define XPBD__MIN_SBLOCKS 16u /* 16,384 lambdas */
+#  endif
+#  ifndef XPBD__MIN_BATCHES
+#    define XPBD__MIN_BATCHES 128u /* 2,048 constraints */
+#  endif
+#  ifndef XPBD__MIN_BODIES
+#    define XPBD__MIN_BODIES 4u
+#  endif
 
 /* What a pass over a colour's batches does. */
 typedef enum xpbd__colour_op {
@@ -499,7 +515,6 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
     xpbd_status st = SFX(check_config)(cfg);
     if (st != XPBD_OK)
         return st;
-    (void)xpbd__exec_resolve(cfg->executor, cfg->threads, &s->ex); /* checked just above */
     s->hs = (R)(h / cfg->substeps);
     if (!isfinite(h) || !(h > 0) || !isfinite(s->hs) || !(s->hs > 0) ||
         !isfinite(1 / (s->hs * s->hs)))
@@ -1187,6 +1202,42 @@ static xpbd_status SFX(world_checked)(SFX(step_run) *s, const xpbd_step_config *
     return s->status;
 }
 
+/* A step's arguments, for the team's driver. */
+typedef struct SFX(step_call) {
+    SFX(step_run) *s;
+    const xpbd_step_config *cfg;
+    double h;
+    SFX(xpbd_world) *w;
+    void *scratch;
+    size_t scratch_bytes;
+    xpbd_step_counters *k;
+    xpbd_status status;
+} SFX(step_call);
+
+static void SFX(step_drive)(void *ctx)
+{
+    SFX(step_call) *c = ctx;
+    c->status = SFX(world_checked)(c->s, c->cfg, c->h, c->w, c->scratch, c->scratch_bytes, c->k);
+}
+
+/* Whether some stage of a step on w may run on several workers (a guess
+ * from the counts alone, before validation: no array is read): the team is
+ * started only then, so a world too small for any stage to fork pays no
+ * enqueue. */
+static int SFX(team_pays)(const SFX(xpbd_world) *w)
+{
+    const size_t colour = 2 * (size_t)XPBD__MIN_BATCHES * XPBD_BATCH;
+    if (w->particles->count >= 2 * (size_t)XPBD__MIN_PBLOCKS * XPBD__PBLOCK)
+        return 1;
+    if (w->constraints && w->constraints->slots >= colour * (w->constraints->colours + 1u))
+        return 1;
+    if (w->tets && w->tets->slots >= colour * (w->tets->colours + 1u))
+        return 1;
+    if (w->bends && w->bends->slots >= colour * (w->bends->colours + 1u))
+        return 1;
+    return w->contacts && w->contacts->capacity >= colour;
+}
+
 static xpbd_status SFX(world_step)(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
                                    void *scratch, size_t scratch_bytes,
                                    xpbd_step_counters *counters)
@@ -1198,8 +1249,17 @@ static xpbd_status SFX(world_step)(const xpbd_step_config *cfg, double h, SFX(xp
     k.bad_index = SIZE_MAX;
     SFX(step_run) s;
     memset(&s, 0, sizeof s);
+    SFX(step_call) call = {&s, cfg, h, w, scratch, scratch_bytes, &k, XPBD_OK};
+    /* an unusable executor leaves the run serial; check_config names it */
     s.ex = xpbd__exec_serial();
-    const xpbd_status st = SFX(world_checked)(&s, cfg, h, w, scratch, scratch_bytes, &k);
+    if (cfg && cfg->version == XPBD_PROTOCOL_VERSION &&
+        !xpbd__exec_resolve(cfg->executor, cfg->threads, &s.ex))
+        s.ex = xpbd__exec_serial();
+    if (s.ex.workers > 1 && w && w->particles && SFX(team_pays)(w))
+        xpbd__team_go(&s.ex, SFX(step_drive), &call);
+    else
+        SFX(step_drive)(&call);
+    const xpbd_status st = call.status;
     k.status = st;
     if (counters)
         *counters = k;

@@ -3,7 +3,7 @@
  * few frames, to count instructions under callgrind: how much of
  * xpbd_step_f32 its validators take.
  *
- *   step_cost [N] [frames] [isa] [substeps] [iterations]
+ *   step_cost [N] [frames] [isa] [substeps] [iterations] [threads]
  *   valgrind --tool=callgrind step_cost 64 20 avx2 10 1
  *   callgrind_annotate --inclusive=yes callgrind.out.* | grep -E 'xpbd_step_f32|validate'
  */
@@ -23,10 +23,12 @@ int main(int argc, char **argv)
     }
     cfg.substeps = argc > 4 ? (uint32_t)atoi(argv[4]) : 10;
     cfg.iterations = argc > 5 ? (uint32_t)atoi(argv[5]) : 1;
+    cfg.threads = argc > 6 ? (uint32_t)atoi(argv[6]) : 1;
     cfg.measure_residual = 0;
     xs_world_f32 w;
     if (side < 2 || frames < 1 || xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, 1, 1) != XPBD_OK) {
-        fprintf(stderr, "usage: step_cost [N >= 2] [frames >= 1] [isa] [substeps] [iterations]\n");
+        fprintf(stderr, "usage: step_cost [N >= 2] [frames >= 1] [isa] [substeps] [iterations] "
+                        "[threads]\n");
         return 2;
     }
     int rc = 0;
@@ -34,7 +36,8 @@ int main(int argc, char **argv)
         if (xpbd_step_f32(&cfg, 1.0 / 60.0, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL) !=
             XPBD_OK)
             rc = 1;
-    printf("%d x %d cloth, %u constraints, %d frames: %s\n", side, side, w.set.count, frames,
+    printf("%d x %d cloth, %u constraints in %u colours, %d frames: %s\n", side, side,
+           w.set.count, w.set.colours, frames,
            rc ? "step failed" : "ok");
     xs_world_free_f32(&w);
     return rc;

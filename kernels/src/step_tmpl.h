@@ -26,7 +26,7 @@
 typedef enum xpbd__stage {
     STAGE_BROAD_PHASE,        /* once: contact pairs from the step-start positions */
     STAGE_SNAPSHOT,           /* once: copy of the state a failed step restores */
-    STAGE_RESET_LAMBDA,       /* lambda = 0 (per substep, or per iteration) */
+    STAGE_RESET_LAMBDA,       /* lambda = 0 (the solve fuses it into its first pass) */
     STAGE_PREDICT,            /* predict (+ pack, freeze sleepers, save velocities) */
     STAGE_CONSTRAINT_COLOURS, /* distance colours then the serial overflow */
     STAGE_SOFT_BODIES,        /* tetrahedra and bending colours, overflows, tethers */
@@ -204,6 +204,7 @@ typedef struct SFX(step_run) {
     const DS *dset;
     const QS *qset;
     uint32_t colour;
+    int zero_lambda;                    /* the pass zeroes its slots' lambdas first */
     xpbd__copy copy;
     xpbd__exec ex;
     SFX(partial) part[XPBD__MAX_WORKERS];
@@ -576,6 +577,13 @@ static void SFX(colour_task)(uint32_t b0, uint32_t b1, uint32_t worker, void *ct
     const size_t n = s->n;
     const R *v0 = s->sc.v0;
     SFX(partial) *pt = &s->part[worker];
+    if (s->zero_lambda && s->op <= OP_BENDING && s->op != OP_SPRING_FORCES) {
+        /* the reset of the lambdas, fused into the first pass over them */
+        const int dist = s->op == OP_DISTANCE_XPBD || s->op == OP_DISTANCE_PBD;
+        R *l = dist ? s->dset->lambda : s->qset->lambda;
+        const uint32_t first = (dist ? s->dset->colour_begin : s->qset->colour_begin)[col];
+        memset(l + first + (size_t)b0 * XPBD_BATCH, 0, (size_t)(b1 - b0) * XPBD_BATCH * sizeof(R));
+    }
     switch (s->op) {
     case OP_DISTANCE_XPBD:
         pt->skipped += s->kt->distance_xpbd_packed(s->sc.q, s->dset, col, b0, b1, s->hs);
@@ -785,6 +793,13 @@ static void SFX(predict_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx
         SFX(save_velocities)(s, i0, i1);
 }
 
+/* The fused lambda reset of a set's serial overflow [begin, end). */
+static void SFX(zero_overflow)(const SFX(step_run) *s, R *lambda, uint32_t begin, uint32_t end)
+{
+    if (s->zero_lambda && end > begin)
+        memset(lambda + begin, 0, (size_t)(end - begin) * sizeof(R));
+}
+
 /* The distance set's colours, then its serial overflow; the springs'
  * forces (zeroed at the first substep) the same way. */
 static void SFX(stage_constraint_colours)(SFX(step_run) *s, xpbd_step_counters *k)
@@ -804,10 +819,12 @@ static void SFX(stage_constraint_colours)(SFX(step_run) *s, xpbd_step_counters *
                                                       c->overflow_begin, c->slots, s->sd);
     } else if (s->cfg->solver == XPBD_SOLVER_XPBD) {
         SFX(run_colours)(s, OP_DISTANCE_XPBD, c->colours, c->colour_begin);
+        SFX(zero_overflow)(s, c->lambda, c->overflow_begin, c->slots);
         pt->skipped += SFX(xpbd_serial_distance_xpbd_packed)(s->sc.q, c, c->overflow_begin,
                                                                c->slots, s->hs);
     } else {
         SFX(run_colours)(s, OP_DISTANCE_PBD, c->colours, c->colour_begin);
+        SFX(zero_overflow)(s, c->lambda, c->overflow_begin, c->slots);
         pt->skipped += SFX(xpbd_serial_distance_pbd_packed)(s->sc.q, c, c->overflow_begin,
                                                               c->slots, s->ks);
     }
@@ -824,12 +841,14 @@ static void SFX(stage_soft_bodies)(SFX(step_run) *s, xpbd_step_counters *k)
     if (t) {
         s->qset = t;
         SFX(run_colours)(s, OP_TET_VOLUME, t->colours, t->colour_begin);
+        SFX(zero_overflow)(s, t->lambda, t->overflow_begin, t->slots);
         pt->skipped += SFX(xpbd_serial_tet_volume)(s->sc.q, t, t->overflow_begin, t->slots, s->hs);
         k->solves += t->count;
     }
     if (b) {
         s->qset = b;
         SFX(run_colours)(s, OP_BENDING, b->colours, b->colour_begin);
+        SFX(zero_overflow)(s, b->lambda, b->overflow_begin, b->slots);
         pt->skipped += SFX(xpbd_serial_bending)(s->sc.q, b, b->overflow_begin, b->slots, s->hs);
         k->solves += b->count;
     }
@@ -1117,18 +1136,20 @@ static void SFX(stage)(SFX(step_run) *s, xpbd__stage stage, xpbd_step_counters *
 
 /* ---- the substep schemes and the driver ------------------------------------- */
 
-/* XPBD and PBD: the usual XPBD substep. */
+/* XPBD and PBD: the usual XPBD substep. The lambdas are reset by the
+ * first pass over each set in the substep (and in each iteration when they
+ * are reset per iteration): a slot's lambda is read by its own solve only,
+ * so that is the reset at the substep's start without a pass of its own. */
 static void SFX(substep_solve)(SFX(step_run) *s, xpbd_step_counters *k)
 {
     const xpbd_step_config *cfg = s->cfg;
-    SFX(stage)(s, STAGE_RESET_LAMBDA, k);
     SFX(stage)(s, STAGE_PREDICT, k);
     for (uint32_t it = 0; s->solve && it < cfg->iterations; ++it) {
-        if (it > 0 && cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION)
-            SFX(stage)(s, STAGE_RESET_LAMBDA, k);
+        s->zero_lambda = it == 0 || cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION;
         SFX(stage)(s, STAGE_CONSTRAINT_COLOURS, k);
         if (s->soft)
             SFX(stage)(s, STAGE_SOFT_BODIES, k);
+        s->zero_lambda = 0;
         if (s->contacts)
             SFX(stage)(s, STAGE_CONTACTS, k);
         SFX(stage)(s, STAGE_COUPLING, k);

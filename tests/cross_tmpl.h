@@ -574,6 +574,51 @@ static void FN(cross_pbd_packed)(void)
     FN(cross_packed)(1);
 }
 
+/* unpack_velocity_predict_pack (a substep's end and the next one's start
+ * in one pass) on the path under test against unpack_velocity then
+ * predict_pack of the reference, on the whole cloud and on a range with
+ * unaligned ends: the particles and the packed copy bit for bit. */
+static void FN(cross_relaunch)(void)
+{
+    const KT *T = XT_TAB, *S = XT_REF;
+    size_t sizes[16];
+    const size_t ns = FN(sizes)(sizes);
+    const R h = (R)(1.0 / 600.0), keep = (R)0.98;
+    for (size_t si = 0; si < ns; ++si) {
+        FN(xrun) r;
+        if (!FN(xrun_init)(&r, &FN(xcases)[0], sizes[si], 0x2e1au + si, 0))
+            continue;
+        const size_t n = r.a.p.count;
+        R *qa = malloc((4 * n + 1) * sizeof *qa), *qb = malloc((4 * n + 1) * sizeof *qb);
+        REQUIRE(qa && qb);
+        for (int round = 0; round < 2; ++round) {
+            /* a substep's start, then a move of the packed positions as a
+             * solve would make */
+            const size_t b = round ? (n > 5 ? 3 : 0) : 0, e = round ? n - n / 7 : n;
+            S->predict_pack(&r.a.p, qa, 0, n, h, 0, (R)-9.81, (R)0.5);
+            S->predict_pack(&r.b.p, qb, 0, n, h, 0, (R)-9.81, (R)0.5);
+            for (size_t i = 0; i < 4 * n; i += 4) {
+                const R d = (R)(1e-3 * (double)((i * 2654435761u) % 1000) - 0.5);
+                qa[i] += d * h;
+                qb[i] += d * h;
+                qa[i + 2] -= d * h;
+                qb[i + 2] -= d * h;
+            }
+            T->unpack_velocity_predict_pack(qa, &r.a.p, b, e, h, keep, (R)0.25, (R)-9.81, 0);
+            S->unpack_velocity(qb, &r.b.p, b, e, h, keep);
+            S->predict_pack(&r.b.p, qb, b, e, h, (R)0.25, (R)-9.81, 0);
+            char label[200];
+            snprintf(label, sizeof label, "%s n %zu [%zu, %zu): unpack_velocity_predict_pack",
+                     r.label, n, b, e);
+            SAMECL(&r.a, &r.b, label);
+            SAMER(qa, qb, 4 * n, label);
+        }
+        free(qa);
+        free(qb);
+        FN(xrun_free)(&r);
+    }
+}
+
 /* ------------------------------------------------------------ ranges --- */
 
 /* Sub-ranges give what a whole call gives: particle ranges split at

@@ -26,6 +26,8 @@ const xt_test xt_tests_cross[] = {
     {"cross.xpbd_packed_f64", cross_xpbd_packed_f64},
     {"cross.pbd_packed_f32", cross_pbd_packed_f32},
     {"cross.pbd_packed_f64", cross_pbd_packed_f64},
+    {"cross.relaunch_f32", cross_relaunch_f32},
+    {"cross.relaunch_f64", cross_relaunch_f64},
     {"cross.ranges_f32", cross_ranges_f32},
     {"cross.ranges_f64", cross_ranges_f64},
     {"cross.step_f32", cross_step_f32},

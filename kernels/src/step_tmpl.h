@@ -9,9 +9,11 @@
  *     validate     configuration, sets, contacts, bodies; kernel tables once
  *     broad phase  contact pairs from the step-start positions
  *     snapshot     the state a failed step puts back
- *     per substep  reset lambda, predict, iterations of (constraint colours,
- *                  soft bodies, contacts, coupling), velocity update,
- *                  velocity pass, relative damping
+ *     per substep  predict, iterations of (constraint colours, soft bodies,
+ *                  contacts, coupling), velocity update, velocity pass,
+ *                  relative damping; the lambda reset rides on the first
+ *                  pass over each set, and a velocity update with nothing
+ *                  after it shares one pass with the next predict
  *     finalize     sleepers back, finite check (rollback), residual
  *
  * Colours run one after another; a colour's batches touch disjoint
@@ -33,6 +35,7 @@ typedef enum xpbd__stage {
     STAGE_CONTACTS,           /* contact colours, overflow, planes (position level) */
     STAGE_COUPLING,           /* two-way coupling with each rigid body */
     STAGE_VELOCITY_UPDATE,    /* velocity from positions (and unpack) */
+    STAGE_VELOCITY_PREDICT,   /* a velocity update and the next substep's predict in one pass */
     STAGE_VELOCITY_PASS,      /* contact restitution / impulse pass */
     STAGE_RELATIVE_DAMPING,   /* each awake body's relative velocity damped */
     STAGE_FINALIZE            /* sleepers back, finite check or rollback, residual */
@@ -205,6 +208,7 @@ typedef struct SFX(step_run) {
     const QS *qset;
     uint32_t colour;
     int zero_lambda;                    /* the pass zeroes its slots' lambdas first */
+    int predicted;                      /* the substep's predict ran with the last update */
     xpbd__copy copy;
     xpbd__exec ex;
     SFX(partial) part[XPBD__MAX_WORKERS];
@@ -934,6 +938,19 @@ static void SFX(velocity_update_task)(uint32_t b, uint32_t e, uint32_t worker, v
     }
 }
 
+/* A substep's velocity update and the next one's predict on particles
+ * [i0, i1), in one pass (XPBD / PBD with nothing between the two). */
+static void SFX(velocity_predict_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    SFX(step_run) *s = ctx;
+    size_t i0, i1;
+    SFX(block_particles)(s, b, e, &i0, &i1);
+    s->kt->unpack_velocity_predict_pack(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy,
+                                        s->gz);
+    SFX(freeze_sleepers)(s, i0, i1);
+}
+
 /* The lesson's integrate (after its velocity passes) and pack. */
 static void SFX(integrate_pack_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
 {
@@ -1126,6 +1143,7 @@ static void SFX(stage)(SFX(step_run) *s, xpbd__stage stage, xpbd_step_counters *
     case STAGE_CONTACTS: SFX(stage_contacts)(s); break;
     case STAGE_COUPLING: SFX(stage_coupling)(s); break;
     case STAGE_VELOCITY_UPDATE: SFX(run_particles)(s, SFX(velocity_update_task)); break;
+    case STAGE_VELOCITY_PREDICT: SFX(run_particles)(s, SFX(velocity_predict_task)); break;
     case STAGE_VELOCITY_PASS: SFX(stage_velocity_pass)(s); break;
     case STAGE_RELATIVE_DAMPING: SFX(run_bodies)(s, COPY_SAVE); break;
     case STAGE_BROAD_PHASE: s->status = SFX(stage_broad_phase)(s, k); break;
@@ -1143,7 +1161,9 @@ static void SFX(stage)(SFX(step_run) *s, xpbd__stage stage, xpbd_step_counters *
 static void SFX(substep_solve)(SFX(step_run) *s, xpbd_step_counters *k)
 {
     const xpbd_step_config *cfg = s->cfg;
-    SFX(stage)(s, STAGE_PREDICT, k);
+    if (!s->predicted)
+        SFX(stage)(s, STAGE_PREDICT, k);
+    s->predicted = 0;
     for (uint32_t it = 0; s->solve && it < cfg->iterations; ++it) {
         s->zero_lambda = it == 0 || cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION;
         SFX(stage)(s, STAGE_CONSTRAINT_COLOURS, k);
@@ -1154,6 +1174,12 @@ static void SFX(substep_solve)(SFX(step_run) *s, xpbd_step_counters *k)
             SFX(stage)(s, STAGE_CONTACTS, k);
         SFX(stage)(s, STAGE_COUPLING, k);
         k->iterations++;
+    }
+    /* nothing between this update and the next predict: one pass */
+    if (s->solve && !s->vpass && !(cfg->relative_damping > 0) && s->sub + 1 < cfg->substeps) {
+        SFX(stage)(s, STAGE_VELOCITY_PREDICT, k);
+        s->predicted = 1;
+        return;
     }
     SFX(stage)(s, STAGE_VELOCITY_UPDATE, k);
     if (s->vpass)

@@ -90,6 +90,11 @@ typedef struct xpbd_kernels_f32 {
                          float gx, float gy, float gz);
     void (*unpack_velocity)(const float *q, const xpbd_particles_f32 *p, size_t begin, size_t end,
                             float h, float keep);
+    /* unpack_velocity(h, keep) then predict_pack(h, g) in one pass: a substep's end and the
+     * next one's start, with the same results as the two calls */
+    void (*unpack_velocity_predict_pack)(float *q, const xpbd_particles_f32 *p, size_t begin,
+                                         size_t end, float h, float keep, float gx, float gy,
+                                         float gz);
 } xpbd_kernels_f32;
 
 typedef struct xpbd_kernels_f64 {
@@ -127,6 +132,11 @@ typedef struct xpbd_kernels_f64 {
                          double gx, double gy, double gz);
     void (*unpack_velocity)(const double *q, const xpbd_particles_f64 *p, size_t begin, size_t end,
                             double h, double keep);
+    /* unpack_velocity(h, keep) then predict_pack(h, g) in one pass: a substep's end and the
+     * next one's start, with the same results as the two calls */
+    void (*unpack_velocity_predict_pack)(double *q, const xpbd_particles_f64 *p, size_t begin,
+                                         size_t end, double h, double keep, double gx, double gy,
+                                         double gz);
 } xpbd_kernels_f64;
 
 /* The table of a path, or NULL if it is not compiled in or not supported by

@@ -8,6 +8,10 @@
  *   spring_integrate w > 0: v += (f*w + g)*h;  p = x;  x += v*h;  then f = 0
  *   pack, unpack     q[4*i .. 4*i+3] = x, y, z, w and back (x, y, z only)
  *   predict_pack, unpack_velocity   the two fused in one pass each
+ *   unpack_velocity_predict_pack    one substep's unpack_velocity and the
+ *                    next one's predict_pack in one pass (the same
+ *                    arithmetic: v = ((q - p) * (1/h)) * keep; w > 0:
+ *                    v += g*h; p = q; x = q + v*h; q = x, w)
  *
  * Template over the precision and the backend (lanes.h): each lane function
  * handles the L particles from i; the range kernels run it on whole
@@ -183,6 +187,54 @@ static inline void K(unpack_velocity)(const R *q, const P *p, size_t begin, size
         p->y[i] = y;
         p->z[i] = z;
         TAIL(velocity_at)(p, i, x, y, z, ih, keep);
+    }
+}
+
+/* unpack_velocity then predict_pack on the L particles from i, whose
+ * packed positions are x, y, z: the velocity from them, the kick, the
+ * drift and the new packed copy, without the round trip through p->x and
+ * p->v in between. */
+LANE_FN void K(relaunch_at)(const P *p, R *q, const uint32_t *idx, size_t i, V x, V y, V z,
+                            V ih, V keep, V h, V gxh, V gyh, V gzh, unsigned n)
+{
+    const V w = O(load)(p->w + i);
+    const M dyn = O(gt)(w, O(zero)());
+    const V vx = K(kick)(dyn, O(mul)(O(mul)(O(sub)(x, O(load)(p->px + i)), ih), keep), gxh);
+    const V vy = K(kick)(dyn, O(mul)(O(mul)(O(sub)(y, O(load)(p->py + i)), ih), keep), gyh);
+    const V vz = K(kick)(dyn, O(mul)(O(mul)(O(sub)(z, O(load)(p->pz + i)), ih), keep), gzh);
+    const V nx = O(add)(x, O(mul)(vx, h)), ny = O(add)(y, O(mul)(vy, h)),
+            nz = O(add)(z, O(mul)(vz, h));
+    O(store)(p->vx + i, vx);
+    O(store)(p->vy + i, vy);
+    O(store)(p->vz + i, vz);
+    O(store)(p->px + i, x);
+    O(store)(p->py + i, y);
+    O(store)(p->pz + i, z);
+    O(store)(p->x + i, nx);
+    O(store)(p->y + i, ny);
+    O(store)(p->z + i, nz);
+    O(store4t)(q, idx, nx, ny, nz, w, n);
+}
+
+static inline void K(unpack_velocity_predict_pack)(R *q, const P *p, size_t begin, size_t end,
+                                                   R h, R keep, R gx, R gy, R gz)
+{
+    const R ih = 1 / h, gxh = gx * h, gyh = gy * h, gzh = gz * h;
+    const V vih = O(set1)(ih), vk = O(set1)(keep), vh = O(set1)(h);
+    const V vgx = O(set1)(gxh), vgy = O(set1)(gyh), vgz = O(set1)(gzh);
+    uint32_t idx[L];
+    size_t i = begin;
+    for (; i + L <= end; i += L) {
+        V x, y, z, w;
+        LANE_INDEX(idx, i);
+        O(load4t)(q, idx, &x, &y, &z, &w);
+        K(relaunch_at)(p, q, idx, i, x, y, z, vih, vk, vh, vgx, vgy, vgz, L);
+    }
+    for (; i < end; ++i) {
+        R x, y, z, w;
+        const uint32_t one = (uint32_t)i;
+        O1(load4t)(q, &one, &x, &y, &z, &w);
+        TAIL(relaunch_at)(p, q, &one, i, x, y, z, ih, keep, h, gxh, gyh, gzh, 1);
     }
 }
 

@@ -19,6 +19,7 @@ static const SFX(xpbd_kernels) K(kernels) = {
     .distance_xpbd_packed = K(distance_xpbd_packed),
     .predict_pack = K(predict_pack),
     .unpack_velocity = K(unpack_velocity),
+    .unpack_velocity_predict_pack = K(unpack_velocity_predict_pack),
 };
 
 static const SFX(xpbd_contact_kernels) K(contact_kernels) = {

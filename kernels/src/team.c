@@ -34,6 +34,7 @@
 #include "exec.h"
 
 #include <stdatomic.h>
+#include <time.h>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sched.h>
@@ -43,13 +44,15 @@
 #endif
 
 #define XPBD__TEAM_END UINT32_MAX
-/* spins before a waiting member starts yielding its core; the wait for the
- * driver to start gives up after XPBD__TEAM_JOIN_SPINS */
+/* spins before a waiting member starts yielding its core */
 #define XPBD__TEAM_SPINS 2048u
+/* a member that has not seen the driver start after this long leaves
+ * (10 ms: far longer than an executor takes to start a task's ranges) */
+#define XPBD__TEAM_JOIN_NS 10000000L
 /* slices per member a stage is cut into: for the balance between cores of
- * unequal speed, at one compare-and-swap per slice */
+ * unequal speed, at one compare-and-swap per slice (2 measured best of
+ * 1, 2, 4, 8 with xpbd-bench --cloth-only --threads 1,2) */
 #define XPBD__TEAM_SLICES 2u
-#define XPBD__TEAM_JOIN_SPINS (1u << 18)
 
 struct xpbd__team {
     /* one cache line: what a member reads to start a stage */
@@ -137,10 +140,17 @@ static void xpbd__team_work(struct xpbd__team *t, uint32_t seq, uint32_t own, ui
 static void xpbd__team_member(struct xpbd__team *t, uint32_t member)
 {
     unsigned spins = 0;
+    struct timespec t0;
+    if (!timespec_get(&t0, TIME_UTC))
+        return;
     while (!atomic_load_explicit(&t->driving, memory_order_acquire)) {
-        if (spins >= XPBD__TEAM_JOIN_SPINS)
-            return; /* not started: maybe queued behind this member */
         xpbd__team_pause(&spins);
+        struct timespec now;
+        if (spins % 256u == 0 &&
+            (!timespec_get(&now, TIME_UTC) ||
+             (now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) >
+                 XPBD__TEAM_JOIN_NS))
+            return; /* not started: maybe queued behind this member */
     }
     const uint32_t bit = 1u << member;
     atomic_fetch_or_explicit(&t->joined, bit, memory_order_acq_rel);

@@ -1,17 +1,28 @@
 /* xpbd/executor.h: how the step hands work to the host's threads.
  *
- * The step cuts its stages into range tasks and gives each to an executor:
- * enqueue() starts `task` over the items [0, count), cut into ranges of at
- * least `min_range` items, on at most `workers` workers; finish() waits for
- * it. The host may run the ranges on its own job system (any worker, any
- * order, at once): the step's results do not depend on how the ranges are
- * scheduled or on the number of workers. A worker never calls back into the
- * host, and the step calls only enqueue() and finish().
+ * A step with threads != 1 on a world big enough for some stage to pay
+ * for a second worker makes ONE enqueue: a task over [0, workers) whose
+ * range r is member r of a team that stays together for the whole step.
+ * Member 0 runs the step; at each stage (a colour of constraints, the
+ * particles' predict, a scan...) it publishes the stage, and the members
+ * that have joined each take their share of it, then wait for the next
+ * one. Smaller worlds step serially on the caller, with no enqueue.
  *
- *   host                            step                     workers
- *   ----                            ----                     -------
- *   cfg.executor = &mine    ->      h = enqueue(task, n)  -> task(b, e, w, ctx) ...
- *                                   finish(h) if h != NULL   (all ranges done)
+ *   host                            step                      members
+ *   ----                            ----                      -------
+ *   cfg.executor = &mine    ->      h = enqueue(team, n)  ->  task(r, r + 1, w, ctx)
+ *                                   finish(h) if h != NULL    (all returned)
+ *
+ * So the ranges of that one enqueue wait on one another: for the step to
+ * use several cores, run them at once on distinct threads (as a parallel
+ * loop or a job system does). Any other schedule still gives the same
+ * results, only slower: ranges run one after another on one thread leave
+ * member 0 to do all the work (and a range run before member 0 starts
+ * waits up to 10 ms for it, then leaves), and a member 0 that never runs
+ * is run by the step on the caller after finish(). The results do not
+ * depend on how the ranges are scheduled or on the number of workers. A
+ * worker never calls back into the host, and the step calls only enqueue()
+ * and finish().
  *
  * xpbd_executor_default() is an executor on OpenMP (the compiler's runtime,
  * libgomp with gcc) when the library was built with OpenMP (CMake option

@@ -1,20 +1,14 @@
 /* Replay files: a recorded run replays bit for bit in both precisions; a
  * file of another format or protocol version is refused.
  *
- * The per-precision part is written once: this file includes itself with
- * SB_BODY defined, once for float and once for double. */
-#ifdef SB_BODY
+ * The per-precision part is written once, over precision.h: this file
+ * includes itself with XPBD_REAL_F32 defined, then with XPBD_REAL_F64. */
+#if defined(XPBD_REAL_F32) || defined(XPBD_REAL_F64)
+#include "precision.h"
 
-#define FN(n) SFX(n)
-#define SKT SFX(xpbd_softbody_kernels)
-#define SQS SFX(xpbd_quad_set)
-#define SENG SFX(xpbd_engine)
-#define SSC SFX(xpbd_scene)
-#define SSAME(a, b, n, what) SB_SAME((a), (b), (n), (what), __FILE__, __LINE__)
-#define SGET(isa) SFX(xpbd_softbody_kernels_get)(isa)
 /* Record a run (a cube dropped on a cloth-free ground, poked, with sleeping
  * and a cloth torn by its pins), replay the file, compare bit for bit. */
-static void FN(sb_replay_roundtrip)(void)
+static void SFX(sb_replay_roundtrip)(void)
 {
     xs_mesh cube, cloth;
     REQUIRE(xs_mesh_box(&cube, 2, 0.1, (const double[3]){-0.1, 0.3, -0.1}, 5));
@@ -46,7 +40,7 @@ static void FN(sb_replay_roundtrip)(void)
         bends[b] = cloth.bends[b] + (uint32_t)nb;
     const size_t bodies[3] = {0, nb, n};
     const xpbd_plane ground = {{0, 1, 0}, 0};
-    SSC sc;
+    SFX(xpbd_scene) sc;
     memset(&sc, 0, sizeof sc);
     sc.particles = n;
     sc.xyz = xyz;
@@ -72,7 +66,7 @@ static void FN(sb_replay_roundtrip)(void)
      * with arrays that grow: the file carries either */
     const xpbd_engine_options opt = {.tear_stretch = 0.6, .sleep_energy = 1e-3, .sleep_steps = 10,
                                       .max_particles = R_F64 ? 0u : (uint32_t)n + 64};
-    SENG *a = NULL;
+    SFX(xpbd_engine) *a = NULL;
     REQUIRE_STATUS(SFX(xpbd_engine_create)(&a, &sc, &cfg, &opt, NULL), XPBD_OK);
     /* start the recording mid-run: the file must carry the whole state */
     for (int f = 0; f < 20; ++f)
@@ -109,11 +103,11 @@ static void FN(sb_replay_roundtrip)(void)
     ENSURE_INT(fl.frames, 160);
     ENSURE_INT(fl.start_frame, 20);
     ENSURE_INT(fl.inputs, 81);
-    SENG *b = NULL;
+    SFX(xpbd_engine) *b = NULL;
     ENSURE_STATUS(SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
     ENSURE_INT(SB_C(b)->frame, SB_C(a)->frame);
     ENSURE_INT(SB_V(b).edges, SB_V(a).edges);
-    FN(sb_same_particles)(b, a, n, "replayed state");
+    SFX(sb_same_particles)(b, a, n, "replayed state");
     ENSURE(SFX(xrp_state_hash)(b) == fl.hash);
     SAME_BYTES(SB_W(b)->body_asleep, SB_W(a)->body_asleep, 2, "sleep flags");
     REQUIRE(SB_P(b)->count == SB_P(a)->count);
@@ -153,42 +147,22 @@ static void FN(sb_replay_roundtrip)(void)
     xs_mesh_free(&cloth);
 }
 
-#undef FN
-#undef SKT
-#undef SQS
-#undef SENG
-#undef SSC
-#undef SSAME
-#undef SGET
+#define XPBD_PRECISION_END
+#include "precision.h"
 
-#else /* !SB_BODY */
+#else /* no precision open: the shared part */
 
 #include "test.h"
 #include "test_softbody.h"
 #include "replay.h"
 #include "scenes.h"
 
-#include <float.h>
-#include <math.h>
 #include <stdlib.h>
 
-#define SB_BODY
 #define XPBD_REAL_F32
-#include "precision.h"
-#define SB_SAME xt_same_f32
 #include "test_engine_replay.c"
-#define XPBD_PRECISION_END
-#include "precision.h"
-#undef SB_SAME
-
 #define XPBD_REAL_F64
-#include "precision.h"
-#define SB_SAME xt_same_f64
 #include "test_engine_replay.c"
-#define XPBD_PRECISION_END
-#include "precision.h"
-#undef SB_SAME
-#undef SB_BODY
 
 void softbody_replay(void)
 {
@@ -332,4 +306,4 @@ void softbody_replay_bounds(void)
     ENSURE(e == NULL);
 }
 
-#endif /* SB_BODY */
+#endif /* XPBD_REAL_F32 or XPBD_REAL_F64 */

@@ -11,7 +11,7 @@
  * than 1024 constraints, more than 4096 particles); XPBD_TEST_THREADS_FRAMES
  * (default 2) sets how many frames each run steps, XPBD_TEST_THREADS_QUICK
  * a reduced matrix (below). */
-#ifndef TT_REAL
+#if !defined(XPBD_REAL_F32) && !defined(XPBD_REAL_F64)
 #include "test.h"
 #include "scenes.h"
 
@@ -180,16 +180,10 @@ static void tt_put_counters(tt_blob *o, const xpbd_step_counters *k)
     tt_put(o, &k->max_residual, sizeof k->max_residual);
 }
 
-#define TT_REAL float
-#define TT_S(n) n##_f32
+#define XPBD_REAL_F32
 #include "test_threads.c"
-#undef TT_REAL
-#undef TT_S
-#define TT_REAL double
-#define TT_S(n) n##_f64
+#define XPBD_REAL_F64
 #include "test_threads.c"
-#undef TT_REAL
-#undef TT_S
 
 static void tt_all(int f64)
 {
@@ -313,41 +307,42 @@ const xt_test xt_tests_threads[] = {
     {NULL, NULL},
 };
 
-#else /* TT_REAL: the scenes, once per precision */
+#else /* XPBD_REAL_F32 or XPBD_REAL_F64: the scenes, once per precision */
+#include "precision.h"
 
-typedef struct TT_S(tt_scene) {
+typedef struct SFX(tt_scene) {
     size_t n;
-    TT_REAL *a; /* 10 n: x y z px py pz vx vy vz w */
-    TT_REAL *radius, *impulse, *tlen;
+    R *a; /* 10 n: x y z px py pz vx vy vz w */
+    R *radius, *impulse, *tlen;
     uint32_t *anchor, *ci0, *ci1;
-    TT_S(xpbd_particles) p;
-    TT_S(xpbd_distance_set) dist;
-    TT_S(xpbd_quad_set) tets, bends;
+    SFX(xpbd_particles) p;
+    SFX(xpbd_distance_set) dist;
+    SFX(xpbd_quad_set) tets, bends;
     xpbd_contact_set cs;
     xpbd_plane ground;
     size_t begin[17];
     uint8_t asleep[16];
-    TT_S(xpbd_world) w;
+    SFX(xpbd_world) w;
     void *scratch;
-} TT_S(tt_scene);
+} SFX(tt_scene);
 
-static int TT_S(tt_alloc)(TT_S(tt_scene) *s, size_t n)
+static int SFX(tt_alloc)(SFX(tt_scene) *s, size_t n)
 {
     memset(s, 0, sizeof *s);
     s->n = n;
-    s->a = calloc(10 * n, sizeof(TT_REAL));
+    s->a = calloc(10 * n, sizeof(R));
     if (!s->a)
         return 0;
-    TT_REAL *a = s->a;
-    s->p = (TT_S(xpbd_particles)){n,         a,         a + n,     a + 2 * n, a + 3 * n, a + 4 * n,
-                                  a + 5 * n, a + 6 * n, a + 7 * n, a + 8 * n, a + 9 * n};
+    R *a = s->a;
+    s->p = (SFX(xpbd_particles)){n,         a,         a + n,     a + 2 * n, a + 3 * n, a + 4 * n,
+                                 a + 5 * n, a + 6 * n, a + 7 * n, a + 8 * n, a + 9 * n};
     for (size_t i = 0; i < n; ++i)
         s->p.w[i] = 1;
     s->w.particles = &s->p;
     return 1;
 }
 
-static void TT_S(tt_free)(TT_S(tt_scene) *s)
+static void SFX(tt_free)(SFX(tt_scene) *s)
 {
     free(s->a);
     free(s->radius);
@@ -357,14 +352,14 @@ static void TT_S(tt_free)(TT_S(tt_scene) *s)
     free(s->ci0);
     free(s->ci1);
     free(s->scratch);
-    TT_S(xpbd_distance_set_free)(&s->dist);
-    TT_S(xpbd_quad_set_free)(&s->tets);
-    TT_S(xpbd_quad_set_free)(&s->bends);
+    SFX(xpbd_distance_set_free)(&s->dist);
+    SFX(xpbd_quad_set_free)(&s->tets);
+    SFX(xpbd_quad_set_free)(&s->bends);
 }
 
 /* A 64 x 64 cloth of 2 cm hanging from two corners: stretch and shear
  * edges, bending, tethers to the nearer pin, one body relative-damped. */
-static int TT_S(tt_cloth)(TT_S(tt_scene) *s, int springs)
+static int SFX(tt_cloth)(SFX(tt_scene) *s, int springs)
 {
     const uint32_t N = 64;
     xs_mesh m;
@@ -373,41 +368,41 @@ static int TT_S(tt_cloth)(TT_S(tt_scene) *s, int springs)
         return 0;
     uint32_t *edges = xs_mesh_all_edges(&m);
     const size_t n = m.k.particles, ne = m.k.edges + m.k.shear;
-    int ok = edges && TT_S(tt_alloc)(s, n);
-    TT_REAL *xyz = ok ? malloc(3 * n * sizeof *xyz) : NULL;
-    TT_REAL *rest = ok ? malloc((ne + 1) * sizeof *rest) : NULL;
-    TT_REAL *comp = ok ? malloc((ne + m.k.bends + 1) * sizeof *comp) : NULL;
+    int ok = edges && SFX(tt_alloc)(s, n);
+    R *xyz = ok ? malloc(3 * n * sizeof *xyz) : NULL;
+    R *rest = ok ? malloc((ne + 1) * sizeof *rest) : NULL;
+    R *comp = ok ? malloc((ne + m.k.bends + 1) * sizeof *comp) : NULL;
     s->anchor = ok ? malloc(n * sizeof *s->anchor) : NULL;
     s->tlen = ok ? malloc(n * sizeof *s->tlen) : NULL;
     ok = ok && xyz && rest && comp && s->anchor && s->tlen;
     for (size_t i = 0; ok && i < n; ++i) {
         for (int k = 0; k < 3; ++k)
-            xyz[3 * i + (size_t)k] = (TT_REAL)m.xyz[3 * i + (size_t)k];
+            xyz[3 * i + (size_t)k] = (R)m.xyz[3 * i + (size_t)k];
         s->p.x[i] = xyz[3 * i];
         s->p.y[i] = xyz[3 * i + 1];
-        s->p.z[i] = xyz[3 * i + 2] + (TT_REAL)(0.001 * (double)(i % 7));
+        s->p.z[i] = xyz[3 * i + 2] + (R)(0.001 * (double)(i % 7));
         const uint32_t pin = i % N < N / 2 ? 0 : N - 1;
         s->anchor[i] = (uint32_t)i == pin ? (uint32_t)i : pin;
         const double dx = m.xyz[3 * i] - m.xyz[3 * pin], dy = m.xyz[3 * i + 1] - m.xyz[3 * pin + 1];
-        s->tlen[i] = (TT_REAL)(1.02 * sqrt(dx * dx + dy * dy));
+        s->tlen[i] = (R)(1.02 * sqrt(dx * dx + dy * dy));
     }
     if (ok) {
         s->p.w[0] = s->p.w[N - 1] = 0;
-        TT_S(xpbd_mesh_rest_lengths)(xyz, ne, edges, rest);
+        SFX(xpbd_mesh_rest_lengths)(xyz, ne, edges, rest);
         for (size_t e = 0; e < ne + m.k.bends; ++e)
-            comp[e] = (TT_REAL)(springs ? 1e-2 : e < ne ? 1e-6 : 1e-2);
+            comp[e] = (R)(springs ? 1e-2 : e < ne ? 1e-6 : 1e-2);
         uint32_t *i0 = malloc((ne + 1) * sizeof *i0), *i1 = malloc((ne + 1) * sizeof *i1);
         ok = i0 && i1;
         for (size_t e = 0; ok && e < ne; ++e) {
             i0[e] = edges[2 * e];
             i1[e] = edges[2 * e + 1];
         }
-        ok = ok && TT_S(xpbd_distance_set_build)(&s->dist, n, ne, i0, i1, rest, comp, NULL,
-                                                  NULL) == XPBD_OK;
+        ok = ok && SFX(xpbd_distance_set_build)(&s->dist, n, ne, i0, i1, rest, comp, NULL,
+                                                 NULL) == XPBD_OK;
         free(i0);
         free(i1);
-        ok = ok && (springs || TT_S(xpbd_bend_set_build)(&s->bends, n, xyz, m.k.bends, m.bends,
-                                                          comp + ne, NULL, NULL) == XPBD_OK);
+        ok = ok && (springs || SFX(xpbd_bend_set_build)(&s->bends, n, xyz, m.k.bends, m.bends,
+                                                         comp + ne, NULL, NULL) == XPBD_OK);
     }
     if (ok) {
         s->w.constraints = &s->dist;
@@ -431,10 +426,10 @@ static int TT_S(tt_cloth)(TT_S(tt_scene) *s, int springs)
 
 /* 16^3 particles of radius 5 cm on a jittered lattice of 9.5 cm above the
  * plane y = 0, moving; each layer a body, the lower eight asleep. */
-static int TT_S(tt_pile)(TT_S(tt_scene) *s)
+static int SFX(tt_pile)(SFX(tt_scene) *s)
 {
     const size_t N = 16, n = N * N * N, maxc = 8 * n;
-    if (!TT_S(tt_alloc)(s, n))
+    if (!SFX(tt_alloc)(s, n))
         return 0;
     const size_t slots = xpbd_contact_slots(maxc);
     s->radius = malloc(n * sizeof *s->radius);
@@ -447,13 +442,13 @@ static int TT_S(tt_pile)(TT_S(tt_scene) *s)
     xt_rng rng = {0x7417ead5ull};
     for (size_t i = 0; i < n; ++i) {
         const size_t ix = i % N, iy = (i / N) % N, iz = i / (N * N);
-        s->p.x[i] = (TT_REAL)(0.095 * (double)ix + xt_range(&rng, -0.005, 0.005));
-        s->p.y[i] = (TT_REAL)(0.04 + 0.095 * (double)iz + xt_range(&rng, -0.005, 0.005));
-        s->p.z[i] = (TT_REAL)(0.095 * (double)iy + xt_range(&rng, -0.005, 0.005));
-        s->p.vx[i] = (TT_REAL)xt_range(&rng, -0.5, 0.5);
-        s->p.vy[i] = (TT_REAL)xt_range(&rng, -2, 0.5);
-        s->p.w[i] = (TT_REAL)xt_range(&rng, 0.5, 2);
-        s->radius[i] = (TT_REAL)0.05;
+        s->p.x[i] = (R)(0.095 * (double)ix + xt_range(&rng, -0.005, 0.005));
+        s->p.y[i] = (R)(0.04 + 0.095 * (double)iz + xt_range(&rng, -0.005, 0.005));
+        s->p.z[i] = (R)(0.095 * (double)iy + xt_range(&rng, -0.005, 0.005));
+        s->p.vx[i] = (R)xt_range(&rng, -0.5, 0.5);
+        s->p.vy[i] = (R)xt_range(&rng, -2, 0.5);
+        s->p.w[i] = (R)xt_range(&rng, 0.5, 2);
+        s->radius[i] = (R)0.05;
     }
     s->ground.n[0] = 0, s->ground.n[1] = 1, s->ground.n[2] = 0, s->ground.d = 0;
     s->w.radius = s->radius;
@@ -472,29 +467,29 @@ static int TT_S(tt_pile)(TT_S(tt_scene) *s)
 }
 
 /* A 20^3-cube tetrahedral box (5 tets per cube), squashed 5% and spinning. */
-static int TT_S(tt_box)(TT_S(tt_scene) *s)
+static int SFX(tt_box)(SFX(tt_scene) *s)
 {
     xs_mesh m;
     const double o[3] = {0, 0, 0};
     if (!xs_mesh_box(&m, 20, 0.05, o, 5))
         return 0;
     const size_t n = m.k.particles;
-    int ok = TT_S(tt_alloc)(s, n);
-    TT_REAL *xyz = ok ? malloc(3 * n * sizeof *xyz) : NULL;
-    TT_REAL *comp = ok ? malloc((m.k.tets + 1) * sizeof *comp) : NULL;
+    int ok = SFX(tt_alloc)(s, n);
+    R *xyz = ok ? malloc(3 * n * sizeof *xyz) : NULL;
+    R *comp = ok ? malloc((m.k.tets + 1) * sizeof *comp) : NULL;
     ok = ok && xyz && comp;
     for (size_t i = 0; ok && i < n; ++i) {
         for (int k = 0; k < 3; ++k)
-            xyz[3 * i + (size_t)k] = (TT_REAL)m.xyz[3 * i + (size_t)k];
+            xyz[3 * i + (size_t)k] = (R)m.xyz[3 * i + (size_t)k];
         s->p.x[i] = xyz[3 * i];
-        s->p.y[i] = (TT_REAL)(0.95 * m.xyz[3 * i + 1]);
+        s->p.y[i] = (R)(0.95 * m.xyz[3 * i + 1]);
         s->p.z[i] = xyz[3 * i + 2];
-        s->p.vx[i] = (TT_REAL)(-(m.xyz[3 * i + 2] - 0.5));
-        s->p.vz[i] = (TT_REAL)(m.xyz[3 * i] - 0.5);
+        s->p.vx[i] = (R)(-(m.xyz[3 * i + 2] - 0.5));
+        s->p.vz[i] = (R)(m.xyz[3 * i] - 0.5);
     }
     for (size_t t = 0; ok && t < m.k.tets; ++t)
-        comp[t] = (TT_REAL)1e-7;
-    ok = ok && TT_S(xpbd_tet_set_build)(&s->tets, n, xyz, m.k.tets, m.tets, comp, NULL, NULL) ==
+        comp[t] = (R)1e-7;
+    ok = ok && SFX(xpbd_tet_set_build)(&s->tets, n, xyz, m.k.tets, m.tets, comp, NULL, NULL) ==
                    XPBD_OK;
     if (ok)
         s->w.tets = &s->tets;
@@ -504,7 +499,7 @@ static int TT_S(tt_box)(TT_S(tt_scene) *s)
     return ok;
 }
 
-static size_t TT_S(tt_make)(TT_S(tt_scene) *s, tt_kind kind, xpbd_step_config *cfg)
+static size_t SFX(tt_make)(SFX(tt_scene) *s, tt_kind kind, xpbd_step_config *cfg)
 {
     memset(s, 0, sizeof *s);
     *cfg = xpbd_step_config_default();
@@ -514,25 +509,25 @@ static size_t TT_S(tt_make)(TT_S(tt_scene) *s, tt_kind kind, xpbd_step_config *c
     switch (kind) {
     case TT_CLOTH_XPBD:
     case TT_DIVERGE:
-        ok = TT_S(tt_cloth)(s, 0);
+        ok = SFX(tt_cloth)(s, 0);
         cfg->relative_damping = 0.05;
         cfg->damping = 0.01;
         if (ok && kind == TT_DIVERGE) /* a particle far out: the stretch overflows */
-            s->p.x[2100] = (TT_REAL)(sizeof(TT_REAL) == 4 ? 1e30 : 1e200);
+            s->p.x[2100] = (R)(R_F64 ? 1e200 : 1e30);
         break;
     case TT_CLOTH_PBD:
-        ok = TT_S(tt_cloth)(s, 0);
+        ok = SFX(tt_cloth)(s, 0);
         cfg->solver = XPBD_SOLVER_PBD;
         cfg->pbd_stiffness = 0.9;
         break;
     case TT_CLOTH_SPRINGS:
-        ok = TT_S(tt_cloth)(s, 1);
+        ok = SFX(tt_cloth)(s, 1);
         cfg->solver = XPBD_SOLVER_SPRINGS;
         cfg->spring_damping = 0.01;
         break;
     case TT_PILE:
     case TT_PILE_LESSON:
-        ok = TT_S(tt_pile)(s);
+        ok = SFX(tt_pile)(s);
         cfg->restitution = 0.3;
         cfg->friction_static = 0.4;
         cfg->friction_dynamic = 0.3;
@@ -543,7 +538,7 @@ static size_t TT_S(tt_make)(TT_S(tt_scene) *s, tt_kind kind, xpbd_step_config *c
         }
         break;
     case TT_BOX:
-        ok = TT_S(tt_box)(s);
+        ok = SFX(tt_box)(s);
         cfg->gravity[1] = 0;
         break;
     case TT_KINDS: break;
@@ -552,7 +547,7 @@ static size_t TT_S(tt_make)(TT_S(tt_scene) *s, tt_kind kind, xpbd_step_config *c
         return 0;
     const size_t slots = s->dist.slots + s->tets.slots + s->bends.slots;
     const size_t bytes =
-        TT_S(xpbd_world_scratch_bytes)(s->n, slots, s->w.contacts ? s->cs.max_contacts : 0);
+        SFX(xpbd_world_scratch_bytes)(s->n, slots, s->w.contacts ? s->cs.max_contacts : 0);
     s->scratch = malloc(bytes);
     return s->scratch ? bytes : 0;
 }
@@ -560,39 +555,39 @@ static size_t TT_S(tt_make)(TT_S(tt_scene) *s, tt_kind kind, xpbd_step_config *c
 /* Puts scene s back to its built state (a0: the particle arrays then),
  * steps it `frames` times on isa with threads and executor ex, and appends
  * everything the step wrote to *out. */
-static void TT_S(tt_run)(TT_S(tt_scene) *s, const TT_REAL *a0, xpbd_step_config cfg,
-                         size_t bytes, tt_kind kind, xpbd_isa isa, int frames, uint32_t threads,
-                         const xpbd_executor *ex, tt_blob *out)
+static void SFX(tt_run)(SFX(tt_scene) *s, const R *a0, xpbd_step_config cfg, size_t bytes,
+                        tt_kind kind, xpbd_isa isa, int frames, uint32_t threads,
+                        const xpbd_executor *ex, tt_blob *out)
 {
-    memcpy(s->a, a0, 10 * s->n * sizeof(TT_REAL));
+    memcpy(s->a, a0, 10 * s->n * sizeof(R));
     if (s->dist.slots)
-        memset(s->dist.lambda, 0, s->dist.slots * sizeof(TT_REAL));
+        memset(s->dist.lambda, 0, s->dist.slots * sizeof(R));
     if (s->tets.slots)
-        memset(s->tets.lambda, 0, s->tets.slots * sizeof(TT_REAL));
+        memset(s->tets.lambda, 0, s->tets.slots * sizeof(R));
     if (s->bends.slots)
-        memset(s->bends.lambda, 0, s->bends.slots * sizeof(TT_REAL));
+        memset(s->bends.lambda, 0, s->bends.slots * sizeof(R));
     cfg.isa = isa;
     cfg.threads = threads;
     cfg.executor = ex;
     for (int f = 0; f < frames; ++f) {
         xpbd_step_counters k;
         const xpbd_status st =
-            TT_S(xpbd_world_step)(&cfg, 1.0 / 60, &s->w, s->scratch, bytes, &k);
+            SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s->w, s->scratch, bytes, &k);
         tt_put_counters(out, &k);
         if (kind == TT_DIVERGE && threads == 1)
             ENSURE_STATUS(st, XPBD_ERR_DIVERGED);
         else if (kind != TT_DIVERGE && threads == 1 && st != XPBD_OK)
             ENSURE_STATUS(st, XPBD_OK);
     }
-    tt_put(out, s->a, 10 * s->n * sizeof(TT_REAL));
+    tt_put(out, s->a, 10 * s->n * sizeof(R));
     if (kind == TT_DIVERGE) /* rolled back: exactly the state before */
-        SAME_BYTES(s->a, a0, 10 * s->n * sizeof(TT_REAL), "particles after a diverged step");
+        SAME_BYTES(s->a, a0, 10 * s->n * sizeof(R), "particles after a diverged step");
     if (s->dist.slots)
-        tt_put(out, s->dist.lambda, s->dist.slots * sizeof(TT_REAL));
+        tt_put(out, s->dist.lambda, s->dist.slots * sizeof(R));
     if (s->tets.slots)
-        tt_put(out, s->tets.lambda, s->tets.slots * sizeof(TT_REAL));
+        tt_put(out, s->tets.lambda, s->tets.slots * sizeof(R));
     if (s->bends.slots)
-        tt_put(out, s->bends.lambda, s->bends.slots * sizeof(TT_REAL));
+        tt_put(out, s->bends.lambda, s->bends.slots * sizeof(R));
     if (s->w.contacts) {
         tt_put(out, s->ci0, s->cs.slots * sizeof *s->ci0);
         tt_put(out, s->ci1, s->cs.slots * sizeof *s->ci1);
@@ -603,14 +598,14 @@ static void TT_S(tt_run)(TT_S(tt_scene) *s, const TT_REAL *a0, xpbd_step_config 
 
 /* Scene `kind` on every ISA: threads 2, 3, 4, 7 through both executors
  * against threads = 1, bit for bit. */
-static void TT_S(tt_scene_all)(tt_kind kind, int frames)
+static void SFX(tt_scene_all)(tt_kind kind, int frames)
 {
-    TT_S(tt_scene) s;
+    SFX(tt_scene) s;
     xpbd_step_config cfg;
-    const size_t bytes = TT_S(tt_make)(&s, kind, &cfg);
-    TT_REAL *a0 = bytes ? malloc(10 * s.n * sizeof *a0) : NULL;
+    const size_t bytes = SFX(tt_make)(&s, kind, &cfg);
+    R *a0 = bytes ? malloc(10 * s.n * sizeof *a0) : NULL;
     if (!a0) {
-        TT_S(tt_free)(&s);
+        SFX(tt_free)(&s);
         REQUIRE(a0 != NULL);
     }
     memcpy(a0, s.a, 10 * s.n * sizeof *a0);
@@ -618,18 +613,18 @@ static void TT_S(tt_scene_all)(tt_kind kind, int frames)
         if (!tt_isa_runs(tt_isas[i]))
             continue;
         tt_blob ref = {0};
-        TT_S(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, 1, NULL, &ref);
+        SFX(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, 1, NULL, &ref);
         for (int ex = 0; ex < 2; ++ex)
             for (size_t t = 0; t < sizeof tt_threads / sizeof tt_threads[0]; ++t) {
                 if (!tt_threads_run(t))
                     continue;
                 tt_blob got = {0};
-                TT_S(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, tt_threads[t],
-                             ex ? &tt_host_executor : NULL, &got);
+                SFX(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, tt_threads[t],
+                            ex ? &tt_host_executor : NULL, &got);
                 char what[160];
-                snprintf(what, sizeof what, "%s %s %s threads %u %s executor",
-                         sizeof(TT_REAL) == 8 ? "f64" : "f32", tt_names[kind],
-                         xpbd_isa_name(tt_isas[i]), tt_threads[t], ex ? "host" : "default");
+                snprintf(what, sizeof what, "%s %s %s threads %u %s executor", R_NAME,
+                         tt_names[kind], xpbd_isa_name(tt_isas[i]), tt_threads[t],
+                         ex ? "host" : "default");
                 ENSURE_INT(got.size, ref.size);
                 if (got.size == ref.size)
                     SAME_BYTES(got.b, ref.b, ref.size, what);
@@ -638,23 +633,23 @@ static void TT_S(tt_scene_all)(tt_kind kind, int frames)
         free(ref.b);
     }
     free(a0);
-    TT_S(tt_free)(&s);
+    SFX(tt_free)(&s);
 }
 
 /* Bad input found by the scans over ranges: the same status and index as
  * the scan in particle order, and nothing written. */
-static void TT_S(tt_bad_input)(void)
+static void SFX(tt_bad_input)(void)
 {
-    TT_S(tt_scene) s;
+    SFX(tt_scene) s;
     xpbd_step_config cfg;
-    size_t bytes = TT_S(tt_make)(&s, TT_PILE, &cfg);
+    size_t bytes = SFX(tt_make)(&s, TT_PILE, &cfg);
     if (!bytes) {
-        TT_S(tt_free)(&s);
+        SFX(tt_free)(&s);
         REQUIRE(bytes != 0);
     }
     s.radius[3000] = -1;
-    s.p.vy[3500] = (TT_REAL)NAN;
-    s.p.y[3600] = (TT_REAL)INFINITY;
+    s.p.vy[3500] = (R)NAN;
+    s.p.y[3600] = (R)INFINITY;
     const xpbd_status want[3] = {XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_RADIUS};
     const size_t where[3] = {3500, 3600, 3000};
     for (int k = 0; k < 3; ++k) {
@@ -662,11 +657,11 @@ static void TT_S(tt_bad_input)(void)
             cfg.threads = e == 0 ? 1 : 4;
             cfg.executor = e == 2 ? &tt_host_executor : NULL;
             xpbd_step_counters c;
-            const size_t na = 10 * s.n * sizeof(TT_REAL);
+            const size_t na = 10 * s.n * sizeof(R);
             unsigned char *before = malloc(na);
             if (before)
                 memcpy(before, s.a, na);
-            ENSURE_STATUS(TT_S(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
+            ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
                           want[k]);
             ENSURE_INT(c.bad_index, where[k]);
             if (before)
@@ -678,26 +673,28 @@ static void TT_S(tt_bad_input)(void)
         if (k == 1)
             s.p.y[3600] = 1;
     }
-    TT_S(tt_free)(&s);
-    bytes = TT_S(tt_make)(&s, TT_CLOTH_XPBD, &cfg);
+    SFX(tt_free)(&s);
+    bytes = SFX(tt_make)(&s, TT_CLOTH_XPBD, &cfg);
     if (!bytes) {
-        TT_S(tt_free)(&s);
+        SFX(tt_free)(&s);
         REQUIRE(bytes != 0);
     }
-    s.tlen[2000] = (TT_REAL)NAN;
+    s.tlen[2000] = (R)NAN;
     s.anchor[3000] = (uint32_t)s.n;
     for (int k = 0; k < 2; ++k) {
         for (int e = 0; e < 3; ++e) {
             cfg.threads = e == 0 ? 1 : 4;
             cfg.executor = e == 2 ? &tt_host_executor : NULL;
             xpbd_step_counters c;
-            ENSURE_STATUS(TT_S(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
+            ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
                           k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
             ENSURE_INT(c.bad_index, k == 0 ? 2000 : 3000);
         }
         s.tlen[2000] = 1;
     }
-    TT_S(tt_free)(&s);
+    SFX(tt_free)(&s);
 }
 
-#endif /* TT_REAL */
+#define XPBD_PRECISION_END
+#include "precision.h"
+#endif /* XPBD_REAL_F32 or XPBD_REAL_F64 */

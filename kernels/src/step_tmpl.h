@@ -20,6 +20,7 @@
  * particles, so they may run on several workers at once. */
 #include "precision.h"
 #include "screen_tmpl.h"
+#include "world_rules_tmpl.h"
 
 #ifndef XPBD_STEP_STAGES
 #define XPBD_STEP_STAGES
@@ -299,12 +300,10 @@ static void SFX(tether_scan_task)(uint32_t b, uint32_t e, uint32_t worker, void 
     size_t i0, i1;
     SFX(block_particles)(s, b, e, &i0, &i1);
     for (size_t i = i0; i < i1; ++i) {
-        if (w->tether_anchor[i] >= s->n) {
-            SFX(note_bad)(s, worker, i, XPBD_ERR_INDEX);
-            return;
-        }
-        if (!isfinite(w->tether_length[i]) || w->tether_length[i] < 0) {
-            SFX(note_bad)(s, worker, i, XPBD_ERR_REST);
+        const xpbd_status st =
+            SFX(xpbd__check_tether)(w->tether_anchor[i], w->tether_length[i], s->n);
+        if (st != XPBD_OK) {
+            SFX(note_bad)(s, worker, i, st);
             return;
         }
     }
@@ -379,15 +378,9 @@ static xpbd_status SFX(check_contacts)(SFX(step_run) *s, uint32_t *stamp, size_t
         return XPBD_ERR_ARGUMENT;
     if ((w->plane_count || w->contacts) && !w->radius)
         return XPBD_ERR_ARGUMENT;
-    for (uint32_t k = 0; k < w->plane_count; ++k) {
-        const double *nn = w->planes[k].n;
-        const double len2 = nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2];
-        if (!isfinite(len2) || fabs(len2 - 1) > 2e-6 || !isfinite(w->planes[k].d)) {
-            *bad = k;
-            return XPBD_ERR_PLANE;
-        }
-    }
-    xpbd_status st;
+    xpbd_status st = xpbd__check_planes(w->planes, w->plane_count, bad);
+    if (st != XPBD_OK)
+        return st;
     if (w->radius && (st = SFX(scan_particles)(s, SFX(radius_scan_task), bad)) != XPBD_OK)
         return st;
     const xpbd_contact_set *cs = w->contacts;

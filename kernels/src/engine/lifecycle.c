@@ -42,21 +42,6 @@ static void engine_fold_threads(xpbd_step_config *cfg, const xpbd_engine_options
         cfg->executor = opt->executor;
 }
 
-/* The planes as every step checks them (xpbd_world_step: unit normal to
- * 2e-6 in its squared length, finite offset): XPBD_ERR_PLANE naming it. */
-static xpbd_status engine_check_planes(const xpbd_plane *plane, uint32_t count, size_t *bad)
-{
-    for (uint32_t k = 0; k < count; ++k) {
-        const double *nn = plane[k].n;
-        const double len2 = nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2];
-        if (!isfinite(len2) || fabs(len2 - 1) > 2e-6 || !isfinite(plane[k].d)) {
-            *bad = k;
-            return XPBD_ERR_PLANE;
-        }
-    }
-    return XPBD_OK;
-}
-
 #define XPBD_REAL_F32
 #include "engine/lifecycle_tmpl.h"
 #define XPBD_REAL_F64

@@ -3,6 +3,7 @@
  * share (the world's view, the particle block, the set builder, the step
  * scratch). */
 #include "precision.h"
+#include "world_rules_tmpl.h"
 
 #define E SFX(xpbd_engine)
 #define SC SFX(xpbd_scene)
@@ -207,7 +208,7 @@ static xpbd_status SFX(scene_check)(const SC *sc, const xpbd_step_config *cfg,
     if (!engine_finite_nonneg(sc->edge_alpha) || !engine_finite_nonneg(sc->tet_alpha) ||
         !engine_finite_nonneg(sc->bend_alpha))
         return XPBD_ERR_COMPLIANCE;
-    if ((st = engine_check_planes(sc->plane, sc->planes, bad)) != XPBD_OK)
+    if ((st = xpbd__check_planes(sc->plane, sc->planes, bad)) != XPBD_OK)
         return st;
     for (size_t i = 0; sc->origin && i < n; ++i)
         if (sc->origin[i] >= n) {
@@ -215,13 +216,10 @@ static xpbd_status SFX(scene_check)(const SC *sc, const xpbd_step_config *cfg,
             return XPBD_ERR_INDEX;
         }
     for (size_t i = 0; sc->tether_anchor && i < n; ++i) {
-        if (sc->tether_anchor[i] >= n) {
+        st = SFX(xpbd__check_tether)(sc->tether_anchor[i], sc->tether_length[i], n);
+        if (st != XPBD_OK) {
             *bad = i;
-            return XPBD_ERR_INDEX;
-        }
-        if (!isfinite(sc->tether_length[i]) || sc->tether_length[i] < 0) {
-            *bad = i;
-            return XPBD_ERR_REST;
+            return st;
         }
     }
     return XPBD_OK;

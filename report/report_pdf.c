@@ -655,18 +655,32 @@ static void xr_emit_title(xr_doc *d)
                      "(\\f(CRreport.md\\f[R]) sit beside this file.\n");
 }
 
+/* Starts a contents line that is one link to destination `tag`: the whole
+ * line, leader and page number included, up to the \X'pdf: markend' that
+ * the caller puts after the page number (pdfhref L would link only a
+ * word and take the tab out of the line). */
+static void xr_contents_link(xr_buf *b, const char *tag)
+{
+    xr_buf_printf(b,
+                  "\\&\\X'pdf: markstart \\n[XRST] \\n[XRSB] 0 "
+                  "/Subtype /Link /Dest /%s /Border [0 0 0]'",
+                  tag);
+}
+
 static void xr_emit_contents(xr_doc *d)
 {
     const xr_ctx *ctx = d->ctx;
     xr_buf *b = &d->b;
+    /* XRST, XRSB: the height and depth of a contents line, for its link's
+     * box (gropdf's markstart takes them in basic units, as pdfhref does) */
     xr_buf_printf(b, ".bp\n.pdfbookmark -T contents 1 Contents\n.SH 1\nContents\n.LP\n"
-                     ".nf\n.ps 9\n.vs 11.5p\n.ta %.2fiR\n.lc .\n",
+                     ".nf\n.ps 9\n.vs 11.5p\n.ta %.2fiR\n.lc .\n"
+                     ".nr XRW \\w'\\f[B]Xg\\f[R]'\n.nr XRST \\n[rst]\n.nr XRSB \\n[rsb]\n",
                   XR_LINE_IN);
-    /* plain lines with leaders: the bookmarks are the links (a link
-     * around the text would take the tab out of the line) */
     char pg[16];
     xr_page_text(d, "summary", pg, sizeof pg);
-    xr_buf_printf(b, "\\&Summary against the seeds\001%s\n", pg);
+    xr_contents_link(b, "summary");
+    xr_buf_printf(b, "Summary against the seeds\001%s\\X'pdf: markend'\n", pg);
     size_t k = 0;
     for (size_t s = 0; s < XR_NSECTIONS; ++s) {
         if (!ctx->sec[s].ran)
@@ -686,11 +700,12 @@ static void xr_emit_contents(xr_doc *d)
                 break;
             }
         }
-        xr_buf_printf(b, "\\&%zu\\h'0.3i'\\f[B]", ++k);
+        xr_contents_link(b, tag);
+        xr_buf_printf(b, "%zu\\h'0.3i'\\f[B]", ++k);
         xr_roff_plain(b, x->name, strlen(x->name));
         xr_buf_printf(b, "\\f[R]\\h'0.15i'");
         xr_roff_inline(b, x->title, cut);
-        xr_buf_printf(b, "%s\001%s\n", cut < n ? " ..." : "", pg);
+        xr_buf_printf(b, "%s\001%s\\X'pdf: markend'\n", cut < n ? " ..." : "", pg);
     }
     xr_buf_printf(b, ".lc\n.fi\n.ps\n.vs\n");
 }

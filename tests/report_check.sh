@@ -15,8 +15,9 @@
 # data/figures.tsv) exists as PNG and PDF of non-trivial size; report.pdf
 # (when groff is installed) has at least one page per figure, A4 pages
 # only, a destination and a bookmark per section, the Summary on page 3 and
-# a contents page listing every section with the page its heading is on
-# (pdfinfo, pdftotext).
+# a contents page listing every section with the page its heading is on,
+# each line a link to the section's destination (pdfinfo, pdftotext,
+# pdftohtml).
 # parallel: a few untimed sections with --jobs 1 and --jobs 2 give the
 # same report.md (timing and date lines aside) and the same data tables.
 set -u
@@ -210,6 +211,27 @@ figures)
             [ -n "$got" ] || err "contents: no line for section $s"
             [ -n "$got" ] && [ "$got" = "$want" ] || err "contents: $s on page '$got', its heading is on page '$want'"
         done
+        # every contents line is a link to its section's destination: the
+        # annotation names the destination (/Dest /sec-NAME), and on page 2
+        # the entry's text lies inside a link to the heading's page
+        # (pdftohtml -xml writes a link as <a href="...#PAGE">)
+        if command -v pdftohtml > /dev/null 2>&1; then
+            pdftohtml -xml -i -stdout -f 2 -l 2 "$rep" > "$out/contents.xml" 2> /dev/null
+            for tag in summary $(for s in $(names section); do echo "sec-$s"; done); do
+                grep -aq "/Dest /$tag\$" "$rep" || grep -aq "/Dest /$tag " "$rep" ||
+                    err "report.pdf: no link to destination '$tag'"
+            done
+            want=$(awk '$NF == "\"summary\"" { print $1 }' "$out/dests.txt")
+            grep -q "<a href=\"[^\"]*#$want\">Summary against the seeds" "$out/contents.xml" ||
+                err "contents: the Summary line is not a link to page $want"
+            for s in $(names section); do
+                want=$(awk -v t="sec-$s" '$NF == "\"" t "\"" { print $1 }' "$out/dests.txt")
+                grep -q "<a href=\"[^\"]*#$want\"><b>$s</b></a>" "$out/contents.xml" ||
+                    err "contents: the $s line is not a link to page $want"
+            done
+        else
+            err "pdftohtml (poppler-utils) not installed: the contents links cannot be checked"
+        fi
         echo "report.pdf: $pages pages, $nfig figures, $sizes"
     else
         echo "pdfinfo/pdftotext not installed: report.pdf not inspected"

@@ -13,7 +13,8 @@
 # per section; report.md has a heading per section.
 # figures: skipped (77) without gnuplot; every figure (--list and
 # data/figures.tsv) exists as PNG and PDF of non-trivial size; report.pdf
-# (when groff is installed) has at least one page per figure, A4 pages
+# (when groff is installed) has at least one page per figure, groff, tbl
+# and gropdf print no warning (pdf/groff.log), A4 pages
 # only, a destination and a bookmark per section, the Summary on page 3 and
 # a contents page listing every section with the page its heading is on,
 # each line a link to the section's destination (pdfinfo, pdftotext,
@@ -188,6 +189,18 @@ figures)
     elif command -v pdfinfo > /dev/null 2>&1 && command -v pdftotext > /dev/null 2>&1; then
         pages=$(pdfinfo "$rep" | awk '/^Pages:/ { print $2 }')
         [ -n "$pages" ] && [ "$pages" -ge "$nfig" ] || err "report.pdf has ${pages:-no} pages for $nfig figures"
+        # groff, tbl and gropdf said nothing but the page numbers the
+        # report asks for (.tm XRPAGE): no table wider than the line, no
+        # line that cannot be broken
+        if [ -f "$out/pdf/groff.log" ]; then
+            warned=$(grep -v '^XRPAGE ' "$out/pdf/groff.log" | grep -c .)
+            [ "$warned" -eq 0 ] || {
+                err "groff printed $warned warning line(s) typesetting report.pdf:"
+                grep -v '^XRPAGE ' "$out/pdf/groff.log" | head -20
+            }
+        else
+            err "$out/pdf/groff.log missing"
+        fi
         # one page size throughout (A4)
         sizes=$(pdfinfo -f 1 -l "$pages" "$rep" | sed -n 's/^Page *[0-9]* size: *//p' | sort -u)
         [ "$sizes" = "595 x 842 pts (A4)" ] || err "report.pdf page sizes: '$sizes' (expected A4 only)"

@@ -20,7 +20,7 @@ dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # two rows of panels: taller than the page common.gp sets
 if (fmt eq 'pdf') {
-    set terminal pdfcairo enhanced color font 'Sans,8' size 11in,8in linewidth 1.2
+    eval pdf_terminal(5.2)
 } else {
     set terminal pngcairo enhanced color font 'Sans,10' size 1500,1100 linewidth 1.3
 }
@@ -32,8 +32,8 @@ c_pbd = C3
 c_grey = '#777777'
 pos(y) = (y > 0 ? y : NaN)
 
-set multiplot layout 2, 2 title "SPEC S1 - distance constraints: convergence per iteration (h = 1/60 s, one substep, m = 1 kg) and iteration tiers (α in m/N)" font ',12'
-set key box opaque font ',9'
+set multiplot layout 2, 2 title "SPEC S1 - distance constraints: convergence per iteration (h = 1/60 s, one substep, m = 1 kg) and iteration tiers (α in m/N)" font F12
+set key box opaque font F9
 set logscale y
 set format y '10^{%L}'
 

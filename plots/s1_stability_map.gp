@@ -23,8 +23,8 @@ maxerr = (abs(STATS_min) > abs(STATS_max) ? abs(STATS_min) : abs(STATS_max))
 
 c0 = C1
 c1 = C4
-set multiplot layout 1, 2 title sprintf("SPEC S1 4.1 - largest stable k of explicit springs + semi-implicit Euler (m = 1 kg): measured by bisection vs closed form (max deviation %.1e)", maxerr) font ',11'
-set key box opaque font ',9'
+set multiplot layout 1, 2 title sprintf("SPEC S1 4.1 - largest stable k of explicit springs + semi-implicit Euler (m = 1 kg): measured by bisection vs closed form (max deviation %.1e)", maxerr) font F11
+set key box opaque font F9
 
 # Both panels plot how far the limit lies from the practical line m/h^2,
 # |k h^2/m - 1| on a log axis (a linear axis flattens N = 6, 20 and the
@@ -43,9 +43,9 @@ set xrange [1.0/300:1.0/25]
 set yrange [3e-4:10]
 set xtics ('1/240' 1.0/240, '1/180' 1.0/180, '1/120' 1.0/120, '1/90' 1.0/90, '1/60' 1.0/60, '1/45' 1.0/45, '1/30' 1.0/30)
 set key below horizontal maxrows 2
-set label 11 'N = 2' at 1.0/290, 4.2 font ',9'
-set label 12 'N = 6' at 1.0/290, 0.11 font ',9'
-set label 13 'N = 20' at 1.0/290, 0.0085 font ',9'
+set label 11 'N = 2' at 1.0/290, 4.2 font F9
+set label 12 'N = 6' at 1.0/290, 0.11 font F9
+set label 13 'N = 20' at 1.0/290, 0.0085 font F9
 sel(p, n, d) = (column("panel") == 0 && column("N") == n && (d ? column("c") > 0 : column("c") == 0)) ? column("h") : NaN
 plot 3 with lines dt 4 lw 1.5 lc rgb 'black' title '4m/h^2 (one spring: h{/Symbol w} < 2)', \
      for [n in "2 6 20"] data using (sel(0, n + 0, 0)):(dev(column("k_closed"), column("h"))) with lines lw 1.5 lc rgb c0 notitle, \

@@ -6,7 +6,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 if (fmt eq 'pdf') {
-    set terminal pdfcairo enhanced color font 'Sans,11' size 11in,7in linewidth 1.5 pointscale 0.6
+    eval pdf_terminal(4.8)
 } else {
     set terminal pngcairo enhanced color font 'Sans,10' size 1500,900 linewidth 1.3
 }

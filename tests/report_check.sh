@@ -36,6 +36,9 @@ names() { "$report" --list | awk -v k="$1" '$1 == k { print $2 }'; }
 expected_header() {
     case $1 in
     s0_lambda) echo "iteration kept reset kept_dt2 reset_dt2 closed_kept closed_reset closed_kept_dt2 closed_reset_dt2 residual_kept residual_reset residual_kept_dt2 residual_reset_dt2" ;;
+    s1_cloth) echo "cloth edge i0 i1 x0 y0 x1 y1 rest_x0 rest_y0 rest_x1 rest_y1 rest strain tension pinned" ;;
+    s1_springs_stability_time) echo "k t stretch v_max" ;;
+    s3_cloth_tethers | s3_cloth_free) echo "x y z strain" ;;
     s1_pbd_stiffness) echo "k_s stretch_5s stretch_avg_4_5s stretch_max fixed_point small_ks_limit stretch_4s stretch_settled" ;;
     s1_pbd_stiffness_time) echo "t ks_1e-4 ks_1e-3 ks_1e-2 ks_0.1 ks_1" ;;
     s1_substeps) echo "n_s pbd_stretch k_eq k_eq_kernel single_pass_stretch ratio pbd_fixed_point single_fixed_point xpbd1_stretch xpbd1_ratio xpbd4_stretch xpbd4_ratio xpbd_closed pbd_undamped_avg" ;;
@@ -80,6 +83,7 @@ check_table() {
     msg=$(awk -F '\t' -v text=" $(text_columns "$name") " -v known="$want" -v empty_ok=$may_be_empty '
         NR == 1 {
             n = NF
+            header = $0
             for (i = 1; i <= NF; i++) {
                 if ($i == "") { print "empty column name " i; bad = 1 }
                 if ($i in seen) { print "duplicate column " $i; bad = 1 }
@@ -88,6 +92,7 @@ check_table() {
             next
         }
         NF == 0 { next }  # a blank line separates gnuplot data blocks
+        $0 == header { next }  # and a block may start with the header again
         {
             rows++
             if (NF != n) { print "row " NR " has " NF " fields, header " n; bad = 1; exit }

@@ -42,7 +42,8 @@ set multiplot layout 4, 5 title "Filmstrips of the S3 scenes, time left to right
 do for [s = 1:4] {
     do for [k = 1:5] {
         b = int((k - 1) * (SHOTS - 1) / 4.0 + 0.5)
-        set title sprintf('%s', k == 1 ? word(titles, s) : '') font F9
+        # the scene's name over the middle shot, centred: wider than one panel
+        set title sprintf('%s', k == 3 ? word(titles, s) : ' ') font F9
         set xrange [XL[s] - 0.05 : XH[s] + 0.05]
         set yrange [YL[s] - 0.05 : YH[s] + 0.05]
         if (s == 4) { set cbrange [0:1] } else { set cbrange [0:0.3] }

@@ -50,15 +50,15 @@ stats data index 1 using 11:12 nooutput
 wx = STATS_max_x
 wy = STATS_min_y
 
-set multiplot layout 1, 2 title "SPEC S1 cloth - settled shape hanging from the two top corners (XPBD), links coloured by strain" font F12
+set multiplot layout 1, 2 title "SPEC S1 cloth: settled shape hanging from the two top corners (XPBD), links coloured by strain" font F11
 set size ratio -1
 set xlabel 'x (m)'
 set ylabel 'y (m)'
-set key bottom center box opaque font F9
+set key below horizontal box opaque font F9 samplen 2
 
-set title sprintf('(a) 8x6 cloth, 82 links, 1 kg particles, α = 10^{-4} m/N (max strain %.3f)', smax0)
+set title sprintf("(a) 8x6 cloth, 82 links, 1 kg particles,\nα = 10^{-4} m/N, max strain %.3f", smax0)
 set xrange [-0.1:0.8]
-set yrange [(ylow0 < -0.5 ? ylow0 : -0.5) - 0.2:0.08]
+set yrange [(ylow0 < -0.5 ? ylow0 : -0.5) - 0.1:0.08]
 plot data index 0 using 9:10:($11 - $9):($12 - $10) \
         with vectors nohead dt 2 lw 1 lc rgb '#bbbbbb' title 'rest grid (initial)', \
      '' index 0 using 5:6:($7 - $5):($8 - $6):(clampstrain($14)) \
@@ -67,9 +67,9 @@ plot data index 0 using 9:10:($11 - $9):($12 - $10) \
      '' index 0 using (@ispin0 ? $5 : NaN):6 with points pt 5 ps 1.6 lc rgb C4 title 'pins (w = 0)', \
      '' index 0 using (@ispin1 ? $7 : NaN):8 with points pt 5 ps 1.6 lc rgb C4 notitle
 
-set title sprintf("(b) %dx%d sheet, 1 kg, %d links, α = 10^{-3} m/N, max strain %.3f\nNOT CONVERGED: 20 substeps x 1 iteration leave the links at the pins\nstretched past their compliance (see the text)", side1, side1, links1, smax1)
+set title sprintf("(b) %dx%d sheet, 1 kg, %d links, α = 10^{-3} m/N,\nmax strain %.3f: NOT CONVERGED (20 substeps x 1\niteration leave the links at the pins overstretched)", side1, side1, links1, smax1)
 set xrange [-0.1:1.1]
-set yrange [(ylow1 < wy ? ylow1 : wy) - 0.22:0.1]
+set yrange [(ylow1 < wy ? ylow1 : wy) - 0.1:0.1]
 set object 1 rect from 0, wy to wx, 0 fs empty border lc rgb '#999999' dt 2 lw 1 front
 plot data index 1 using 5:6:($7 - $5):($8 - $6):(clampstrain($14)) \
         with vectors nohead lw 1 lc palette notitle, \

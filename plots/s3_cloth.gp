@@ -49,14 +49,14 @@ unset key
 set pm3d depthorder border lc rgb '#6080a0' lw 0.4
 set palette defined (0 '#313695', 1 '#4575b4', 2 '#74add1', 3 '#fee090', 4 '#f46d43', 5 '#a50026')
 set cbrange [0:cbtop]
-set cblabel 'strain of the particle''s edges' font F9
-set colorbox vertical user origin 0.62, 0.2 size 0.01, 0.6
+set cblabel 'strain (largest of its edges)' font F9
+set colorbox vertical user origin 0.6, 0.2 size 0.01, 0.6
 
 set title sprintf('(a) with tethers (max strain %.3f)', smax_t)
 splot R*cos(u)*cos(v), R*cos(u)*sin(v), CY + R*sin(u) with pm3d fc rgb '#d9c5b2', \
       teth using 1:3:2:4 with pm3d
 unset colorbox
-set title sprintf('(b) without tethers (max strain %.3f)', smax_f)
+set title sprintf('(b) no tethers (max strain %.3f)', smax_f)
 splot R*cos(u)*cos(v), R*cos(u)*sin(v), CY + R*sin(u) with pm3d fc rgb '#d9c5b2', \
       free using 1:3:2:4 with pm3d
 unset parametric
@@ -67,14 +67,14 @@ set border 3
 set xtics nomirror
 set ytics nomirror
 set size ratio 0
-set title '(c) max stretch |d|/rest - 1 (final positions) vs iterations'
+set title "(c) max stretch\nfrom the final positions"
 set xlabel 'iterations per frame'
 set ylabel 'max stretch'
 set xrange [1:21]
 set yrange [0:*]
-set key top right font F9
-set origin 0.69, 0.0
-set size 0.31, 0.92
+set key bottom left font F9
+set origin 0.72, 0.0
+set size 0.28, 0.92
 plot data using "iterations":"stretch_free" with linespoints pt 5 lw 2 lc rgb C4 title 'no tethers', \
      '' using "iterations":"stretch_tethers" with linespoints pt 7 lw 2 lc rgb C1 title 'tethers'
 unset multiplot

@@ -12,7 +12,7 @@
  * numbers, the summary against the seeds, then per section its heading
  * (a PDF bookmark), prose and tables (section markdown converted to -ms and
  * tbl), its figures (gnuplot's pdfcairo output, 7.5 in wide, into the margins,
- * with gropdf's pdfpic) with their captions, and its check table (ours /
+ * at the size drawn, with gropdf's pdfpic) with their captions, and its check table (ours /
  * closed form / seed / tolerance / tolerance from / verdict).
  *
  * Page numbers for the contents and the summary's references come from a
@@ -37,8 +37,10 @@
 #define XR_PAGE_W_IN 8.27
 #define XR_PAGE_H_IN 11.69
 #define XR_LINE_IN 6.5
-/* Figures reach into the margins, 7.5 in wide: gnuplot's 9.5 in pages
- * then print at 0.79 of their size, their text at about 7 pt */
+/* Figures reach into the margins, up to 7.5 in wide. plots/common.gp
+ * draws them at that width (and at most 45% of the page high), so they
+ * are placed at the size they are drawn: scale 1, their text at the 9 pt
+ * and up it was set in (report.figures checks the scale). */
 #define XR_FIG_IN 7.5
 #define XR_RES 72000.0 /* gropdf basic units per inch */
 
@@ -605,8 +607,8 @@ static void xr_emit_figure(xr_doc *d, size_t i)
     const int ok = g->pdf && !strpbrk(dstpdf, " \t'\"\\") &&
                    xr_pdf_copy(srcpdf, dstpdf, &w, &h) == 0;
     if (ok) {
-        /* 7.5 in wide (no wider than drawn), or 45% of the page height if
-         * that is less; centred on the text */
+        /* as drawn, but no wider than 7.5 in and no higher than 45% of the
+         * page (scaled down to fit otherwise); centred on the text */
         double dw = XR_FIG_IN < w / 72.0 ? XR_FIG_IN : w / 72.0, dh = dw * h / w;
         if (dh > 0.45 * XR_PAGE_H_IN) {
             dh = 0.45 * XR_PAGE_H_IN;

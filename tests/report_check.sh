@@ -14,7 +14,8 @@
 # figures: skipped (77) without gnuplot; every figure (--list and
 # data/figures.tsv) exists as PNG and PDF of non-trivial size; report.pdf
 # (when groff is installed) has at least one page per figure, groff, tbl
-# and gropdf print no warning (pdf/groff.log), A4 pages
+# and gropdf print no warning (pdf/groff.log), every figure placed at the
+# size it was drawn (scale 1: the text prints at the size set), A4 pages
 # only, a destination and a bookmark per section, the Summary on page 3 and
 # a contents page listing every section with the page its heading is on,
 # each line a link to the section's destination (pdfinfo, pdftotext,
@@ -206,6 +207,17 @@ figures)
         else
             err "$out/pdf/groff.log missing"
         fi
+        # every figure printed at scale 1: the size report.pdf gives it
+        # (pdfpic FILE -L Wz Hz in pdf/report.ms; z = 1/1000 pt) is the
+        # page size gnuplot drew it at, within half a point
+        sed -n 's/.*pdfpic \([^ ]*\) -L \([0-9]*\)z \([0-9]*\)z.*/\1 \2 \3/p' "$out/pdf/report.ms" > "$out/placed.txt"
+        nplaced=$(wc -l < "$out/placed.txt")
+        [ "$nplaced" -eq "$nfig" ] || err "report.pdf places $nplaced figures, expected $nfig"
+        while read -r f w h; do
+            size=$(pdfinfo "$f" 2> /dev/null | sed -n 's/^Page size: *\([0-9.]*\) x \([0-9.]*\) pts.*/\1 \2/p')
+            echo "$size $w $h" | awk '{ dw = $1 - $3 / 1000; dh = $2 - $4 / 1000; exit !(NF == 4 && dw * dw < 0.25 && dh * dh < 0.25) }' ||
+                err "figure $(basename "$f"): drawn at '${size:-?}' pt, placed at $w x $h z (scale is not 1)"
+        done < "$out/placed.txt"
         # one page size throughout (A4)
         sizes=$(pdfinfo -f 1 -l "$pages" "$rep" | sed -n 's/^Page *[0-9]* size: *//p' | sort -u)
         [ "$sizes" = "595 x 842 pts (A4)" ] || err "report.pdf page sizes: '$sizes' (expected A4 only)"

@@ -167,6 +167,17 @@ struct xr_ctx {
 /* %.6g, or for exact checks the shortest form that reads back as the same
  * double. */
 void xr_fmt_num(char *out, size_t n, double v, int exact);
+/* A section's check table, as report.md and report.pdf both print it: the
+ * column names, and per check its cells as text (markdown inline text;
+ * the numbers through xr_fmt_num). */
+enum { XR_CHECK_COLS = 7 };
+extern const char *const xr_check_columns[XR_CHECK_COLS];
+typedef struct xr_check_row {
+    const char *cell[XR_CHECK_COLS]; /* into the check and into ours, expected */
+    char ours[40], expected[40];
+} xr_check_row;
+/* The row of check c; r must outlive its use of cell[1] and cell[2]. */
+void xr_check_row_of(const xr_checkrec *c, xr_check_row *r);
 /* (ours - seed) / |seed| in %; NaN when the seed is 0 or either is not finite. */
 double xr_deviation_pct(double seed, double ours);
 /* After a section ran: a failed check per declared figure it did not make. */

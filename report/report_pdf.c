@@ -638,26 +638,18 @@ static void xr_emit_figure(xr_doc *d, size_t i)
 static void xr_emit_checks(xr_doc *d, size_t s)
 {
     const xr_ctx *ctx = d->ctx;
-    xr_table t = {.ncols = 7};
-    char *head[7] = {xr_strdup("check"),     xr_strdup("ours"),
-                     xr_strdup("closed form / expected"), xr_strdup("seed"),
-                     xr_strdup("tolerance"), xr_strdup("tolerance from"),
-                     xr_strdup("verdict")};
-    xr_table_add_row(&t, head);
+    xr_table t = {.ncols = XR_CHECK_COLS};
+    char *row[XR_CHECK_COLS];
+    for (int k = 0; k < XR_CHECK_COLS; ++k)
+        row[k] = xr_strdup(xr_check_columns[k]);
+    xr_table_add_row(&t, row);
     for (size_t i = 0; i < ctx->nchecks; ++i) {
-        const xr_checkrec *c = &ctx->checks[i];
-        if (c->section != s)
+        if (ctx->checks[i].section != s)
             continue;
-        char ours[40], exp[40];
-        xr_fmt_num(ours, sizeof ours, c->ours, c->exact);
-        xr_fmt_num(exp, sizeof exp, c->expected, c->exact);
-        char *row[7] = {xr_strdup(c->what),
-                        xr_strdup(ours),
-                        xr_strdup(exp),
-                        xr_strdup(c->seed ? c->seed : "-"),
-                        xr_strdup(c->tol),
-                        xr_strdup(c->tol_from ? c->tol_from : "-"),
-                        xr_strdup(c->pass ? "PASS" : "**FAIL**")};
+        xr_check_row r;
+        xr_check_row_of(&ctx->checks[i], &r);
+        for (int k = 0; k < XR_CHECK_COLS; ++k)
+            row[k] = xr_strdup(r.cell[k]);
         xr_table_add_row(&t, row);
     }
     if (t.nrows > 1) {

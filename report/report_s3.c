@@ -1462,78 +1462,59 @@ static int filmstrips_run(xr_ctx *ctx)
     return 0;
 }
 
+/* What every S3 section's descriptor shares: its name, the spec, its one
+ * figure (named as the section) and its run function (NAME_run, defined
+ * above under that full name). */
+#define S3_SECTION(NAME) .name = #NAME, .spec = "S3", .figures = XR_FIGURES(#NAME), .run = NAME##_run
+
 const xr_section xr_section_s3_tet_cube = {
-    .name = "s3_tet_cube",
+    S3_SECTION(s3_tet_cube),
     .title = "Hanging and dropped tet cube, volume constraints on/off: sag, height, volume vs time; final shapes",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_tet_cube"),
     .tables = XR_TABLES({"s3_tet_cube", "sag, height and volume vs time per variant"},
-                        {"s3_tet_cube_shape", "final surface edges of each variant"}),
-    .run = s3_tet_cube_run};
+                        {"s3_tet_cube_shape", "final surface edges of each variant"})};
 
 const xr_section xr_section_s3_iteration_tiers = {
-    .name = "s3_iteration_tiers",
+    S3_SECTION(s3_iteration_tiers),
     .title = "Sag of the hanging tet cube vs iterations 2..20, XPBD against PBD",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_iteration_tiers"),
-    .tables = XR_TABLES({"s3_iteration_tiers", "sag per iteration count and solver"}),
-    .run = s3_iteration_tiers_run};
+    .tables = XR_TABLES({"s3_iteration_tiers", "sag per iteration count and solver"})};
 
 const xr_section xr_section_s3_damping = {
-    .name = "s3_damping",
+    S3_SECTION(s3_damping),
     .title = "Thrown spinning cube, relative damping against a global 0.99 velocity factor",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_damping"),
     .tables = XR_TABLES({"s3_damping", "centre of mass and momenta vs time per damping"},
-                        {"s3_damping_spin", "spin kept vs substeps: cube, and a rod against its closed-form recurrence"}),
-    .run = s3_damping_run};
+                        {"s3_damping_spin", "spin kept vs substeps: cube, and a rod against its closed-form recurrence"})};
 
 const xr_section xr_section_s3_rigid_coupling = {
-    .name = "s3_rigid_coupling",
+    S3_SECTION(s3_rigid_coupling),
     .title = "Soft cube against a free rigid box: both momenta over the collision, light vs heavy",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_rigid_coupling"),
-    .tables = XR_TABLES({"s3_rigid_coupling", "momenta vs time per box mass"}),
-    .run = s3_rigid_coupling_run};
+    .tables = XR_TABLES({"s3_rigid_coupling", "momenta vs time per box mass"})};
 
 const xr_section xr_section_s3_cloth = {
-    .name = "s3_cloth",
+    S3_SECTION(s3_cloth),
     .title = "Curtain with bending and tethers draped over a sphere; max stretch vs iterations",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_cloth"),
     .tables = XR_TABLES({"s3_cloth", "max stretch vs iterations with/without tethers"},
                         {"s3_cloth_free", "final cloth edges without tethers"},
-                        {"s3_cloth_tethers", "final cloth edges with tethers"}),
-    .run = s3_cloth_run};
+                        {"s3_cloth_tethers", "final cloth edges with tethers"})};
 
 const xr_section xr_section_s3_tearing = {
-    .name = "s3_tearing",
+    S3_SECTION(s3_tearing),
     .title = "Curtain torn by its pins at step end; vertex splitting against edge removal only",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_tearing"),
     .tables = XR_TABLES({"s3_tearing", "torn edges, added particles, pieces, hinges vs frame"},
                         {"s3_tearing_split", "edges of the splitting run at the end"},
                         {"s3_tearing_hinge", "edges of the keep_hinges run at its first hinge"},
                         {"s3_tearing_points", "hinge vertices of the keep_hinges run then"},
-                        {"s3_tearing_points_split", "split vertices of the splitting run at the end"}),
-    .run = s3_tearing_run};
+                        {"s3_tearing_points_split", "split vertices of the splitting run at the end"})};
 
 const xr_section xr_section_s3_sleeping = {
-    .name = "s3_sleeping",
+    S3_SECTION(s3_sleeping),
     .title = "Ten soft cubes sleeping whole and waking whole; solver work follows the awake bodies",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_sleeping"),
-    .tables = XR_TABLES({"s3_sleeping", "sleep state, solver work and energies per frame"}),
-    .run = s3_sleeping_run};
+    .tables = XR_TABLES({"s3_sleeping", "sleep state, solver work and energies per frame"})};
 
 const xr_section xr_section_filmstrips = {
-    .name = "filmstrips",
+    S3_SECTION(filmstrips),
     .title = "Snapshots over time of the 3-D scenes: drape, drop, tear, sleep; an animated GIF each",
-    .spec = "S3",
-    .figures = XR_FIGURES("filmstrips"),
     .tables = XR_TABLES({"filmstrips", "per scene: shots, frames between them, extent"},
                         {"filmstrips_cloth", "projected edges per snapshot, one block each"},
                         {"filmstrips_cube", "projected surface edges per snapshot"},
                         {"filmstrips_curtain", "curtain edges per snapshot, by strain"},
-                        {"filmstrips_pile", "projected surface edges per snapshot, by sleep"}),
-    .run = filmstrips_run};
+                        {"filmstrips_pile", "projected surface edges per snapshot, by sleep"})};

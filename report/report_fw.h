@@ -2,14 +2,16 @@
  * report.h). The files behind it, one concept each:
  *
  *   report_main.c     command line: options, --list, --help, exit status
- *   report_run.c      running the sections: untimed ones two at a time in
- *                     child processes, timed ones alone; results merged in
- *                     section order
+ *   report_run.c      running the report: timed sections first, alone; then
+ *                     the others in child processes, each section's figures
+ *                     as soon as it is done, and report.pdf, two processes at
+ *                     a time; results merged in section order
  *   report_record.c   what sections record: tables, checks and where their
  *                     tolerances come from, seed values, markdown, figures,
  *                     progress; and the record stream a child sends back
  *   report_util.c     growing buffers, paths, files, child processes
- *   report_gnuplot.c  gnuplot string quoting and the figure runner
+ *   report_gnuplot.c  gnuplot string quoting and the figure runner (gnuplot
+ *                     processes that draw each figure as its data appears)
  *   report_prov.c     provenance: commit, date, compiler, CPU, load average
  *   report_md.c       report.md and the data/checks, figures, seeds tables
  *   report_pdf.c      the typeset report.pdf (groff -ms, gropdf)

@@ -1,9 +1,12 @@
 /* report_gnuplot.c: the figure runner. Every figure is PLOTS/NAME.gp run by
- * gnuplot with three variables set on its command line (-e):
+ * gnuplot with four variables set before it:
  *   data='DIR/data/NAME.tsv'  datadir='DIR/data/'  out='DIR/fig/NAME.png'
  *   fmt='png' (or 'pdf')
- * Paths go to gnuplot as single-quoted string literals ('' stands for '),
- * the only quoting needed: programs start through execvp, never a shell. */
+ * by the plotter (gnuplot processes fed one figure after another on their
+ * stdin, below) for the report, and on the command line (-e) for a sweep's
+ * single figure. Paths go to gnuplot as single-quoted string literals (''
+ * stands for '), the only quoting needed: programs start through execvp,
+ * never a shell. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report_fw.h"

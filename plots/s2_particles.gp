@@ -14,8 +14,9 @@ load dir . 'common.gp'
 series = data[1:strlen(data) - 4] . '_time.tsv'
 
 pos(v) = (v > 0 ? v : NaN)
-stats series using "energy" nooutput
-e0 = STATS_max
+stats series using "t":"energy" nooutput
+e0 = STATS_max_y
+tmax = STATS_max_x
 stats data using "y" nooutput
 top = STATS_max
 
@@ -51,10 +52,12 @@ set origin 0.42, 0
 set size 0.29, 0.93
 
 set title '(b) energy (from the floor)'
-set xtics 0.5
 set xlabel 'time t (s)'
 set ylabel 'E / E_0'
 set autoscale x
+# about four time tics whatever the run's length (1.5 s, or 4 s in full)
+tstep = tmax > 2 ? 1 : 0.5
+set xtics tstep
 set yrange [0:1.1]
 set key top right font F9
 plot series using "t":"energy_ratio" with lines lw 2 lc rgb C1 title 'total', \

@@ -164,7 +164,8 @@ xr_plotter *xr_plotter_new(xr_ctx *ctx, size_t workers)
         p->absent = 1;
         fprintf(stderr,
                 "xpbd-report: gnuplot not found ('%s'): the data (%s/data), the scripts (%s) "
-                "and %s/report.md are written, but no figure and no report.pdf.\n"
+                "and %s/report.md are written (and report.pdf, its figures left out), but no "
+                "figure.\n"
                 "  Install it:   apt-get install gnuplot-nox\n"
                 "  Re-render:    run xpbd-report again, or per figure (from %s):\n"
                 "    gnuplot -e \"data='data/NAME.tsv'; out='fig/NAME.png'; fmt='png'\" "

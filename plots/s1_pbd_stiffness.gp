@@ -6,6 +6,8 @@
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
+# the keys go below the panels: a taller PDF than common.gp's
+if (fmt eq 'pdf') { eval pdf_terminal(4.6); set output out }
 time = data[1:strlen(data) - 4] . '_time.tsv'
 
 g = 9.81; h = 1.0/60; floor = 10 * g * h * h
@@ -20,8 +22,8 @@ set format x '10^{%L}'
 set format y '10^{%L}'
 set xrange [8e-5:1.3]
 set yrange [2e-3:3e3]
-set key bottom left font F9
-set label 1 sprintf("one-pass floor\n10 g h^2 = %.5f m", floor) at 0.25, 0.012 left font F9
+set key below vertical maxcols 1 font F9 samplen 2
+set label 1 sprintf("one-pass floor\n10 g h^2 = %.5f m", floor) at 0.9, 0.012 right font F9
 fall = 0.5 * g * 25
 plot fall with lines dt 3 lw 1.5 lc rgb C4 title 'free fall in 5 s, g t^2/2 = 122.6 m', \
      data using "k_s":"small_ks_limit" with lines dt 2 lw 1.5 lc rgb C7 title '(N−1)^2 g h^2 / k_s (small-k_s limit)', \
@@ -39,8 +41,8 @@ unset logscale x
 set format x '%g'
 set xrange [0:5]
 set yrange [1e-3:1e3]
-set key bottom right
-plot 0.5 * g * x * x with lines dt 3 lw 1.5 lc rgb 'black' title 'free fall of the last particle, g t^2/2', \
+set key below horizontal maxcols 2 font F9 samplen 2
+plot 0.5 * g * x * x with lines dt 3 lw 1.5 lc rgb 'black' title 'free fall, g t^2/2', \
      time using "t":"ks_1e-4" with lines lw 2 lc rgb C4 title 'k_s = 10^{-4}', \
      '' using "t":"ks_1e-3" with lines lw 2 lc rgb C2 title 'k_s = 10^{-3}', \
      '' using "t":"ks_1e-2" with lines lw 2 lc rgb C5 title 'k_s = 10^{-2}', \

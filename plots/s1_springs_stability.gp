@@ -19,7 +19,7 @@ dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # two rows of panels: taller than the page common.gp sets
 if (fmt eq 'pdf') {
-    set terminal pdfcairo enhanced color font 'Sans,8' size 11in,8in linewidth 1.2
+    eval pdf_terminal(5.25)
 } else {
     set terminal pngcairo enhanced color font 'Sans,10' size 1500,1100 linewidth 1.3
 }
@@ -58,9 +58,9 @@ set object 1 rect from eq_lo, graph 0 to eq_hi, graph 1 behind fc rgb c_eq fs so
 set object 2 rect from lc_lo, graph 0 to lc_hi, graph 1 behind fc rgb c_lc fs solid 0.28 noborder
 set object 3 rect from dv_lo, graph 0 to dv_hi, graph 1 behind fc rgb c_dv fs solid 0.12 noborder
 
-set multiplot layout 2, 2 title "SPEC S1 4.1 - explicit springs, N = 6 chain, h = 1/60 s: correct equilibrium / wrong limit cycle / divergence" font ',12'
+set multiplot layout 2, 2 title "SPEC S1 4.1: explicit springs, N = 6 chain, h = 1/60 s: equilibrium, limit cycle, divergence" font F11
 # every key sits below its panel: none may cover data
-set key below horizontal maxrows 3 box opaque font ',9'
+set key below horizontal maxcols 2 box opaque font F9 samplen 1.5
 
 
 # ---- (a) stretch vs k --------------------------------------------------
@@ -69,40 +69,42 @@ set xlabel 'k (N/m)'
 set ylabel 'total stretch (m)'
 set logscale y
 set format y '10^{%L}'
+set ytics 1000
 set xrange [0:15500]
+set xtics 5000
 set yrange [1e-3:1e4]
 set arrow 1 from kmh2, graph 0 to kmh2, graph 1 nohead front dt 2 lw 1.5 lc rgb 'black'
 set arrow 2 from k4mh2, graph 0 to k4mh2, graph 1 nohead front dt 4 lw 1.5 lc rgb 'black'
-set label 1 'm/h^2' at kmh2, graph 0.04 offset 0.5, 0 front font ',9'
-set label 2 '4m/h^2' at k4mh2, graph 0.04 right offset -0.5, 0 front font ',9'
-plot data using "k":(NaN) with boxes fs solid 0.18 noborder lc rgb c_eq title 'equilibrium', \
-     '' using "k":(NaN) with boxes fs solid 0.28 noborder lc rgb c_lc title 'limit cycle', \
-     '' using "k":(NaN) with boxes fs solid 0.12 noborder lc rgb c_dv title 'divergence', \
-     '' using "k":"stretch_closed" with lines lw 2 lc rgb 'black' title 'm g N(N-1)/(2k)', \
+set label 1 'm/h^2' at kmh2, graph 0.04 offset 0.5, 0 front font F9
+set label 2 '4m/h^2' at k4mh2, graph 0.04 right offset -0.5, 0 front font F9
+# (the regimes' colours are in panel (c)'s key)
+plot data using "k":"stretch_closed" with lines lw 2 lc rgb 'black' title 'closed form', \
      '' using "k":(column("regime") < 2 ? clamp(column("stretch_mean")) : NaN):(clamp(column("stretch_min"))):(clamp(column("stretch_max"))) \
-        with yerrorbars pt 7 ps 0.5 lc rgb C1 title 'measured: mean, min..max (last 2 s)', \
-     '' using "k":(column("regime") == 2 ? BOUND : NaN) with points pt 9 ps 1.0 lc rgb c_dv title 'diverged (passed 10^3 m or non-finite)'
+        with yerrorbars pt 7 ps 0.5 lc rgb C1 title 'mean, min..max, last 2 s', \
+     '' using "k":(column("regime") == 2 ? BOUND : NaN) with points pt 9 ps 1.0 lc rgb c_dv title 'diverged (> 10^3 m)'
 
 # ---- (b) peak |v| vs k ---------------------------------------------------
-set title '(b) peak particle speed (before divergence)'
+set title '(b) peak particle speed'
 set ylabel 'peak |v| (m/s)'
 set yrange [0.1:1e5]
 plot data using "k":"v_peak" with linespoints pt 7 ps 0.5 lc rgb C1 title 'max |v| while |stretch| < 10^3 m'
 
 # ---- (c) zoom on the limit ---------------------------------------------
-set title sprintf('(c) zoom: measured boundary k_b = %.1f N/m, closed form k* = %.1f N/m', kb, klim)
+set title sprintf('(c) zoom: k_b = %.1f (measured), k* = %.1f N/m', kb, klim)
 set xrange [3690:4110]
 set yrange [1e-3:1e4]
 set ylabel 'total stretch (m)'
-set xtics 50
+set xtics 100
+set ytics 100
 unset arrow 2
+unset label 1
 unset label 2
 set arrow 3 from klim, graph 0 to klim, graph 1 nohead front dt 3 lw 2 lc rgb C1
 set arrow 4 from klim0, graph 0 to klim0, graph 1 nohead front dt 3 lw 1.5 lc rgb '#555555'
 set arrow 5 from kb, graph 0 to kb, graph 1 nohead front lw 1 lc rgb C1
-set label 3 'k* (c = 0.5)' at klim, graph 0.92 right offset -0.5, 0 front font ',9' tc rgb C1
-set label 4 'k* undamped' at klim0, graph 0.80 left offset 0.5, 0 front font ',9' tc rgb '#555555'
-set label 5 'k_b' at kb, graph 0.86 left offset 0.5, 0 front font ',9' tc rgb C1
+set label 3 'k* (c = 0.5)' at klim, graph 0.92 right offset -0.5, 0 front font F9 tc rgb C1
+set label 4 'k* undamped' at klim0, graph 0.80 left offset 0.5, 0 front font F9 tc rgb '#555555'
+set label 5 'k_b' at kb, graph 0.86 left offset 0.5, 0 front font F9 tc rgb C1
 plot data using "k":(NaN) with boxes fs solid 0.18 noborder lc rgb c_eq title 'equilibrium', \
      '' using "k":(NaN) with boxes fs solid 0.28 noborder lc rgb c_lc title 'limit cycle', \
      '' using "k":(NaN) with boxes fs solid 0.12 noborder lc rgb c_dv title 'divergence', \
@@ -121,9 +123,13 @@ set ylabel '|total stretch| (m)'
 set xrange [0:60]
 set xtics auto
 set yrange [1e-2:1e4]
-plot trace using "t":(column("k") == 3800 ? abs(column("stretch")) : NaN) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium (seed: stable)', \
-     '' using "t":(column("k") == 3900 ? abs(column("stretch")) : NaN) with lines lw 1 lc rgb c_lc title 'k = 3900: limit cycle', \
-     '' using "t":(column("k") == 4000 ? abs(column("stretch")) : NaN) with lines lw 1 lc rgb C5 title 'k = 4000: divergence (seed: limit cycle)', \
-     '' using "t":(column("k") == 10000 ? abs(column("stretch")) : NaN) with linespoints pt 7 ps 0.4 lw 1.5 lc rgb c_dv title 'k = 10000: divergence', \
-     0.0387 with lines dt 2 lc rgb 'black' title 'closed form, k = 3800'
+# one data block per k (index 0 to 3: 3800, 3900, 4000, 10000); columns 2 t,
+# 3 stretch by number (checked by the report's tests): by name, gnuplot
+# reads these long traces several times slower
+set label 6 'closed form, k = 3800' at 1, 0.0387 offset 0, 0.6 front font F9
+plot trace index 0 using 2:(abs($3)) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium (= seed)', \
+     '' index 1 using 2:(abs($3)) with lines lw 1 lc rgb c_lc title 'k = 3900: limit cycle', \
+     '' index 2 using 2:(abs($3)) with lines lw 1 lc rgb C5 title 'k = 4000: diverges (seed: cycle)', \
+     '' index 3 using 2:(abs($3)) with linespoints pt 7 ps 0.4 lw 1.5 lc rgb c_dv title 'k = 10000: diverges', \
+     0.0387 with lines dt 2 lc rgb 'black' notitle
 unset multiplot

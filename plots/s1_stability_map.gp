@@ -13,6 +13,8 @@ if (!exists("out")) out = 'report-out/fig/s1_stability_map.png'
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
+# the keys go below the panels: a taller PDF than common.gp's
+if (fmt eq 'pdf') { eval pdf_terminal(4.4); set output out }
 
 stats data using (column("c") > 0 ? column("c") : NaN) nooutput
 cdamp = STATS_max
@@ -23,8 +25,8 @@ maxerr = (abs(STATS_min) > abs(STATS_max) ? abs(STATS_min) : abs(STATS_max))
 
 c0 = C1
 c1 = C4
-set multiplot layout 1, 2 title sprintf("SPEC S1 4.1 - largest stable k of explicit springs + semi-implicit Euler (m = 1 kg): measured by bisection vs closed form (max deviation %.1e)", maxerr) font ',11'
-set key box opaque font ',9'
+set multiplot layout 1, 2 title sprintf("SPEC S1 4.1: largest stable k, explicit springs + semi-implicit Euler (m = 1 kg),\nbisection vs closed form (max deviation %.1e)", maxerr) font F11
+set key box opaque font F9
 
 # Both panels plot how far the limit lies from the practical line m/h^2,
 # |k h^2/m - 1| on a log axis (a linear axis flattens N = 6, 20 and the
@@ -34,30 +36,30 @@ dev(k, h) = abs(k * h**2 - 1)
 above(k, h) = (k * h**2 >= 1)
 
 # ---- (a) vs h ----------------------------------------------------------
-set title '(a) distance from m/h^2 vs time step, N = 2, 6, 20'
+set title '(a) vs time step, N = 2, 6, 20'
 set xlabel 'h (s)'
 set ylabel '|largest stable k h^2/m - 1|'
 set logscale xy
 set format y '10^{%L}'
 set xrange [1.0/300:1.0/25]
 set yrange [3e-4:10]
-set xtics ('1/240' 1.0/240, '1/180' 1.0/180, '1/120' 1.0/120, '1/90' 1.0/90, '1/60' 1.0/60, '1/45' 1.0/45, '1/30' 1.0/30)
-set key below horizontal maxrows 2
-set label 11 'N = 2' at 1.0/290, 4.2 font ',9'
-set label 12 'N = 6' at 1.0/290, 0.11 font ',9'
-set label 13 'N = 20' at 1.0/290, 0.0085 font ',9'
+set xtics ('1/240' 1.0/240, '1/120' 1.0/120, '1/60' 1.0/60, '1/30' 1.0/30)
+set key below vertical maxcols 1 samplen 2
+set label 11 'N = 2' at 1.0/290, 4.2 font F9
+set label 12 'N = 6' at 1.0/290, 0.11 font F9
+set label 13 'N = 20' at 1.0/290, 0.0085 font F9
 sel(p, n, d) = (column("panel") == 0 && column("N") == n && (d ? column("c") > 0 : column("c") == 0)) ? column("h") : NaN
-plot 3 with lines dt 4 lw 1.5 lc rgb 'black' title '4m/h^2 (one spring: h{/Symbol w} < 2)', \
+plot 3 with lines dt 4 lw 1.5 lc rgb 'black' title '4m/h^2 (one spring: hω < 2)', \
      for [n in "2 6 20"] data using (sel(0, n + 0, 0)):(dev(column("k_closed"), column("h"))) with lines lw 1.5 lc rgb c0 notitle, \
      for [n in "2 6 20"] data using (sel(0, n + 0, 0)):(dev(column("k_measured"), column("h"))) with points pt 6 ps 1.4 lc rgb c0 title (n eq '2' ? 'measured, undamped (line: closed form)' : ''), \
      for [n in "2 6 20"] data using (sel(0, n + 0, 1)):(dev(column("k_closed"), column("h"))) with lines lw 1.5 dt 3 lc rgb c1 notitle, \
-     for [n in "2 6 20"] data using (sel(0, n + 0, 1)):(above(column("k_measured"), column("h")) ? dev(column("k_measured"), column("h")) : NaN) with points pt 5 ps 0.9 lc rgb c1 title (n eq '2' ? sprintf('measured, c = %g N s/m, above m/h^2 (dotted: closed form)', cdamp) : ''), \
+     for [n in "2 6 20"] data using (sel(0, n + 0, 1)):(above(column("k_measured"), column("h")) ? dev(column("k_measured"), column("h")) : NaN) with points pt 5 ps 0.9 lc rgb c1 title (n eq '2' ? sprintf('c = %g N s/m, above m/h^2 (dotted: closed)', cdamp) : ''), \
      for [n in "2 6 20"] data using (sel(0, n + 0, 1)):(above(column("k_measured"), column("h")) ? NaN : dev(column("k_measured"), column("h"))) with points pt 4 ps 1.0 lc rgb c1 title (n eq '2' ? 'same, below m/h^2' : ''), \
      NaN notitle
 unset label
 
 # ---- (b) vs N ----------------------------------------------------------
-set title sprintf('(b) h = 1/%.0f s: distance from m/h^2 vs chain length', 1.0 / hN)
+set title sprintf('(b) vs chain length, h = 1/%.0f s', 1.0 / hN)
 set xlabel 'N (particles, the top one anchored)'
 set ylabel '|largest stable k h^2/m - 1|'
 set xtics auto
@@ -68,6 +70,6 @@ plot 3 with lines dt 4 lw 1.5 lc rgb 'black' title '4m/h^2', \
      data using (selN(0)):(dev(column("k_closed"), hN)) with lines lw 1.5 lc rgb c0 title '4/{/Symbol m}_{max} - 1, undamped', \
      '' using (selN(0)):(dev(column("k_measured"), hN)) with points pt 6 ps 1.4 lc rgb c0 title 'measured, undamped', \
      '' using (selN(1)):(dev(column("k_closed"), hN)) with lines lw 1.5 dt 3 lc rgb c1 title '|4/{/Symbol m}_{max} - 2hc/m - 1|', \
-     '' using (selN(1)):(above(column("k_measured"), hN) ? dev(column("k_measured"), hN) : NaN) with points pt 5 ps 0.9 lc rgb c1 title sprintf('measured, c = %g N s/m, above m/h^2', cdamp), \
+     '' using (selN(1)):(above(column("k_measured"), hN) ? dev(column("k_measured"), hN) : NaN) with points pt 5 ps 0.9 lc rgb c1 title sprintf('c = %g N s/m, above m/h^2', cdamp), \
      '' using (selN(1)):(above(column("k_measured"), hN) ? NaN : dev(column("k_measured"), hN)) with points pt 4 ps 1.0 lc rgb c1 title 'same, below m/h^2'
 unset multiplot

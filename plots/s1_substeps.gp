@@ -6,8 +6,10 @@
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
+# the keys go below the panels: a taller PDF than common.gp's
+if (fmt eq 'pdf') { eval pdf_terminal(4.4); set output out }
 
-set multiplot layout 1, 2 title "S1 4.3: substeps with PBD (k_s = 0.5, 1 projection per substep) vs XPBD (α = 10^{-3} m/N), chain N = 6" font F11
+set multiplot layout 1, 2 title "S1 4.3: PBD substeps (k_s = 0.5, one projection each) vs XPBD (α = 10^{-3} m/N), N = 6" font F11
 
 set title 'settled stretch vs substeps'
 set xlabel 'substeps n_s per frame (h = 1/60 s)'
@@ -18,10 +20,10 @@ set format y '10^{%L}'
 set xrange [0.8:40]
 set yrange [3e-5:0.6]
 set xtics (1, 2, 4, 8, 16, 32)
-set key bottom left
-set label 2 'PBD: exactly stretch(1)/n_s^2' at 4.4, 0.012 left font F9 tc rgb C4
-set label 3 'single pass → one-pass floor 0.02725 m' at 4.4, 0.04 left font F9 tc rgb C1
-plot data using "n_s":"xpbd_closed" with lines dt 2 lw 1.5 lc rgb C7 title 'XPBD closed form m g N(N−1)/2 α', \
+set key below vertical maxcols 1 font F9 samplen 2
+set label 2 'PBD: exactly stretch(1)/n_s^2' at 1.1, 2e-4 left font F9 tc rgb C4
+set label 3 'single pass → floor 0.02725 m' at 34, 0.05 right font F9 tc rgb C1
+plot data using "n_s":"xpbd_closed" with lines dt 2 lw 1.5 lc rgb C7 title 'XPBD closed form m g N(N−1)α/2', \
      '' using "n_s":"xpbd1_stretch" with linespoints pt 6 ps 1.2 lw 2 lc rgb C3 title 'XPBD, 1 iteration per substep', \
      '' using "n_s":"xpbd4_stretch" with linespoints pt 7 ps 0.9 lw 2 lc rgb C3 dt 4 title 'XPBD, 4 iterations per substep', \
      '' using "n_s":"pbd_stretch" with linespoints pt 5 ps 1.0 lw 2 lc rgb C4 title 'PBD k_s = 0.5, n_s substeps', \
@@ -34,8 +36,8 @@ set title 'substepped PBD / its "equivalent" single pass'
 set xlabel 'substeps n_s per frame'
 set ylabel 'stretch ratio'
 set yrange [0.002:2]
-set key bottom left
-set label 1 'seed: off by up to 18x' at 8, 1.0/18 offset 1, 1.2 left font F9
+set key below vertical maxcols 1 font F9 samplen 2
+set label 1 'seed: off by up to 18x' at 8, 1.0/18 offset -1.5, 0 right font F9
 plot data using "n_s":"ratio" with linespoints pt 7 ps 1.1 lw 2 lc rgb C4 title 'PBD(k_s, n_s) / PBD(k_{eq}, 1)', \
      '+' using (8):(1.0/18) every ::0::0 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'seed 1/18 at n_s = 8', \
      1 with lines dt 2 lc rgb C7 title 'equivalence would give 1'

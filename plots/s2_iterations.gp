@@ -15,25 +15,27 @@ series = data[1:strlen(data) - 4] . '_time.tsv'
 pos(v) = (v > 0 ? v : NaN)
 it(k, c) = (column("iterations") == k ? column(c) : NaN)
 
-set multiplot layout 1, 2 title "S2 Table 4: four balls on the plate (β = 1, e = 0.2, 1 cm initial overlaps), 1.5 s, lesson order" font F11
+set multiplot layout 1, 2 title "S2 Table 4: four balls on the plate (β = 1, e = 0.2, 1 cm overlaps), 1.5 s, lesson order" font F11
 
-set title 'final state vs iterations per frame'
+set title '(a) final state vs iterations per frame'
 set xlabel 'iterations per frame'
 set ylabel 'm, m/s'
 set logscale xy
 set format y '10^{%L}'
 set xrange [0.8:40]
-set yrange [1e-9:10]
+set yrange [1e-17:10]
+set ytics 1e-16, 1000, 10
 set xtics (1, 2, 4, 8, 16, 32)
 set key bottom left font F9
 plot data using "iterations":(pos(column("max_pen"))) with linespoints pt 7 ps 1.2 lw 2 lc rgb C1 title 'max penetration (m)', \
-     '' using "iterations":(pos(column("sink"))) with linespoints pt 5 ps 1.1 lw 2 lc rgb C3 title 'top-ball sink below 1.60 m (m)', \
+     '' using "iterations":(pos(column("sink"))) with linespoints pt 5 ps 1.1 lw 2 lc rgb C3 title 'top ball below 1.60 m (m)', \
      '' using "iterations":(pos(column("sum_v"))) with linespoints pt 9 ps 1.3 lw 2 lc rgb C4 title 'Σ|v| (m/s)', \
      '' using "iterations":"seed_pen" with points pt 6 ps 2.4 lw 1.5 lc rgb C1 title 'seed: 0.02 mm at 8', \
      '' using "iterations":"seed_sink" with points pt 4 ps 2.4 lw 1.5 lc rgb C3 title 'seed: top 2 cm low at 1', \
-     '' using "iterations":"seed_sum_v" with points pt 8 ps 2.4 lw 1.5 lc rgb C4 title 'seed: Σ|v| 1.03 → 0.023'
+     '' using "iterations":"seed_sum_v" with points pt 8 ps 2.4 lw 1.5 lc rgb C4 title 'seed: Σ|v| 1.03, 0.023'
 
-set title 'max penetration vs time'
+set title '(b) max penetration vs time'
+set ytics auto
 set xlabel 'time t (s)'
 set ylabel 'max penetration (m)'
 unset logscale x

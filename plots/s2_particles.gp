@@ -14,17 +14,19 @@ load dir . 'common.gp'
 series = data[1:strlen(data) - 4] . '_time.tsv'
 
 pos(v) = (v > 0 ? v : NaN)
-stats series using "energy" nooutput
-e0 = STATS_max
+stats series using "t":"energy" nooutput
+e0 = STATS_max_y
+tmax = STATS_max_x
 stats data using "y" nooutput
 top = STATS_max
 
-set multiplot title "S2 in 3-D: balls poured into a 0.8 m box of five planes (world step, broad phase every frame)" font F11
+set multiplot title "S2 in 3-D: balls poured into a 0.8 m box of five planes (world step, broad phase every frame)" font F10
 
 # the picture gets the larger share of the width
 set origin 0, 0
 set size 0.4, 0.93
-set title 'final state: slice 0.3 < z < 0.5 m, side view'
+set title '(a) final state, 0.3 < z < 0.5 m'
+set xtics 0.4
 set xlabel 'x (m)'
 set ylabel 'y (m)'
 set size ratio -1
@@ -46,27 +48,31 @@ unset object 3
 unset colorbox
 set size noratio
 set key
-set origin 0.4, 0
-set size 0.3, 0.93
+set origin 0.42, 0
+set size 0.29, 0.93
 
-set title 'energy (potential from the floor)'
+set title '(b) energy (from the floor)'
 set xlabel 'time t (s)'
 set ylabel 'E / E_0'
 set autoscale x
+# about four time tics whatever the run's length (1.5 s, or 4 s in full)
+tstep = tmax > 2 ? 1 : 0.5
+set xtics tstep
 set yrange [0:1.1]
 set key top right font F9
-plot series using "t":"energy_ratio" with lines lw 2 lc rgb C1 title 'total E / E_0', \
-     '' using "t":(column("kinetic")/e0) with lines lw 2 lc rgb C4 title 'kinetic / E_0'
+plot series using "t":"energy_ratio" with lines lw 2 lc rgb C1 title 'total', \
+     '' using "t":(column("kinetic")/e0) with lines lw 2 lc rgb C4 title 'kinetic'
 
 set origin 0.7, 0
 set size 0.3, 0.93
-set title 'max penetration (float positions)'
+set title '(c) max penetration'
 set ylabel 'penetration (m)'
 set logscale y
 set format y '10^{%L}'
-set yrange [1e-9:0.1]
+set yrange [1e-9:10]
+set ytics 1e-8, 100, 1e-2
 set key top right font F9
 plot series using "t":(pos(column("max_pair_pen"))) with lines lw 2 lc rgb C1 title 'ball–ball', \
      '' using "t":(pos(column("max_plane_pen"))) with lines lw 2 lc rgb C3 title 'ball–plane', \
-     0.02 with lines dt 2 lw 1 lc rgb C7 title 'smallest radius (2 cm)'
+     0.02 with lines dt 2 lw 1 lc rgb C7 title 'radius 2 cm'
 unset multiplot

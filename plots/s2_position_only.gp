@@ -13,9 +13,9 @@ load dir . 'common.gp'
 h = 1.0/60
 sel(b, c) = (abs(column("beta") - b) < 1e-9 ? column(c) : NaN)
 
-set multiplot layout 1, 2 title "S2 Table 1: position-only correction, one ball dropped from y = 1.42 m onto the plate (h = 1/60 s, velocity pass off)" font F11
+set multiplot layout 1, 2 title "S2 Table 1: position-only correction, a ball dropped from 1.42 m onto the plate (h = 1/60 s)" font F11
 
-set title 'energy E/E_0 (potential from y = 0): nothing touches v'
+set title '(a) energy E/E_0 (from y = 0): nothing touches v'
 set xlabel 'time t (s)'
 set ylabel 'E / E_0'
 set xrange [0:1.02]
@@ -28,15 +28,15 @@ plot for [k=1:5] data using (sel(k*0.2, "t")):(sel(k*0.2, "energy_ratio")) with 
 unset object 1
 unset label 1
 
-set title 'raw penetration, before the position pass'
+set title '(b) raw penetration, before the position pass'
 set ylabel 'penetration (m)'
 set yrange [0:0.9]
 set key top left font F9
 plot for [k=1:5] data using (sel(k*0.2, "t")):(sel(k*0.2, "raw")) with lines lw 2 \
-        lc rgb word(C1." ".C2." ".C3." ".C4." ".C5, k) title sprintf('β = %.1f', k*0.2), \
+        lc rgb word(C1." ".C2." ".C3." ".C4." ".C5, k) notitle, \
      for [k=1:5] data using (sel(k*0.2, "t")):(sel(k*0.2, "raw") > 0 ? abs(sel(k*0.2, "v"))*h/(k*0.2) : NaN) \
         with lines dt 2 lw 1 lc rgb word(C1." ".C2." ".C3." ".C4." ".C5, k) notitle, \
      NaN with lines dt 2 lw 1 lc rgb C7 title '|v| h / β (steady state)', \
-     '+' using (1):(0.763) every ::0::0 with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title 'seed: β = 0.2 → 0.763, β = 1 → 0.1635', \
+     '+' using (1):(0.763) every ::0::0 with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' title 'seed (β = 0.2, 1)', \
      '+' using (1):(0.1635) every ::0::0 with points pt 6 ps 2.2 lw 1.5 lc rgb 'black' notitle
 unset multiplot

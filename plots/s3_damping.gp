@@ -13,29 +13,31 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
-set multiplot layout 1, 3 title "SPEC S3 damping: a spinning tet cube thrown at (3, 4) m/s - damp relative motion only, never all velocities" font F11
+set multiplot layout 1, 3 title "SPEC S3 damping: a spinning tet cube thrown at (3, 4) m/s; damp relative motion only" font F11
 set key bottom left font F9
 
 set title '(a) centre of mass trajectory'
 set xlabel 'x (m)'
 set ylabel 'y (m)'
-plot data using "ballistic_x":"ballistic_y" with lines lw 6 lc rgb '#cccccc' title 'ballistic closed form', \
+set xtics 1
+plot data using "ballistic_x":"ballistic_y" with lines lw 6 lc rgb '#cccccc' title 'ballistic (closed form)', \
      '' using "none_x":"none_y" with lines lw 2 lc rgb C7 title 'no damping', \
      '' using "relative_x":"relative_y" with lines lw 2 dt 2 lc rgb C1 title 'relative damping 0.1', \
-     '' using "global_x":"global_y" with lines lw 2 lc rgb C4 title 'global 0.99 per frame'
+     '' using "global_x":"global_y" with lines lw 2 lc rgb C4 title 'global 0.99/frame'
 
 set title '(b) speed of the centre of mass'
 set xlabel 't (s)'
 set ylabel 'speed (m/s)'
-set key top right font F9
+set xtics 0.5
+unset key  # the colours of (a)
 plot data using "t":"none_speed" with lines lw 2 lc rgb C7 title 'no damping', \
      '' using "t":"relative_speed" with lines lw 2 dt 2 lc rgb C1 title 'relative damping 0.1', \
      '' using "t":"global_speed" with lines lw 2 lc rgb C4 title 'global 0.99 per frame'
 
-set title '(c) spin: |angular momentum| / initial'
+set title '(c) spin |L| / |L_0|'
 set ylabel '|L| / |L_0|'
 set yrange [0:1.05]
-set key bottom left font F9
+set label 1 "no damping: PBD loses\nsome rotation itself" at 0.05, 0.15 left font F9 tc rgb C7
 plot data using "t":"none_spin" with lines lw 2 lc rgb C7 title 'no damping (PBD rotational loss)', \
      '' using "t":"relative_spin" with lines lw 2 dt 2 lc rgb C1 title 'relative damping 0.1', \
      '' using "t":"global_spin" with lines lw 2 lc rgb C4 title 'global 0.99 per frame'

@@ -17,25 +17,25 @@ x10 = STATS_max
 stats data using (column("iterations") == 4 ? column("xpbd_sag") : NaN) nooutput
 x4 = STATS_max
 
-set multiplot layout 1, 2 title "SPEC S3 iteration tiers: hanging tet cube (3x3x3 cells, 6.4 kg), sag vs iterations per frame (1 substep)" font F11
+set multiplot layout 1, 2 title "SPEC S3 iteration tiers: hanging tet cube (3x3x3 cells, 6.4 kg), sag vs iterations (1 substep)" font F11
 set xlabel 'iterations per frame'
 set ylabel 'sag (m)'
 set xrange [1:21]
 set key top right font F9
 
-set title sprintf('(a) XPBD, compliance 10^{-2} m/N: %.4f m at 4, %.4f m at 10 iterations', x4, x10)
+set title sprintf("(a) XPBD, α = 10^{-2} m/N:\n%.4f m at 4, %.4f m at 10 iterations", x4, x10)
 set yrange [0:*]
 set object 1 rect from 1, x10 * 0.9 to 21, x10 * 1.1 fc rgb '#dde8f3' fs solid 1.0 noborder behind
 plot data using "iterations":"xpbd_sag" with linespoints pt 7 lw 2 lc rgb C1 title 'XPBD', \
      '' using "iterations":"pbd_sag" with linespoints pt 5 lw 2 lc rgb C4 title 'PBD, k_s = 0.05', \
-     NaN with boxes fs solid 1.0 lc rgb '#dde8f3' title '+-10% of XPBD at 10 iterations'
+     NaN with boxes fs solid 1.0 lc rgb '#dde8f3' title '±10% of XPBD at 10'
 unset object 1
 
-set title '(b) the same on a log scale, with PBD k_s = 1 (the usual setting)'
+set title "(b) the same on a log scale,\nwith PBD k_s = 1 (the usual setting)"
 set logscale y
 set yrange [*:*]
 set format y '10^{%L}'
-plot data using "iterations":"xpbd_sag" with linespoints pt 7 lw 2 lc rgb C1 title 'XPBD, compliance 10^{-2}', \
+plot data using "iterations":"xpbd_sag" with linespoints pt 7 lw 2 lc rgb C1 title 'XPBD, α = 10^{-2}', \
      '' using "iterations":"pbd_sag" with linespoints pt 5 lw 2 lc rgb C4 title 'PBD, k_s = 0.05', \
      '' using "iterations":"pbd1_sag" with linespoints pt 9 lw 2 lc rgb C2 title 'PBD, k_s = 1'
 unset multiplot

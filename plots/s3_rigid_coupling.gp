@@ -12,7 +12,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
-set multiplot layout 1, 2 title "SPEC S3 two-way soft-rigid coupling: a 2.7 kg soft cube at 2 m/s hits a free box; momentum (x) of each side" font F11
+set multiplot layout 1, 2 title "SPEC S3 two-way coupling: a 2.7 kg soft cube at 2 m/s hits a free box; momentum p_x of each" font F11
 set xlabel 't (s)'
 set ylabel 'momentum p_x (N s)'
 set key below horizontal font F9
@@ -24,12 +24,13 @@ set style rect fc rgb '#eeeeee' fs solid 1 noborder
 set object 1 rect from STATS_min, graph 0 to STATS_max, graph 1 behind
 set label 1 'in contact' at STATS_min, graph 0.97 offset 0.3, 0 font F9
 
-set title '(a) 5 kg box: the momentum changes hands, the total stays'
+set xtics 0.1
+set title '(a) 5 kg box: the momentum changes hands'
 plot data using "t":"soft_5kg" with lines lw 2 lc rgb C1 title 'soft cube', \
      '' using "t":"box_5kg" with lines lw 2 lc rgb C4 title 'rigid box', \
      '' using "t":"total_5kg" with lines lw 2 dt 2 lc rgb C7 title 'total'
 
-set title '(b) 1000 kg box: the light soft body bounces back'
+set title '(b) 1000 kg box: the soft body bounces back'
 plot data using "t":"soft_1000kg" with lines lw 2 lc rgb C1 title 'soft cube', \
      '' using "t":"box_1000kg" with lines lw 2 lc rgb C4 title 'rigid box (v <= 0.011 m/s)', \
      '' using "t":"total_1000kg" with lines lw 2 dt 2 lc rgb C7 title 'total'

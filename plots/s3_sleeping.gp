@@ -18,6 +18,7 @@ set xlabel 'frame'
 set xrange [0:360]
 unset key
 
+set xtics 100
 set title '(a) bodies asleep'
 set ylabel 'bodies'
 set yrange [0:11]
@@ -28,12 +29,13 @@ set ylabel 'solves'
 set yrange [0:*]
 plot data using "frame":"solves" with steps lw 2 lc rgb C4 notitle
 
-set title '(c) largest kinetic energy per kg of a body'
+set title '(c) max kinetic energy per kg'
 set key top right font F9
 set ylabel 'J/kg'
 set logscale y
 set format y '10^{%L}'
-set yrange [1e-12:*]
+set yrange [1e-12:1e6]
+set ytics 1e-12, 1e4, 1
 atleast(v) = v > 1e-12 ? v : 1e-12
 plot data using "frame":(atleast(column("max_energy"))) with lines lw 2 lc rgb C1 title 'largest', \
      '' using "frame":(atleast(column("centre_energy"))) with lines lw 1.5 dt 2 lc rgb C3 title 'middle cube', \

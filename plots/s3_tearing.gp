@@ -20,6 +20,9 @@ wide = 1
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
+# (a) across the top (two pieces far apart, drawn to scale), (b) and (c)
+# below it: a taller PDF than common.gp's
+if (fmt eq 'pdf') { eval pdf_terminal(4.6); set output out }
 
 # one frame for both shapes: the extents of the two together
 stats split using "x0" nooutput
@@ -35,7 +38,9 @@ set palette defined (0 '#313695', 1 '#4575b4', 2 '#74add1', 3 '#fee090', 4 '#f46
 set cbrange [0:0.3]
 set cblabel 'stretch |d|/rest - 1' font F9
 
-set multiplot layout 1, 3 title "SPEC S3 topology: a 12x8 curtain pulled apart by its top row, torn beyond 30% stretch" font F11
+set multiplot title "SPEC S3 topology: a 12x8 curtain pulled apart by its top row, torn beyond 30% stretch" font F11
+set origin 0, 0.6
+set size 1, 0.33
 set size ratio -1
 # each shape in its own frame: the split pieces end far apart
 stats split using "x0" nooutput
@@ -55,23 +60,30 @@ stats hinge using "x0" nooutput
 set xrange [STATS_min - pad:STATS_max + pad]
 stats hinge using "y0" nooutput
 set yrange [STATS_min - pad:STATS_max + pad]
-set title '(b) edges removed only: pieces held at a hinge vertex (circled)'
+set origin 0, 0
+set size 0.45, 0.6
+set size ratio -1
+set xtics 0.1
+set title "(b) edges removed only: the pieces\nhang on at a hinge vertex (circled)"
 plot hinge using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column("y0")):"stretch" \
      with vectors nohead lw 1.5 lc palette, \
      points using (column("run") == 1 ? column("x") : NaN):"y" with points pt 6 ps 2.5 lw 2 lc rgb C4
 unset colorbox
 
+set origin 0.45, 0
+set size 0.55, 0.6
 set size ratio 0
 set autoscale xy
-set title '(c) torn edges and hinge vertices vs frame'
+set xtics auto
+set title '(c) torn edges and hinge vertices'
 set xlabel 'frame'
 set ylabel 'edges torn (cumulative)'
 set y2label 'hinge vertices'
 set y2tics 1
-set yrange [0:*]
+set yrange [0:45]
 set y2range [0:4]
 set xrange [0:40]
-set key bottom right font F9
+set key top left font F9 samplen 2
 plot data using "frame":"torn_split" with lines lw 2 lc rgb C1 title 'torn, vertex split', \
      '' using "frame":"torn_hinge" with lines lw 2 dt 2 lc rgb C4 title 'torn, edges only', \
      '' using "frame":"hinges_split" axes x1y2 with steps lw 1.5 lc rgb C2 title 'hinges, vertex split', \

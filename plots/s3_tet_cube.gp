@@ -18,35 +18,36 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 if (fmt eq 'pdf') {
-    set terminal pdfcairo enhanced color font 'Sans,13' size 11in,7.5in linewidth 1.5 pointscale 0.6
+    eval pdf_terminal(5.1)
 } else {
     set terminal pngcairo enhanced color font 'Sans,10' size 1500,1000 linewidth 1.3
 }
 set output out
 
-set multiplot layout 2, 2 title "SPEC S3 tet cube (3x3x3 cells, 6 tets each, edge compliance 10^{-2} m/N, XPBD 10 iterations): volume constraints on vs edges only" font F11
+set multiplot layout 2, 2 title "SPEC S3 tet cube (3x3x3 cells x 6 tets, edge α = 10^{-2} m/N, 10 iterations): volume on vs edges only" font F11
 set xlabel 't (s)'
 set key top right font F9
 
-set title '(a) hanging from its top layer: sag of the lowest particle'
+set title '(a) hanging from its top layer: sag'
 set ylabel 'sag (m)'
 plot data using "t":"hang_sag_vol" with lines lw 2 lc rgb C1 title 'edges + tet volume', \
      '' using "t":"hang_sag_edges" with lines lw 2 dt 2 lc rgb C4 title 'edges only'
 
-set title '(b) dropped from 0.5 m onto the ground: height of the cube'
+set title '(b) dropped from 0.5 m: height of the cube'
 set ylabel 'height (m)'
-set yrange [0:0.4]
+set yrange [0:0.5]
 plot data using "t":"drop_height_vol" with lines lw 2 lc rgb C1 title 'edges + tet volume', \
      '' using "t":"drop_height_edges" with lines lw 2 dt 2 lc rgb C4 title 'edges only (pancake)', \
      0.3 with lines dt 3 lc rgb C7 title 'rest height 0.3 m'
 set autoscale y
 
-set title '(c) volume error |V/V_0 - 1| (log): tets hold it under 0.3 %'
+set title '(c) volume error |V/V_0 - 1|: tets hold it < 0.3 %'
 set ylabel '|V / V_0 - 1|'
 set key below horizontal maxrows 2 font F9
 set logscale y
 set format y '10^{%L}'
 set yrange [1e-6:2]
+set ytics 1e-6, 100, 1
 verr(c) = (abs(column(c) - 1) > 1e-6 ? abs(column(c) - 1) : 1e-6)
 plot data using "t":(verr("hang_volume_vol")) with lines lw 2 lc rgb C1 title 'hanging, tet volume', \
      '' using "t":(verr("hang_volume_edges")) with lines lw 2 dt 2 lc rgb C2 title 'hanging, edges only', \
@@ -66,11 +67,11 @@ unset grid
 set size ratio -1
 set key off
 set xrange [-0.3:2.2]
-set yrange [-0.25:0.45]
-set label 1 'hanging, volume' at 0.0, 0.40 center font F9
-set label 2 'hanging, edges only' at 0.62, 0.40 center font F9
-set label 3 'dropped, volume' at 1.24, 0.40 center font F9
-set label 4 'dropped, edges only' at 1.86, 0.40 center font F9
+set yrange [-0.25:0.5]
+set label 1 "hanging,\nvolume" at 0.0, 0.44 center font F9
+set label 2 "hanging,\nedges only" at 0.62, 0.44 center font F9
+set label 3 "dropped,\nvolume" at 1.24, 0.44 center font F9
+set label 4 "dropped,\nedges only" at 1.86, 0.44 center font F9
 plot shape using (column("scene") == 0 || column("scene") == 2 ? column("x0") : NaN):"y0":(column("x1") - column("x0")):(column("y1") - column("y0")) with vectors nohead lw 1 lc rgb C1, \
      shape using (column("scene") == 1 || column("scene") == 3 ? column("x0") : NaN):"y0":(column("x1") - column("x0")):(column("y1") - column("y0")) with vectors nohead lw 1 lc rgb C4
 unset multiplot

@@ -12,7 +12,7 @@ ncol = int(STATS_max) + 1
 stats data using "values_compared" nooutput
 total = STATS_sum
 
-set title sprintf("SIMD vs scalar reference: values that differ after 30 steps (%.0f values compared; expected 0 everywhere)", total) font F11
+set title sprintf("SIMD vs scalar reference: values that differ after 30 steps\n(%.0f values compared; expected 0 everywhere; cells: differing / compared)", total) font F11
 set xlabel 'SIMD path and precision'
 set ylabel ''
 set xrange [-0.6:ncol - 0.4]
@@ -25,7 +25,7 @@ set grid noxtics noytics nomxtics nomytics
 unset key
 green = 0x2e9e4f; red = 0xd62728
 cellc(d) = d == 0 ? green : red
-celltext(d, m) = d == 0 ? sprintf("0 of %d differ", column("values_compared")) : sprintf("%d differ\nmax %.1e", d, m)
+celltext(d, m) = d == 0 ? sprintf("0 / %d", column("values_compared")) : sprintf("%d differ\nmax %.1e", d, m)
 plot data using "column":"kernel_id":(0.47):(0.45):(cellc(column("values_differing"))):xtic(strcol("isa") . " " . strcol("precision")):ytic(strcol("kernel")) \
           with boxxyerror fs solid 0.85 noborder lc rgb variable, \
      '' using "column":"kernel_id":(celltext(column("values_differing"), column("max_abs_diff"))) \

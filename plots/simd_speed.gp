@@ -3,7 +3,6 @@
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/simd_speed.tsv'; out='fig/simd_speed.png'; fmt='png'" PLOTS/simd_speed.gp
 # (PLOTS = this directory; fmt='pdf' with out='fig/simd_speed.pdf' for the PDF.)
-wide = 1
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
@@ -16,35 +15,54 @@ isaname(k) = word('scalar sse4 avx2 avx512 neon', k + 1)
 col(k) = word(C7 . ' ' . C1 . ' ' . C2 . ' ' . C4 . ' ' . C3, k + 1)
 pick(kern, prec, k) = (strcol("kernel") eq kern && strcol("precision") eq prec && column("isa_id") == k) ? column("items_per_s") : NaN
 
-set multiplot layout 1, 3 title "Kernel throughput per SIMD path (one thread; best of several timed loops; not checked)" font F11
+# The two size sweeps side by side with one key strip below them (an empty
+# plot with only the key: constants above the y range, drawn nowhere), the
+# speed-up bars across the whole width below: every kernel's name readable.
+if (fmt eq 'pdf') { eval pdf_terminal(5.2); set output out }
+set multiplot title "Kernel throughput per SIMD path (one thread; best of several timed loops; not checked)" font F11
 set logscale xy
 set format x '2^{%L}'
 set format y '10^{%L}'
-set xlabel 'problem size n (items)'
+set xlabel 'problem size n (items)' offset 0, 0.5
 set ylabel 'throughput (items/s)'
-# keys below the panels (outside the data), two rows of paths
-set key outside below center horizontal maxrows 2 font F8
+unset key
 
-set title 'distance\_xpbd: constraints per second'
+set origin 0, 0.6
+set size 0.5, 0.35
+set title '(a) distance\_xpbd: constraints per second'
 set logscale x 2
-plot for [k=0:maxisa] data using "n":(pick("distance_xpbd", "f32", k)) with linespoints pt 7 ps 0.8 lw 2 lc rgb col(k) title isaname(k) . ' f32', \
-     for [k=0:maxisa] data using "n":(pick("distance_xpbd", "f64", k)) with linespoints pt 6 ps 0.8 lw 2 dt 2 lc rgb col(k) title isaname(k) . ' f64'
+plot for [k=0:maxisa] data using "n":(pick("distance_xpbd", "f32", k)) with linespoints pt 7 ps 0.8 lw 2 lc rgb col(k), \
+     for [k=0:maxisa] data using "n":(pick("distance_xpbd", "f64", k)) with linespoints pt 6 ps 0.8 lw 2 dt 2 lc rgb col(k)
 
-set title 'predict: particles per second'
-plot for [k=0:maxisa] data using "n":(pick("predict", "f32", k)) with linespoints pt 7 ps 0.8 lw 2 lc rgb col(k) title isaname(k) . ' f32', \
-     for [k=0:maxisa] data using "n":(pick("predict", "f64", k)) with linespoints pt 6 ps 0.8 lw 2 dt 2 lc rgb col(k) title isaname(k) . ' f64'
+set origin 0.5, 0.6
+set title '(b) predict: particles per second'
+plot for [k=0:maxisa] data using "n":(pick("predict", "f32", k)) with linespoints pt 7 ps 0.8 lw 2 lc rgb col(k), \
+     for [k=0:maxisa] data using "n":(pick("predict", "f64", k)) with linespoints pt 6 ps 0.8 lw 2 dt 2 lc rgb col(k)
 
-set title 'speed-up over scalar at the smallest size (in cache), f32'
-unset logscale x
+set origin 0, 0.5
+set size 1, 0.1
+unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale
+set xrange [0:1]; set yrange [0:1]
+set lmargin 0; set rmargin 0; set tmargin 0; set bmargin 0
+set key inside center center horizontal box opaque font F9 samplen 2
+plot for [k=0:maxisa] 2 with linespoints pt 7 ps 0.8 lw 2 lc rgb col(k) title isaname(k) . ' f32', \
+     for [k=0:maxisa] 2 with linespoints pt 6 ps 0.8 lw 2 dt 2 lc rgb col(k) title isaname(k) . ' f64'
+
+set origin 0, 0
+set size 1, 0.5
+set lmargin 9; set rmargin 2; set tmargin 2; set bmargin 6
+set border 3
+set xtics out nomirror; set ytics out nomirror
+set grid ytics lc rgb '#e4e4e4' lw 0.8
+set title '(c) speed-up over scalar at the smallest size (in cache), f32'
 set format x '%g'
 set logscale y 2
 set format y '%gx'
-set xlabel ''
-set ylabel 'speed-up over the scalar reference'
+set ylabel 'speed-up over scalar'
 set xrange [-0.6:maxkernel + 0.6]
 set yrange [0.5:*]
-set xtics rotate by 30 right font F8 noenhanced
-set key outside top center horizontal font F8
+set xtics rotate by 30 right font F9 noenhanced
+set key inside top left horizontal font F9
 set style fill solid 0.85 noborder
 bw = 0.8 / (maxisa > 0 ? maxisa : 1)   # a scalar-only build has no bars
 if (maxisa == 0) { set label 5 'no SIMD path in this build' at graph 0.5, graph 0.5 center }

@@ -2,14 +2,16 @@
  * report.h). The files behind it, one concept each:
  *
  *   report_main.c     command line: options, --list, --help, exit status
- *   report_run.c      running the sections: untimed ones two at a time in
- *                     child processes, timed ones alone; results merged in
- *                     section order
+ *   report_run.c      running the report: timed sections first, alone; then
+ *                     the others in child processes, each section's figures
+ *                     as soon as it is done, and report.pdf, two processes at
+ *                     a time; results merged in section order
  *   report_record.c   what sections record: tables, checks and where their
  *                     tolerances come from, seed values, markdown, figures,
  *                     progress; and the record stream a child sends back
  *   report_util.c     growing buffers, paths, files, child processes
- *   report_gnuplot.c  gnuplot string quoting and the figure runner
+ *   report_gnuplot.c  gnuplot string quoting and the figure runner (gnuplot
+ *                     processes that draw each figure as its data appears)
  *   report_prov.c     provenance: commit, date, compiler, CPU, load average
  *   report_md.c       report.md and the data/checks, figures, seeds tables
  *   report_pdf.c      the typeset report.pdf (groff -ms, gropdf)
@@ -167,6 +169,17 @@ struct xr_ctx {
 /* %.6g, or for exact checks the shortest form that reads back as the same
  * double. */
 void xr_fmt_num(char *out, size_t n, double v, int exact);
+/* A section's check table, as report.md and report.pdf both print it: the
+ * column names, and per check its cells as text (markdown inline text;
+ * the numbers through xr_fmt_num). */
+enum { XR_CHECK_COLS = 7 };
+extern const char *const xr_check_columns[XR_CHECK_COLS];
+typedef struct xr_check_row {
+    const char *cell[XR_CHECK_COLS]; /* into the check and into ours, expected */
+    char ours[40], expected[40];
+} xr_check_row;
+/* The row of check c; r must outlive its use of cell[1] and cell[2]. */
+void xr_check_row_of(const xr_checkrec *c, xr_check_row *r);
 /* (ours - seed) / |seed| in %; NaN when the seed is 0 or either is not finite. */
 double xr_deviation_pct(double seed, double ours);
 /* After a section ran: a failed check per declared figure it did not make. */
@@ -191,15 +204,51 @@ void xr_records_sort(xr_ctx *ctx);
 
 /* ------------------------------------------------------- report_run.c --- */
 
-/* Runs the selected sections (sel[s] != 0) and prints one line per section;
- * returns the wall time. */
-double xr_run_sections(xr_ctx *ctx, const int *sel);
+/* What xr_run_report did and when (seconds since it started). */
+typedef struct xr_run_result {
+    int gnuplot;      /* gnuplot was found */
+    int pdf;          /* xr_write_pdf's result; 0 when not asked for */
+    double sections;  /* the last section done */
+    double figures;   /* the last figure drawn */
+    double pdf_start, pdf_end;
+    double gnuplot_s; /* summed drawing time of the figures */
+    double total;
+} xr_run_result;
+
+/* Runs the selected sections (sel[s] != 0), printing one line per section;
+ * draws their figures with gnuplot as each section finishes and, once
+ * every section and PDF figure is done, typesets report.pdf (if pdf is
+ * wanted) while the PNGs are still drawn: ctx->jobs processes at a time
+ * in all. Sections that time something run first, alone. */
+xr_run_result xr_run_report(xr_ctx *ctx, const int *sel);
 
 /* --------------------------------------------------- report_gnuplot.c --- */
 
-/* Renders every declared figure in every requested format, two gnuplot
- * processes at a time. Returns 1 if gnuplot ran, 0 if it is missing. */
-int xr_render_figures(xr_ctx *ctx);
+/* The plotter: gnuplot processes that stay up and draw one figure after
+ * another as their data appears (see report_gnuplot.c). The PDFs go
+ * first, as report.pdf waits for them; the PNGs after. A figure drawn
+ * sets its xr_figrec's png or pdf flag. */
+typedef struct xr_plotter xr_plotter;
+struct pollfd;
+/* Up to `workers` gnuplot processes. When gnuplot is missing it says how
+ * to install it, and every figure added is left undrawn. */
+xr_plotter *xr_plotter_new(xr_ctx *ctx, size_t workers);
+int xr_plotter_has_gnuplot(const xr_plotter *p);
+/* Queues figure `fig` (plots/fig.gp) in the requested formats. */
+void xr_plotter_add(xr_plotter *p, const char *fig);
+/* Figures being drawn now; figures queued or being drawn (PDFs only if
+ * pdf_only). */
+size_t xr_plotter_running(const xr_plotter *p);
+size_t xr_plotter_pending(const xr_plotter *p, int pdf_only);
+/* Gives the next queued figure (a PDF if any, else a PNG unless pdf_only)
+ * to an idle process; 1 if one was started. */
+int xr_plotter_start(xr_plotter *p, int pdf_only);
+/* The descriptors to wait on (at most one per process), and what to do
+ * when poll() says they are ready. */
+size_t xr_plotter_pollfds(const xr_plotter *p, struct pollfd *fds);
+void xr_plotter_ready(xr_plotter *p, const struct pollfd *fds, size_t n);
+/* Stops the processes; returns the summed drawing time of every figure. */
+double xr_plotter_end(xr_plotter *p);
 
 /* ------------------------------------------------------ report_prov.c --- */
 

@@ -3,8 +3,9 @@
  *
  * Flow: parse options -> run the selected sections (report_run.c: each
  * writes DIR/data/NAME.tsv, records checks, seed values, markdown and
- * figures) -> render every declared figure with gnuplot (report_gnuplot.c)
- * -> typeset DIR/report.pdf with groff (report_pdf.c) -> write
+ * figures), drawing each section's figures with gnuplot as soon as it is
+ * done (report_gnuplot.c), and typeset DIR/report.pdf with groff once the
+ * sections and the PDF figures are (report_pdf.c) -> write
  * DIR/data/checks.tsv, figures.tsv, seeds.tsv and DIR/report.md
  * (report_md.c). */
 #define _POSIX_C_SOURCE 200809L
@@ -53,8 +54,8 @@ static void xr_usage(FILE *f)
             "                   section (names: --list)\n"
             "  --list           print every section, figure and table name with a one-line\n"
             "                   description, then exit\n"
-            "  --jobs N         sections that time nothing run N at a time, each in its own\n"
-            "                   process (default 2); sections that measure time always run\n"
+            "  --jobs N         processes at a time (default 2): sections that time nothing,\n"
+            "                   each in its own, gnuplot and groff; timed sections run first,\n"
             "                   alone. --jobs 1 runs every section in order in one process;\n"
             "                   report.md is the same either way apart from timings\n"
             "  --format LIST    figure formats: png, pdf or png,pdf (default png,pdf);\n"
@@ -302,40 +303,34 @@ int main(int argc, char **argv)
     ctx.tty = isatty(2);
     xr_prov_start(&ctx.prov, ctx.isa);
 
-    const double t_sections = xr_run_sections(&ctx, sel);
-    size_t passed, failed;
-    xr_count_checks(&ctx, SIZE_MAX, &passed, &failed);
-
-    /* figures */
-    int gnuplot_ok = 1, figs_missing = 0, pdf_ok = 0;
-    const double t1 = xr_now();
-    if (ctx.nfigs && (ctx.want_png || ctx.want_pdf)) {
-        gnuplot_ok = xr_render_figures(&ctx);
-        for (size_t i = 0; i < ctx.nfigs; ++i)
-            if ((ctx.want_png && !ctx.figs[i].png) || (ctx.want_pdf && !ctx.figs[i].pdf))
-                ++figs_missing;
-        if (gnuplot_ok && figs_missing)
-            fprintf(stderr, "xpbd-report: %d figure(s) not rendered (see the messages above)\n",
-                    figs_missing);
-    }
-    const double t_figures = xr_now() - t1;
-    xr_prov_end(&ctx.prov);
-
-    const double t2 = xr_now();
     char *report = xr_path(ctx.out, "/report.pdf", NULL);
     remove(report); /* never leave an old report looking current */
     free(report);
-    if (ctx.want_pdf)
-        pdf_ok = xr_write_pdf(&ctx) > 0;
-    const double t_pdf = xr_now() - t2;
+    const xr_run_result run = xr_run_report(&ctx, sel);
+    size_t passed, failed;
+    xr_count_checks(&ctx, SIZE_MAX, &passed, &failed);
+    int figs_missing = 0;
+    if (ctx.nfigs && (ctx.want_png || ctx.want_pdf)) {
+        for (size_t i = 0; i < ctx.nfigs; ++i)
+            if ((ctx.want_png && !ctx.figs[i].png) || (ctx.want_pdf && !ctx.figs[i].pdf))
+                ++figs_missing;
+        if (run.gnuplot && figs_missing)
+            fprintf(stderr, "xpbd-report: %d figure(s) not rendered (see the messages above)\n",
+                    figs_missing);
+    }
+    const int gnuplot_ok = run.gnuplot || !ctx.nfigs || !(ctx.want_png || ctx.want_pdf);
+    const int pdf_ok = run.pdf > 0;
     xr_write_checks_tsv(&ctx);
     xr_write_figures_tsv(&ctx);
     xr_write_seeds_tsv(&ctx);
     xr_write_md(&ctx, gnuplot_ok, pdf_ok);
     xr_progress_clear(&ctx);
 
-    printf("sections %.2f s, figures %.2f s, report.pdf %.2f s; output in %s/ (report.md%s)\n",
-           t_sections, t_figures, t_pdf, ctx.out, pdf_ok ? ", report.pdf" : "");
+    /* the phases overlap: when each ended, from the start */
+    printf("sections done at %.2f s, figures at %.2f s (gnuplot %.2f s in all), report.pdf "
+           "%.2f s from %.2f s; %.2f s in all; output in %s/ (report.md%s)\n",
+           run.sections, run.figures, run.gnuplot_s, run.pdf_end - run.pdf_start, run.pdf_start,
+           run.total, ctx.out, pdf_ok ? ", report.pdf" : "");
     printf("%zu passed, %zu failed\n", passed, failed);
     fflush(stdout);
     if (failed)

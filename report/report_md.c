@@ -175,24 +175,25 @@ static void xr_write_md_checks(FILE *f, const xr_ctx *ctx, size_t s)
         nc += ctx->checks[i].section == s;
     if (!nc)
         return;
-    fprintf(f, "**Checks**\n\n| check | ours | closed form / expected | seed | tolerance | "
-               "tolerance from | verdict |\n|---|---|---|---|---|---|---|\n");
+    fputs("**Checks**\n\n|", f);
+    for (int k = 0; k < XR_CHECK_COLS; ++k)
+        fprintf(f, " %s |", xr_check_columns[k]);
+    fputs("\n|", f);
+    for (int k = 0; k < XR_CHECK_COLS; ++k)
+        fputs("---|", f);
+    fputc('\n', f);
     for (size_t i = 0; i < ctx->nchecks; ++i) {
-        const xr_checkrec *c = &ctx->checks[i];
-        if (c->section != s)
+        if (ctx->checks[i].section != s)
             continue;
-        char ours[40], exp[40];
-        xr_fmt_num(ours, sizeof ours, c->ours, c->exact);
-        xr_fmt_num(exp, sizeof exp, c->expected, c->exact);
-        fputs("| ", f);
-        xr_md_cell(f, c->what);
-        fprintf(f, " | %s | %s | ", ours, exp);
-        xr_md_cell(f, c->seed ? c->seed : "-");
-        fputs(" | ", f);
-        xr_md_cell(f, c->tol);
-        fputs(" | ", f);
-        xr_md_cell(f, c->tol_from ? c->tol_from : "-");
-        fprintf(f, " | %s |\n", c->pass ? "PASS" : "**FAIL**");
+        xr_check_row r;
+        xr_check_row_of(&ctx->checks[i], &r);
+        fputc('|', f);
+        for (int k = 0; k < XR_CHECK_COLS; ++k) {
+            fputc(' ', f);
+            xr_md_cell(f, r.cell[k]);
+            fputs(" |", f);
+        }
+        fputc('\n', f);
     }
     fputc('\n', f);
 }

@@ -12,7 +12,7 @@
  * numbers, the summary against the seeds, then per section its heading
  * (a PDF bookmark), prose and tables (section markdown converted to -ms and
  * tbl), its figures (gnuplot's pdfcairo output, 7.5 in wide, into the margins,
- * with gropdf's pdfpic) with their captions, and its check table (ours /
+ * at the size drawn, with gropdf's pdfpic) with their captions, and its check table (ours /
  * closed form / seed / tolerance / tolerance from / verdict).
  *
  * Page numbers for the contents and the summary's references come from a
@@ -37,8 +37,10 @@
 #define XR_PAGE_W_IN 8.27
 #define XR_PAGE_H_IN 11.69
 #define XR_LINE_IN 6.5
-/* Figures reach into the margins, 7.5 in wide: gnuplot's 9.5 in pages
- * then print at 0.79 of their size, their text at about 7 pt */
+/* Figures reach into the margins, up to 7.5 in wide. plots/common.gp
+ * draws them at that width (and at most 45% of the page high), so they
+ * are placed at the size they are drawn: scale 1, their text at the 9 pt
+ * and up it was set in (report.figures checks the scale). */
 #define XR_FIG_IN 7.5
 #define XR_RES 72000.0 /* gropdf basic units per inch */
 
@@ -251,69 +253,116 @@ static int xr_is_number(const char *s)
     return *end == 0;
 }
 
-/* Emits t with tbl: the point size shrinks (9 down to 6) until the columns
- * fit the line; columns still too wide become text blocks that wrap, their
- * widths shared out by length. The header repeats on every page. */
+/* The longest run of characters without a space, as printed: the narrowest
+ * a cell can wrap to. */
+static size_t xr_longest_word(const char *s)
+{
+    size_t best = 0, cur = 0;
+    for (; *s; ++s) {
+        if (*s == ' ') {
+            cur = 0;
+        } else if ((*s & 0xC0) != 0x80 && *s != '`' && *s != '*') {
+            if (++cur > best)
+                best = cur;
+        }
+    }
+    return best;
+}
+
+/* Estimated widths, in ems of the table's point size: an average character
+ * of Times (digits, lower case, some capitals and bold header text) is
+ * taken as 0.55 em, the gap between columns as tbl's 3 n (1.5 em) */
+#define XR_CHAR_EM 0.55
+#define XR_GAP_EM 1.5
+
+/* Emits t with tbl at the largest point size from 9 down to 7 at which it
+ * fits the line: first with every cell on one line; else with the widest
+ * columns wrapping (a width of their own, their header and text cells as
+ * text blocks), each column no narrower than its longest word and the
+ * room left shared out in proportion to how much each would need to stay
+ * on one line. A table too wide even then is split: the columns that fit,
+ * then the first column again with the others. The header repeats on
+ * every page. */
 static void xr_emit_table(xr_doc *d, const xr_table *t)
 {
     if (t->nrows < 1 || t->ncols < 1)
         return;
     const size_t nc = t->ncols;
-    size_t *maxlen = calloc(nc, sizeof *maxlen);
+    double *nat = calloc(nc, sizeof *nat);  /* one line, ems */
+    double *mn = calloc(nc, sizeof *mn);    /* wrapped as far as it goes, ems */
+    double *width = calloc(nc, sizeof *width); /* points; 0: no width of its own */
     int *numeric = calloc(nc, sizeof *numeric);
-    int *block = calloc(nc, sizeof *block);
-    int *wraps = calloc(nc, sizeof *wraps); /* a body cell has a space */
-    double *width = calloc(nc, sizeof *width);
-    if (!maxlen || !numeric || !block || !width || !wraps)
+    if (!nat || !mn || !width || !numeric)
         xr_die_nomem();
     for (size_t c = 0; c < nc; ++c) {
         numeric[c] = t->nrows > 1;
+        size_t natlen = 0, minlen = 0;
         for (size_t r = 0; r < t->nrows; ++r) {
             const char *cell = t->cells[r * nc + c];
-            const size_t len = xr_visible_len(cell);
-            maxlen[c] = len > maxlen[c] ? len : maxlen[c];
+            const size_t len = xr_visible_len(cell), word = xr_longest_word(cell);
+            natlen = len > natlen ? len : natlen;
+            minlen = word > minlen ? word : minlen;
             if (r > 0 && *cell && strcmp(cell, "-") != 0 && !xr_is_number(cell))
                 numeric[c] = 0;
-            if (r > 0 && strchr(cell, ' '))
-                wraps[c] = 1;
         }
+        nat[c] = (double)natlen * XR_CHAR_EM;
+        mn[c] = (double)minlen * XR_CHAR_EM;
     }
-    /* widths in points: a character about half the point size, a column
-     * gap of 3 ens (tbl's default) */
     const double line = 0.97 * XR_LINE_IN * 72.0;
-    double ps = 9.0;
-    for (;;) {
-        double total = 0;
-        for (size_t c = 0; c < nc; ++c)
-            total += ((double)maxlen[c] * 0.5 + 1.5) * ps;
-        if (total <= line || ps <= 7.0)
-            break;
-        ps -= 0.5;
+    double sum_nat = 0, sum_min = 0;
+    for (size_t c = 0; c < nc; ++c) {
+        sum_nat += nat[c] + XR_GAP_EM;
+        sum_min += mn[c] + XR_GAP_EM;
     }
-    /* still too wide: the longest columns (over their share of the line)
-     * become text blocks that wrap, sharing what the others leave */
-    double total = 0;
-    for (size_t c = 0; c < nc; ++c)
-        total += ((double)maxlen[c] * 0.5 + 1.5) * ps;
-    if (total > line) {
-        const double share = line / (double)nc;
-        double fixed = 0, longsum = 0;
-        for (size_t c = 0; c < nc; ++c) {
-            const double w = ((double)maxlen[c] * 0.5 + 1.5) * ps;
-            block[c] = w > share && maxlen[c] > 10 && wraps[c];
-            if (block[c]) {
-                longsum += (double)maxlen[c];
-                fixed += 1.5 * ps;
-            } else {
-                fixed += w;
-            }
+    if (sum_min * 7.0 > line && nc > 2) {
+        /* too wide even wrapped: the columns that fit, then the first
+         * column again with the rest (no landscape pages) */
+        size_t k = 1;
+        double used = mn[0] + XR_GAP_EM;
+        while (k < nc - 1 && (used + mn[k] + XR_GAP_EM) * 7.0 <= line)
+            used += mn[k++] + XR_GAP_EM;
+        xr_table part[2] = {{.ncols = k}, {.ncols = nc - k + 1}};
+        for (size_t r = 0; r < t->nrows; ++r) {
+            char **row = calloc(nc + 1, sizeof *row);
+            if (!row)
+                xr_die_nomem();
+            for (size_t c = 0; c < k; ++c)
+                row[c] = xr_strdup(t->cells[r * nc + c]);
+            xr_table_add_row(&part[0], row);
+            row[0] = xr_strdup(t->cells[r * nc]);
+            for (size_t c = k; c < nc; ++c)
+                row[c - k + 1] = xr_strdup(t->cells[r * nc + c]);
+            xr_table_add_row(&part[1], row);
+            free(row);
         }
-        for (size_t c = 0; c < nc; ++c)
-            if (block[c]) {
-                width[c] = (line - fixed) * (double)maxlen[c] / longsum;
-                if (width[c] < 36)
-                    width[c] = 36;
-            }
+        xr_emit_table(d, &part[0]);
+        xr_buf_printf(&d->b, ".LP\n.ps -1\n\\&\\fI(continued: the table's other columns)\\f[R]\n.ps\n");
+        xr_emit_table(d, &part[1]);
+        xr_table_free(&part[0]);
+        xr_table_free(&part[1]);
+        free(nat);
+        free(mn);
+        free(width);
+        free(numeric);
+        return;
+    }
+    double ps = 9.0;
+    int wrap = 0;
+    while (ps > 7.0 && sum_nat * ps > line)
+        ps -= 0.5;
+    if (sum_nat * ps > line) {
+        /* wrap: the largest size at which the narrowest layout fits */
+        wrap = 1;
+        for (ps = 9.0; ps > 7.0 && sum_min * ps > line; ps -= 0.5)
+            ;
+        const double room = line / ps - sum_min; /* ems beyond the minimum */
+        const double want = sum_nat - sum_min;
+        for (size_t c = 0; c < nc; ++c) {
+            const double extra = room > 0 && want > 0 ? room * (nat[c] - mn[c]) / want : 0;
+            const double w = mn[c] + (extra < nat[c] - mn[c] ? extra : nat[c] - mn[c]);
+            if (w < nat[c] - 1e-9) /* this column wraps */
+                width[c] = (w > 2.0 ? w : 2.0) * ps;
+        }
     }
 
     xr_buf *b = &d->b;
@@ -322,10 +371,9 @@ static void xr_emit_table(xr_doc *d, const xr_table *t)
         xr_buf_printf(b, "%slb", c ? " " : "");
     xr_buf_put(b, "\n", 1);
     for (size_t c = 0; c < nc; ++c) {
-        if (block[c])
-            xr_buf_printf(b, "%slw(%.0fp)", c ? " " : "", width[c]);
-        else
-            xr_buf_printf(b, "%s%s", c ? " " : "", numeric[c] ? "r" : "l");
+        xr_buf_printf(b, "%s%s", c ? " " : "", numeric[c] ? "r" : "l");
+        if (width[c] > 0)
+            xr_buf_printf(b, "w(%.0fp)", width[c]);
     }
     xr_buf_put(b, ".\n", 2);
     for (size_t r = 0; r < t->nrows; ++r) {
@@ -333,9 +381,9 @@ static void xr_emit_table(xr_doc *d, const xr_table *t)
             const char *cell = t->cells[r * nc + c];
             if (c)
                 xr_buf_put(b, "\t", 1);
-            if (block[c] && r > 0) {
+            if (wrap && width[c] > 0 && strchr(cell, ' ')) {
                 xr_buf_put(b, "T{\n.na\n\\&", 9);
-                xr_roff_inline_str(b, cell);
+                xr_roff_inline_base(b, cell, strlen(cell), r == 0 ? 'B' : 'R');
                 xr_buf_put(b, "\nT}", 3);
             } else {
                 xr_buf_put(b, "\\&", 2);
@@ -347,11 +395,10 @@ static void xr_emit_table(xr_doc *d, const xr_table *t)
             xr_buf_put(b, "_\n.TH\n", 6);
     }
     xr_buf_put(b, ".TE\n.LP\n", 8);
-    free(maxlen);
-    free(numeric);
-    free(block);
-    free(wraps);
+    free(nat);
+    free(mn);
     free(width);
+    free(numeric);
 }
 
 /* Splits a markdown table row "| a | b |" into cells (malloc'd, trimmed;
@@ -560,8 +607,8 @@ static void xr_emit_figure(xr_doc *d, size_t i)
     const int ok = g->pdf && !strpbrk(dstpdf, " \t'\"\\") &&
                    xr_pdf_copy(srcpdf, dstpdf, &w, &h) == 0;
     if (ok) {
-        /* 7.5 in wide (no wider than drawn), or 45% of the page height if
-         * that is less; centred on the text */
+        /* as drawn, but no wider than 7.5 in and no higher than 45% of the
+         * page (scaled down to fit otherwise); centred on the text */
         double dw = XR_FIG_IN < w / 72.0 ? XR_FIG_IN : w / 72.0, dh = dw * h / w;
         if (dh > 0.45 * XR_PAGE_H_IN) {
             dh = 0.45 * XR_PAGE_H_IN;
@@ -591,26 +638,18 @@ static void xr_emit_figure(xr_doc *d, size_t i)
 static void xr_emit_checks(xr_doc *d, size_t s)
 {
     const xr_ctx *ctx = d->ctx;
-    xr_table t = {.ncols = 7};
-    char *head[7] = {xr_strdup("check"),     xr_strdup("ours"),
-                     xr_strdup("closed form / expected"), xr_strdup("seed"),
-                     xr_strdup("tolerance"), xr_strdup("tolerance from"),
-                     xr_strdup("verdict")};
-    xr_table_add_row(&t, head);
+    xr_table t = {.ncols = XR_CHECK_COLS};
+    char *row[XR_CHECK_COLS];
+    for (int k = 0; k < XR_CHECK_COLS; ++k)
+        row[k] = xr_strdup(xr_check_columns[k]);
+    xr_table_add_row(&t, row);
     for (size_t i = 0; i < ctx->nchecks; ++i) {
-        const xr_checkrec *c = &ctx->checks[i];
-        if (c->section != s)
+        if (ctx->checks[i].section != s)
             continue;
-        char ours[40], exp[40];
-        xr_fmt_num(ours, sizeof ours, c->ours, c->exact);
-        xr_fmt_num(exp, sizeof exp, c->expected, c->exact);
-        char *row[7] = {xr_strdup(c->what),
-                        xr_strdup(ours),
-                        xr_strdup(exp),
-                        xr_strdup(c->seed ? c->seed : "-"),
-                        xr_strdup(c->tol),
-                        xr_strdup(c->tol_from ? c->tol_from : "-"),
-                        xr_strdup(c->pass ? "PASS" : "**FAIL**")};
+        xr_check_row r;
+        xr_check_row_of(&ctx->checks[i], &r);
+        for (int k = 0; k < XR_CHECK_COLS; ++k)
+            row[k] = xr_strdup(r.cell[k]);
         xr_table_add_row(&t, row);
     }
     if (t.nrows > 1) {
@@ -655,18 +694,32 @@ static void xr_emit_title(xr_doc *d)
                      "(\\f(CRreport.md\\f[R]) sit beside this file.\n");
 }
 
+/* Starts a contents line that is one link to destination `tag`: the whole
+ * line, leader and page number included, up to the \X'pdf: markend' that
+ * the caller puts after the page number (pdfhref L would link only a
+ * word and take the tab out of the line). */
+static void xr_contents_link(xr_buf *b, const char *tag)
+{
+    xr_buf_printf(b,
+                  "\\&\\X'pdf: markstart \\n[XRST] \\n[XRSB] 0 "
+                  "/Subtype /Link /Dest /%s /Border [0 0 0] /Color [0 0 0]'",
+                  tag);
+}
+
 static void xr_emit_contents(xr_doc *d)
 {
     const xr_ctx *ctx = d->ctx;
     xr_buf *b = &d->b;
+    /* XRST, XRSB: the height and depth of a contents line, for its link's
+     * box (gropdf's markstart takes them in basic units, as pdfhref does) */
     xr_buf_printf(b, ".bp\n.pdfbookmark -T contents 1 Contents\n.SH 1\nContents\n.LP\n"
-                     ".nf\n.ps 9\n.vs 11.5p\n.ta %.2fiR\n.lc .\n",
+                     ".nf\n.ps 9\n.vs 11.5p\n.ta %.2fiR\n.lc .\n"
+                     ".nr XRW \\w'\\f[B]Xg\\f[R]'\n.nr XRST \\n[rst]\n.nr XRSB \\n[rsb]\n",
                   XR_LINE_IN);
-    /* plain lines with leaders: the bookmarks are the links (a link
-     * around the text would take the tab out of the line) */
     char pg[16];
     xr_page_text(d, "summary", pg, sizeof pg);
-    xr_buf_printf(b, "\\&Summary against the seeds\001%s\n", pg);
+    xr_contents_link(b, "summary");
+    xr_buf_printf(b, "Summary against the seeds\001%s\\X'pdf: markend'\n", pg);
     size_t k = 0;
     for (size_t s = 0; s < XR_NSECTIONS; ++s) {
         if (!ctx->sec[s].ran)
@@ -686,11 +739,12 @@ static void xr_emit_contents(xr_doc *d)
                 break;
             }
         }
-        xr_buf_printf(b, "\\&%zu\\h'0.3i'\\f[B]", ++k);
+        xr_contents_link(b, tag);
+        xr_buf_printf(b, "%zu\\h'0.3i'\\f[B]", ++k);
         xr_roff_plain(b, x->name, strlen(x->name));
         xr_buf_printf(b, "\\f[R]\\h'0.15i'");
         xr_roff_inline(b, x->title, cut);
-        xr_buf_printf(b, "%s\001%s\n", cut < n ? " ..." : "", pg);
+        xr_buf_printf(b, "%s\001%s\\X'pdf: markend'\n", cut < n ? " ..." : "", pg);
     }
     xr_buf_printf(b, ".lc\n.fi\n.ps\n.vs\n");
 }
@@ -854,6 +908,26 @@ static int xr_groff(const char *groff, const char *ms, const char *out, const ch
     return xr_run_to(argv, out, log);
 }
 
+/* Passes on what groff, tbl or gropdf said beyond the page numbers (a
+ * table wider than the line, a line it cannot break, ...): the PDF is
+ * written, but such a warning is a fault of the document. */
+static void xr_groff_warnings(const char *text, const char *log)
+{
+    int said = 0;
+    for (const char *line = text; line && *line;) {
+        const char *eol = strchr(line, '\n');
+        const size_t n = eol ? (size_t)(eol - line) : strlen(line);
+        if (n > 0 && strncmp(line, "XRPAGE ", 7) != 0) {
+            if (!said)
+                fprintf(stderr, "xpbd-report: groff warned while typesetting report.pdf (%s):\n",
+                        log);
+            said = 1;
+            fprintf(stderr, "  %.*s\n", (int)n, line);
+        }
+        line = eol ? eol + 1 : line + n;
+    }
+}
+
 int xr_write_pdf(const xr_ctx *ctx)
 {
     const char *groff = xr_program("GROFF", "groff");
@@ -883,6 +957,7 @@ int xr_write_pdf(const xr_ctx *ctx)
     char *text = xr_slurp(log, NULL);
     if (code == 0 && xr_is_file(tmp) && rename(tmp, report) == 0) {
         result = 1;
+        xr_groff_warnings(text, log);
     } else if (code == 127 || (text && strstr(text, "gropdf") && strstr(text, "exec"))) {
         fprintf(stderr,
                 "xpbd-report: groff with PDF output (gropdf) not found ('%s'): report.md and "

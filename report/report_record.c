@@ -171,6 +171,22 @@ void xr_fmt_num(char *out, size_t n, double v, int exact)
         snprintf(out, n, "%.6g", v);
 }
 
+const char *const xr_check_columns[XR_CHECK_COLS] = {
+    "check", "ours", "closed form / expected", "seed", "tolerance", "tolerance from", "verdict"};
+
+void xr_check_row_of(const xr_checkrec *c, xr_check_row *r)
+{
+    xr_fmt_num(r->ours, sizeof r->ours, c->ours, c->exact);
+    xr_fmt_num(r->expected, sizeof r->expected, c->expected, c->exact);
+    r->cell[0] = c->what;
+    r->cell[1] = r->ours;
+    r->cell[2] = r->expected;
+    r->cell[3] = c->seed ? c->seed : "-";
+    r->cell[4] = c->tol;
+    r->cell[5] = c->tol_from ? c->tol_from : "-";
+    r->cell[6] = c->pass ? "PASS" : "**FAIL**";
+}
+
 /* ------------------------------------------------------- md, figures --- */
 
 void xr_md(xr_ctx *ctx, const char *fmt, ...)

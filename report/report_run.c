@@ -13,6 +13,8 @@
 #include "report_fw.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +60,28 @@ static char *xr_rec_path(const xr_ctx *ctx, size_t s)
     return p;
 }
 
-/* Starts section s in a child process; returns its pid or -1. */
-static pid_t xr_run_child(xr_ctx *ctx, size_t s)
+/* Starts section s in a child process; returns its pid or -1. *fd: the
+ * read end of a pipe whose write end only the child holds (end of file:
+ * the child has exited). */
+static pid_t xr_run_child(xr_ctx *ctx, size_t s, int *fd)
 {
+    int pp[2];
+    if (pipe(pp) != 0)
+        return -1;
     fflush(stdout);
     fflush(stderr);
     const pid_t pid = fork();
-    if (pid != 0)
+    if (pid != 0) {
+        close(pp[1]);
+        if (pid < 0) {
+            close(pp[0]);
+            return pid;
+        }
+        fcntl(pp[0], F_SETFD, FD_CLOEXEC);
+        *fd = pp[0];
         return pid;
+    }
+    close(pp[0]);
     ctx->child = 1;
     ctx->tty = 0; /* one progress line belongs to the parent */
     const xr_marks m = xr_records_mark(ctx);
@@ -103,58 +119,57 @@ static void xr_collect_child(xr_ctx *ctx, size_t s, int status)
     }
 }
 
-double xr_run_sections(xr_ctx *ctx, const int *sel)
+/* Queues the figures section s recorded from record nfig_from on. */
+static void xr_queue_figures(xr_ctx *ctx, xr_plotter *plot, size_t nfig_from)
+{
+    for (size_t i = nfig_from; i < ctx->nfigs; ++i)
+        xr_plotter_add(plot, ctx->figs[i].name);
+}
+
+/* Typesets report.pdf in a child process (so that figures are drawn
+ * meanwhile); *fd as for xr_run_child. The exit status is 1 + the result
+ * of xr_write_pdf. */
+static pid_t xr_pdf_child(xr_ctx *ctx, int *fd)
+{
+    int pp[2];
+    if (pipe(pp) != 0)
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid != 0) {
+        close(pp[1]);
+        if (pid < 0) {
+            close(pp[0]);
+            return pid;
+        }
+        fcntl(pp[0], F_SETFD, FD_CLOEXEC);
+        *fd = pp[0];
+        return pid;
+    }
+    close(pp[0]);
+    const int r = xr_write_pdf(ctx);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(1 + r);
+}
+
+enum { XR_MAX_CHILDREN = 64 };
+
+xr_run_result xr_run_report(xr_ctx *ctx, const int *sel)
 {
     const double t0 = xr_now();
+    xr_run_result res;
+    memset(&res, 0, sizeof res);
     size_t nsel = 0, done = 0;
     for (size_t s = 0; s < XR_NSECTIONS; ++s)
         nsel += sel[s] != 0;
+    const size_t width = (size_t)(ctx->jobs < 1 ? 1 : ctx->jobs);
 
-    if (ctx->jobs > 1) {
-        pid_t pid[XR_NSECTIONS] = {0};
-        size_t next = 0, running = 0;
-        for (;;) {
-            while (running < (size_t)ctx->jobs && next < XR_NSECTIONS) {
-                const size_t s = next++;
-                if (!sel[s] || xr_sections[s]->timed)
-                    continue;
-                pid[s] = xr_run_child(ctx, s);
-                if (pid[s] < 0) {
-                    fprintf(stderr, "xpbd-report: cannot fork for %s: %s; running it here\n",
-                            xr_sections[s]->name, strerror(errno));
-                    pid[s] = 0;
-                    xr_run_here(ctx, s);
-                    xr_progress_clear(ctx);
-                    xr_print_section_line(ctx, s);
-                    ++done;
-                    continue;
-                }
-                ++running;
-            }
-            if (running == 0)
-                break;
-            xr_progress_line(ctx, "[%zu/%zu sections] running ...", done, nsel);
-            int st;
-            const pid_t p = waitpid(-1, &st, 0);
-            if (p < 0) {
-                if (errno == EINTR)
-                    continue;
-                break;
-            }
-            for (size_t s = 0; s < XR_NSECTIONS; ++s)
-                if (pid[s] == p) {
-                    pid[s] = 0;
-                    --running;
-                    ++done;
-                    xr_collect_child(ctx, s, st);
-                    xr_progress_clear(ctx);
-                    xr_print_section_line(ctx, s);
-                }
-        }
-    }
-    /* timed sections alone (and every section under --jobs 1) */
+    /* Sections that time something run first, alone (and, under --jobs 1,
+     * every section, in order, in this process) */
     for (size_t s = 0; s < XR_NSECTIONS; ++s) {
-        if (!sel[s] || (ctx->jobs > 1 && !xr_sections[s]->timed))
+        if (!sel[s] || (width > 1 && !xr_sections[s]->timed))
             continue;
         xr_progress_line(ctx, "[%zu/%zu sections] %s", done, nsel, xr_sections[s]->name);
         xr_run_here(ctx, s);
@@ -162,6 +177,132 @@ double xr_run_sections(xr_ctx *ctx, const int *sel)
         xr_progress_clear(ctx);
         xr_print_section_line(ctx, s);
     }
-    xr_records_sort(ctx);
-    return xr_now() - t0;
+    res.sections = xr_now() - t0;
+
+    /* the others two at a time (ctx->jobs), each in a child process, with
+     * the figures of every section done drawn meanwhile: sections first,
+     * then PDF figures, then report.pdf, PNG figures in any slot left */
+    xr_plotter *plot = xr_plotter_new(ctx, width);
+    res.gnuplot = xr_plotter_has_gnuplot(plot);
+    xr_queue_figures(ctx, plot, 0);
+    pid_t pid[XR_NSECTIONS] = {0};
+    int fd[XR_NSECTIONS];
+    size_t next = 0, children = 0;
+    const int want_pdf = ctx->want_pdf;
+    pid_t pdf_pid = 0;
+    int pdf_fd = -1, pdf_started = !want_pdf, sorted = 0;
+    for (;;) {
+        for (;;) {
+            const size_t used = children + xr_plotter_running(plot) + (pdf_pid > 0);
+            if (used >= width)
+                break;
+            while (next < XR_NSECTIONS && (!sel[next] || width == 1 || xr_sections[next]->timed))
+                ++next;
+            if (next < XR_NSECTIONS) {
+                const size_t s = next++;
+                pid[s] = xr_run_child(ctx, s, &fd[s]);
+                if (pid[s] < 0) {
+                    fprintf(stderr, "xpbd-report: cannot fork for %s: %s; running it here\n",
+                            xr_sections[s]->name, strerror(errno));
+                    pid[s] = 0;
+                    const size_t nf = ctx->nfigs;
+                    xr_run_here(ctx, s);
+                    xr_progress_clear(ctx);
+                    xr_print_section_line(ctx, s);
+                    xr_queue_figures(ctx, plot, nf);
+                    ++done;
+                } else {
+                    ++children;
+                }
+                continue;
+            }
+            if (xr_plotter_start(plot, 1))
+                continue;
+            if (!pdf_started && children == 0 && xr_plotter_pending(plot, 1) == 0) {
+                /* every section and every PDF figure done: report.pdf */
+                pdf_started = sorted = 1;
+                xr_prov_end(&ctx->prov);
+                xr_records_sort(ctx);
+                res.pdf_start = xr_now() - t0;
+                pdf_pid = xr_pdf_child(ctx, &pdf_fd);
+                if (pdf_pid < 0) {
+                    pdf_pid = 0;
+                    res.pdf = xr_write_pdf(ctx);
+                    res.pdf_end = xr_now() - t0;
+                }
+                continue;
+            }
+            if (xr_plotter_start(plot, 0))
+                continue;
+            break;
+        }
+        struct pollfd fds[XR_NSECTIONS + XR_MAX_CHILDREN + 1];
+        size_t nfd = 0;
+        for (size_t s = 0; s < XR_NSECTIONS; ++s)
+            if (pid[s] > 0) {
+                fds[nfd].fd = fd[s];
+                fds[nfd].events = POLLIN;
+                fds[nfd++].revents = 0;
+            }
+        if (pdf_pid > 0) {
+            fds[nfd].fd = pdf_fd;
+            fds[nfd].events = POLLIN;
+            fds[nfd++].revents = 0;
+        }
+        const size_t nown = nfd;
+        nfd += xr_plotter_pollfds(plot, fds + nfd);
+        if (nfd == 0)
+            break;
+        if (children)
+            xr_progress_line(ctx, "[%zu/%zu sections] running ...", done, nsel);
+        if (poll(fds, (nfds_t)nfd, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "xpbd-report: poll: %s\n", strerror(errno));
+            break;
+        }
+        if (nfd > nown) {
+            xr_plotter_ready(plot, fds + nown, nfd - nown);
+            res.figures = xr_now() - t0;
+        }
+        for (size_t i = 0; i < nown; ++i) {
+            if (!fds[i].revents)
+                continue;
+            char c;
+            if (read(fds[i].fd, &c, 1) > 0)
+                continue; /* nobody writes there: not the end yet */
+            if (pdf_pid > 0 && fds[i].fd == pdf_fd) {
+                const int code = xr_wait(pdf_pid);
+                res.pdf = code >= 0 && code <= 2 ? code - 1 : 0;
+                res.pdf_end = xr_now() - t0;
+                close(pdf_fd);
+                pdf_pid = 0;
+                continue;
+            }
+            for (size_t s = 0; s < XR_NSECTIONS; ++s) {
+                if (pid[s] <= 0 || fd[s] != fds[i].fd)
+                    continue;
+                int st = 0;
+                while (waitpid(pid[s], &st, 0) < 0 && errno == EINTR)
+                    ;
+                close(fd[s]);
+                pid[s] = 0;
+                --children;
+                ++done;
+                const size_t nf = ctx->nfigs;
+                xr_collect_child(ctx, s, st);
+                xr_progress_clear(ctx);
+                xr_print_section_line(ctx, s);
+                xr_queue_figures(ctx, plot, nf);
+                res.sections = xr_now() - t0;
+            }
+        }
+    }
+    res.gnuplot_s = xr_plotter_end(plot);
+    if (!sorted) { /* no report.pdf: the records are complete only now */
+        xr_prov_end(&ctx->prov);
+        xr_records_sort(ctx);
+    }
+    res.total = xr_now() - t0;
+    return res;
 }

@@ -579,6 +579,11 @@ static int s1_cloth_run(xr_ctx *ctx)
                             "cloth\tedge\ti0\ti1\tx0\ty0\tx1\ty1\trest_x0\trest_y0\trest_x1\t"
                             "rest_y1\trest\tstrain\ttension\tpinned");
     for (int k = 0; k < 2; ++k) {
+        /* one data block per cloth (gnuplot's index 0 and 1), each with
+         * the header line, which gnuplot reads as the block's column names */
+        if (k > 0 && f)
+            fprintf(f, "\n\ncloth\tedge\ti0\ti1\tx0\ty0\tx1\ty1\trest_x0\trest_y0\trest_x1\t"
+                       "rest_y1\trest\tstrain\ttension\tpinned\n");
         if (cl_run(ctx, k, &specs[k], f, &res[k]) != 0) {
             xr_table_close(f);
             return -1;

@@ -374,10 +374,14 @@ static int s1_springs_stability_run(xr_ctx *ctx)
     }
     xr_table_close(f);
 
-    /* Time traces of the three regimes (and the seed's k = 4000). */
+    /* Time traces of the three regimes (and the seed's k = 4000), one
+     * data block each (gnuplot's index 0 to 3), each with the header line,
+     * which gnuplot reads as the block's column names. */
     static const double trace_k[] = {3800, 3900, 4000, 10000};
     f = xr_table_open(ctx, "s1_springs_stability_time", "k\tt\tstretch\tv_max");
     for (size_t i = 0; i < sizeof trace_k / sizeof trace_k[0]; ++i) {
+        if (i > 0 && f)
+            fprintf(f, "\n\nk\tt\tstretch\tv_max\n");
         sp_run r;
         if (sp_release(ctx, SP_N, trace_k[i], c, h, SP_T, f, &r) != 0) {
             xr_table_close(f);

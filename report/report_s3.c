@@ -785,6 +785,7 @@ static void s3_drape_shape(FILE *f, const s3_drape *d)
             const double row[4] = {p->x[a], p->y[a], p->z[a], s};
             xr_row(f, 4, row);
         }
+        fputc('\n', f); /* a blank line after each grid row: gnuplot's pm3d grid */
     }
 }
 
@@ -1234,23 +1235,34 @@ static int s3_sleeping_run(xr_ctx *ctx)
  * header line (gnuplot reads each block's first line as its column names):
  * plots/filmstrips.gp draws five of them per scene in a row and, for the
  * PNG, writes an animated GIF per scene from all of them. */
-#define FS_SHOTS_FULL 16 /* blocks per scene (6 under --quick) */
-#define FS_SHOTS (xr_quick(ctx) ? 6 : FS_SHOTS_FULL)
+#define FS_SHOTS_FULL 16 /* blocks per scene (5 under --quick: the strip's own) */
+#define FS_SHOTS (xr_quick(ctx) ? 5 : FS_SHOTS_FULL)
 
-static void fs_block_begin(FILE *f, int first)
+/* A scene's table and the extent of everything written to it (the
+ * figure's frame for that scene, the same in every shot). */
+typedef struct fs_out {
+    FILE *f;
+    double xl, xh, yl, yh;
+} fs_out;
+
+static void fs_block_begin(fs_out *o, int first)
 {
     if (!first) /* the first block's header is the table's own */
-        fprintf(f, "\n\nx0\ty0\tx1\ty1\tc\n");
+        fprintf(o->f, "\n\nx0\ty0\tx1\ty1\tc\n");
 }
 
-static void fs_seg(FILE *f, double X0, double Y0, double X1, double Y1, double c)
+static void fs_seg(fs_out *o, double X0, double Y0, double X1, double Y1, double c)
 {
-    fprintf(f, "%.5g\t%.5g\t%.5g\t%.5g\t%.4g\n", X0, Y0, X1, Y1, c);
+    fprintf(o->f, "%.5g\t%.5g\t%.5g\t%.5g\t%.4g\n", X0, Y0, X1, Y1, c);
+    o->xl = fmin(o->xl, fmin(X0, X1));
+    o->xh = fmax(o->xh, fmax(X0, X1));
+    o->yl = fmin(o->yl, fmin(Y0, Y1));
+    o->yh = fmax(o->yh, fmax(Y0, Y1));
 }
 
 /* Surface edges of mesh m (closed, oriented: each edge once) of the
  * particles offset by `base`, projected, coloured c. */
-static void fs_surface(FILE *f, const xs_mesh *m, const xpbd_particles_f64 *p, size_t base,
+static void fs_surface(fs_out *f, const xs_mesh *m, const xpbd_particles_f64 *p, size_t base,
                        double c)
 {
     for (size_t t = 0; t < m->k.triangles; ++t)
@@ -1266,7 +1278,7 @@ static void fs_surface(FILE *f, const xs_mesh *m, const xpbd_particles_f64 *p, s
 }
 
 /* The draped curtain: rows and columns of the grid, coloured by strain. */
-static int fs_cloth(xr_ctx *ctx, FILE *f, int every)
+static int fs_cloth(xr_ctx *ctx, fs_out *f, int every)
 {
     s3_drape d;
     int ok = s3_drape_make(&d, ctx, 24, 10, 1);
@@ -1297,7 +1309,7 @@ static int fs_cloth(xr_ctx *ctx, FILE *f, int every)
 }
 
 /* The tet cube dropped from 0.5 m onto the ground (s3_tet_cube's scene). */
-static int fs_cube(xr_ctx *ctx, FILE *f, int every)
+static int fs_cube(xr_ctx *ctx, fs_out *f, int every)
 {
     xs_cube_desc d = s3_cube_default(ctx);
     d.origin[0] = -0.15;
@@ -1316,7 +1328,7 @@ static int fs_cube(xr_ctx *ctx, FILE *f, int every)
 }
 
 /* The curtain torn into two pieces (s3_tearing's scene, vertex splits). */
-static int fs_curtain(const xr_ctx *ctx, FILE *f, int every, size_t *pieces)
+static int fs_curtain(const xr_ctx *ctx, fs_out *f, int every, size_t *pieces)
 {
     xs_curtain c;
     memset(&c, 0, sizeof c);
@@ -1342,7 +1354,7 @@ static int fs_curtain(const xr_ctx *ctx, FILE *f, int every, size_t *pieces)
 
 /* Ten soft cubes dropped in a 3 x 3 grid and one on top, coming to rest and
  * falling asleep body by body (c = 1 asleep). */
-static int fs_pile(xr_ctx *ctx, FILE *f, int every, uint32_t *asleep)
+static int fs_pile(xr_ctx *ctx, fs_out *f, int every, uint32_t *asleep)
 {
     double off[30], w[10];
     for (uint32_t b = 0; b < 10; ++b) {
@@ -1388,22 +1400,35 @@ static int filmstrips_run(xr_ctx *ctx)
      * settles in 2 s, the curtain parts in 1 s, the pile sleeps in 4 s */
     static const char *const name[4] = {"filmstrips_cloth", "filmstrips_cube",
                                         "filmstrips_curtain", "filmstrips_pile"};
-    /* --quick: 6 shots three times as far apart (the same span) */
-    static const int every_full[4] = {16, 8, 4, 16}, every_quick[4] = {48, 24, 12, 48};
+    /* --quick: 5 shots 3.75 times as far apart (the same span) */
+    static const int every_full[4] = {16, 8, 4, 16}, every_quick[4] = {60, 30, 15, 60};
     const int *every = xr_quick(ctx) ? every_quick : every_full;
     int ok = 1;
     size_t pieces = 0;
     uint32_t asleep = 0;
+    fs_out o[4];
     for (int s = 0; s < 4 && ok; ++s) {
-        FILE *f = xr_table_open(ctx, name[s], "x0\ty0\tx1\ty1\tc");
-        if (!f)
+        o[s] = (fs_out){.f = xr_table_open(ctx, name[s], "x0\ty0\tx1\ty1\tc"),
+                        .xl = INFINITY, .xh = -INFINITY, .yl = INFINITY, .yh = -INFINITY};
+        if (!o[s].f)
             return -1;
-        ok = s == 0   ? fs_cloth(ctx, f, every[s])
-             : s == 1 ? fs_cube(ctx, f, every[s])
-             : s == 2 ? fs_curtain(ctx, f, every[s], &pieces)
-                      : fs_pile(ctx, f, every[s], &asleep);
-        xr_table_close(f);
+        ok = s == 0   ? fs_cloth(ctx, &o[s], every[s])
+             : s == 1 ? fs_cube(ctx, &o[s], every[s])
+             : s == 2 ? fs_curtain(ctx, &o[s], every[s], &pieces)
+                      : fs_pile(ctx, &o[s], every[s], &asleep);
+        xr_table_close(o[s].f);
     }
+    /* the figure's own table: per scene its shots, the frames between
+     * them and its extent (so the script need not read every shot twice) */
+    FILE *f = ok ? xr_table_open(ctx, "filmstrips", "scene\tshots\tevery\txmin\txmax\tymin\tymax")
+                 : NULL;
+    for (int s = 0; s < 4 && f; ++s)
+        fprintf(f, "%d\t%d\t%d\t%.17g\t%.17g\t%.17g\t%.17g\n", s + 1, FS_SHOTS, every[s], o[s].xl,
+                o[s].xh, o[s].yl, o[s].yh);
+    if (f)
+        xr_table_close(f);
+    else
+        ok = 0;
     if (!ok) {
         xr_md(ctx, "A filmstrip scene could not be built or stepped.\n\n");
         return -1;
@@ -1437,77 +1462,59 @@ static int filmstrips_run(xr_ctx *ctx)
     return 0;
 }
 
+/* What every S3 section's descriptor shares: its name, the spec, its one
+ * figure (named as the section) and its run function (NAME_run, defined
+ * above under that full name). */
+#define S3_SECTION(NAME) .name = #NAME, .spec = "S3", .figures = XR_FIGURES(#NAME), .run = NAME##_run
+
 const xr_section xr_section_s3_tet_cube = {
-    .name = "s3_tet_cube",
+    S3_SECTION(s3_tet_cube),
     .title = "Hanging and dropped tet cube, volume constraints on/off: sag, height, volume vs time; final shapes",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_tet_cube"),
     .tables = XR_TABLES({"s3_tet_cube", "sag, height and volume vs time per variant"},
-                        {"s3_tet_cube_shape", "final surface edges of each variant"}),
-    .run = s3_tet_cube_run};
+                        {"s3_tet_cube_shape", "final surface edges of each variant"})};
 
 const xr_section xr_section_s3_iteration_tiers = {
-    .name = "s3_iteration_tiers",
+    S3_SECTION(s3_iteration_tiers),
     .title = "Sag of the hanging tet cube vs iterations 2..20, XPBD against PBD",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_iteration_tiers"),
-    .tables = XR_TABLES({"s3_iteration_tiers", "sag per iteration count and solver"}),
-    .run = s3_iteration_tiers_run};
+    .tables = XR_TABLES({"s3_iteration_tiers", "sag per iteration count and solver"})};
 
 const xr_section xr_section_s3_damping = {
-    .name = "s3_damping",
+    S3_SECTION(s3_damping),
     .title = "Thrown spinning cube, relative damping against a global 0.99 velocity factor",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_damping"),
     .tables = XR_TABLES({"s3_damping", "centre of mass and momenta vs time per damping"},
-                        {"s3_damping_spin", "spin kept vs substeps: cube, and a rod against its closed-form recurrence"}),
-    .run = s3_damping_run};
+                        {"s3_damping_spin", "spin kept vs substeps: cube, and a rod against its closed-form recurrence"})};
 
 const xr_section xr_section_s3_rigid_coupling = {
-    .name = "s3_rigid_coupling",
+    S3_SECTION(s3_rigid_coupling),
     .title = "Soft cube against a free rigid box: both momenta over the collision, light vs heavy",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_rigid_coupling"),
-    .tables = XR_TABLES({"s3_rigid_coupling", "momenta vs time per box mass"}),
-    .run = s3_rigid_coupling_run};
+    .tables = XR_TABLES({"s3_rigid_coupling", "momenta vs time per box mass"})};
 
 const xr_section xr_section_s3_cloth = {
-    .name = "s3_cloth",
+    S3_SECTION(s3_cloth),
     .title = "Curtain with bending and tethers draped over a sphere; max stretch vs iterations",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_cloth"),
     .tables = XR_TABLES({"s3_cloth", "max stretch vs iterations with/without tethers"},
                         {"s3_cloth_free", "final cloth edges without tethers"},
-                        {"s3_cloth_tethers", "final cloth edges with tethers"}),
-    .run = s3_cloth_run};
+                        {"s3_cloth_tethers", "final cloth edges with tethers"})};
 
 const xr_section xr_section_s3_tearing = {
-    .name = "s3_tearing",
+    S3_SECTION(s3_tearing),
     .title = "Curtain torn by its pins at step end; vertex splitting against edge removal only",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_tearing"),
     .tables = XR_TABLES({"s3_tearing", "torn edges, added particles, pieces, hinges vs frame"},
                         {"s3_tearing_split", "edges of the splitting run at the end"},
                         {"s3_tearing_hinge", "edges of the keep_hinges run at its first hinge"},
                         {"s3_tearing_points", "hinge vertices of the keep_hinges run then"},
-                        {"s3_tearing_points_split", "split vertices of the splitting run at the end"}),
-    .run = s3_tearing_run};
+                        {"s3_tearing_points_split", "split vertices of the splitting run at the end"})};
 
 const xr_section xr_section_s3_sleeping = {
-    .name = "s3_sleeping",
+    S3_SECTION(s3_sleeping),
     .title = "Ten soft cubes sleeping whole and waking whole; solver work follows the awake bodies",
-    .spec = "S3",
-    .figures = XR_FIGURES("s3_sleeping"),
-    .tables = XR_TABLES({"s3_sleeping", "sleep state, solver work and energies per frame"}),
-    .run = s3_sleeping_run};
+    .tables = XR_TABLES({"s3_sleeping", "sleep state, solver work and energies per frame"})};
 
 const xr_section xr_section_filmstrips = {
-    .name = "filmstrips",
+    S3_SECTION(filmstrips),
     .title = "Snapshots over time of the 3-D scenes: drape, drop, tear, sleep; an animated GIF each",
-    .spec = "S3",
-    .figures = XR_FIGURES("filmstrips"),
-    .tables = XR_TABLES({"filmstrips_cloth", "projected edges per snapshot, one block each"},
+    .tables = XR_TABLES({"filmstrips", "per scene: shots, frames between them, extent"},
+                        {"filmstrips_cloth", "projected edges per snapshot, one block each"},
                         {"filmstrips_cube", "projected surface edges per snapshot"},
                         {"filmstrips_curtain", "curtain edges per snapshot, by strain"},
-                        {"filmstrips_pile", "projected surface edges per snapshot, by sleep"}),
-    .run = filmstrips_run};
+                        {"filmstrips_pile", "projected surface edges per snapshot, by sleep"})};

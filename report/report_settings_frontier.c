@@ -54,61 +54,17 @@ static double fr_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-#define FR_R float
-#define FR_SFX f32
-#define FR_WORLD xs_world_f32
-#define FR_CLOTH xs_cloth_f32
-#define FR_WORLD_FREE xs_world_free_f32
-#define FR_STEP xpbd_step_f32
-#define FR_SCENE xpbd_scene_f32
-#define FR_ENGINE xpbd_engine_f32
-#define FR_PARTICLES xpbd_particles_f32
-#define FR_CREATE xpbd_engine_create_f32
-#define FR_DESTROY xpbd_engine_destroy_f32
-#define FR_ENGINE_STEP xpbd_engine_step_f32
-#define FR_ENGINE_PARTICLES xpbd_engine_particles_f32
+/* The scenes in float and in double (precision.h's dialect) */
+#define XPBD_REAL_F32
+#include "precision.h"
 #include "settings_frontier_tmpl.h"
-#undef FR_R
-#undef FR_SFX
-#undef FR_WORLD
-#undef FR_CLOTH
-#undef FR_WORLD_FREE
-#undef FR_STEP
-#undef FR_SCENE
-#undef FR_ENGINE
-#undef FR_PARTICLES
-#undef FR_CREATE
-#undef FR_DESTROY
-#undef FR_ENGINE_STEP
-#undef FR_ENGINE_PARTICLES
-
-#define FR_R double
-#define FR_SFX f64
-#define FR_WORLD xs_world_f64
-#define FR_CLOTH xs_cloth_f64
-#define FR_WORLD_FREE xs_world_free_f64
-#define FR_STEP xpbd_step_f64
-#define FR_SCENE xpbd_scene_f64
-#define FR_ENGINE xpbd_engine_f64
-#define FR_PARTICLES xpbd_particles_f64
-#define FR_CREATE xpbd_engine_create_f64
-#define FR_DESTROY xpbd_engine_destroy_f64
-#define FR_ENGINE_STEP xpbd_engine_step_f64
-#define FR_ENGINE_PARTICLES xpbd_engine_particles_f64
+#define XPBD_PRECISION_END
+#include "precision.h"
+#define XPBD_REAL_F64
+#include "precision.h"
 #include "settings_frontier_tmpl.h"
-#undef FR_R
-#undef FR_SFX
-#undef FR_WORLD
-#undef FR_CLOTH
-#undef FR_WORLD_FREE
-#undef FR_STEP
-#undef FR_SCENE
-#undef FR_ENGINE
-#undef FR_PARTICLES
-#undef FR_CREATE
-#undef FR_DESTROY
-#undef FR_ENGINE_STEP
-#undef FR_ENGINE_PARTICLES
+#define XPBD_PRECISION_END
+#include "precision.h"
 
 enum { FR_XPBD = 0, FR_PBD = 1, FR_SPRINGS = 2 };
 static const char *const fr_solver_name[3] = {"XPBD", "PBD k_s = 1", "springs"};

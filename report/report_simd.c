@@ -318,7 +318,8 @@ static size_t sa_noise(const xb_row *a, size_t na, const xb_row *b, size_t nb, d
 static int simd_speed_run(xr_ctx *ctx)
 {
     /* What the figure and the table need, and no more:
-     * - every kernel at 2^10 and 2^12 items (in cache), both precisions,
+     * - every kernel at 2^10 and 2^12 items (in cache; 2^10 only under
+     *   --quick, whose time this section spends alone), both precisions,
      *   for the speed-up bars and the table: one xb_run in xpbd-bench's
      *   quick timing (best of 3 loops of >= 1 ms each), made twice; the
      *   difference between the two passes is the noise stated with the
@@ -331,7 +332,7 @@ static int simd_speed_run(xr_ctx *ctx)
     xb_options opt;
     memset(&opt, 0, sizeof opt);
     opt.quick = 1;
-    opt.max_log2_n = 12;
+    opt.max_log2_n = xr_quick(ctx) ? 10 : 12;
     xr_progress(ctx, "xb_run (xpbd-bench measurements)", 0, 4);
     xb_row *rows = NULL, *again = NULL;
     size_t n = xb_run(&opt, &rows);
@@ -440,12 +441,13 @@ static int simd_speed_run(xr_ctx *ctx)
           "The measurements of `xpbd-bench` (same code, `xb_run`, its quick timing: the best "
           "of 3 loops of at least 1 ms): each kernel x path x precision x size, ns per item "
           "(particle or constraint) and the ratio to the scalar reference measured in the "
-          "same run. Every kernel is measured at 2^10 and 2^12 items (in cache); "
+          "same run. Every kernel is measured at %s items (in cache); "
           "distance_xpbd and predict also at %s items (out of cache) for the figure's size "
           "axis; run `xpbd-bench` for every kernel at every size. %s Timings are reported, "
           "never checked. Speed-up over scalar at the smallest size (in cache) / the "
           "largest:\n\n| kernel | precision |",
-          xr_quick(ctx) ? "2^16" : "2^14, 2^16, 2^18 and 2^20", noise);
+          xr_quick(ctx) ? "2^10" : "2^10 and 2^12", xr_quick(ctx) ? "2^16" : "2^14, 2^16, 2^18 and 2^20",
+          noise);
     for (int isa = 1; isa < XPBD_ISA_COUNT; ++isa)
         if (xpbd_isa_supported((xpbd_isa)isa))
             xr_md(ctx, " %s |", xpbd_isa_name((xpbd_isa)isa));

@@ -1,23 +1,20 @@
 /* settings_frontier_tmpl.h: the two scenes of settings_frontier in one
- * precision. Included by report_settings_frontier.c with
- *   FR_R     float or double
- *   FR_SFX   f32 or f64 (pasted onto the static helpers' names)
- * and the library's names of that precision written out in full. */
-#define FR_CAT2(a, b) a##_##b
-#define FR_CAT(a, b) FR_CAT2(a, b)
-#define FR_FN(name) FR_CAT(name, FR_SFX)
+ * precision, written in precision.h's dialect (R, SFX): report_settings_
+ * frontier.c opens a precision (XPBD_REAL_F32 or XPBD_REAL_F64), includes
+ * this file and closes it. The static helpers get the precision suffix
+ * (fr_cloth_f32); the library's names are its own with SFX. */
 
 /* The hanging cloth (12 x 8, 10 cm, 1 kg particles, alpha = 1e-4 m/N)
  * over `frames` frames with 5% velocity damping per frame (springs: their
  * damping along the springs only, so they still swing): its total stretch
  * averaged over the last second, or NAN if the run diverged (a step error,
  * or the stretch past 100 m). ms: the median wall time of a frame. */
-static double FR_FN(fr_cloth)(const xr_ctx *ctx, xpbd_solver solver, uint32_t ns, uint32_t it,
+static double SFX(fr_cloth)(const xr_ctx *ctx, xpbd_solver solver, uint32_t ns, uint32_t it,
                               int frames, double *ms)
 {
-    FR_WORLD w;
-    if (FR_CLOTH(&w, FR_NX, FR_NY, (FR_R)0.1, (FR_R)FR_ALPHA, 0, 0) != XPBD_OK) {
-        FR_WORLD_FREE(&w);
+    SFX(xs_world) w;
+    if (SFX(xs_cloth)(&w, FR_NX, FR_NY, (R)0.1, (R)FR_ALPHA, 0, 0) != XPBD_OK) {
+        SFX(xs_world_free)(&w);
         return NAN;
     }
     xpbd_step_config cfg = xpbd_step_config_default();
@@ -32,7 +29,7 @@ static double FR_FN(fr_cloth)(const xr_ctx *ctx, xpbd_solver solver, uint32_t ns
     double t[FR_MAX_FRAMES], mean = 0;
     for (int fr = 0; fr < frames && ok; ++fr) {
         const double t0 = fr_now();
-        ok = FR_STEP(&cfg, FR_H, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL) == XPBD_OK;
+        ok = SFX(xpbd_step)(&cfg, FR_H, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL) == XPBD_OK;
         t[fr] = fr_now() - t0;
         if (ok && fr >= frames - 60) {
             double s = 0;
@@ -50,29 +47,29 @@ static double FR_FN(fr_cloth)(const xr_ctx *ctx, xpbd_solver solver, uint32_t ns
         }
     }
     *ms = ok ? 1e3 * fr_median(t, frames) : NAN;
-    FR_WORLD_FREE(&w);
+    SFX(xs_world_free)(&w);
     return ok && isfinite(mean) ? mean : NAN;
 }
 
 /* The pile: FR_BALLS balls dropped into a box of five planes through the
  * engine; the largest pair penetration over the last half (in units of the
  * radius), the largest energy gain max E/E0 - 1 and E/E0 at the end. */
-static int FR_FN(fr_pile)(const xr_ctx *ctx, uint32_t ns, uint32_t it, int frames, double *pen,
+static int SFX(fr_pile)(const xr_ctx *ctx, uint32_t ns, uint32_t it, int frames, double *pen,
                           double *gain, double *e_end, double *ms)
 {
     enum { N = FR_BALLS };
-    static FR_R xyz[3 * N], w[N], r[N];
+    static R xyz[3 * N], w[N], r[N];
     for (int i = 0; i < N; ++i) {
         const int a = i % 6, b = (i / 6) % 6, c = i / 36;
-        xyz[3 * i] = (FR_R)(0.05 + 0.08 * a + 0.004 * (c % 2));
-        xyz[3 * i + 1] = (FR_R)(0.05 + 0.085 * c);
-        xyz[3 * i + 2] = (FR_R)(0.05 + 0.08 * b + 0.004 * ((c + 1) % 2));
+        xyz[3 * i] = (R)(0.05 + 0.08 * a + 0.004 * (c % 2));
+        xyz[3 * i + 1] = (R)(0.05 + 0.085 * c);
+        xyz[3 * i + 2] = (R)(0.05 + 0.08 * b + 0.004 * ((c + 1) % 2));
         w[i] = 1;
-        r[i] = (FR_R)FR_RADIUS;
+        r[i] = (R)FR_RADIUS;
     }
     const xpbd_plane box[5] = {{{0, 1, 0}, 0},      {{1, 0, 0}, 0}, {{-1, 0, 0}, -0.5},
                                {{0, 0, 1}, 0},      {{0, 0, -1}, -0.5}};
-    FR_SCENE sc;
+    SFX(xpbd_scene) sc;
     memset(&sc, 0, sizeof sc);
     sc.particles = N;
     sc.xyz = xyz;
@@ -89,10 +86,10 @@ static int FR_FN(fr_pile)(const xr_ctx *ctx, uint32_t ns, uint32_t it, int frame
     cfg.restitution = 0.1;
     cfg.friction_static = 0.4;
     cfg.friction_dynamic = 0.3;
-    FR_ENGINE *e = NULL;
-    if (FR_CREATE(&e, &sc, &cfg, NULL, NULL) != XPBD_OK)
+    SFX(xpbd_engine) *e = NULL;
+    if (SFX(xpbd_engine_create)(&e, &sc, &cfg, NULL, NULL) != XPBD_OK)
         return 0;
-    const FR_PARTICLES *p = FR_ENGINE_PARTICLES(e);
+    const SFX(xpbd_particles) *p = SFX(xpbd_engine_particles)(e);
     double e0 = 0;
     for (int i = 0; i < N; ++i)
         e0 += XS_G * p->y[i];
@@ -102,7 +99,7 @@ static int FR_FN(fr_pile)(const xr_ctx *ctx, uint32_t ns, uint32_t it, int frame
     double t[FR_MAX_FRAMES];
     for (int fr = 1; fr <= frames && ok; ++fr) {
         const double t0 = fr_now();
-        ok = FR_ENGINE_STEP(e, FR_H) == XPBD_OK;
+        ok = SFX(xpbd_engine_step)(e, FR_H) == XPBD_OK;
         t[fr - 1] = fr_now() - t0;
         double en = 0;
         for (int i = 0; i < N; ++i)
@@ -122,10 +119,7 @@ static int FR_FN(fr_pile)(const xr_ctx *ctx, uint32_t ns, uint32_t it, int frame
                 }
     }
     *ms = 1e3 * fr_median(t, frames);
-    FR_DESTROY(e);
+    SFX(xpbd_engine_destroy)(e);
     return ok;
 }
 
-#undef FR_CAT2
-#undef FR_CAT
-#undef FR_FN

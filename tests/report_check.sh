@@ -13,10 +13,13 @@
 # per section; report.md has a heading per section.
 # figures: skipped (77) without gnuplot; every figure (--list and
 # data/figures.tsv) exists as PNG and PDF of non-trivial size; report.pdf
-# (when groff is installed) has at least one page per figure, A4 pages
+# (when groff is installed) has at least one page per figure, groff, tbl
+# and gropdf print no warning (pdf/groff.log), every figure placed at the
+# size it was drawn (scale 1: the text prints at the size set), A4 pages
 # only, a destination and a bookmark per section, the Summary on page 3 and
-# a contents page listing every section with the page its heading is on
-# (pdfinfo, pdftotext).
+# a contents page listing every section with the page its heading is on,
+# each line a link to the section's destination (pdfinfo, pdftotext,
+# pdftohtml).
 # parallel: a few untimed sections with --jobs 1 and --jobs 2 give the
 # same report.md (timing and date lines aside) and the same data tables.
 set -u
@@ -34,6 +37,9 @@ names() { "$report" --list | awk -v k="$1" '$1 == k { print $2 }'; }
 expected_header() {
     case $1 in
     s0_lambda) echo "iteration kept reset kept_dt2 reset_dt2 closed_kept closed_reset closed_kept_dt2 closed_reset_dt2 residual_kept residual_reset residual_kept_dt2 residual_reset_dt2" ;;
+    s1_cloth) echo "cloth edge i0 i1 x0 y0 x1 y1 rest_x0 rest_y0 rest_x1 rest_y1 rest strain tension pinned" ;;
+    s1_springs_stability_time) echo "k t stretch v_max" ;;
+    s3_cloth_tethers | s3_cloth_free) echo "x y z strain" ;;
     s1_pbd_stiffness) echo "k_s stretch_5s stretch_avg_4_5s stretch_max fixed_point small_ks_limit stretch_4s stretch_settled" ;;
     s1_pbd_stiffness_time) echo "t ks_1e-4 ks_1e-3 ks_1e-2 ks_0.1 ks_1" ;;
     s1_substeps) echo "n_s pbd_stretch k_eq k_eq_kernel single_pass_stretch ratio pbd_fixed_point single_fixed_point xpbd1_stretch xpbd1_ratio xpbd4_stretch xpbd4_ratio xpbd_closed pbd_undamped_avg" ;;
@@ -78,6 +84,7 @@ check_table() {
     msg=$(awk -F '\t' -v text=" $(text_columns "$name") " -v known="$want" -v empty_ok=$may_be_empty '
         NR == 1 {
             n = NF
+            header = $0
             for (i = 1; i <= NF; i++) {
                 if ($i == "") { print "empty column name " i; bad = 1 }
                 if ($i in seen) { print "duplicate column " $i; bad = 1 }
@@ -86,6 +93,7 @@ check_table() {
             next
         }
         NF == 0 { next }  # a blank line separates gnuplot data blocks
+        $0 == header { next }  # and a block may start with the header again
         {
             rows++
             if (NF != n) { print "row " NR " has " NF " fields, header " n; bad = 1; exit }
@@ -187,6 +195,29 @@ figures)
     elif command -v pdfinfo > /dev/null 2>&1 && command -v pdftotext > /dev/null 2>&1; then
         pages=$(pdfinfo "$rep" | awk '/^Pages:/ { print $2 }')
         [ -n "$pages" ] && [ "$pages" -ge "$nfig" ] || err "report.pdf has ${pages:-no} pages for $nfig figures"
+        # groff, tbl and gropdf said nothing but the page numbers the
+        # report asks for (.tm XRPAGE): no table wider than the line, no
+        # line that cannot be broken
+        if [ -f "$out/pdf/groff.log" ]; then
+            warned=$(grep -v '^XRPAGE ' "$out/pdf/groff.log" | grep -c .)
+            [ "$warned" -eq 0 ] || {
+                err "groff printed $warned warning line(s) typesetting report.pdf:"
+                grep -v '^XRPAGE ' "$out/pdf/groff.log" | head -20
+            }
+        else
+            err "$out/pdf/groff.log missing"
+        fi
+        # every figure printed at scale 1: the size report.pdf gives it
+        # (pdfpic FILE -L Wz Hz in pdf/report.ms; z = 1/1000 pt) is the
+        # page size gnuplot drew it at, within half a point
+        sed -n 's/.*pdfpic \([^ ]*\) -L \([0-9]*\)z \([0-9]*\)z.*/\1 \2 \3/p' "$out/pdf/report.ms" > "$out/placed.txt"
+        nplaced=$(wc -l < "$out/placed.txt")
+        [ "$nplaced" -eq "$nfig" ] || err "report.pdf places $nplaced figures, expected $nfig"
+        while read -r f w h; do
+            size=$(pdfinfo "$f" 2> /dev/null | sed -n 's/^Page size: *\([0-9.]*\) x \([0-9.]*\) pts.*/\1 \2/p')
+            echo "$size $w $h" | awk '{ dw = $1 - $3 / 1000; dh = $2 - $4 / 1000; exit !(NF == 4 && dw * dw < 0.25 && dh * dh < 0.25) }' ||
+                err "figure $(basename "$f"): drawn at '${size:-?}' pt, placed at $w x $h z (scale is not 1)"
+        done < "$out/placed.txt"
         # one page size throughout (A4)
         sizes=$(pdfinfo -f 1 -l "$pages" "$rep" | sed -n 's/^Page *[0-9]* size: *//p' | sort -u)
         [ "$sizes" = "595 x 842 pts (A4)" ] || err "report.pdf page sizes: '$sizes' (expected A4 only)"
@@ -210,6 +241,27 @@ figures)
             [ -n "$got" ] || err "contents: no line for section $s"
             [ -n "$got" ] && [ "$got" = "$want" ] || err "contents: $s on page '$got', its heading is on page '$want'"
         done
+        # every contents line is a link to its section's destination: the
+        # annotation names the destination (/Dest /sec-NAME), and on page 2
+        # the entry's text lies inside a link to the heading's page
+        # (pdftohtml -xml writes a link as <a href="...#PAGE">)
+        if command -v pdftohtml > /dev/null 2>&1; then
+            pdftohtml -xml -i -stdout -f 2 -l 2 "$rep" > "$out/contents.xml" 2> /dev/null
+            for tag in summary $(for s in $(names section); do echo "sec-$s"; done); do
+                grep -aq "/Dest /$tag\$" "$rep" || grep -aq "/Dest /$tag " "$rep" ||
+                    err "report.pdf: no link to destination '$tag'"
+            done
+            want=$(awk '$NF == "\"summary\"" { print $1 }' "$out/dests.txt")
+            grep -q "<a href=\"[^\"]*#$want\">Summary against the seeds" "$out/contents.xml" ||
+                err "contents: the Summary line is not a link to page $want"
+            for s in $(names section); do
+                want=$(awk -v t="sec-$s" '$NF == "\"" t "\"" { print $1 }' "$out/dests.txt")
+                grep -q "<a href=\"[^\"]*#$want\"><b>$s</b></a>" "$out/contents.xml" ||
+                    err "contents: the $s line is not a link to page $want"
+            done
+        else
+            err "pdftohtml (poppler-utils) not installed: the contents links cannot be checked"
+        fi
         echo "report.pdf: $pages pages, $nfig figures, $sizes"
     else
         echo "pdfinfo/pdftotext not installed: report.pdf not inspected"

@@ -3,9 +3,10 @@
 #   report.quick    runs `xpbd-report --quick --out <build>/tests/report-quick`
 #                   and checks exit status, every table named by --list (columns
 #                   and rows), every check PASS (data/checks.tsv), report.md
-#   report.figures  every figure as PNG and PDF, and report.pdf: A4 only,
-#                   bookmarks, the summary, contents with the right page
-#                   numbers; skipped (77) where gnuplot is missing
+#   report.figures  every figure as PNG and PDF, and report.pdf: no groff or
+#                   tbl warning, A4 only, bookmarks, the summary, contents
+#                   with the right page numbers, each line a link to its
+#                   section; skipped (77) where gnuplot is missing
 #   report.parallel sections run side by side (--jobs 2) write the same
 #                   report.md and tables as run one by one (--jobs 1)
 #

@@ -449,3 +449,134 @@ size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows)
     *rows = r;
     return n;
 }
+
+/* ---------------------------------------------------------- locality --- */
+
+typedef struct xb_edge {
+    uint32_t a, b;
+} xb_edge;
+
+static int xb_edge_cmp(const void *p, const void *q)
+{
+    const xb_edge *x = p, *y = q;
+    const uint32_t lx = x->a < x->b ? x->a : x->b, ly = y->a < y->b ? y->a : y->b;
+    if (lx != ly)
+        return lx < ly ? -1 : 1;
+    const uint32_t hx = x->a ^ x->b ^ lx, hy = y->a ^ y->b ^ ly;
+    return hx < hy ? -1 : hx > hy;
+}
+
+/* One numbering of the cloth stepped (`frames` frames to warm up, then
+ * `frames` timed): particle k of the run is grid point g[k], grid point i
+ * is particle pos_of[i]; edges sorted by their lower endpoint when
+ * sorted != 0. Returns M edge solves/s, or -1. */
+static double xb_locality_run(int n, int frames, const uint32_t *g, const uint32_t *pos_of,
+                              int sorted)
+{
+    const size_t np = (size_t)n * (size_t)n;
+    float *xyz = malloc(3 * np * sizeof *xyz);
+    xb_edge *e = malloc(4 * np * sizeof *e);
+    uint32_t *i0 = malloc(4 * np * sizeof *i0), *i1 = malloc(4 * np * sizeof *i1);
+    float *comp = malloc(4 * np * sizeof *comp);
+    double rate = -1;
+    if (xyz && e && i0 && i1 && comp) {
+        for (size_t k = 0; k < np; ++k) {
+            xyz[3 * k] = 0.25f * (float)(g[k] % (uint32_t)n);
+            xyz[3 * k + 1] = 0;
+            xyz[3 * k + 2] = 0.25f * (float)(g[k] / (uint32_t)n);
+        }
+        size_t m = 0;
+        for (uint32_t j = 0; j < (uint32_t)n; ++j)
+            for (uint32_t i = 0; i < (uint32_t)n; ++i) {
+                const uint32_t id = j * (uint32_t)n + i, nx = (uint32_t)n;
+                if (i + 1 < nx)
+                    e[m++] = (xb_edge){pos_of[id], pos_of[id + 1]};
+                if (j + 1 < nx)
+                    e[m++] = (xb_edge){pos_of[id], pos_of[id + nx]};
+                if (i + 1 < nx && j + 1 < nx) {
+                    e[m++] = (xb_edge){pos_of[id], pos_of[id + nx + 1]};
+                    e[m++] = (xb_edge){pos_of[id + 1], pos_of[id + nx]};
+                }
+            }
+        if (sorted)
+            qsort(e, m, sizeof *e, xb_edge_cmp);
+        for (size_t k = 0; k < m; ++k) {
+            i0[k] = e[k].a;
+            i1[k] = e[k].b;
+            comp[k] = 1e-5f;
+        }
+        xs_world_f32 w;
+        if (xs_world_init_f32(&w, np, xyz, m, i0, i1, NULL, comp) == XPBD_OK) {
+            w.p.w[pos_of[0]] = 0;
+            w.p.w[pos_of[n - 1]] = 0;
+            xpbd_step_config cfg = xpbd_step_config_default();
+            cfg.substeps = 10;
+            cfg.iterations = 1;
+            cfg.measure_residual = 0;
+            int ok = 1;
+            double t0 = 0;
+            for (int f = 0; f < 2 * frames && ok; ++f) { /* the first half warms up */
+                if (f == frames)
+                    t0 = xb_now();
+                ok = xpbd_step_f32(&cfg, 1.0 / 60.0, &w.p, &w.set, w.scratch, w.scratch_bytes,
+                                   NULL) == XPBD_OK;
+            }
+            const double t = xb_now() - t0;
+            if (ok)
+                rate = (double)m * 10.0 * frames / t / 1e6;
+            xs_world_free_f32(&w);
+        }
+    }
+    free(xyz);
+    free(e);
+    free(i0);
+    free(i1);
+    free(comp);
+    return rate;
+}
+
+int xb_locality(int n, int frames, double rate[3])
+{
+    const size_t np = (size_t)n * (size_t)n;
+    uint32_t *g = malloc(np * sizeof *g), *pos = malloc(np * sizeof *pos);
+    uint32_t *order = malloc(np * sizeof *order), *g2 = malloc(np * sizeof *g2);
+    float *xyz = malloc(3 * np * sizeof *xyz);
+    int rc = -1;
+    if (g && pos && order && g2 && xyz) {
+        for (uint32_t k = 0; k < (uint32_t)np; ++k)
+            g[k] = pos[k] = k;
+        rate[0] = xb_locality_run(n, frames, g, pos, 0);
+        uint64_t s = 0x5eedull;
+        for (size_t k = np - 1; k > 0; --k) { /* xorshift Fisher-Yates */
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            const size_t j = (size_t)(s % (k + 1));
+            const uint32_t t = g[k];
+            g[k] = g[j];
+            g[j] = t;
+        }
+        for (uint32_t k = 0; k < (uint32_t)np; ++k)
+            pos[g[k]] = k;
+        rate[1] = xb_locality_run(n, frames, g, pos, 0);
+        for (size_t k = 0; k < np; ++k) {
+            xyz[3 * k] = (float)(g[k] % (uint32_t)n);
+            xyz[3 * k + 1] = 0;
+            xyz[3 * k + 2] = (float)(g[k] / (uint32_t)n);
+        }
+        if (xpbd_mesh_locality_order_f32(xyz, np, order, NULL, NULL) == XPBD_OK) {
+            for (size_t k = 0; k < np; ++k)
+                g2[k] = g[order[k]];
+            for (uint32_t k = 0; k < (uint32_t)np; ++k)
+                pos[g2[k]] = k;
+            rate[2] = xb_locality_run(n, frames, g2, pos, 1);
+            rc = rate[0] > 0 && rate[1] > 0 && rate[2] > 0 ? 0 : -1;
+        }
+    }
+    free(g);
+    free(pos);
+    free(order);
+    free(g2);
+    free(xyz);
+    return rc;
+}

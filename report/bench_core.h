@@ -132,4 +132,11 @@ typedef struct xb_cloth_row {
  * thread count of 0, out of memory). */
 size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows);
 
+/* The shear cloth of side n (sub10, one thread, best path, `frames`
+ * frames after as many to warm up) numbered three ways: by rows as generated, shuffled (a mesh in
+ * an arbitrary order), and shuffled then renumbered by
+ * xpbd_mesh_locality_order_f32 with the edges listed by their lower new
+ * endpoint. rate[k]: M edge solves/s of each. Returns 0 or -1. */
+int xb_locality(int n, int frames, double rate[3]);
+
 #endif

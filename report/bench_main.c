@@ -52,8 +52,10 @@ static void usage(FILE *f)
             "streaming (triad) bandwidth and the memory-access bound of the packed\n"
             "constraint walk (packed_walk); runs the cloth scene (N x N, 10 substeps x\n"
             "1 iteration = sub10, or 1 x 10 = iter10, 300 frames) through xpbd_step_f32\n"
-            "per ISA and thread count, optionally in a peer engine too; times a pile of\n"
-            "16 soft cubes resting on the ground per frame awake and asleep.\n"
+            "per ISA and thread count, optionally in a peer engine too; runs a 512 x 512\n"
+            "cloth (128 x 128 with --quick) numbered by rows, shuffled, and shuffled then\n"
+            "renumbered by xpbd_mesh_locality_order_f32; times a pile of 16 soft cubes\n"
+            "resting on the ground per frame awake and asleep.\n"
             "\n"
             "  --quick            sizes 2^10, 2^12 and 2^20, short timing loops, cloth\n"
             "                     N = 32, 64 and 60 frames: a few seconds\n"
@@ -812,6 +814,21 @@ int main(int argc, char **argv)
                 fprintf(stderr, "xpbd-bench: %d cloth runs ended in a state different from "
                                 "the scalar reference's\n", bad);
                 status = 3;
+            }
+        }
+        {
+            const int side = opt.quick ? 128 : 512, frames = opt.quick ? 10 : 30;
+            double lr[3];
+            if (xb_locality(side, frames, lr) != 0) {
+                fprintf(stderr, "xpbd-bench: the locality runs failed\n");
+                status = status ? status : 2;
+            } else {
+                printf("\nLocality: %dx%d shear cloth, sub10, 1 thread, best path, %d frames, "
+                       "M edge solves/s\n"
+                       "  numbered by rows (as generated)              %8.1f\n"
+                       "  shuffled (a mesh in an arbitrary order)      %8.1f   %.2fx\n"
+                       "  shuffled, then xpbd_mesh_locality_order_f32  %8.1f   %.2fx\n",
+                       side, side, frames, lr[0], lr[1], lr[1] / lr[0], lr[2], lr[2] / lr[0]);
             }
         }
         if (peer && !xb_peer_available()) {

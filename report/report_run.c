@@ -60,10 +60,10 @@ static char *xr_rec_path(const xr_ctx *ctx, size_t s)
     return p;
 }
 
-/* Starts section s in a child process; returns its pid or -1. *fd: the
- * read end of a pipe whose write end only the child holds (end of file:
- * the child has exited). */
-static pid_t xr_run_child(xr_ctx *ctx, size_t s, int *fd)
+/* Forks a child that holds the only write end of a pipe: returns the
+ * child's pid in the parent (*fd: the read end; end of file: the child has
+ * exited), 0 in the child, -1 if neither could be made. */
+static pid_t xr_fork_piped(int *fd)
 {
     int pp[2];
     if (pipe(pp) != 0)
@@ -82,6 +82,17 @@ static pid_t xr_run_child(xr_ctx *ctx, size_t s, int *fd)
         return pid;
     }
     close(pp[0]);
+    return 0;
+}
+
+/* Starts section s in a child process; returns its pid or -1. *fd: the
+ * read end of a pipe whose write end only the child holds (end of file:
+ * the child has exited). */
+static pid_t xr_run_child(xr_ctx *ctx, size_t s, int *fd)
+{
+    const pid_t pid = xr_fork_piped(fd);
+    if (pid != 0)
+        return pid;
     ctx->child = 1;
     ctx->tty = 0; /* one progress line belongs to the parent */
     const xr_marks m = xr_records_mark(ctx);
@@ -131,23 +142,9 @@ static void xr_queue_figures(xr_ctx *ctx, xr_plotter *plot, size_t nfig_from)
  * of xr_write_pdf. */
 static pid_t xr_pdf_child(xr_ctx *ctx, int *fd)
 {
-    int pp[2];
-    if (pipe(pp) != 0)
-        return -1;
-    fflush(stdout);
-    fflush(stderr);
-    const pid_t pid = fork();
-    if (pid != 0) {
-        close(pp[1]);
-        if (pid < 0) {
-            close(pp[0]);
-            return pid;
-        }
-        fcntl(pp[0], F_SETFD, FD_CLOEXEC);
-        *fd = pp[0];
+    const pid_t pid = xr_fork_piped(fd);
+    if (pid != 0)
         return pid;
-    }
-    close(pp[0]);
     const int r = xr_write_pdf(ctx);
     fflush(stdout);
     fflush(stderr);

@@ -4,6 +4,8 @@
 #include "internal.h"
 #include "xpbd/mesh.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Largest particle count: indices stay below INT32_MAX like every builder's. */
@@ -396,3 +398,102 @@ xpbd_status xpbd_mesh_box(const xpbd_box_desc *d, xpbd_mesh_counts *counts,
 MESH_REST(float, xpbd_mesh_rest_lengths_f32)
 MESH_REST(double, xpbd_mesh_rest_lengths_f64)
 #undef MESH_REST
+
+/* ---------------------------------------------------- locality order --- */
+
+/* b's 21 low bits spread to every third bit of 63 */
+static uint64_t mesh_spread3(uint32_t b)
+{
+    uint64_t x = b & 0x1FFFFFu;
+    x = (x | x << 32) & 0x001F00000000FFFFull;
+    x = (x | x << 16) & 0x001F0000FF0000FFull;
+    x = (x | x << 8) & 0x100F00F00F00F00Full;
+    x = (x | x << 4) & 0x10C30C30C30C30C3ull;
+    x = (x | x << 2) & 0x1249249249249249ull;
+    return x;
+}
+
+typedef struct mesh_key {
+    uint64_t key;
+    uint32_t index;
+} mesh_key;
+
+static int mesh_key_cmp(const void *a, const void *b)
+{
+    const mesh_key *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The locality order of count particles whose coordinate c of particle i
+ * is at(xyz, 3 * i + c), in double. */
+static xpbd_status mesh_locality_order(const void *xyz, double (*at)(const void *, size_t),
+                                       size_t count, uint32_t *order, uint32_t *where,
+                                       size_t *bad_index)
+{
+    if (count == 0)
+        return XPBD_OK;
+    if (!xyz || count > MESH_MAX_INDEX)
+        return XPBD_ERR_ARGUMENT;
+    double lo[3], hi[3];
+    for (size_t i = 0; i < count; ++i)
+        for (int c = 0; c < 3; ++c) {
+            const double v = at(xyz, 3 * i + (size_t)c);
+            if (!isfinite(v)) {
+                if (bad_index)
+                    *bad_index = i;
+                return XPBD_ERR_POSITION;
+            }
+            lo[c] = i == 0 || v < lo[c] ? v : lo[c];
+            hi[c] = i == 0 || v > hi[c] ? v : hi[c];
+        }
+    mesh_key *k = malloc(count * sizeof *k);
+    if (!k)
+        return XPBD_ERR_NOMEM;
+    const double cells = (double)0x1FFFFF; /* 2^21 - 1 */
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t key = 0;
+        for (int c = 0; c < 3; ++c) {
+            /* in halves, so that the extent of any finite values is finite */
+            const double half = hi[c] * 0.5 - lo[c] * 0.5;
+            const double u =
+                half > 0 ? (at(xyz, 3 * i + (size_t)c) * 0.5 - lo[c] * 0.5) / half : 0;
+            const double q = u * cells;
+            key |= mesh_spread3(q <= 0 ? 0u : q >= cells ? 0x1FFFFFu : (uint32_t)q) << c;
+        }
+        k[i].key = key;
+        k[i].index = (uint32_t)i;
+    }
+    qsort(k, count, sizeof *k, mesh_key_cmp);
+    for (size_t n = 0; n < count; ++n) {
+        if (order)
+            order[n] = k[n].index;
+        if (where)
+            where[k[n].index] = (uint32_t)n;
+    }
+    free(k);
+    return XPBD_OK;
+}
+
+static double mesh_at_f32(const void *xyz, size_t i)
+{
+    return (double)((const float *)xyz)[i];
+}
+
+static double mesh_at_f64(const void *xyz, size_t i)
+{
+    return ((const double *)xyz)[i];
+}
+
+xpbd_status xpbd_mesh_locality_order_f32(const float *xyz, size_t count, uint32_t *order,
+                                         uint32_t *where, size_t *bad_index)
+{
+    return mesh_locality_order(xyz, mesh_at_f32, count, order, where, bad_index);
+}
+
+xpbd_status xpbd_mesh_locality_order_f64(const double *xyz, size_t count, uint32_t *order,
+                                         uint32_t *where, size_t *bad_index)
+{
+    return mesh_locality_order(xyz, mesh_at_f64, count, order, where, bad_index);
+}

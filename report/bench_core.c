@@ -538,11 +538,11 @@ static double xb_locality_run(int n, int frames, const uint32_t *g, const uint32
 int xb_locality(int n, int frames, double rate[3])
 {
     const size_t np = (size_t)n * (size_t)n;
-    uint32_t *g = malloc(np * sizeof *g), *pos = malloc(np * sizeof *pos);
-    uint32_t *order = malloc(np * sizeof *order), *g2 = malloc(np * sizeof *g2);
-    float *xyz = malloc(3 * np * sizeof *xyz);
+    uint32_t *g = calloc(np, sizeof *g), *pos = calloc(np, sizeof *pos);
+    uint32_t *order = calloc(np, sizeof *order), *g2 = calloc(np, sizeof *g2);
+    float *xyz = calloc(3 * np, sizeof *xyz);
     int rc = -1;
-    if (g && pos && order && g2 && xyz) {
+    if (np > 1 && g && pos && order && g2 && xyz) {
         for (uint32_t k = 0; k < (uint32_t)np; ++k)
             g[k] = pos[k] = k;
         rate[0] = xb_locality_run(n, frames, g, pos, 0);

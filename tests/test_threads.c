@@ -692,6 +692,42 @@ static void SFX(tt_bad_input)(void)
         }
         s.tlen[2000] = 1;
     }
+    /* the distance set, validated over slot blocks and colours: a repeat in
+     * colour 3 and a bad rest length in colour 5 give the rest (the
+     * per-slot checks come first, as in xpbd_distance_set_validate); the
+     * repeat alone gives its slot; with a second repeat in colour 6, the
+     * lower slot; each on the serial validator's status and slot */
+    SFX(xpbd_distance_set) *c = &s.dist;
+    REQUIRE(c->colours > 6 && c->colour_size[3] > 5 && c->colour_size[5] > 7 &&
+            c->colour_size[6] > 9);
+    const uint32_t ra = c->colour_begin[3], rb = ra + 5, bad_rest = c->colour_begin[5] + 7;
+    const uint32_t rc = c->colour_begin[6], rd = rc + 9;
+    const uint32_t keep_b = c->i1[rb], keep_d = c->i1[rd];
+    const R keep_rest = c->rest[bad_rest];
+    c->i1[rb] = c->i0[ra];
+    c->rest[bad_rest] = -1;
+    for (int k = 0; k < 4; ++k) {
+        if (k == 1)
+            c->rest[bad_rest] = keep_rest;
+        if (k == 2)
+            c->i1[rd] = c->i0[rc];
+        if (k == 3)
+            c->i1[rb] = keep_b;
+        size_t want_bad = SIZE_MAX;
+        const xpbd_status want = SFX(xpbd_distance_set_validate)(c, s.n, (uint32_t *)s.scratch,
+                                                                &want_bad);
+        ENSURE_STATUS(want, k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
+        ENSURE_INT(want_bad, k == 0 ? bad_rest : k == 3 ? rd : rb);
+        for (int e = 0; e < 3; ++e) {
+            cfg.threads = e == 0 ? 1 : 4;
+            cfg.executor = e == 2 ? &tt_host_executor : NULL;
+            xpbd_step_counters cn;
+            ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &cn),
+                          want);
+            ENSURE_INT(cn.bad_index, want_bad);
+        }
+    }
+    c->i1[rd] = keep_d;
     SFX(tt_free)(&s);
 }
 

@@ -67,12 +67,12 @@ int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint
  * for the presence of source (constant arguments of an inlined body): the
  * loop is the step's validation cost, a few instructions per slot. */
 static inline __attribute__((always_inline)) uint32_t
-colour_repeat_pass(uint32_t colours, const uint32_t *colour_begin, const uint32_t *colour_size,
+colour_repeat_pass(uint32_t c0, uint32_t c1, const uint32_t *colour_begin, const uint32_t *colour_size,
                    const uint32_t *const idx[4], const unsigned k, const uint32_t *source,
                    uint32_t *stamp)
 {
     const uint32_t *i0 = idx[0], *i1 = idx[1], *i2 = idx[2], *i3 = idx[3];
-    for (uint32_t c = 0; c < colours; ++c) {
+    for (uint32_t c = c0; c < c1; ++c) {
         const uint32_t e = colour_begin[c] + colour_size[c];
         for (uint32_t s = colour_begin[c]; s < e; ++s) {
             /* test-and-tag one particle at a time: a slot repeating its own
@@ -98,6 +98,17 @@ colour_repeat_pass(uint32_t colours, const uint32_t *colour_begin, const uint32_
     return UINT32_MAX;
 }
 
+uint32_t xpbd__colour_repeat_range(uint32_t c0, uint32_t c1, const uint32_t *colour_begin,
+                                   const uint32_t *colour_size, const uint32_t *const idx[4],
+                                   unsigned k, const uint32_t *source, uint32_t *stamp)
+{
+    if (k == 4)
+        return colour_repeat_pass(c0, c1, colour_begin, colour_size, idx, 4, NULL, stamp);
+    if (source)
+        return colour_repeat_pass(c0, c1, colour_begin, colour_size, idx, 2, source, stamp);
+    return colour_repeat_pass(c0, c1, colour_begin, colour_size, idx, 2, NULL, stamp);
+}
+
 uint32_t xpbd__colour_repeat(uint32_t colours, const uint32_t *colour_begin,
                              const uint32_t *colour_size, const uint32_t *const idx[4],
                              unsigned k, const uint32_t *source, size_t n, uint32_t *stamp)
@@ -105,9 +116,6 @@ uint32_t xpbd__colour_repeat(uint32_t colours, const uint32_t *colour_begin,
     if (colours == 0)
         return UINT32_MAX;
     memset(stamp, 0xff, n * sizeof *stamp);
-    if (k == 4)
-        return colour_repeat_pass(colours, colour_begin, colour_size, idx, 4, NULL, stamp);
-    if (source)
-        return colour_repeat_pass(colours, colour_begin, colour_size, idx, 2, source, stamp);
-    return colour_repeat_pass(colours, colour_begin, colour_size, idx, 2, NULL, stamp);
+    return xpbd__colour_repeat_range(0, colours, colour_begin, colour_size, idx, k, source,
+                                     stamp);
 }

@@ -43,6 +43,26 @@ uint32_t xpbd__colour_repeat(uint32_t colours, const uint32_t *colour_begin,
                              const uint32_t *colour_size, const uint32_t *const idx[4],
                              unsigned k, const uint32_t *source, size_t n, uint32_t *stamp);
 
+/* The same check on colours [c0, c1) only, on a stamp that holds no tag of
+ * those colours (filled with 0xff once, or tagged by other colours only):
+ * colours checked on separate stamps give, taken together, what one pass
+ * over all of them gives. */
+uint32_t xpbd__colour_repeat_range(uint32_t c0, uint32_t c1, const uint32_t *colour_begin,
+                                   const uint32_t *colour_size, const uint32_t *const idx[4],
+                                   unsigned k, const uint32_t *source, uint32_t *stamp);
+
+/* The distance set validator (xpbd_distance_set_validate_*) in its three
+ * parts, for the step's validation over ranges: the set's fields (XPBD_OK
+ * also for an empty set, which needs nothing more); the screen of slots
+ * [s0, s1) (1: every per-slot check passes; the validator itself names the
+ * first failing slot); then the colours' repeat check (xpbd__colour_repeat). */
+xpbd_status xpbd__distance_set_fields_f32(const xpbd_distance_set_f32 *c, const uint32_t *stamp);
+xpbd_status xpbd__distance_set_fields_f64(const xpbd_distance_set_f64 *c, const uint32_t *stamp);
+int xpbd__distance_set_screen_f32(const xpbd_distance_set_f32 *c, size_t n, uint32_t s0,
+                                  uint32_t s1);
+int xpbd__distance_set_screen_f64(const xpbd_distance_set_f64 *c, size_t n, uint32_t s0,
+                                  uint32_t s1);
+
 /* 1 if a host rigid body is usable for coupling: known shape, positive
  * finite size, finite non-negative inverse mass, finite rotation and
  * inverse inertia (softbody.c). */

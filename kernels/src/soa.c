@@ -37,6 +37,28 @@ xpbd_status xpbd_distance_set_validate_f32(const xpbd_distance_set_f32 *c, size_
     return distance_set_validate_f32(c, particle_count, stamp, bad_index);
 }
 
+xpbd_status xpbd__distance_set_fields_f32(const xpbd_distance_set_f32 *c, const uint32_t *stamp)
+{
+    return distance_set_fields_f32(c, stamp);
+}
+
+xpbd_status xpbd__distance_set_fields_f64(const xpbd_distance_set_f64 *c, const uint32_t *stamp)
+{
+    return distance_set_fields_f64(c, stamp);
+}
+
+int xpbd__distance_set_screen_f32(const xpbd_distance_set_f32 *c, size_t n, uint32_t s0,
+                                  uint32_t s1)
+{
+    return screen_set_f32(c, n, s0, s1);
+}
+
+int xpbd__distance_set_screen_f64(const xpbd_distance_set_f64 *c, size_t n, uint32_t s0,
+                                  uint32_t s1)
+{
+    return screen_set_f64(c, n, s0, s1);
+}
+
 xpbd_status xpbd_distance_set_validate_f64(const xpbd_distance_set_f64 *c, size_t particle_count,
                                            uint32_t *stamp, size_t *bad_index)
 {

@@ -24,25 +24,26 @@ static int SFX(screen_particles)(const P *p)
 
 /* Everything the slow loop of the set validator checks, slot by slot,
  * except the colours' real slots being real pairs (source not XPBD_PAD,
- * i0 != i1): the repeat pass (xpbd__colour_repeat) checks those on its way. */
-static int SFX(screen_set)(const DS *c, size_t n)
+ * i0 != i1): the repeat pass (xpbd__colour_repeat) checks those on its way.
+ * On slots [s0, s1) of the set. */
+static int SFX(screen_set)(const DS *c, size_t n, uint32_t s0, uint32_t s1)
 {
     unsigned bad = 0;
     for (uint32_t k = 0; k < c->colours; ++k) {
         const uint32_t r = c->colour_begin[k] + c->colour_size[k], e = c->colour_begin[k + 1];
-        for (uint32_t s = r; s < e; ++s)
+        for (uint32_t s = r > s0 ? r : s0; s < e && s < s1; ++s)
             bad |= (c->source[s] != XPBD_PAD) | (c->i0[s] != c->i1[s]) | !(c->lambda[s] == 0);
     }
-    for (uint32_t s = c->overflow_begin; s < c->slots; ++s)
+    for (uint32_t s = c->overflow_begin > s0 ? c->overflow_begin : s0; s < s1; ++s)
         bad |= (c->source[s] == XPBD_PAD) | (c->i0[s] == c->i1[s]);
     /* indices and reals in separate loops, each of one element type, so
      * both vectorise; with n > UINT32_MAX every index is in range */
     if (n <= UINT32_MAX) {
         const uint32_t n32 = (uint32_t)n;
-        for (uint32_t s = 0; s < c->slots; ++s)
+        for (uint32_t s = s0; s < s1; ++s)
             bad |= (c->i0[s] >= n32) | (c->i1[s] >= n32);
     }
-    for (uint32_t s = 0; s < c->slots; ++s)
+    for (uint32_t s = s0; s < s1; ++s)
         bad |= !(c->rest[s] > 0) | !(c->rest[s] - c->rest[s] == 0) | !(c->compliance[s] >= 0) |
                !(c->compliance[s] - c->compliance[s] == 0) | !(c->lambda[s] - c->lambda[s] == 0);
     return bad == 0;
@@ -120,11 +121,9 @@ static xpbd_status SFX(name_bad_slot)(const DS *c, size_t n, size_t *bad_index)
     return XPBD_OK;
 }
 
-static xpbd_status SFX(distance_set_validate)(const DS *c, size_t n, uint32_t *stamp,
-                                              size_t *bad_index)
+/* The set's own fields: pointers and layout (XPBD_OK for an empty set). */
+static xpbd_status SFX(distance_set_fields)(const DS *c, const uint32_t *stamp)
 {
-    if (bad_index)
-        *bad_index = SIZE_MAX;
     if (!c)
         return XPBD_ERR_ARGUMENT;
     if (c->slots == 0)
@@ -134,7 +133,18 @@ static xpbd_status SFX(distance_set_validate)(const DS *c, size_t n, uint32_t *s
         !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
                          c->overflow_begin))
         return XPBD_ERR_ARGUMENT;
-    if (!SFX(screen_set)(c, n)) {
+    return XPBD_OK;
+}
+
+static xpbd_status SFX(distance_set_validate)(const DS *c, size_t n, uint32_t *stamp,
+                                              size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    const xpbd_status fields = SFX(distance_set_fields)(c, stamp);
+    if (fields != XPBD_OK || c->slots == 0)
+        return fields;
+    if (!SFX(screen_set)(c, n, 0, c->slots)) {
         const xpbd_status st = SFX(name_bad_slot)(c, n, bad_index);
         if (st != XPBD_OK)
             return st;

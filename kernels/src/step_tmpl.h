@@ -181,6 +181,7 @@ typedef struct SFX(partial) {
     R max;                         /* residual maximum */
     size_t bad;                    /* lowest bad item seen */
     xpbd_status status;            /* what is wrong with it */
+    int stamped;                   /* the worker's repeat-check stamp is cleared */
 } SFX(partial);
 
 /* Everything a step's stages share: validated inputs, kernel tables,
@@ -240,6 +241,7 @@ static void SFX(clear_partials)(SFX(step_run) *s)
     for (uint32_t t = 0; t < s->ex.workers; ++t) {
         s->part[t].max = 0;
         s->part[t].bad = SIZE_MAX;
+        s->part[t].stamped = 0;
     }
 }
 
@@ -393,6 +395,62 @@ static xpbd_status SFX(check_contacts)(SFX(step_run) *s, uint32_t *stamp, size_t
     return XPBD_OK;
 }
 
+/* The distance set's per-slot screen on slot blocks [b, e): a failure is
+ * only flagged (the validator names the slot). */
+static void SFX(set_screen_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const uint32_t slots = s->c->slots;
+    const uint32_t s0 = b * XPBD__SBLOCK;
+    const uint32_t s1 = (uint64_t)e * XPBD__SBLOCK < slots ? e * XPBD__SBLOCK : slots;
+    if (!SFX(xpbd__distance_set_screen)(s->c, s->n, s0, s1))
+        SFX(note_bad)(s, worker, 0, XPBD_ERR_INDEX);
+}
+
+/* The distance set's repeat check on colours [c0, c1), on the worker's own
+ * stamp (n entries after the other workers'): tags are colour numbers, so
+ * one clearing per worker serves all its colours. */
+static void SFX(set_repeat_task)(uint32_t c0, uint32_t c1, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const DS *c = s->c;
+    uint32_t *stamp = (uint32_t *)(void *)s->sc.save + (size_t)worker * s->n;
+    if (!s->part[worker].stamped) {
+        memset(stamp, 0xff, s->n * sizeof *stamp);
+        s->part[worker].stamped = 1;
+    }
+    const uint32_t *const idx[4] = {c->i0, c->i1, NULL, NULL};
+    const uint32_t r = xpbd__colour_repeat_range(c0, c1, c->colour_begin, c->colour_size, idx, 2,
+                                                 c->source, stamp);
+    if (r != UINT32_MAX)
+        SFX(note_bad)(s, worker, r, XPBD_ERR_INDEX);
+}
+
+/* xpbd_distance_set_validate over ranges when the run has workers and the
+ * scratch room for a stamp each: the set's fields, the screen over slot
+ * blocks (a failure: the validator itself names the slot), the repeat
+ * check over colours, with the status and index the validator gives. */
+static xpbd_status SFX(check_distance_set)(SFX(step_run) *s, uint32_t *stamp, size_t *bad)
+{
+    const DS *c = s->c;
+    const size_t n = s->n;
+    /* the scratch holds 16n reals before the step uses it */
+    if (s->ex.workers < 2 || (size_t)s->ex.workers * sizeof(uint32_t) > 16 * sizeof(R))
+        return SFX(xpbd_distance_set_validate)(c, n, stamp, bad);
+    xpbd_status st = SFX(xpbd__distance_set_fields)(c, stamp);
+    if (st != XPBD_OK || c->slots == 0)
+        return st;
+    SFX(clear_partials)(s);
+    xpbd__run(&s->ex, SFX(set_screen_task), (c->slots + XPBD__SBLOCK - 1) / XPBD__SBLOCK,
+              XPBD__MIN_SBLOCKS, s);
+    size_t first = SIZE_MAX;
+    if (SFX(lowest_bad)(s, &first) != XPBD_OK)
+        return SFX(xpbd_distance_set_validate)(c, n, stamp, bad);
+    SFX(clear_partials)(s);
+    xpbd__run(&s->ex, SFX(set_repeat_task), c->colours, 1, s);
+    return SFX(lowest_bad)(s, bad);
+}
+
 /* Distance constraints, tetrahedra, bending and tethers. */
 static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
 {
@@ -405,7 +463,7 @@ static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
     uint32_t *stamp = (uint32_t *)(void *)s->sc.save;
     xpbd_status st;
     if (c) {
-        st = SFX(xpbd_distance_set_validate)(c, n, stamp, &k->bad_index);
+        st = SFX(check_distance_set)(s, stamp, &k->bad_index);
         if (st != XPBD_OK)
             return st;
         if (cfg->solver == XPBD_SOLVER_SPRINGS)

@@ -729,6 +729,43 @@ static void SFX(tt_bad_input)(void)
     }
     c->i1[rd] = keep_d;
     SFX(tt_free)(&s);
+    /* the tetrahedra likewise (per-slot checks over slot blocks, then the
+     * repeat check over colours): a repeat in the last colour but one and
+     * a non-finite rest volume in the last (far from the first worker's
+     * share), then the repeat alone */
+    bytes = SFX(tt_make)(&s, TT_BOX, &cfg);
+    if (!bytes) {
+        SFX(tt_free)(&s);
+        REQUIRE(bytes != 0);
+    }
+    SFX(xpbd_quad_set) *q = &s.tets;
+    REQUIRE(q->colours > 4 && q->colour_size[q->colours - 2] > 3 &&
+            q->colour_size[q->colours - 1] > 6);
+    const uint32_t qa = q->colour_begin[q->colours - 2], qb = qa + 3;
+    const uint32_t qbad = q->colour_begin[q->colours - 1] + 6;
+    const uint32_t keep_q = q->i3[qb];
+    const R keep_qrest = q->rest[qbad];
+    q->i3[qb] = q->i0[qa];
+    q->rest[qbad] = (R)NAN;
+    for (int k = 0; k < 2; ++k) {
+        if (k == 1)
+            q->rest[qbad] = keep_qrest;
+        size_t want_bad = SIZE_MAX;
+        const xpbd_status want =
+            SFX(xpbd_quad_set_validate)(q, s.n, (uint32_t *)s.scratch, &want_bad);
+        ENSURE_STATUS(want, k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
+        ENSURE_INT(want_bad, k == 0 ? qbad : qb);
+        for (int e = 0; e < 3; ++e) {
+            cfg.threads = e == 0 ? 1 : 4;
+            cfg.executor = e == 2 ? &tt_host_executor : NULL;
+            xpbd_step_counters cn;
+            ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &cn),
+                          want);
+            ENSURE_INT(cn.bad_index, want_bad);
+        }
+    }
+    q->i3[qb] = keep_q;
+    SFX(tt_free)(&s);
 }
 
 #define XPBD_PRECISION_END

@@ -84,9 +84,11 @@ if(XPBD_SANITIZE MATCHES "thread" AND XPBD_OPENMP)
 endif()
 # The threaded tests run against a test-only static build of the library's
 # own sources with the smallest shares a stage hands to another worker
-# lowered to one item (step_tmpl.h, contacts_tmpl.h), so that every stage
-# runs on the workers at the tests' sizes; the shipped xpbd target keeps its
-# measured thresholds. Its runner holds the executor and threads groups only.
+# lowered to one item (step_tmpl.h, contacts_tmpl.h) and the team's first
+# member waiting for the others before the first stage (team.c), so that
+# every stage runs on the workers at the tests' sizes; the shipped xpbd
+# target keeps its measured thresholds and starts without waiting. Its
+# runner holds the executor and threads groups only.
 get_target_property(XPBD_LIB_SOURCES xpbd SOURCES)
 get_target_property(XPBD_LIB_DEFS xpbd COMPILE_DEFINITIONS)
 set(XPBD_LIB_SOURCE_PATHS)
@@ -103,7 +105,7 @@ target_include_directories(xpbd_finegrain PUBLIC ${PROJECT_SOURCE_DIR}/kernels/i
                                           PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
 target_compile_definitions(xpbd_finegrain PRIVATE ${XPBD_LIB_DEFS} XPBD__MIN_PBLOCKS=1u
                            XPBD__MIN_SBLOCKS=1u XPBD__MIN_BATCHES=1u XPBD__MIN_BODIES=1u
-                           XPBD__BP_MIN_CHUNKS=1u)
+                           XPBD__BP_MIN_CHUNKS=1u XPBD__TEAM_WAIT_ALL)
 target_link_libraries(xpbd_finegrain PUBLIC xpbd_precision)
 if(XPBD_OPENMP)
   target_link_libraries(xpbd_finegrain PUBLIC OpenMP::OpenMP_C)

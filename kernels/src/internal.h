@@ -63,6 +63,16 @@ int xpbd__distance_set_screen_f32(const xpbd_distance_set_f32 *c, size_t n, uint
 int xpbd__distance_set_screen_f64(const xpbd_distance_set_f64 *c, size_t n, uint32_t s0,
                                   uint32_t s1);
 
+/* The tetrahedron / bending set validator (xpbd_quad_set_validate_*) in its
+ * parts likewise: the fields, the per-slot checks on slots [s0, s1) (the
+ * first bad slot there and its status), then the repeat check. */
+xpbd_status xpbd__quad_set_fields_f32(const xpbd_quad_set_f32 *c, const uint32_t *stamp);
+xpbd_status xpbd__quad_set_fields_f64(const xpbd_quad_set_f64 *c, const uint32_t *stamp);
+xpbd_status xpbd__quad_set_slots_f32(const xpbd_quad_set_f32 *c, size_t n, uint32_t s0,
+                                     uint32_t s1, size_t *bad_index);
+xpbd_status xpbd__quad_set_slots_f64(const xpbd_quad_set_f64 *c, size_t n, uint32_t s0,
+                                     uint32_t s1, size_t *bad_index);
+
 /* 1 if a host rigid body is usable for coupling: known shape, positive
  * finite size, finite non-negative inverse mass, finite rotation and
  * inverse inertia (softbody.c). */

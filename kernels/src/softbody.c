@@ -34,6 +34,28 @@ void xpbd_quad_set_free_f64(xpbd_quad_set_f64 *set)
     quad_set_free_f64(set);
 }
 
+xpbd_status xpbd__quad_set_fields_f32(const xpbd_quad_set_f32 *c, const uint32_t *stamp)
+{
+    return quad_set_fields_f32(c, stamp);
+}
+
+xpbd_status xpbd__quad_set_fields_f64(const xpbd_quad_set_f64 *c, const uint32_t *stamp)
+{
+    return quad_set_fields_f64(c, stamp);
+}
+
+xpbd_status xpbd__quad_set_slots_f32(const xpbd_quad_set_f32 *c, size_t n, uint32_t s0,
+                                     uint32_t s1, size_t *bad_index)
+{
+    return quad_set_slots_f32(c, n, s0, s1, bad_index);
+}
+
+xpbd_status xpbd__quad_set_slots_f64(const xpbd_quad_set_f64 *c, size_t n, uint32_t s0,
+                                     uint32_t s1, size_t *bad_index)
+{
+    return quad_set_slots_f64(c, n, s0, s1, bad_index);
+}
+
 xpbd_status xpbd_quad_set_validate_f32(const xpbd_quad_set_f32 *c, size_t n, uint32_t *stamp,
                                        size_t *bad_index)
 {

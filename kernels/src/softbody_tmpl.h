@@ -9,11 +9,9 @@ static void SFX(quad_set_free)(QS *set)
     memset(set, 0, sizeof *set);
 }
 
-static xpbd_status SFX(quad_set_validate)(const QS *c, size_t n, uint32_t *stamp,
-                                          size_t *bad_index)
+/* The set's own fields: pointers and layout (XPBD_OK for an empty set). */
+static xpbd_status SFX(quad_set_fields)(const QS *c, const uint32_t *stamp)
 {
-    if (bad_index)
-        *bad_index = SIZE_MAX;
     if (!c)
         return XPBD_ERR_ARGUMENT;
     if (c->slots == 0)
@@ -24,7 +22,17 @@ static xpbd_status SFX(quad_set_validate)(const QS *c, size_t n, uint32_t *stamp
         !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
                          c->overflow_begin))
         return XPBD_ERR_ARGUMENT;
-    for (uint32_t k = 0, s = 0; s < c->slots; ++s) {
+    return XPBD_OK;
+}
+
+/* The per-slot checks on slots [s0, s1): the first bad slot and its status. */
+static xpbd_status SFX(quad_set_slots)(const QS *c, size_t n, uint32_t s0, uint32_t s1,
+                                       size_t *bad_index)
+{
+    uint32_t k = 0;
+    while (k < c->colours && s0 >= c->colour_begin[k + 1])
+        ++k;
+    for (uint32_t s = s0; s < s1; ++s) {
         while (k < c->colours && s >= c->colour_begin[k + 1])
             ++k;
         const int pad = k < c->colours && s >= c->colour_begin[k] + c->colour_size[k];
@@ -51,20 +59,34 @@ static xpbd_status SFX(quad_set_validate)(const QS *c, size_t n, uint32_t *stamp
                 st = XPBD_ERR_REST;
         }
         if (st != XPBD_OK) {
-            if (bad_index)
-                *bad_index = s;
+            *bad_index = s;
             return st;
         }
     }
-    const uint32_t *const idx[4] = {c->i0, c->i1, c->i2, c->i3};
-    const uint32_t r = xpbd__colour_repeat(c->colours, c->colour_begin, c->colour_size, idx, 4,
-                                           NULL, n, stamp);
-    if (r != UINT32_MAX) {
-        if (bad_index)
-            *bad_index = r;
-        return XPBD_ERR_INDEX;
-    }
     return XPBD_OK;
+}
+
+static xpbd_status SFX(quad_set_validate)(const QS *c, size_t n, uint32_t *stamp,
+                                          size_t *bad_index)
+{
+    size_t bad = SIZE_MAX;
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    xpbd_status st = SFX(quad_set_fields)(c, stamp);
+    if (st != XPBD_OK || c->slots == 0)
+        return st;
+    if ((st = SFX(quad_set_slots)(c, n, 0, c->slots, &bad)) == XPBD_OK) {
+        const uint32_t *const idx[4] = {c->i0, c->i1, c->i2, c->i3};
+        const uint32_t r = xpbd__colour_repeat(c->colours, c->colour_begin, c->colour_size,
+                                               idx, 4, NULL, n, stamp);
+        if (r != UINT32_MAX) {
+            bad = r;
+            st = XPBD_ERR_INDEX;
+        }
+    }
+    if (bad_index)
+        *bad_index = bad;
+    return st;
 }
 
 /* Colours count four-particle constraints and lays out a set; fills the

@@ -210,6 +210,9 @@ typedef struct SFX(step_run) {
     const QS *qset;
     uint32_t colour;
     int zero_lambda;                    /* the pass zeroes its slots' lambdas first */
+    const uint32_t *vidx[4];            /* the coloured set the repeat check runs on: */
+    const uint32_t *vsource, *vbegin, *vsize; /* indices, source, colour_begin, colour_size, */
+    unsigned vk;                        /* and indices per slot */
     int predicted;                      /* the substep's predict ran with the last update */
     xpbd__copy copy;
     xpbd__exec ex;
@@ -407,23 +410,78 @@ static void SFX(set_screen_task)(uint32_t b, uint32_t e, uint32_t worker, void *
         SFX(note_bad)(s, worker, 0, XPBD_ERR_INDEX);
 }
 
-/* The distance set's repeat check on colours [c0, c1), on the worker's own
- * stamp (n entries after the other workers'): tags are colour numbers, so
- * one clearing per worker serves all its colours. */
+/* The repeat check of the set in s->vidx... on colours [c0, c1), on the
+ * worker's own stamp (n entries after the other workers'): tags are colour
+ * numbers, so one clearing per worker serves all its colours. */
 static void SFX(set_repeat_task)(uint32_t c0, uint32_t c1, uint32_t worker, void *ctx)
 {
     SFX(step_run) *s = ctx;
-    const DS *c = s->c;
     uint32_t *stamp = (uint32_t *)(void *)s->sc.save + (size_t)worker * s->n;
     if (!s->part[worker].stamped) {
         memset(stamp, 0xff, s->n * sizeof *stamp);
         s->part[worker].stamped = 1;
     }
-    const uint32_t *const idx[4] = {c->i0, c->i1, NULL, NULL};
-    const uint32_t r = xpbd__colour_repeat_range(c0, c1, c->colour_begin, c->colour_size, idx, 2,
-                                                 c->source, stamp);
+    const uint32_t r =
+        xpbd__colour_repeat_range(c0, c1, s->vbegin, s->vsize, s->vidx, s->vk, s->vsource, stamp);
     if (r != UINT32_MAX)
         SFX(note_bad)(s, worker, r, XPBD_ERR_INDEX);
+}
+
+/* The repeat check of a coloured set over its colours: the lowest slot. */
+static xpbd_status SFX(check_repeats)(SFX(step_run) *s, const uint32_t *const idx[4],
+                                      unsigned k, const uint32_t *source, uint32_t colours,
+                                      const uint32_t *colour_begin,
+                                      const uint32_t *colour_size, size_t *bad)
+{
+    for (int a = 0; a < 4; ++a)
+        s->vidx[a] = idx[a];
+    s->vk = k;
+    s->vsource = source;
+    s->vbegin = colour_begin;
+    s->vsize = colour_size;
+    SFX(clear_partials)(s);
+    xpbd__run(&s->ex, SFX(set_repeat_task), colours, 1, s);
+    return SFX(lowest_bad)(s, bad);
+}
+
+/* Whether the set checks run over ranges: workers, and scratch room for a
+ * stamp each (the scratch holds 16n reals before the step uses it). */
+static int SFX(checks_on_ranges)(const SFX(step_run) *s)
+{
+    return s->ex.workers > 1 && (size_t)s->ex.workers * sizeof(uint32_t) <= 16 * sizeof(R);
+}
+
+/* The per-slot checks of the tetrahedron / bending set s->qset on slot
+ * blocks [b, e): the first bad slot there. */
+static void SFX(quad_slots_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    SFX(step_run) *s = ctx;
+    const uint32_t slots = s->qset->slots;
+    const uint32_t s0 = b * XPBD__SBLOCK;
+    const uint32_t s1 = (uint64_t)e * XPBD__SBLOCK < slots ? e * XPBD__SBLOCK : slots;
+    size_t bad;
+    const xpbd_status st = SFX(xpbd__quad_set_slots)(s->qset, s->n, s0, s1, &bad);
+    if (st != XPBD_OK)
+        SFX(note_bad)(s, worker, bad, st);
+}
+
+/* xpbd_quad_set_validate over ranges (see check_distance_set). */
+static xpbd_status SFX(check_quad_set)(SFX(step_run) *s, const QS *q, uint32_t *stamp,
+                                       size_t *bad)
+{
+    if (!SFX(checks_on_ranges)(s))
+        return SFX(xpbd_quad_set_validate)(q, s->n, stamp, bad);
+    xpbd_status st = SFX(xpbd__quad_set_fields)(q, stamp);
+    if (st != XPBD_OK || q->slots == 0)
+        return st;
+    s->qset = q;
+    SFX(clear_partials)(s);
+    xpbd__run(&s->ex, SFX(quad_slots_task), (q->slots + XPBD__SBLOCK - 1) / XPBD__SBLOCK,
+              XPBD__MIN_SBLOCKS, s);
+    if ((st = SFX(lowest_bad)(s, bad)) != XPBD_OK)
+        return st;
+    const uint32_t *const idx[4] = {q->i0, q->i1, q->i2, q->i3};
+    return SFX(check_repeats)(s, idx, 4, NULL, q->colours, q->colour_begin, q->colour_size, bad);
 }
 
 /* xpbd_distance_set_validate over ranges when the run has workers and the
@@ -434,8 +492,7 @@ static xpbd_status SFX(check_distance_set)(SFX(step_run) *s, uint32_t *stamp, si
 {
     const DS *c = s->c;
     const size_t n = s->n;
-    /* the scratch holds 16n reals before the step uses it */
-    if (s->ex.workers < 2 || (size_t)s->ex.workers * sizeof(uint32_t) > 16 * sizeof(R))
+    if (!SFX(checks_on_ranges)(s))
         return SFX(xpbd_distance_set_validate)(c, n, stamp, bad);
     xpbd_status st = SFX(xpbd__distance_set_fields)(c, stamp);
     if (st != XPBD_OK || c->slots == 0)
@@ -446,9 +503,9 @@ static xpbd_status SFX(check_distance_set)(SFX(step_run) *s, uint32_t *stamp, si
     size_t first = SIZE_MAX;
     if (SFX(lowest_bad)(s, &first) != XPBD_OK)
         return SFX(xpbd_distance_set_validate)(c, n, stamp, bad);
-    SFX(clear_partials)(s);
-    xpbd__run(&s->ex, SFX(set_repeat_task), c->colours, 1, s);
-    return SFX(lowest_bad)(s, bad);
+    const uint32_t *const idx[4] = {c->i0, c->i1, NULL, NULL};
+    return SFX(check_repeats)(s, idx, 2, c->source, c->colours, c->colour_begin, c->colour_size,
+                              bad);
 }
 
 /* Distance constraints, tetrahedra, bending and tethers. */
@@ -456,7 +513,6 @@ static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
 {
     const xpbd_step_config *cfg = s->cfg;
     const SFX(xpbd_world) *w = s->w;
-    const size_t n = s->n;
     const DS *c = w->constraints;
     /* the set validators' repeat check stamps particles: the scratch is not
      * in use yet and holds at least 16n reals */
@@ -478,11 +534,9 @@ static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
     st = SFX(check_contacts)(s, stamp, &k->bad_index);
     if (st != XPBD_OK)
         return st;
-    if (w->tets &&
-        (st = SFX(xpbd_quad_set_validate)(w->tets, n, stamp, &k->bad_index)) != XPBD_OK)
+    if (w->tets && (st = SFX(check_quad_set)(s, w->tets, stamp, &k->bad_index)) != XPBD_OK)
         return st;
-    if (w->bends &&
-        (st = SFX(xpbd_quad_set_validate)(w->bends, n, stamp, &k->bad_index)) != XPBD_OK)
+    if (w->bends && (st = SFX(check_quad_set)(s, w->bends, stamp, &k->bad_index)) != XPBD_OK)
         return st;
     if (w->tether_anchor) {
         if (!w->tether_length)

@@ -171,6 +171,25 @@ static void xpbd__team_member(struct xpbd__team *t, uint32_t member)
     }
 }
 
+#ifdef XPBD__TEAM_WAIT_ALL
+/* Waits until every member has joined, at most XPBD__TEAM_JOIN_NS. */
+static void xpbd__team_wait_all(struct xpbd__team *t)
+{
+    const uint32_t all = t->members >= 32u ? UINT32_MAX : (1u << t->members) - 1u;
+    struct timespec t0, now;
+    unsigned spins = 0;
+    if (!timespec_get(&t0, TIME_UTC))
+        return;
+    while (atomic_load_explicit(&t->joined, memory_order_acquire) != all) {
+        xpbd__team_pause(&spins);
+        if (!timespec_get(&now, TIME_UTC) ||
+            (now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) >
+                XPBD__TEAM_JOIN_NS)
+            return;
+    }
+}
+#endif
+
 /* The executor's task: range r is member r, member 0 drives the step. */
 static void xpbd__team_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
@@ -179,6 +198,11 @@ static void xpbd__team_task(uint32_t begin, uint32_t end, uint32_t worker, void 
     for (uint32_t r = begin; r < end; ++r) {
         if (r == 0) {
             atomic_store_explicit(&t->driving, 1u, memory_order_release);
+#ifdef XPBD__TEAM_WAIT_ALL
+            /* test builds: the whole team joins before the first stage, so
+             * that every stage, the first ones too, runs on all members */
+            xpbd__team_wait_all(t);
+#endif
             t->drive(t->drive_ctx);
             atomic_store_explicit(&t->stage, (uint64_t)XPBD__TEAM_END << 32,
                                   memory_order_release);

@@ -29,6 +29,7 @@ typedef struct tt_job {
     xpbd_range_task *task;
     void *ctx;
     uint32_t count, length, ranges, threads;
+    int defer_first;
     pthread_t thread[TT_HOST_WORKERS];
     uint32_t index[TT_HOST_WORKERS];
 } tt_job;
@@ -36,6 +37,7 @@ typedef struct tt_job {
 typedef struct tt_host {
     tt_job job; /* one job at a time: the step waits for each */
     unsigned long enqueued;
+    int defer_first; /* range 0 waits for finish(), run there on the caller */
 } tt_host;
 
 typedef struct tt_arg {
@@ -51,6 +53,8 @@ static void *tt_worker(void *p)
     tt_job *j = a->job;
     for (uint32_t r = a->worker; r < j->ranges; r += j->threads) {
         const uint32_t k = j->ranges - 1 - r;
+        if (k == 0 && j->defer_first)
+            continue;
         const uint32_t b = k * j->length;
         const uint32_t e = j->count - b < j->length ? j->count : b + j->length;
         j->task(b, e, a->worker, j->ctx);
@@ -66,6 +70,7 @@ static void *tt_enqueue(xpbd_range_task *task, uint32_t count, uint32_t min_rang
     h->enqueued++;
     j->task = task;
     j->ctx = task_ctx;
+    j->defer_first = h->defer_first;
     j->count = count;
     j->length = min_range ? min_range : 1;
     j->ranges = (count + j->length - 1) / j->length;
@@ -88,6 +93,8 @@ static void tt_finish(void *handle, void *user_ctx)
 {
     (void)user_ctx;
     tt_job *j = handle;
+    if (j->defer_first) /* a caller that helps with the queue while it waits */
+        j->task(0, j->count < j->length ? j->count : j->length, 0, j->ctx);
     for (uint32_t t = 0; t < j->threads; ++t)
         if (!pthread_equal(j->thread[t], pthread_self()))
             pthread_join(j->thread[t], NULL);
@@ -96,6 +103,11 @@ static void tt_finish(void *handle, void *user_ctx)
 static tt_host tt_host_state;
 static const xpbd_executor tt_host_executor = {tt_enqueue, tt_finish, TT_HOST_WORKERS,
                                                &tt_host_state};
+/* the same with range 0 left queued until finish(): the step's caller
+ * claims member 0 itself right after enqueue() */
+static tt_host tt_deferred_state = {.defer_first = 1};
+static const xpbd_executor tt_deferred_executor = {tt_enqueue, tt_finish, TT_HOST_WORKERS,
+                                                   &tt_deferred_state};
 
 static const uint32_t tt_threads[] = {2, 3, 4, 7};
 
@@ -596,7 +608,7 @@ static void SFX(tt_run)(SFX(tt_scene) *s, const R *a0, xpbd_step_config cfg, siz
     }
 }
 
-/* Scene `kind` on every ISA: threads 2, 3, 4, 7 through both executors
+/* Scene `kind` on every ISA: threads 2, 3, 4, 7 through the three executors
  * against threads = 1, bit for bit. */
 static void SFX(tt_scene_all)(tt_kind kind, int frames)
 {
@@ -614,17 +626,20 @@ static void SFX(tt_scene_all)(tt_kind kind, int frames)
             continue;
         tt_blob ref = {0};
         SFX(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, 1, NULL, &ref);
-        for (int ex = 0; ex < 2; ++ex)
+        for (int ex = 0; ex < 3; ++ex)
             for (size_t t = 0; t < sizeof tt_threads / sizeof tt_threads[0]; ++t) {
                 if (!tt_threads_run(t))
                     continue;
                 tt_blob got = {0};
+                const xpbd_executor *const exs[3] = {NULL, &tt_host_executor,
+                                                     &tt_deferred_executor};
+                static const char *const ex_names[3] = {"default", "host", "deferred host"};
                 SFX(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, tt_threads[t],
-                            ex ? &tt_host_executor : NULL, &got);
+                            exs[ex], &got);
                 char what[160];
                 snprintf(what, sizeof what, "%s %s %s threads %u %s executor", R_NAME,
                          tt_names[kind], xpbd_isa_name(tt_isas[i]), tt_threads[t],
-                         ex ? "host" : "default");
+                         ex_names[ex]);
                 ENSURE_INT(got.size, ref.size);
                 if (got.size == ref.size)
                     SAME_BYTES(got.b, ref.b, ref.size, what);

@@ -36,8 +36,9 @@ static inline xpbd__exec xpbd__exec_serial(void)
 /* Runs drive(ctx) as member 0 of a team of x->workers members started by
  * one enqueue on x's executor (x->ex != NULL, x->workers >= 2): while it
  * runs, xpbd__run hands each stage to the team (xpbd__team_stage) instead
- * of enqueueing it. Returns when drive has returned and the team has left;
- * if the executor never ran member 0, drive runs on the caller. */
+ * of enqueueing it. Member 0 is the executor's range 0 or the caller,
+ * whichever claims it first. Returns when drive has returned and the team
+ * has left. */
 void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx);
 
 /* Members a team has at most (one bit each in its stage word). */

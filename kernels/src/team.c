@@ -190,25 +190,33 @@ static void xpbd__team_wait_all(struct xpbd__team *t)
 }
 #endif
 
-/* The executor's task: range r is member r, member 0 drives the step. */
+/* Member 0: whoever claims it first drives the step, then ends the team;
+ * the loser has nothing to do. */
+static void xpbd__team_drive(struct xpbd__team *t)
+{
+    uint32_t idle = 0;
+    if (!atomic_compare_exchange_strong_explicit(&t->driving, &idle, 1u, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        return;
+#ifdef XPBD__TEAM_WAIT_ALL
+    /* test builds: the whole team joins before the first stage, so that
+     * every stage, the first ones too, runs on all members */
+    xpbd__team_wait_all(t);
+#endif
+    t->drive(t->drive_ctx);
+    atomic_store_explicit(&t->stage, (uint64_t)XPBD__TEAM_END << 32, memory_order_release);
+}
+
+/* The executor's task: range r is member r; range 0 tries to drive. */
 static void xpbd__team_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
     (void)worker; /* members are numbered by their range */
     struct xpbd__team *t = ctx;
     for (uint32_t r = begin; r < end; ++r) {
-        if (r == 0) {
-            atomic_store_explicit(&t->driving, 1u, memory_order_release);
-#ifdef XPBD__TEAM_WAIT_ALL
-            /* test builds: the whole team joins before the first stage, so
-             * that every stage, the first ones too, runs on all members */
-            xpbd__team_wait_all(t);
-#endif
-            t->drive(t->drive_ctx);
-            atomic_store_explicit(&t->stage, (uint64_t)XPBD__TEAM_END << 32,
-                                  memory_order_release);
-        } else {
+        if (r == 0)
+            xpbd__team_drive(t);
+        else
             xpbd__team_member(t, r);
-        }
     }
 }
 
@@ -231,13 +239,14 @@ void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx)
     t.members = members;
     x->team = &t;
     void *h = x->ex->enqueue(xpbd__team_task, members, 1u, members, &t, x->ex->user_ctx);
+    /* the caller claims member 0 if the executor has not run it yet: a
+     * job system may queue range 0 behind other work, have fewer threads
+     * than ranges, or park this thread in finish() (an executor that runs
+     * the whole task in enqueue(), as the default one does, has run it) */
+    xpbd__team_drive(&t);
     if (h)
         x->ex->finish(h, x->ex->user_ctx);
     x->team = NULL;
-    /* an executor that never ran member 0 left the step undone: run it on
-     * the caller (members that started have left: they saw no driver) */
-    if (!atomic_load_explicit(&t.driving, memory_order_acquire))
-        drive(ctx);
 }
 
 void xpbd__team_stage(struct xpbd__team *t, xpbd_range_task *task, uint32_t count,

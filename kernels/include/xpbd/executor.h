@@ -13,16 +13,18 @@
  *   cfg.executor = &mine    ->      h = enqueue(team, n)  ->  task(r, r + 1, w, ctx)
  *                                   finish(h) if h != NULL    (all returned)
  *
- * So the ranges of that one enqueue wait on one another: for the step to
- * use several cores, run them at once on distinct threads (as a parallel
- * loop or a job system does). Any other schedule still gives the same
- * results, only slower: ranges run one after another on one thread leave
- * member 0 to do all the work (and a range run before member 0 starts
- * waits up to 10 ms for it, then leaves), and a member 0 that never runs
- * is run by the step on the caller after finish(). The results do not
- * depend on how the ranges are scheduled or on the number of workers. A
- * worker never calls back into the host, and the step calls only enqueue()
- * and finish().
+ * Member 0 is whoever claims it first: range 0, or the calling thread
+ * itself right after enqueue() returns (before finish()), so an executor
+ * that queues the ranges behind other work, has fewer threads than ranges,
+ * or parks the caller in finish() still sees the step driven at once.
+ * The other ranges wait on member 0: for the step to use several cores,
+ * run them at once on distinct threads (as a parallel loop or a job system
+ * does). Any other schedule still gives the same results, only slower:
+ * ranges run one after another on one thread leave member 0 to do all the
+ * work, and a range run before member 0 starts waits up to 10 ms for it,
+ * then leaves. The results do not depend on how the ranges are scheduled
+ * or on the number of workers. A worker never calls back into the host,
+ * and the step calls only enqueue() and finish().
  *
  * xpbd_executor_default() is an executor on OpenMP (the compiler's runtime,
  * libgomp with gcc) when the library was built with OpenMP (CMake option

@@ -651,6 +651,20 @@ static void SFX(tt_scene_all)(tt_kind kind, int frames)
     SFX(tt_free)(&s);
 }
 
+/* A step of scene s refused with status want naming want_bad, on one
+ * thread and on four through the default and the host executors. */
+static void SFX(tt_refused)(SFX(tt_scene) *s, xpbd_step_config cfg, size_t bytes,
+                            xpbd_status want, size_t want_bad)
+{
+    for (int e = 0; e < 3; ++e) {
+        cfg.threads = e == 0 ? 1 : 4;
+        cfg.executor = e == 2 ? &tt_host_executor : NULL;
+        xpbd_step_counters cn;
+        ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s->w, s->scratch, bytes, &cn), want);
+        ENSURE_INT(cn.bad_index, want_bad);
+    }
+}
+
 /* Bad input found by the scans over ranges: the same status and index as
  * the scan in particle order, and nothing written. */
 static void SFX(tt_bad_input)(void)
@@ -733,14 +747,7 @@ static void SFX(tt_bad_input)(void)
                                                                 &want_bad);
         ENSURE_STATUS(want, k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
         ENSURE_INT(want_bad, k == 0 ? bad_rest : k == 3 ? rd : rb);
-        for (int e = 0; e < 3; ++e) {
-            cfg.threads = e == 0 ? 1 : 4;
-            cfg.executor = e == 2 ? &tt_host_executor : NULL;
-            xpbd_step_counters cn;
-            ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &cn),
-                          want);
-            ENSURE_INT(cn.bad_index, want_bad);
-        }
+        SFX(tt_refused)(&s, cfg, bytes, want, want_bad);
     }
     c->i1[rd] = keep_d;
     SFX(tt_free)(&s);
@@ -770,14 +777,7 @@ static void SFX(tt_bad_input)(void)
             SFX(xpbd_quad_set_validate)(q, s.n, (uint32_t *)s.scratch, &want_bad);
         ENSURE_STATUS(want, k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
         ENSURE_INT(want_bad, k == 0 ? qbad : qb);
-        for (int e = 0; e < 3; ++e) {
-            cfg.threads = e == 0 ? 1 : 4;
-            cfg.executor = e == 2 ? &tt_host_executor : NULL;
-            xpbd_step_counters cn;
-            ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &cn),
-                          want);
-            ENSURE_INT(cn.bad_index, want_bad);
-        }
+        SFX(tt_refused)(&s, cfg, bytes, want, want_bad);
     }
     q->i3[qb] = keep_q;
     SFX(tt_free)(&s);

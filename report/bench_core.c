@@ -466,44 +466,31 @@ static int xb_edge_cmp(const void *p, const void *q)
     return hx < hy ? -1 : hx > hy;
 }
 
-/* One numbering of the cloth stepped (`frames` frames to warm up, then
- * `frames` timed): particle k of the run is grid point g[k], grid point i
- * is particle pos_of[i]; edges sorted by their lower endpoint when
- * sorted != 0. Returns M edge solves/s, or -1. */
-static double xb_locality_run(int n, int frames, const uint32_t *g, const uint32_t *pos_of,
-                              int sorted)
+/* The n x n shear cloth of xpbd_mesh_cloth (grid points and pairs,
+ * stretch then shear; grid points 0 and n - 1 pinned) in one numbering:
+ * particle k is grid point g[k], grid point i is particle pos_of[i]; the
+ * pairs sorted by their lower endpoint when
+ * sorted != 0. Steps `frames` frames to warm up, then `frames` timed;
+ * returns M edge solves/s, or -1. */
+static double xb_locality_run(const xpbd_mesh_counts *k, const float *grid, const uint32_t *pairs,
+                              uint32_t n, int frames, const uint32_t *g, const uint32_t *pos_of, int sorted)
 {
-    const size_t np = (size_t)n * (size_t)n;
-    float *xyz = malloc(3 * np * sizeof *xyz);
-    xb_edge *e = malloc(4 * np * sizeof *e);
-    uint32_t *i0 = malloc(4 * np * sizeof *i0), *i1 = malloc(4 * np * sizeof *i1);
-    float *comp = malloc(4 * np * sizeof *comp);
+    const size_t np = k->particles, m = k->edges + k->shear;
+    float *xyz = malloc(3 * np * sizeof *xyz), *comp = malloc(m * sizeof *comp);
+    xb_edge *e = malloc(m * sizeof *e);
+    uint32_t *i0 = malloc(m * sizeof *i0), *i1 = malloc(m * sizeof *i1);
     double rate = -1;
-    if (xyz && e && i0 && i1 && comp) {
-        for (size_t k = 0; k < np; ++k) {
-            xyz[3 * k] = 0.25f * (float)(g[k] % (uint32_t)n);
-            xyz[3 * k + 1] = 0;
-            xyz[3 * k + 2] = 0.25f * (float)(g[k] / (uint32_t)n);
-        }
-        size_t m = 0;
-        for (uint32_t j = 0; j < (uint32_t)n; ++j)
-            for (uint32_t i = 0; i < (uint32_t)n; ++i) {
-                const uint32_t id = j * (uint32_t)n + i, nx = (uint32_t)n;
-                if (i + 1 < nx)
-                    e[m++] = (xb_edge){pos_of[id], pos_of[id + 1]};
-                if (j + 1 < nx)
-                    e[m++] = (xb_edge){pos_of[id], pos_of[id + nx]};
-                if (i + 1 < nx && j + 1 < nx) {
-                    e[m++] = (xb_edge){pos_of[id], pos_of[id + nx + 1]};
-                    e[m++] = (xb_edge){pos_of[id + 1], pos_of[id + nx]};
-                }
-            }
+    if (xyz && comp && e && i0 && i1) {
+        for (size_t p = 0; p < np; ++p)
+            memcpy(xyz + 3 * p, grid + 3 * (size_t)g[p], 3 * sizeof *xyz);
+        for (size_t c = 0; c < m; ++c)
+            e[c] = (xb_edge){pos_of[pairs[2 * c]], pos_of[pairs[2 * c + 1]]};
         if (sorted)
             qsort(e, m, sizeof *e, xb_edge_cmp);
-        for (size_t k = 0; k < m; ++k) {
-            i0[k] = e[k].a;
-            i1[k] = e[k].b;
-            comp[k] = 1e-5f;
+        for (size_t c = 0; c < m; ++c) {
+            i0[c] = e[c].a;
+            i1[c] = e[c].b;
+            comp[c] = 1e-5f;
         }
         xs_world_f32 w;
         if (xs_world_init_f32(&w, np, xyz, m, i0, i1, NULL, comp) == XPBD_OK) {
@@ -528,55 +515,65 @@ static double xb_locality_run(int n, int frames, const uint32_t *g, const uint32
         }
     }
     free(xyz);
+    free(comp);
     free(e);
     free(i0);
     free(i1);
-    free(comp);
     return rate;
 }
 
 int xb_locality(int n, int frames, double rate[3])
 {
-    const size_t np = (size_t)n * (size_t)n;
-    uint32_t *g = calloc(np, sizeof *g), *pos = calloc(np, sizeof *pos);
-    uint32_t *order = calloc(np, sizeof *order), *g2 = calloc(np, sizeof *g2);
-    float *xyz = calloc(3 * np, sizeof *xyz);
+    const xpbd_cloth_desc desc = {(uint32_t)n, (uint32_t)n, 0.25, {0, 0, 0}, {0}, {0}};
+    xpbd_mesh_counts k;
+    if (n < 2 || xpbd_mesh_cloth(&desc, &k, NULL) != XPBD_OK)
+        return -1;
+    const size_t np = k.particles;
+    float *grid = malloc(3 * np * sizeof *grid), *xyz = malloc(3 * np * sizeof *xyz);
+    uint32_t *pairs = malloc(2 * (k.edges + k.shear) * sizeof *pairs);
+    uint32_t *g = malloc(np * sizeof *g), *pos = malloc(np * sizeof *pos);
+    uint32_t *order = malloc(np * sizeof *order), *g2 = malloc(np * sizeof *g2);
     int rc = -1;
-    if (np > 1 && g && pos && order && g2 && xyz) {
-        for (uint32_t k = 0; k < (uint32_t)np; ++k)
-            g[k] = pos[k] = k;
-        rate[0] = xb_locality_run(n, frames, g, pos, 0);
+    xpbd_mesh_out o = {0};
+    o.xyz32 = grid;
+    o.edges = pairs;
+    o.shear = pairs ? pairs + 2 * k.edges : NULL;
+    o.capacity = k;
+    if (grid && xyz && pairs && g && pos && order && g2 &&
+        xpbd_mesh_cloth(&desc, &k, &o) == XPBD_OK) {
+        for (uint32_t p = 0; p < (uint32_t)np; ++p)
+            g[p] = pos[p] = p;
+        rate[0] = xb_locality_run(&k, grid, pairs, (uint32_t)n, frames, g, pos, 0);
         uint64_t s = 0x5eedull;
-        for (size_t k = np - 1; k > 0; --k) { /* xorshift Fisher-Yates */
+        for (size_t p = np - 1; p > 0; --p) { /* xorshift Fisher-Yates */
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
-            const size_t j = (size_t)(s % (k + 1));
-            const uint32_t t = g[k];
-            g[k] = g[j];
+            const size_t j = (size_t)(s % (p + 1));
+            const uint32_t t = g[p];
+            g[p] = g[j];
             g[j] = t;
         }
-        for (uint32_t k = 0; k < (uint32_t)np; ++k)
-            pos[g[k]] = k;
-        rate[1] = xb_locality_run(n, frames, g, pos, 0);
-        for (size_t k = 0; k < np; ++k) {
-            xyz[3 * k] = (float)(g[k] % (uint32_t)n);
-            xyz[3 * k + 1] = 0;
-            xyz[3 * k + 2] = (float)(g[k] / (uint32_t)n);
-        }
+        for (uint32_t p = 0; p < (uint32_t)np; ++p)
+            pos[g[p]] = p;
+        rate[1] = xb_locality_run(&k, grid, pairs, (uint32_t)n, frames, g, pos, 0);
+        for (size_t p = 0; p < np; ++p) /* the shuffled particles' positions */
+            memcpy(xyz + 3 * p, grid + 3 * (size_t)g[p], 3 * sizeof *xyz);
         if (xpbd_mesh_locality_order_f32(xyz, np, order, NULL, NULL) == XPBD_OK) {
-            for (size_t k = 0; k < np; ++k)
-                g2[k] = g[order[k]];
-            for (uint32_t k = 0; k < (uint32_t)np; ++k)
-                pos[g2[k]] = k;
-            rate[2] = xb_locality_run(n, frames, g2, pos, 1);
+            for (size_t p = 0; p < np; ++p)
+                g2[p] = g[order[p]];
+            for (uint32_t p = 0; p < (uint32_t)np; ++p)
+                pos[g2[p]] = p;
+            rate[2] = xb_locality_run(&k, grid, pairs, (uint32_t)n, frames, g2, pos, 1);
             rc = rate[0] > 0 && rate[1] > 0 && rate[2] > 0 ? 0 : -1;
         }
     }
+    free(grid);
+    free(xyz);
+    free(pairs);
     free(g);
     free(pos);
     free(order);
     free(g2);
-    free(xyz);
     return rc;
 }

@@ -711,14 +711,8 @@ static void SFX(tt_bad_input)(void)
     s.tlen[2000] = (R)NAN;
     s.anchor[3000] = (uint32_t)s.n;
     for (int k = 0; k < 2; ++k) {
-        for (int e = 0; e < 3; ++e) {
-            cfg.threads = e == 0 ? 1 : 4;
-            cfg.executor = e == 2 ? &tt_host_executor : NULL;
-            xpbd_step_counters c;
-            ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
-                          k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
-            ENSURE_INT(c.bad_index, k == 0 ? 2000 : 3000);
-        }
+        SFX(tt_refused)(&s, cfg, bytes, k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX,
+                        k == 0 ? 2000 : 3000);
         s.tlen[2000] = 1;
     }
     /* the distance set, validated over slot blocks and colours: a repeat in

@@ -531,8 +531,9 @@ int xb_locality(int n, int frames, double rate[3])
     const size_t np = k.particles;
     float *grid = malloc(3 * np * sizeof *grid), *xyz = malloc(3 * np * sizeof *xyz);
     uint32_t *pairs = malloc(2 * (k.edges + k.shear) * sizeof *pairs);
-    uint32_t *g = malloc(np * sizeof *g), *pos = malloc(np * sizeof *pos);
-    uint32_t *order = malloc(np * sizeof *order), *g2 = malloc(np * sizeof *g2);
+    /* zeroed: Debug builds cannot see that the loop below fills them */
+    uint32_t *g = calloc(np, sizeof *g), *pos = calloc(np, sizeof *pos);
+    uint32_t *order = calloc(np, sizeof *order), *g2 = calloc(np, sizeof *g2);
     int rc = -1;
     xpbd_mesh_out o = {0};
     o.xyz32 = grid;

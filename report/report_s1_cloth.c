@@ -42,7 +42,7 @@ static int cv_chain(xs_world_f64 *w, double alpha)
         rest[k] = CV_L0;
         comp[k] = alpha;
     }
-    const xpbd_colouring_options serial = {0, 1};
+    const xpbd_colouring_options serial = {.max_colours = 0, .serial = 1};
     xpbd_distance_set_free_f64(&w->set);
     if (xpbd_distance_set_build_f64(&w->set, 6, 5, i0, i1, rest, comp, &serial, NULL) != XPBD_OK ||
         w->scratch_bytes < xpbd_step_scratch_bytes_f64(6, w->set.slots)) {

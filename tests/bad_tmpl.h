@@ -77,7 +77,7 @@ static void FN(bad_builder)(void)
     ENSURE_INT(bad, SIZE_MAX);
     ENSURE_STATUS(SFX(xpbd_distance_set_build)(&c, 3, 2, i0, i1, rest, NULL, NULL, &bad),
                   XPBD_ERR_ARGUMENT);
-    const xpbd_colouring_options opt = {65, 0};
+    const xpbd_colouring_options opt = {.max_colours = 65, .serial = 0};
     ENSURE_STATUS(SFX(xpbd_distance_set_build)(&c, 3, 2, i0, i1, rest, comp, &opt, &bad),
                   XPBD_ERR_CONFIG);
     ENSURE(FN(zeroed)(&c));

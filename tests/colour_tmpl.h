@@ -153,7 +153,7 @@ static void FN(colour_random)(void)
                 xt_graph g;
                 xt_rng rng = {0xc0100ull + ki * 1000 + si * 10 + li};
                 xt_graph_make(&g, &rng, kinds[ki], sizes[si], si % 2, si % 3 == 0);
-                xpbd_colouring_options opt = {limits[li], 0};
+                xpbd_colouring_options opt = {.max_colours = limits[li], .serial = 0};
                 DSET c;
                 snprintf(what, sizeof what, "%s kind %d size %zu max_colours %u",
                          R_F64 ? "f64" : "f32", (int)kinds[ki], sizes[si], (unsigned)limits[li]);
@@ -197,7 +197,7 @@ static void FN(colour_padding)(void)
             xt_graph g, gs;
             xt_rng rng = {0x9add00ull + ki};
             xt_graph_make(&g, &rng, kinds[ki], sizes[ki], 2, 1);
-            xpbd_colouring_options opt = {kinds[ki] == XT_STAR ? 64 : 0, 0};
+            xpbd_colouring_options opt = {.max_colours = kinds[ki] == XT_STAR ? 64 : 0, .serial = 0};
             DSET c, d, s;
             REQUIRE_STATUS(SFX(xt_graph_build)(&g, &opt, &c), XPBD_OK);
             REQUIRE_STATUS(SFX(xt_graph_build)(&g, &opt, &d), XPBD_OK);
@@ -221,7 +221,7 @@ static void FN(colour_padding)(void)
                 rank[k] = (uint32_t)m++;
             }
             ENSURE_INT(m, g.count);
-            xpbd_colouring_options serial = {0, 1};
+            xpbd_colouring_options serial = {.max_colours = 0, .serial = 1};
             REQUIRE_STATUS(SFX(xt_graph_build)(&gs, &serial, &s), XPBD_OK);
             ENSURE_INT(s.colours, 0);
             ENSURE_INT(s.slots, g.count);
@@ -297,7 +297,7 @@ static void FN(colour_serial)(void)
             xt_graph g;
             xt_rng rng = {0x5e41ull + si};
             xt_graph_make(&g, &rng, XT_RANDOM, sizes[si], 1, 1);
-            xpbd_colouring_options opt = {lim, 1};
+            xpbd_colouring_options opt = {.max_colours = lim, .serial = 1};
             DSET c;
             REQUIRE_STATUS(SFX(xt_graph_build)(&g, &opt, &c), XPBD_OK);
             ENSURE_INT(c.colours, 0);

@@ -29,16 +29,19 @@ typedef struct FN(xcase) {
     size_t coincident, static_pairs;
     uint32_t max_colours;
     const char *name;
+    int runs; /* xpbd_colouring_options.runs */
 } FN(xcase);
 
 static const FN(xcase) FN(xcases)[] = {
-    {XT_MATCHING, 0, 0, 0, "matching"},
-    {XT_MATCHING, 3, 2, 0, "matching+coincident+static"},
-    {XT_RANDOM, 3, 2, 0, "random+coincident+static"},
-    {XT_RANDOM, 0, 0, 2, "random, max_colours 2 (overflow)"},
-    {XT_STAR, 0, 0, 64, "star, max_colours 64"},
-    {XT_DENSE, 2, 1, 0, "dense+coincident+static"},
-    {XT_DENSE, 0, 0, 2, "dense, max_colours 2 (overflow)"},
+    {XT_MATCHING, 0, 0, 0, "matching", 0},
+    {XT_MATCHING, 3, 2, 0, "matching+coincident+static", 0},
+    {XT_RANDOM, 3, 2, 0, "random+coincident+static", 0},
+    {XT_RANDOM, 0, 0, 2, "random, max_colours 2 (overflow)", 0},
+    {XT_STAR, 0, 0, 64, "star, max_colours 64", 0},
+    {XT_DENSE, 2, 1, 0, "dense+coincident+static", 0},
+    {XT_DENSE, 0, 0, 2, "dense, max_colours 2 (overflow)", 0},
+    {XT_GRID, 2, 1, 0, "grid+coincident+static", 0},
+    {XT_GRID, 2, 1, 0, "grid+coincident+static, runs", 1},
 };
 #define FN_NCASES (sizeof FN(xcases) / sizeof FN(xcases)[0])
 
@@ -62,7 +65,7 @@ static int FN(xrun_init)(FN(xrun) *r, const FN(xcase) *c, size_t size, uint64_t 
                 r->g.compliance[k] = soften;
     snprintf(r->label, sizeof r->label, "%s, size %zu, %s", R_F64 ? "f64" : "f32", size,
              c->name);
-    xpbd_colouring_options opt = {c->max_colours, 0};
+    const xpbd_colouring_options opt = {.max_colours = c->max_colours, .runs = c->runs};
     if (SFX(xt_graph_build)(&r->g, &opt, &r->ca) != XPBD_OK ||
         SFX(xt_graph_build)(&r->g, &opt, &r->cb) != XPBD_OK) {
         if (xt_fail_begin(__FILE__, __LINE__))
@@ -723,8 +726,8 @@ static void FN(cross_ranges)(void)
     /* batch ranges: every colour with at least two batches, split at 1,
      * the middle and nb-1; the split call on the forced path equals the
      * whole call on the forced path and on the reference */
-    const FN(xcase) cases[] = {{XT_MATCHING, 0, 0, 0, "matching"},
-                               {XT_RANDOM, 3, 2, 0, "random+coincident+static"}};
+    const FN(xcase) cases[] = {{XT_MATCHING, 0, 0, 0, "matching", 0},
+                               {XT_RANDOM, 3, 2, 0, "random+coincident+static", 0}};
     const size_t csizes[] = {100, 3000};
     for (size_t ci = 0; ci < 2; ++ci)
         for (int which = 0; which < 6; ++which) {
@@ -840,11 +843,12 @@ static void FN(cross_step)(void)
 {
     const xpbd_solver solvers[] = {XPBD_SOLVER_XPBD, XPBD_SOLVER_XPBD, XPBD_SOLVER_PBD,
                                    XPBD_SOLVER_SPRINGS};
-    const FN(xcase) cases[] = {{XT_RANDOM, 3, 2, 0, "random+coincident+static"},
-                               {XT_DENSE, 0, 0, 4, "dense, max_colours 4"},
-                               {XT_MATCHING, 0, 0, 0, "matching"}};
-    const size_t sizes[] = {500, 120, 17};
-    for (size_t ci = 0; ci < 3; ++ci)
+    const FN(xcase) cases[] = {{XT_RANDOM, 3, 2, 0, "random+coincident+static", 0},
+                               {XT_DENSE, 0, 0, 4, "dense, max_colours 4", 0},
+                               {XT_MATCHING, 0, 0, 0, "matching", 0},
+                               {XT_GRID, 2, 1, 0, "grid+coincident+static, runs", 1}};
+    const size_t sizes[] = {500, 120, 17, 3000};
+    for (size_t ci = 0; ci < 4; ++ci)
         for (size_t v = 0; v < sizeof solvers / sizeof solvers[0]; ++v) {
             FN(xrun) r;
             const int springs = solvers[v] == XPBD_SOLVER_SPRINGS;

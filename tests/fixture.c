@@ -15,6 +15,28 @@ static double compliance_mix(xt_rng *rng)
     return xt_range(rng, 1e-7, 1e-3);
 }
 
+/* Edge k of the side x side grid (side^2 = n) in row order: at each
+ * point, the edges to the right, down, down-right and down-left, those
+ * that exist. */
+static void xt_grid_edge(size_t n, size_t k, uint32_t *a, uint32_t *b)
+{
+    size_t side = 2;
+    while (side * side < n)
+        side += 2;
+    size_t e = 0;
+    for (size_t j = 0; j < side; ++j)
+        for (size_t i = 0; i < side; ++i) {
+            const uint32_t p = (uint32_t)(j * side + i), s = (uint32_t)side;
+            const int right = i + 1 < side, down = j + 1 < side;
+            if (right && e++ == k) { *a = p; *b = p + 1; return; }
+            if (down && e++ == k) { *a = p; *b = p + s; return; }
+            if (right && down && e++ == k) { *a = p; *b = p + s + 1; return; }
+            if (i > 0 && down && e++ == k) { *a = p; *b = p + s - 1; return; }
+        }
+    *a = 0;
+    *b = 1;
+}
+
 void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
                    size_t coincident, size_t static_pairs)
 {
@@ -25,6 +47,13 @@ void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
     case XT_RANDOM: base = count / 3 + 2; break;
     case XT_STAR: base = count + 1; break;
     case XT_DENSE: base = count / 20 + 3; break;
+    case XT_GRID:
+        for (size_t s = 2;; s += 2) /* even: a row's even links continue the last row's */
+            if (4 * s * s >= count + 6 * s) {
+                base = s * s;
+                break;
+            }
+        break;
     }
     const size_t total = count + coincident + static_pairs;
     g->particles = base + 2 * (coincident + static_pairs);
@@ -55,8 +84,11 @@ void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
             a = xt_below(rng, (uint32_t)base);
             b = (a + 1 + xt_below(rng, (uint32_t)base - 1)) % (uint32_t)base;
             break;
+        case XT_GRID:
+            xt_grid_edge(base, k, &a, &b);
+            break;
         }
-        if (xt_below(rng, 2)) { /* both orientations */
+        if (kind != XT_GRID && xt_below(rng, 2)) { /* both orientations */
             const uint32_t t = a;
             a = b;
             b = t;
@@ -66,6 +98,15 @@ void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
         g->rest[k] = xt_range(rng, 0.1, 1.5);
         g->compliance[k] = compliance_mix(rng);
     }
+    if (kind == XT_GRID) /* input order shuffled: the runs order does not depend on it */
+        for (size_t k = count; k > 1; --k) {
+            const size_t j = xt_below(rng, (uint32_t)k);
+            const uint32_t t0 = g->i0[k - 1], t1 = g->i1[k - 1];
+            g->i0[k - 1] = g->i0[j];
+            g->i1[k - 1] = g->i1[j];
+            g->i0[j] = t0;
+            g->i1[j] = t1;
+        }
     for (size_t e = 0; e < coincident + static_pairs; ++e) {
         const size_t k = count + e;
         g->i0[k] = (uint32_t)(base + 2 * e);

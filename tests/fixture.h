@@ -27,7 +27,9 @@ typedef enum xt_graph_kind {
     XT_MATCHING, /* constraint k links 2k and 2k+1: one colour of exactly `count` */
     XT_RANDOM,   /* random pairs among about count/3 particles: a few colours */
     XT_STAR,     /* particle 0 linked to every other: one constraint per colour */
-    XT_DENSE     /* random pairs among very few particles: many colours, overflow */
+    XT_DENSE,    /* random pairs among very few particles: many colours, overflow */
+    XT_GRID      /* the first `count` edges of a square grid with both diagonals
+                  * (i0 < i1), shuffled: with the runs option, colours of runs */
 } xt_graph_kind;
 
 /* Compliance mix: 1/4 zero (rigid), 1/2 small [1e-7, 1e-3), 1/4 large [10, 1e4). */

@@ -27,7 +27,7 @@ static int serial_chain(xs_world_f64 *w, double alpha)
         comp[k] = alpha;
     }
     xpbd_distance_set_free_f64(&w->set);
-    const xpbd_colouring_options serial = {0, 1};
+    const xpbd_colouring_options serial = {.max_colours = 0, .serial = 1};
     if (xpbd_distance_set_build_f64(&w->set, CHAIN_N, CHAIN_N - 1, i0, i1, rest, comp, &serial,
                                     NULL) != XPBD_OK)
         return 0;

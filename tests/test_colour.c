@@ -65,7 +65,7 @@ static void colour_options(void)
     size_t bad = 0;
 
     /* more colours than the bitset holds */
-    xpbd_colouring_options opt = {XPBD_MAX_COLOURS + 1, 0};
+    xpbd_colouring_options opt = {.max_colours = XPBD_MAX_COLOURS + 1, .serial = 0};
     memset(&c, 0xab, sizeof c);
     ENSURE_STATUS(xpbd_distance_set_build_f32(&c, 71, 70, i0, i1, rest, comp, &opt, &bad),
                   XPBD_ERR_CONFIG);
@@ -138,6 +138,73 @@ static void colour_options(void)
     xpbd_distance_set_free_f32(NULL); /* allowed */
 }
 
+/* The runs option (xpbd/soa.h): constraints coloured and laid out by
+ * offset i1 - i0, then i0, whatever the input order. */
+static void colour_runs(void)
+{
+    /* a chain 0-1-2-...-63 given backwards: runs puts the even links in
+     * colour 0 and the odd ones in colour 1, each in particle order (one
+     * run of pairs side by side per colour); input order colours the
+     * backwards chain from its far end */
+    enum { N = 64, M = N - 1 };
+    uint32_t i0[M], i1[M];
+    double rest[M], comp[M];
+    for (uint32_t k = 0; k < M; ++k) {
+        i0[k] = M - 1 - k;
+        i1[k] = M - k;
+        rest[k] = 1;
+        comp[k] = 0;
+    }
+    const xpbd_colouring_options runs = {.runs = 1};
+    xpbd_distance_set_f64 c;
+    size_t bad = 0;
+    REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, N, M, i0, i1, rest, comp, &runs, &bad),
+                   XPBD_OK);
+    ENSURE_INT(c.colours, 2);
+    ENSURE_INT(c.colour_size[0], 32);
+    ENSURE_INT(c.colour_size[1], 31);
+    for (uint32_t k = 0; k < 2; ++k)
+        for (uint32_t j = 0; j < c.colour_size[k]; ++j) {
+            const uint32_t s = c.colour_begin[k] + j, a = 2 * j + k;
+            ENSURE_INT(c.i0[s], a);
+            ENSURE_INT(c.i1[s], a + 1);
+            ENSURE_INT(c.source[s], M - 1 - a);
+        }
+    check_set_f64(&c, N, NULL, 0, 0, "backwards chain, runs");
+    xpbd_distance_set_free_f64(&c);
+    REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, N, M, i0, i1, rest, comp, NULL, &bad), XPBD_OK);
+    ENSURE_INT(c.i0[0], M - 1);
+    ENSURE_INT(c.i0[1], M - 3);
+    xpbd_distance_set_free_f64(&c);
+
+    /* a shuffled grid with both diagonals: each colour in (offset, i0)
+     * order, every constraint once; serial wins over runs */
+    xt_rng rng = {0x5eedull};
+    xt_graph g;
+    xt_graph_make(&g, &rng, XT_GRID, 900, 0, 0);
+    REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, g.particles, g.count, g.i0, g.i1, g.rest,
+                                               g.compliance, &runs, &bad),
+                   XPBD_OK);
+    check_set_f64(&c, g.particles, &g, 0, 0, "grid, runs");
+    for (uint32_t k = 0; k < c.colours; ++k)
+        for (uint32_t s = c.colour_begin[k] + 1; s < c.colour_begin[k] + c.colour_size[k]; ++s) {
+            const int64_t d0 = (int64_t)c.i1[s - 1] - c.i0[s - 1], d1 = (int64_t)c.i1[s] - c.i0[s];
+            ENSURE(d0 < d1 || (d0 == d1 && c.i0[s - 1] < c.i0[s]));
+            ENSURE_INT(c.i0[s], g.i0[c.source[s]]);
+            ENSURE_INT(c.i1[s], g.i1[c.source[s]]);
+        }
+    xpbd_distance_set_free_f64(&c);
+    const xpbd_colouring_options both = {.serial = 1, .runs = 1};
+    REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, g.particles, g.count, g.i0, g.i1, g.rest,
+                                               g.compliance, &both, &bad),
+                   XPBD_OK);
+    ENSURE_INT(c.colours, 0);
+    for (uint32_t s = 0; s < c.slots; ++s)
+        ENSURE_INT(c.source[s], s);
+    xpbd_distance_set_free_f64(&c);
+    xt_graph_free(&g);
+}
+
 const xt_test xt_tests_colour[] = {
     {"colour.random_f32", colour_random_f32},
     {"colour.random_f64", colour_random_f64},
@@ -147,5 +214,6 @@ const xt_test xt_tests_colour[] = {
     {"colour.serial_f64", colour_serial_f64},
     {"colour.cloth", colour_cloth},
     {"colour.options", colour_options},
+    {"colour.runs", colour_runs},
     {NULL, NULL},
 };

@@ -154,7 +154,7 @@ static void contract_repeat_exhaustive(void)
     /* the overflow range is serial: a repeat there is allowed */
     ENSURE_STATUS(xpbd_distance_set_validate_f32(&c, g.particles, stamp, &bad), XPBD_OK);
     xpbd_distance_set_free_f32(&c);
-    const xpbd_colouring_options serial = {0, 1};
+    const xpbd_colouring_options serial = {.max_colours = 0, .serial = 1};
     REQUIRE_STATUS(xt_graph_build_f32(&g, &serial, &c), XPBD_OK);
     REQUIRE(c.colours == 0 && c.slots >= 2);
     c.i0[0] = c.i0[1] == c.i1[0] ? c.i1[1] : c.i0[1];

@@ -63,7 +63,7 @@ static xpbd_status FN(sb_random_tets)(SQS *set, size_t n, size_t count, xt_rng *
         const double u = xt_unit(rng);
         comp[t] = u < 0.3 ? 0 : (R)(u < 0.7 ? xt_range(rng, 1e-7, 1e-3) : xt_range(rng, 1, 100));
     }
-    xpbd_colouring_options o = {0, serial};
+    xpbd_colouring_options o = {.max_colours = 0, .serial = serial};
     size_t bad;
     xpbd_status st =
         SFX(xpbd_tet_set_build)(set, n, rest_xyz, count + SB_LONE, idx, comp, &o, &bad);
@@ -89,7 +89,7 @@ static xpbd_status FN(sb_random_bends)(SQS *set, size_t n, size_t count, xt_rng 
         sb_pick4(rng, (uint32_t)n, idx + 4 * t);
         comp[t] = xt_unit(rng) < 0.3 ? 0 : (R)xt_range(rng, 1e-6, 1e-1);
     }
-    xpbd_colouring_options o = {0, serial};
+    xpbd_colouring_options o = {.max_colours = 0, .serial = serial};
     size_t bad;
     xpbd_status st = SFX(xpbd_bend_set_build)(set, n, rest_xyz, count, idx, comp, &o, &bad);
     free(idx);

@@ -5,6 +5,7 @@
  * 64-bit word per particle instead of a bitset per colour). */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
@@ -44,6 +45,37 @@ void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], 
     for (uint32_t c = 0; c < out->colours; ++c)
         out->fill[c] = out->begin[c];
     out->fill[max_colours] = out->overflow_begin;
+}
+
+typedef struct runs_key {
+    uint64_t key; /* offset + 2^31 in the high word, i0 in the low one */
+    uint32_t k;
+} runs_key;
+
+static int runs_key_cmp(const void *pa, const void *pb)
+{
+    const runs_key *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t *order)
+{
+    runs_key *keys = malloc((m ? m : 1) * sizeof *keys);
+    if (!keys)
+        return 0;
+    for (size_t k = 0; k < m; ++k) {
+        /* indices are below 2^31 (builders check), so the offset fits */
+        const uint64_t off = (uint64_t)((int64_t)i1[k] - (int64_t)i0[k] + INT64_C(0x80000000));
+        keys[k].key = off << 32 | i0[k];
+        keys[k].k = (uint32_t)k;
+    }
+    qsort(keys, m, sizeof *keys, runs_key_cmp);
+    for (size_t k = 0; k < m; ++k)
+        order[k] = keys[k].k;
+    free(keys);
+    return 1;
 }
 
 int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,

@@ -25,6 +25,11 @@ typedef struct xpbd__layout {
 void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
                   uint32_t max_colours, uint64_t *used, uint8_t *colour_of, xpbd__layout *out);
 
+/* The runs order of xpbd_colouring_options: order[j] = the input index of
+ * the j-th constraint by offset i1 - i0, then i0, then input index.
+ * Returns 0 when out of memory. */
+int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t *order);
+
 /* 1 if the layout fields of a coloured set are consistent: colour 0 starts
  * at slot 0, every colour is whole batches with fewer than XPBD_BATCH
  * padding slots, the overflow range follows the colours, and the real

@@ -203,10 +203,30 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
     }
     if (options && options->serial)
         max_colours = 0;
+    /* the order constraints are coloured and laid out in: input order, or
+     * (runs) by offset then first particle; order[j] is the input index */
+    uint32_t *order = NULL, *oi = NULL;
+    if (options && options->runs && !options->serial && count > 0) {
+        order = malloc(count * sizeof *order);
+        oi = malloc(2 * count * sizeof *oi);
+        if (!order || !oi || !xpbd__runs_order(count, i0, i1, order)) {
+            free(used);
+            free(colour_of);
+            free(order);
+            free(oi);
+            return XPBD_ERR_NOMEM;
+        }
+        for (size_t j = 0; j < count; ++j) {
+            oi[j] = i0[order[j]];
+            oi[count + j] = i1[order[j]];
+        }
+    }
     xpbd__layout lay;
-    const uint32_t *const idx[4] = {i0, i1, i0, i1};
+    const uint32_t *const idx[4] = {oi ? oi : i0, oi ? oi + count : i1, oi ? oi : i0,
+                                    oi ? oi + count : i1};
     xpbd__colour(n, count, 2, idx, 1, max_colours, used, colour_of, &lay);
     free(used);
+    free(oi);
     const uint32_t colours = lay.colours, slots = lay.slots;
     const uint32_t *begin = lay.begin, *size = lay.size;
 
@@ -216,6 +236,7 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
     char *block = aligned_alloc(64, (nreal * sizeof(R) + nu32 * sizeof(uint32_t) + 63) / 64 * 64);
     if (!block) {
         free(colour_of);
+        free(order);
         return XPBD_ERR_NOMEM;
     }
     R *reals = (R *)(void *)block;
@@ -238,9 +259,10 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
     for (uint32_t k = 0; k < colours; ++k)
         out->colour_size[k] = size[k];
 
-    /* stable fill: input order within each colour */
-    for (size_t k = 0; k < count; ++k) {
-        const uint32_t s = lay.fill[colour_of[k]]++;
+    /* stable fill: the colouring's order within each colour */
+    for (size_t j = 0; j < count; ++j) {
+        const size_t k = order ? order[j] : j;
+        const uint32_t s = lay.fill[colour_of[j]]++;
         out->i0[s] = i0[k];
         out->i1[s] = i1[k];
         out->rest[s] = rest[k];
@@ -249,6 +271,7 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
         out->source[s] = (uint32_t)k;
     }
     free(colour_of);
+    free(order);
     /* padding: the colour's first particle twice, a no-op for every kernel */
     for (uint32_t k = 0; k < colours; ++k)
         for (uint32_t s = begin[k] + size[k]; s < begin[k + 1]; ++s) {

@@ -25,7 +25,10 @@
             rest[k] = (R)(how == 253 ? fz_real(in) : 0.25 + fz_nonneg(in));                   \
             comp[k] = (R)(how == 252 ? fz_real(in) : fz_nonneg(in) * 1e-4);                   \
         }                                                                                     \
-        xpbd_colouring_options opt = {fz_below(in, 70), fz_u8(in) > 240};                     \
+        const uint32_t opt_colours = fz_below(in, 70);                                        \
+        const uint8_t opt_flags = fz_u8(in);                                                  \
+        xpbd_colouring_options opt = {                                                        \
+            .max_colours = opt_colours, .serial = opt_flags > 240, .runs = opt_flags & 1};    \
         xpbd_distance_set_##SFX c;                                                            \
         memset(&c, 0xa5, sizeof c);                                                           \
         size_t bad = 0;                                                                       \
@@ -84,7 +87,10 @@ FZ_DISTANCE(double, f64)
                 idx[4 * k + j] = fz_below(in, n + 1);                                         \
             comp[k] = (R)(fz_u8(in) == 255 ? fz_real(in) : fz_nonneg(in) * 1e-3);             \
         }                                                                                     \
-        const xpbd_colouring_options opt = {fz_below(in, 66), fz_u8(in) > 240};               \
+        const uint32_t opt_colours = fz_below(in, 66);                                        \
+        const uint8_t opt_flags = fz_u8(in);                                                  \
+        const xpbd_colouring_options opt = {                                                  \
+            .max_colours = opt_colours, .serial = opt_flags > 240, .runs = opt_flags & 1};    \
         xpbd_quad_set_##SFX q;                                                                \
         memset(&q, 0x5a, sizeof q);                                                           \
         size_t bad = 0;                                                                       \

@@ -59,7 +59,10 @@
             rest[k] = (R)(0.125 + fz_nonneg(&in));                                            \
             comp[k] = (R)(fz_u8(&in) > 128 ? 0 : fz_nonneg(&in) * 1e-3);                      \
         }                                                                                     \
-        const xpbd_colouring_options opt = {fz_below(&in, 65), fz_u8(&in) > 240};             \
+        const uint32_t opt_colours = fz_below(&in, 65);                                       \
+        const uint8_t opt_flags = fz_u8(&in);                                                 \
+        const xpbd_colouring_options opt = {                                                  \
+            .max_colours = opt_colours, .serial = opt_flags > 240, .runs = opt_flags & 1};    \
         const int radii = fz_u8(&in) & 1, fixed = radii && (fz_u8(&in) & 1);                  \
         R radius[FZ_N];                                                                       \
         for (uint32_t i = 0; i < n; ++i)                                                      \

@@ -99,6 +99,15 @@ typedef struct xpbd_colouring_options {
      * input order (a plain Gauss-Seidel sweep; the reference order for
      * order-dependence studies). */
     int serial;
+    /* 1: colour and lay out the constraints in order of their index offset
+     * i1 - i0, then of i0, instead of input order. On a regular mesh (a
+     * grid cloth, a chain, a lattice) a colour then holds parallel edges
+     * in particle order, and the widest SIMD path loads whole runs of
+     * consecutive particles instead of one particle at a time. Another
+     * Gauss-Seidel order than input order: results differ from the
+     * default build's (every ISA still equals the scalar reference on
+     * the same set). Ignored with serial, and by the quad-set builders. */
+    int runs;
 } xpbd_colouring_options;
 
 /* Builds a coloured set from count constraints between particles

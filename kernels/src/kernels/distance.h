@@ -131,9 +131,51 @@ LANE_FN uint32_t K(distance_xpbd_at)(const P *p, const DS *c, uint32_t s, unsign
     return K(count_skipped)(ok, n);
 }
 
+#if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
+/* The runs of wide.h: whole rows in, whole rows out (0: not a run). */
+LANE_FN unsigned K(load_run_pair)(K(pair) *q, const R *pk, const uint32_t *ia,
+                                  const uint32_t *ib, unsigned n)
+{
+    const unsigned kind = n == (unsigned)L ? O(run_kind)(ia, ib) : 0;
+    if (kind == 1) {
+        O(load_run)(pk, ia[0], &q->xa, &q->ya, &q->za, &q->wa);
+        O(load_run)(pk, ib[0], &q->xb, &q->yb, &q->zb, &q->wb);
+    } else if (kind == 2) {
+        V a[4], b[4];
+        O(load_run2)(pk, ia[0], a, b);
+        q->xa = a[0], q->ya = a[1], q->za = a[2], q->wa = a[3];
+        q->xb = b[0], q->yb = b[1], q->zb = b[2], q->wb = b[3];
+    } else {
+        return 0;
+    }
+    K(geometry)(q);
+    return kind;
+}
+
+LANE_FN void K(store_run_pair)(const K(pair) *q, R *pk, const uint32_t *ia, const uint32_t *ib,
+                               unsigned kind)
+{
+    if (kind == 1) {
+        O(store_run)(pk, ia[0], q->xa, q->ya, q->za, q->wa);
+        O(store_run)(pk, ib[0], q->xb, q->yb, q->zb, q->wb);
+    } else {
+        const V a[4] = {q->xa, q->ya, q->za, q->wa}, b[4] = {q->xb, q->yb, q->zb, q->wb};
+        O(store_run2)(pk, ia[0], a, b);
+    }
+}
+#endif
+
 LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V ih2)
 {
     K(pair) q;
+#if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
+    const unsigned kind = K(load_run_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
+    if (kind) {
+        const M ok = K(xpbd_lanes)(&q, c, s, ih2);
+        K(store_run_pair)(&q, pk, c->i0 + s, c->i1 + s, kind);
+        return K(count_skipped)(ok, n);
+    }
+#endif
     K(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
     const M ok = K(xpbd_lanes)(&q, c, s, ih2);
     K(store_packed_pair)(&q, pk, c->i0 + s, c->i1 + s, n);

@@ -516,6 +516,114 @@ WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
 }
 #endif
 
+/* ------------------------------------------------------------- runs --- */
+/* A vector of pair slots whose particles are a run of the packed copy
+ * loads and stores whole rows instead of one 16-byte row per particle:
+ *
+ *   wf_run_kind(ia, ib)  1  ia[l] = ia[0] + l and ib[l] = ib[0] + l  (two
+ *                           runs of 16 particles: a mesh's parallel edges)
+ *                        2  ia[l] = ia[0] + 2l and ib[l] = ia[l] + 1 (one run
+ *                           of 32 particles, pairs side by side: a chain)
+ *                        0  otherwise (the row-per-particle path)
+ *   wf_load_run / wf_store_run   kind 1, one endpoint: 16 particles from first
+ *   wf_load_run2 / wf_store_run2 kind 2, both endpoints: 32 particles
+ *
+ * Lanes come out in slot order, so the maths that follows is the same
+ * lane for lane whichever path loaded them. Only the 512-bit float path
+ * has runs (XPBD_WIDE_RUNS); the others always take the row path. */
+#if XPBD_WIDE_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
+#define XPBD_WIDE_RUNS 1
+WIDE_INLINE unsigned wf_run_kind(const uint32_t *ia, const uint32_t *ib)
+{
+    const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i a = _mm512_loadu_si512((const void *)ia);
+    const __m512i b = _mm512_loadu_si512((const void *)ib);
+    const __m512i a0 = _mm512_set1_epi32((int)ia[0]);
+    if (_mm512_cmpeq_epi32_mask(a, _mm512_add_epi32(a0, iota)) == 0xFFFF)
+        return _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(_mm512_set1_epi32((int)ib[0]), iota)) ==
+               0xFFFF;
+    if (_mm512_cmpeq_epi32_mask(a, _mm512_add_epi32(a0, _mm512_add_epi32(iota, iota))) == 0xFFFF &&
+        _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(a, _mm512_set1_epi32(1))) == 0xFFFF)
+        return 2;
+    return 0;
+}
+/* Four rows of 4 particles each (row k: particles 4k .. 4k + 3) through
+ * wf_t4 leave particle 4k + m in lane 4m + k; tpos is that lane for
+ * particle p of a 16-particle block, and its own inverse. */
+WIDE_INLINE __m512i wf_tpos(void)
+{
+    return _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+}
+WIDE_INLINE void wf_rows16(const float *p, wf *x, wf *y, wf *z, wf *w)
+{
+    *x = _mm512_loadu_ps(p);
+    *y = _mm512_loadu_ps(p + 16);
+    *z = _mm512_loadu_ps(p + 32);
+    *w = _mm512_loadu_ps(p + 48);
+    wf_t4(x, y, z, w);
+}
+WIDE_INLINE void wf_store_rows16(float *p, wf x, wf y, wf z, wf w)
+{
+    wf_t4(&x, &y, &z, &w);
+    _mm512_storeu_ps(p, x);
+    _mm512_storeu_ps(p + 16, y);
+    _mm512_storeu_ps(p + 32, z);
+    _mm512_storeu_ps(p + 48, w);
+}
+WIDE_INLINE void wf_load_run(const float *q, uint32_t first, wf *x, wf *y, wf *z, wf *w)
+{
+    const __m512i t = wf_tpos();
+    wf_rows16(q + 4 * (size_t)first, x, y, z, w);
+    *x = _mm512_permutexvar_ps(t, *x);
+    *y = _mm512_permutexvar_ps(t, *y);
+    *z = _mm512_permutexvar_ps(t, *z);
+    *w = _mm512_permutexvar_ps(t, *w);
+}
+WIDE_INLINE void wf_store_run(float *q, uint32_t first, wf x, wf y, wf z, wf w)
+{
+    const __m512i t = wf_tpos();
+    wf_store_rows16(q + 4 * (size_t)first, _mm512_permutexvar_ps(t, x), _mm512_permutexvar_ps(t, y),
+                    _mm512_permutexvar_ps(t, z), _mm512_permutexvar_ps(t, w));
+}
+/* Kind 2: particles 0..31 from first, block j of 16 at tpos in lo / hi;
+ * slot l takes particle 2l (a) and 2l + 1 (b). pick2: lane l is where
+ * particle 2l (0) or 2l + 1 (1) sits in [lo | hi]; put2(j): lane 4m + k
+ * of block j (particle p = 16j + 4k + m) comes from a's lane p >> 1 if p
+ * is even, else from b's (index + 16). */
+WIDE_INLINE __m512i wf_pick2(int odd)
+{
+    return odd ? _mm512_set_epi32(31, 23, 30, 22, 29, 21, 28, 20, 15, 7, 14, 6, 13, 5, 12, 4)
+               : _mm512_set_epi32(27, 19, 26, 18, 25, 17, 24, 16, 11, 3, 10, 2, 9, 1, 8, 0);
+}
+WIDE_INLINE __m512i wf_put2(unsigned block)
+{
+    return block ? _mm512_set_epi32(31, 29, 27, 25, 15, 13, 11, 9, 30, 28, 26, 24, 14, 12, 10, 8)
+                 : _mm512_set_epi32(23, 21, 19, 17, 7, 5, 3, 1, 22, 20, 18, 16, 6, 4, 2, 0);
+}
+WIDE_INLINE void wf_load_run2(const float *q, uint32_t first, wf a[4], wf b[4])
+{
+    wf lo[4], hi[4];
+    wf_rows16(q + 4 * (size_t)first, &lo[0], &lo[1], &lo[2], &lo[3]);
+    wf_rows16(q + 4 * (size_t)first + 64, &hi[0], &hi[1], &hi[2], &hi[3]);
+    const __m512i pa = wf_pick2(0), pb = wf_pick2(1);
+    for (unsigned k = 0; k < 4; ++k) {
+        a[k] = _mm512_permutex2var_ps(lo[k], pa, hi[k]);
+        b[k] = _mm512_permutex2var_ps(lo[k], pb, hi[k]);
+    }
+}
+WIDE_INLINE void wf_store_run2(float *q, uint32_t first, const wf a[4], const wf b[4])
+{
+    const __m512i p0 = wf_put2(0), p1 = wf_put2(1);
+    wf lo[4], hi[4];
+    for (unsigned k = 0; k < 4; ++k) {
+        lo[k] = _mm512_permutex2var_ps(a[k], p0, b[k]);
+        hi[k] = _mm512_permutex2var_ps(a[k], p1, b[k]);
+    }
+    wf_store_rows16(q + 4 * (size_t)first, lo[0], lo[1], lo[2], lo[3]);
+    wf_store_rows16(q + 4 * (size_t)first + 64, hi[0], hi[1], hi[2], hi[3]);
+}
+#endif
+
 /* store3t: the store of a kernel that moved particles but not their
  * inverse masses: x, y, z of lane l to q + 4*idx[l], w being the lane's
  * own (unchanged) w. A vector backend stores whole rows, w included; the

@@ -271,13 +271,22 @@ double xb_stream_bandwidth(size_t bytes)
 
 /* ------------------------------------------------------------- cloth --- */
 
-static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t threads, uint32_t substeps,
+/* The cloth variants: v = XB_STRUCTURAL, XB_SHEAR, or XB_SHEAR_RUNS (the
+ * shear cloth's set built with xpbd_colouring_options.runs). */
+enum { XB_STRUCTURAL, XB_SHEAR, XB_SHEAR_RUNS, XB_VARIANTS };
+
+static int xb_cloth_run(int side, int v, xpbd_isa isa, uint32_t threads, uint32_t substeps,
                         uint32_t iterations, int frames, double *seconds, uint64_t *solves,
                         float **final_xyz)
 {
     xs_world_f32 w;
-    if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, shear, 1) != XPBD_OK)
+    if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, v != XB_STRUCTURAL, 1) != XPBD_OK)
         return -1;
+    const xpbd_colouring_options runs = {.runs = 1};
+    if (v == XB_SHEAR_RUNS && xs_world_recolour_f32(&w, &runs) != XPBD_OK) {
+        xs_world_free_f32(&w);
+        return -1;
+    }
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.substeps = substeps;
     cfg.iterations = iterations;
@@ -318,7 +327,7 @@ static int xb_cloth_run(int side, int shear, xpbd_isa isa, uint32_t threads, uin
 /* Best wall time of a few runs while they are short (a 300-frame run of a
  * large grid takes seconds and needs no repeat); the final positions of the
  * first run in *xyz when xyz is not NULL. Returns 0 or -1. */
-static int xb_cloth_best(int side, int shear, xpbd_isa isa, uint32_t threads,
+static int xb_cloth_best(int side, int v, xpbd_isa isa, uint32_t threads,
                          const xb_cloth_mode *mode, int frames, int quick, double *best,
                          uint64_t *solves, float **xyz)
 {
@@ -326,7 +335,7 @@ static int xb_cloth_best(int side, int shear, xpbd_isa isa, uint32_t threads,
     *best = INFINITY;
     for (int rep = 0; rep < 5; ++rep) {
         double sec;
-        if (xb_cloth_run(side, shear, isa, threads, mode->substeps, mode->iterations, frames,
+        if (xb_cloth_run(side, v, isa, threads, mode->substeps, mode->iterations, frames,
                          &sec, solves, rep == 0 ? xyz : NULL) != 0)
             return -1;
         total += sec;
@@ -347,9 +356,9 @@ static int xb_cloth_config(const xb_plan *plan, const xb_options *opt, const uin
                            size_t nthreads, int v, int side, const xb_cloth_mode *mode,
                            int frames, xb_cloth_row *r, size_t *n)
 {
-    static const char *const variants[2] = {"structural", "shear"};
-    const size_t edges =
-        (size_t)2 * side * (side - 1) + (v ? (size_t)2 * (side - 1) * (side - 1) : 0);
+    static const char *const variants[XB_VARIANTS] = {"structural", "shear", "shear_runs"};
+    const size_t edges = (size_t)2 * side * (side - 1) +
+                         (v != XB_STRUCTURAL ? (size_t)2 * (side - 1) * (side - 1) : 0);
     const size_t bytes = (size_t)side * side * 3 * sizeof(float);
     double ref_sec = 0;
     uint64_t ref_solves = 0;
@@ -427,12 +436,12 @@ size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows)
     const int *sides = opt->quick ? quick_sides : full_sides;
     const int nsides = opt->quick ? 2 : 4;
     const int frames = opt->quick ? 60 : 300;
-    const size_t cap = 2 * (size_t)nsides * XB_CLOTH_MODES * XPBD_ISA_COUNT * nthreads;
+    const size_t cap = XB_VARIANTS * (size_t)nsides * XB_CLOTH_MODES * XPBD_ISA_COUNT * nthreads;
     xb_cloth_row *r = calloc(cap, sizeof *r);
     if (!r)
         return 0;
     size_t n = 0;
-    for (int v = 0; v < 2; ++v)
+    for (int v = 0; v < XB_VARIANTS; ++v)
         for (int s = 0; s < nsides; ++s)
             for (int m = 0; m < XB_CLOTH_MODES; ++m)
                 if (xb_cloth_config(&plan, opt, threads, nthreads, v, sides[s], &xb_cloth_modes[m],

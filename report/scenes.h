@@ -69,6 +69,11 @@ xpbd_status xs_cloth_f64(xs_world_f64 *w, int nx, int ny, double d, double alpha
                          int flat);
 xpbd_status xs_cloth_f32(xs_world_f32 *w, int nx, int ny, float d, float alpha, int shear,
                          int flat);
+/* Rebuilds a world's set with the colouring options opt (its constraints in
+ * their input order, lambda back to 0) and resizes the scratch to match. On
+ * failure the world is unchanged. */
+xpbd_status xs_world_recolour_f64(xs_world_f64 *w, const xpbd_colouring_options *opt);
+xpbd_status xs_world_recolour_f32(xs_world_f32 *w, const xpbd_colouring_options *opt);
 
 /* ------------------------------------------------------------ SPEC S3 --- */
 

@@ -49,6 +49,46 @@ xpbd_status SFX(xs_world_init)(XS_W *w, size_t n, const R *xyz, size_t m,
     return XPBD_OK;
 }
 
+xpbd_status SFX(xs_world_recolour)(XS_W *w, const xpbd_colouring_options *opt)
+{
+    const size_t m = w->set.count;
+    uint32_t *i0 = malloc((m ? m : 1) * sizeof *i0), *i1 = malloc((m ? m : 1) * sizeof *i1);
+    R *rest = malloc((m ? m : 1) * sizeof *rest), *comp = malloc((m ? m : 1) * sizeof *comp);
+    xpbd_status st = XPBD_ERR_NOMEM;
+    SFX(xpbd_distance_set) set;
+    void *scratch = NULL;
+    if (i0 && i1 && rest && comp) {
+        for (uint32_t s = 0; s < w->set.slots; ++s) {
+            const uint32_t k = w->set.source[s];
+            if (k == XPBD_PAD)
+                continue;
+            i0[k] = w->set.i0[s];
+            i1[k] = w->set.i1[s];
+            rest[k] = w->set.rest[s];
+            comp[k] = w->set.compliance[s];
+        }
+        st = XS_BUILD(&set, w->p.count, m, i0, i1, rest, comp, opt, NULL);
+    }
+    free(i0);
+    free(i1);
+    free(rest);
+    free(comp);
+    if (st != XPBD_OK)
+        return st;
+    const size_t bytes = XS_SCRATCH(w->p.count, set.slots);
+    scratch = malloc(bytes ? bytes : 1);
+    if (!scratch) {
+        XS_FREESET(&set);
+        return XPBD_ERR_NOMEM;
+    }
+    XS_FREESET(&w->set);
+    free(w->scratch);
+    w->set = set;
+    w->scratch = scratch;
+    w->scratch_bytes = bytes;
+    return XPBD_OK;
+}
+
 void SFX(xs_world_free)(XS_W *w)
 {
     if (!w)

@@ -9,21 +9,25 @@
 #include <string.h>
 
 void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
-                  uint32_t max_colours, uint64_t *used, uint8_t *colour_of, xpbd__layout *out)
+                  uint32_t max_colours, const uint8_t *fresh, uint64_t *used, uint8_t *colour_of,
+                  xpbd__layout *out)
 {
     memset(used, 0, (n ? n : 1) * sizeof *used);
     memset(out, 0, sizeof *out);
     const uint64_t allowed = max_colours == 0    ? 0
                              : max_colours >= 64 ? ~0ull
                                                  : ((1ull << max_colours) - 1ull);
+    uint64_t above = ~0ull; /* the preferred colours */
     for (size_t c = 0; c < m; ++c) {
+        if (fresh && fresh[c])
+            above = out->colours >= 64 ? 0 : ~0ull << out->colours;
         uint64_t busy = 0;
         for (unsigned j = 0; j < k; ++j)
             busy |= used[idx[j][c * stride]];
         const uint64_t free_bits = ~busy & allowed;
         uint32_t col = max_colours;
         if (free_bits) {
-            col = (uint32_t)__builtin_ctzll(free_bits);
+            col = (uint32_t)__builtin_ctzll(free_bits & above ? free_bits & above : free_bits);
             for (unsigned j = 0; j < k; ++j)
                 used[idx[j][c * stride]] |= 1ull << col;
             if (col + 1 > out->colours)

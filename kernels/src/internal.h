@@ -22,8 +22,12 @@ typedef struct xpbd__layout {
     uint32_t overflow_begin, overflow, slots;
 } xpbd__layout;
 
+/* fresh (may be NULL): fresh[c] != 0 makes constraint c and those after it
+ * prefer the colours above every colour used before c (the lowest free one
+ * there, else the lowest free one at all). */
 void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
-                  uint32_t max_colours, uint64_t *used, uint8_t *colour_of, xpbd__layout *out);
+                  uint32_t max_colours, const uint8_t *fresh, uint64_t *used, uint8_t *colour_of,
+                  xpbd__layout *out);
 
 /* The runs order of xpbd_colouring_options: order[j] = the input index of
  * the j-th constraint by offset i1 - i0, then i0, then input index.

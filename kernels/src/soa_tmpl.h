@@ -204,29 +204,43 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
     if (options && options->serial)
         max_colours = 0;
     /* the order constraints are coloured and laid out in: input order, or
-     * (runs) by offset then first particle; order[j] is the input index */
+     * (runs) by offset then first particle, order[j] being the input index;
+     * an offset shared by at least XPBD_RUNS_CLASS constraints starts on
+     * colours of its own where it can (fresh), so that its colours are
+     * runs of that offset alone */
+    enum { XPBD_RUNS_CLASS = 4 * XPBD_BATCH };
     uint32_t *order = NULL, *oi = NULL;
+    uint8_t *fresh = NULL;
     if (options && options->runs && !options->serial && count > 0) {
         order = malloc(count * sizeof *order);
         oi = malloc(2 * count * sizeof *oi);
-        if (!order || !oi || !xpbd__runs_order(count, i0, i1, order)) {
+        fresh = calloc(count, 1);
+        if (!order || !oi || !fresh || !xpbd__runs_order(count, i0, i1, order)) {
             free(used);
             free(colour_of);
             free(order);
             free(oi);
+            free(fresh);
             return XPBD_ERR_NOMEM;
         }
         for (size_t j = 0; j < count; ++j) {
             oi[j] = i0[order[j]];
             oi[count + j] = i1[order[j]];
         }
+        for (size_t j = 0, e; j < count; j = e) {
+            const uint32_t d = oi[count + j] - oi[j];
+            for (e = j + 1; e < count && oi[count + e] - oi[e] == d; ++e) {
+            }
+            fresh[j] = e - j >= XPBD_RUNS_CLASS;
+        }
     }
     xpbd__layout lay;
     const uint32_t *const idx[4] = {oi ? oi : i0, oi ? oi + count : i1, oi ? oi : i0,
                                     oi ? oi + count : i1};
-    xpbd__colour(n, count, 2, idx, 1, max_colours, used, colour_of, &lay);
+    xpbd__colour(n, count, 2, idx, 1, max_colours, fresh, used, colour_of, &lay);
     free(used);
     free(oi);
+    free(fresh);
     const uint32_t colours = lay.colours, slots = lay.slots;
     const uint32_t *begin = lay.begin, *size = lay.size;
 

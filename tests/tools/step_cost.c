@@ -3,7 +3,8 @@
  * few frames, to count instructions under callgrind: how much of
  * xpbd_step_f32 its validators take.
  *
- *   step_cost [N] [frames] [isa] [substeps] [iterations] [threads]
+ *   step_cost [N] [frames] [isa] [substeps] [iterations] [threads] [runs]
+ * (runs: the set built with xpbd_colouring_options.runs)
  *   valgrind --tool=callgrind step_cost 64 20 avx2 10 1
  *   callgrind_annotate --inclusive=yes callgrind.out.* | grep -E 'xpbd_step_f32|validate'
  */
@@ -11,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
@@ -29,6 +31,11 @@ int main(int argc, char **argv)
     if (side < 2 || frames < 1 || xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, 1, 1) != XPBD_OK) {
         fprintf(stderr, "usage: step_cost [N >= 2] [frames >= 1] [isa] [substeps] [iterations] "
                         "[threads]\n");
+        return 2;
+    }
+    const xpbd_colouring_options runs = {.runs = 1};
+    if (argc > 7 && strcmp(argv[7], "runs") == 0 && xs_world_recolour_f32(&w, &runs) != XPBD_OK) {
+        xs_world_free_f32(&w);
         return 2;
     }
     int rc = 0;

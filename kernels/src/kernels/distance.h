@@ -77,32 +77,49 @@ LANE_FN void K(move_pair)(K(pair) *q, M ok, V st)
     q->zb = O(select)(ok, O(add)(q->zb, O(mul)(c1, q->dz)), q->zb);
 }
 
-/* The XPBD solve of the L slots from s; returns the lanes solved. */
-LANE_FN M K(xpbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V ih2)
+/* The XPBD solve of L pairs with their rest lengths, compliances and
+ * lambdas (updated in *lam); returns the lanes solved. */
+LANE_FN M K(xpbd_solve)(K(pair) *q, V rest, V compliance, V *lam, V ih2)
 {
     const V zero = O(zero)();
     const V wsum = O(add)(q->wa, q->wb);
     const M ok = O(mand)(O(gt)(q->len, zero), O(gt)(wsum, zero));
-    const V C = O(sub)(q->len, O(load)(c->rest + s));
-    const V at = K(alpha_tilde)(O(load)(c->compliance + s), ih2);
+    const V C = O(sub)(q->len, rest);
+    const V at = K(alpha_tilde)(compliance, ih2);
     const V den = O(add)(wsum, at);
-    const V lam = O(load)(c->lambda + s);
-    const V st = O(div)(O(sub)(O(neg)(C), O(mul)(at, lam)), O(mul)(den, q->len));
+    const V st = O(div)(O(sub)(O(neg)(C), O(mul)(at, *lam)), O(mul)(den, q->len));
     K(move_pair)(q, ok, st);
-    O(store)(c->lambda + s, O(select)(ok, O(add)(lam, O(mul)(st, q->len)), lam));
+    *lam = O(select)(ok, O(add)(*lam, O(mul)(st, q->len)), *lam);
+    return ok;
+}
+
+/* The PBD solve of L pairs with their rest lengths; returns the lanes
+ * solved. */
+LANE_FN M K(pbd_solve)(K(pair) *q, V rest, V k)
+{
+    const V zero = O(zero)();
+    const V wsum = O(add)(q->wa, q->wb);
+    const M ok = O(mand)(O(gt)(q->len, zero), O(gt)(wsum, zero));
+    const V C = O(sub)(q->len, rest);
+    const V st = O(div)(O(neg)(O(mul)(k, C)), O(mul)(wsum, q->len));
+    K(move_pair)(q, ok, st);
+    return ok;
+}
+
+/* The XPBD solve of the L slots from s; returns the lanes solved. */
+LANE_FN M K(xpbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V ih2)
+{
+    V lam = O(load)(c->lambda + s);
+    const M ok =
+        K(xpbd_solve)(q, O(load)(c->rest + s), O(load)(c->compliance + s), &lam, ih2);
+    O(store)(c->lambda + s, lam);
     return ok;
 }
 
 /* The PBD solve of the L slots from s; returns the lanes solved. */
 LANE_FN M K(pbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V k)
 {
-    const V zero = O(zero)();
-    const V wsum = O(add)(q->wa, q->wb);
-    const M ok = O(mand)(O(gt)(q->len, zero), O(gt)(wsum, zero));
-    const V C = O(sub)(q->len, O(load)(c->rest + s));
-    const V st = O(div)(O(neg)(O(mul)(k, C)), O(mul)(wsum, q->len));
-    K(move_pair)(q, ok, st);
-    return ok;
+    return K(pbd_solve)(q, O(load)(c->rest + s), k);
 }
 
 /* C + at*lambda of the L slots from s on SoA positions, 0 where skipped. */
@@ -132,7 +149,8 @@ LANE_FN uint32_t K(distance_xpbd_at)(const P *p, const DS *c, uint32_t s, unsign
 }
 
 #if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
-/* The runs of wide.h: whole rows in, whole rows out (0: not a run). */
+/* The runs of wide.h: whole rows in, whole rows out (0: not a run); kind 1
+ * in run order, kind 2 in slot order. */
 LANE_FN unsigned K(load_run_pair)(K(pair) *q, const R *pk, const uint32_t *ia,
                                   const uint32_t *ib, unsigned n)
 {
@@ -163,6 +181,12 @@ LANE_FN void K(store_run_pair)(const K(pair) *q, R *pk, const uint32_t *ia, cons
         O(store_run2)(pk, ia[0], a, b);
     }
 }
+
+/* A per-slot vector in the lane order of a run of this kind, and back. */
+LANE_FN V K(run_lanes)(V v, unsigned kind)
+{
+    return kind == 1 ? O(run_order)(v) : v;
+}
 #endif
 
 LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V ih2)
@@ -171,7 +195,10 @@ LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsi
 #if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
     const unsigned kind = K(load_run_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
     if (kind) {
-        const M ok = K(xpbd_lanes)(&q, c, s, ih2);
+        V lam = K(run_lanes)(O(load)(c->lambda + s), kind);
+        const M ok = K(xpbd_solve)(&q, K(run_lanes)(O(load)(c->rest + s), kind),
+                                   K(run_lanes)(O(load)(c->compliance + s), kind), &lam, ih2);
+        O(store)(c->lambda + s, K(run_lanes)(lam, kind));
         K(store_run_pair)(&q, pk, c->i0 + s, c->i1 + s, kind);
         return K(count_skipped)(ok, n);
     }
@@ -194,6 +221,14 @@ LANE_FN uint32_t K(distance_pbd_at)(const P *p, const DS *c, uint32_t s, unsigne
 LANE_FN uint32_t K(distance_pbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V k)
 {
     K(pair) q;
+#if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
+    const unsigned kind = K(load_run_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
+    if (kind) {
+        const M ok = K(pbd_solve)(&q, K(run_lanes)(O(load)(c->rest + s), kind), k);
+        K(store_run_pair)(&q, pk, c->i0 + s, c->i1 + s, kind);
+        return K(count_skipped)(ok, n);
+    }
+#endif
     K(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
     const M ok = K(pbd_lanes)(&q, c, s, k);
     K(store_packed_pair)(&q, pk, c->i0 + s, c->i1 + s, n);

@@ -525,12 +525,20 @@ WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
  *                        2  ia[l] = ia[0] + 2l and ib[l] = ia[l] + 1 (one run
  *                           of 32 particles, pairs side by side: a chain)
  *                        0  otherwise (the row-per-particle path)
- *   wf_load_run / wf_store_run   kind 1, one endpoint: 16 particles from first
- *   wf_load_run2 / wf_store_run2 kind 2, both endpoints: 32 particles
+ *   wf_load_run / wf_store_run   kind 1, one endpoint: 16 particles from first,
+ *                                in run order: lane j holds the particle of
+ *                                slot wf_run_order's j (the particles' rows
+ *                                transposed, no lane moved)
+ *   wf_run_order(v)              a vector of slot order in run order, and
+ *                                back (the order is its own inverse)
+ *   wf_load_run2 / wf_store_run2 kind 2, both endpoints: 32 particles, in
+ *                                slot order
  *
- * Lanes come out in slot order, so the maths that follows is the same
- * lane for lane whichever path loaded them. Only the 512-bit float path
- * has runs (XPBD_WIDE_RUNS); the others always take the row path. */
+ * The maths is lane-wise, so solving in run order with the slots' own data
+ * moved to run order (a kernel moves rest, compliance and lambda: 4
+ * permutes, not 16) is the same lane for lane as the row path. Only the
+ * 512-bit float path has runs (XPBD_WIDE_RUNS); the others always take
+ * the row path. */
 #if XPBD_WIDE_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
 #define XPBD_WIDE_RUNS 1
 WIDE_INLINE unsigned wf_run_kind(const uint32_t *ia, const uint32_t *ib)
@@ -570,20 +578,17 @@ WIDE_INLINE void wf_store_rows16(float *p, wf x, wf y, wf z, wf w)
     _mm512_storeu_ps(p + 32, z);
     _mm512_storeu_ps(p + 48, w);
 }
+WIDE_INLINE wf wf_run_order(wf v)
+{
+    return _mm512_permutexvar_ps(wf_tpos(), v);
+}
 WIDE_INLINE void wf_load_run(const float *q, uint32_t first, wf *x, wf *y, wf *z, wf *w)
 {
-    const __m512i t = wf_tpos();
     wf_rows16(q + 4 * (size_t)first, x, y, z, w);
-    *x = _mm512_permutexvar_ps(t, *x);
-    *y = _mm512_permutexvar_ps(t, *y);
-    *z = _mm512_permutexvar_ps(t, *z);
-    *w = _mm512_permutexvar_ps(t, *w);
 }
 WIDE_INLINE void wf_store_run(float *q, uint32_t first, wf x, wf y, wf z, wf w)
 {
-    const __m512i t = wf_tpos();
-    wf_store_rows16(q + 4 * (size_t)first, _mm512_permutexvar_ps(t, x), _mm512_permutexvar_ps(t, y),
-                    _mm512_permutexvar_ps(t, z), _mm512_permutexvar_ps(t, w));
+    wf_store_rows16(q + 4 * (size_t)first, x, y, z, w);
 }
 /* Kind 2: particles 0..31 from first, block j of 16 at tpos in lo / hi;
  * slot l takes particle 2l (a) and 2l + 1 (b). pick2: lane l is where

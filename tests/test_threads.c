@@ -152,12 +152,13 @@ typedef enum tt_kind {
     TT_PILE_LESSON,
     TT_BOX,
     TT_DIVERGE,
+    TT_CLOTH_RUNS,
     TT_KINDS
 } tt_kind;
 
 static const char *const tt_names[TT_KINDS] = {"cloth xpbd", "cloth pbd", "cloth springs",
                                                "pile",       "pile lesson", "tet box",
-                                               "diverging cloth"};
+                                               "diverging cloth", "cloth xpbd, runs"};
 
 /* A run's outcome as bytes: every array the step writes and the counters. */
 typedef struct tt_blob {
@@ -370,8 +371,9 @@ static void SFX(tt_free)(SFX(tt_scene) *s)
 }
 
 /* A 64 x 64 cloth of 2 cm hanging from two corners: stretch and shear
- * edges, bending, tethers to the nearer pin, one body relative-damped. */
-static int SFX(tt_cloth)(SFX(tt_scene) *s, int springs)
+ * edges (with runs: coloured by xpbd_colouring_options.runs), bending,
+ * tethers to the nearer pin, one body relative-damped. */
+static int SFX(tt_cloth)(SFX(tt_scene) *s, int springs, int runs)
 {
     const uint32_t N = 64;
     xs_mesh m;
@@ -409,7 +411,8 @@ static int SFX(tt_cloth)(SFX(tt_scene) *s, int springs)
             i0[e] = edges[2 * e];
             i1[e] = edges[2 * e + 1];
         }
-        ok = ok && SFX(xpbd_distance_set_build)(&s->dist, n, ne, i0, i1, rest, comp, NULL,
+        const xpbd_colouring_options opt = {.runs = runs};
+        ok = ok && SFX(xpbd_distance_set_build)(&s->dist, n, ne, i0, i1, rest, comp, &opt,
                                                  NULL) == XPBD_OK;
         free(i0);
         free(i1);
@@ -521,19 +524,20 @@ static size_t SFX(tt_make)(SFX(tt_scene) *s, tt_kind kind, xpbd_step_config *cfg
     switch (kind) {
     case TT_CLOTH_XPBD:
     case TT_DIVERGE:
-        ok = SFX(tt_cloth)(s, 0);
+    case TT_CLOTH_RUNS:
+        ok = SFX(tt_cloth)(s, 0, kind == TT_CLOTH_RUNS);
         cfg->relative_damping = 0.05;
         cfg->damping = 0.01;
         if (ok && kind == TT_DIVERGE) /* a particle far out: the stretch overflows */
             s->p.x[2100] = (R)(R_F64 ? 1e200 : 1e30);
         break;
     case TT_CLOTH_PBD:
-        ok = SFX(tt_cloth)(s, 0);
+        ok = SFX(tt_cloth)(s, 0, 0);
         cfg->solver = XPBD_SOLVER_PBD;
         cfg->pbd_stiffness = 0.9;
         break;
     case TT_CLOTH_SPRINGS:
-        ok = SFX(tt_cloth)(s, 1);
+        ok = SFX(tt_cloth)(s, 1, 0);
         cfg->solver = XPBD_SOLVER_SPRINGS;
         cfg->spring_damping = 0.01;
         break;

@@ -8,34 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
-                  uint32_t max_colours, const uint8_t *fresh, uint64_t *used, uint8_t *colour_of,
-                  xpbd__layout *out)
+/* The lowest colour of free_bits in prefer, else in above, else any. */
+static uint32_t pick(uint64_t free_bits, uint64_t prefer, uint64_t above)
 {
-    memset(used, 0, (n ? n : 1) * sizeof *used);
-    memset(out, 0, sizeof *out);
-    const uint64_t allowed = max_colours == 0    ? 0
-                             : max_colours >= 64 ? ~0ull
-                                                 : ((1ull << max_colours) - 1ull);
-    uint64_t above = ~0ull; /* the preferred colours */
-    for (size_t c = 0; c < m; ++c) {
-        if (fresh && fresh[c])
-            above = out->colours >= 64 ? 0 : ~0ull << out->colours;
-        uint64_t busy = 0;
-        for (unsigned j = 0; j < k; ++j)
-            busy |= used[idx[j][c * stride]];
-        const uint64_t free_bits = ~busy & allowed;
-        uint32_t col = max_colours;
-        if (free_bits) {
-            col = (uint32_t)__builtin_ctzll(free_bits & above ? free_bits & above : free_bits);
-            for (unsigned j = 0; j < k; ++j)
-                used[idx[j][c * stride]] |= 1ull << col;
-            if (col + 1 > out->colours)
-                out->colours = col + 1;
-        }
-        colour_of[c] = (uint8_t)col;
-        out->size[col]++;
-    }
+    const uint64_t f = free_bits & prefer ? free_bits & prefer
+                       : free_bits & above ? free_bits & above
+                                           : free_bits;
+    return (uint32_t)__builtin_ctzll(f);
+}
+
+/* Slot offsets of a layout whose colour sizes are counted. */
+static void layout_finish(uint32_t max_colours, xpbd__layout *out)
+{
     uint32_t slots = 0;
     for (uint32_t c = 0; c < out->colours; ++c) {
         out->begin[c] = slots;
@@ -49,6 +33,100 @@ void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], 
     for (uint32_t c = 0; c < out->colours; ++c)
         out->fill[c] = out->begin[c];
     out->fill[max_colours] = out->overflow_begin;
+}
+
+static uint64_t allowed_colours(uint32_t max_colours)
+{
+    return max_colours == 0 ? 0 : max_colours >= 64 ? ~0ull : ((1ull << max_colours) - 1ull);
+}
+
+/* Puts constraint c, of particles at[0 .. k), in colour col (max_colours:
+ * the overflow). */
+static void place(uint32_t col, uint32_t max_colours, size_t c, const uint32_t *at, unsigned k,
+                  uint64_t *used, uint8_t *colour_of, xpbd__layout *out)
+{
+    if (col < max_colours) {
+        for (unsigned j = 0; j < k; ++j)
+            used[at[j]] |= 1ull << col;
+        if (col + 1 > out->colours)
+            out->colours = col + 1;
+    }
+    colour_of[c] = (uint8_t)col;
+    out->size[col]++;
+}
+
+void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
+                  uint32_t max_colours, uint64_t *used, uint8_t *colour_of, xpbd__layout *out)
+{
+    memset(used, 0, (n ? n : 1) * sizeof *used);
+    memset(out, 0, sizeof *out);
+    const uint64_t allowed = allowed_colours(max_colours);
+    for (size_t c = 0; c < m; ++c) {
+        uint32_t at[4];
+        uint64_t busy = 0;
+        for (unsigned j = 0; j < k; ++j)
+            busy |= used[at[j] = idx[j][c * stride]];
+        const uint64_t free_bits = ~busy & allowed;
+        place(free_bits ? pick(free_bits, 0, 0) : max_colours, max_colours, c, at, k, used,
+              colour_of, out);
+    }
+    layout_finish(max_colours, out);
+}
+
+/* The constraint of [lo, hi) (i0 increasing) whose i0 is v, or SIZE_MAX. */
+static size_t find_i0(const uint32_t *i0, size_t lo, size_t hi, int64_t v)
+{
+    const size_t end = hi;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)i0[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < end && (int64_t)i0[lo] == v ? lo : SIZE_MAX;
+}
+
+void xpbd__colour_runs(size_t n, size_t m, const uint32_t *i0, const uint32_t *i1,
+                       uint32_t max_colours, uint64_t *used, uint8_t *colour_of,
+                       xpbd__layout *out)
+{
+    memset(used, 0, (n ? n : 1) * sizeof *used);
+    memset(out, 0, sizeof *out);
+    const uint64_t allowed = allowed_colours(max_colours);
+    for (size_t c0 = 0, c1; c0 < m; c0 = c1) {
+        /* one offset d: [c0, c1), i0 increasing */
+        const uint32_t d = i1[c0] - i0[c0];
+        for (c1 = c0 + 1; c1 < m && i1[c1] - i0[c1] == d; ++c1) {
+        }
+        const uint64_t above = c1 - c0 >= XPBD_RUNS_CLASS && out->colours < 64
+                                   ? ~0ull << out->colours
+                                   : ~0ull;
+        /* a run steps i0 by s: 1, or 2 for pairs side by side (offset 1) */
+        const uint32_t s = d == 1 ? 2 : 1;
+        for (size_t c = c0; c < c1; ++c) {
+            const uint32_t at[2] = {i0[c], i1[c]};
+            const uint64_t free_bits = ~(used[i0[c]] | used[i1[c]]) & allowed;
+            if (!free_bits) {
+                place(max_colours, max_colours, c, at, 2, used, colour_of, out);
+                continue;
+            }
+            /* the run's last constraint's colour; or, where this one starts
+             * a run, not the colour of the constraint that the next one in
+             * the run will follow (so neighbouring runs take one colour) */
+            uint64_t prefer = 0;
+            const size_t back = find_i0(i0, c0, c, (int64_t)i0[c] - s);
+            if (back != SIZE_MAX && colour_of[back] < max_colours) {
+                prefer = 1ull << colour_of[back];
+            } else if (d > s) {
+                const size_t q = find_i0(i0, c0, c, (int64_t)i0[c] + s - d);
+                if (q != SIZE_MAX && colour_of[q] < max_colours)
+                    prefer = above & ~(1ull << colour_of[q]);
+            }
+            place(pick(free_bits, prefer, above), max_colours, c, at, 2, used, colour_of, out);
+        }
+    }
+    layout_finish(max_colours, out);
 }
 
 typedef struct runs_key {
@@ -80,6 +158,31 @@ int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t 
         order[k] = keys[k].k;
     free(keys);
     return 1;
+}
+
+/* the end of the run that starts at slot s */
+static uint32_t run_end(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t s)
+{
+    const uint32_t d = i1[s] - i0[s], step = d == 1 ? 2 : 1;
+    uint32_t e = s + 1;
+    while (e < n && i1[e] - i0[e] == d && i0[e] == i0[e - 1] + step)
+        ++e;
+    return e;
+}
+
+void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *perm)
+{
+    uint32_t t = 0;
+    for (uint32_t s = 0, e; s < n; s = e) {
+        e = run_end(n, i0, i1, s);
+        for (uint32_t k = 0; k < (e - s) / XPBD_BATCH * XPBD_BATCH; ++k)
+            perm[t++] = s + k;
+    }
+    for (uint32_t s = 0, e; s < n; s = e) {
+        e = run_end(n, i0, i1, s);
+        for (uint32_t k = s + (e - s) / XPBD_BATCH * XPBD_BATCH; k < e; ++k)
+            perm[t++] = k;
+    }
 }
 
 int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,

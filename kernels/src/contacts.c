@@ -99,7 +99,7 @@ static void colour_pairs(xpbd_contact_set *cs, size_t n, uint32_t count, const u
 {
     xpbd__layout lay;
     const uint32_t *const idx[4] = {pi0, pi1, pi0, pi1};
-    xpbd__colour(n, count, 2, idx, 1, max_colours, NULL, used, colour_of, &lay);
+    xpbd__colour(n, count, 2, idx, 1, max_colours, used, colour_of, &lay);
     for (uint32_t k = 0; k < lay.colours; ++k) {
         cs->colour_begin[k] = lay.begin[k];
         cs->colour_size[k] = lay.size[k];

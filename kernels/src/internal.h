@@ -22,17 +22,32 @@ typedef struct xpbd__layout {
     uint32_t overflow_begin, overflow, slots;
 } xpbd__layout;
 
-/* fresh (may be NULL): fresh[c] != 0 makes constraint c and those after it
- * prefer the colours above every colour used before c (the lowest free one
- * there, else the lowest free one at all). */
 void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], size_t stride,
-                  uint32_t max_colours, const uint8_t *fresh, uint64_t *used, uint8_t *colour_of,
-                  xpbd__layout *out);
+                  uint32_t max_colours, uint64_t *used, uint8_t *colour_of, xpbd__layout *out);
+
+/* The colouring of xpbd_colouring_options.runs, of m pair constraints in the
+ * runs order (xpbd__runs_order): an offset shared by at least
+ * XPBD_RUNS_CLASS constraints prefers colours above those used before it;
+ * a constraint prefers the colour of the one before it in its run (i0 - 1,
+ * or i0 - 2 for offset 1), and one that starts a run prefers the colour
+ * its neighbouring run will take; first free otherwise. */
+#define XPBD_RUNS_CLASS (4 * XPBD_BATCH)
+void xpbd__colour_runs(size_t n, size_t m, const uint32_t *i0, const uint32_t *i1,
+                       uint32_t max_colours, uint64_t *used, uint8_t *colour_of,
+                       xpbd__layout *out);
 
 /* The runs order of xpbd_colouring_options: order[j] = the input index of
  * the j-th constraint by offset i1 - i0, then i0, then input index.
  * Returns 0 when out of memory. */
 int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t *order);
+
+/* The runs layout of one colour's n slots (i0, i1 in the runs order): a
+ * run is a stretch of one offset whose i0 steps by 1 (by 2 for offset 1,
+ * pairs side by side); perm[t] = the slot that goes to place t: every
+ * run's whole XPBD_BATCH-slot pieces first, in order, then what is left
+ * of each run. Pieces start at multiples of XPBD_BATCH, so each is one
+ * vector of the widest path. */
+void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *perm);
 
 /* 1 if the layout fields of a coloured set are consistent: colour 0 starts
  * at slot 0, every colour is whole batches with fewer than XPBD_BATCH

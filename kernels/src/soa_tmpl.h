@@ -168,6 +168,46 @@ static void SFX(distance_set_free)(DS *set)
     memset(set, 0, sizeof *set);
 }
 
+/* The runs layout (xpbd__runs_pack) of every colour of a set filled in
+ * the runs order; the order within a colour changes nothing the solve
+ * computes. Returns 0 when out of memory. */
+static int SFX(runs_pack_colours)(DS *c)
+{
+    uint32_t most = 0;
+    for (uint32_t k = 0; k < c->colours; ++k)
+        if (c->colour_size[k] > most)
+            most = c->colour_size[k];
+    uint32_t *perm = malloc((most ? most : 1) * sizeof *perm);
+    uint32_t *u = malloc((most ? most : 1) * sizeof *u);
+    R *r = malloc((most ? most : 1) * sizeof *r);
+    if (!perm || !u || !r) {
+        free(perm);
+        free(u);
+        free(r);
+        return 0;
+    }
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b = c->colour_begin[k], n = c->colour_size[k];
+        xpbd__runs_pack(n, c->i0 + b, c->i1 + b, perm);
+        uint32_t *const ua[3] = {c->i0 + b, c->i1 + b, c->source + b};
+        for (int a = 0; a < 3; ++a) {
+            for (uint32_t t = 0; t < n; ++t)
+                u[t] = ua[a][perm[t]];
+            memcpy(ua[a], u, n * sizeof *u);
+        }
+        R *const ra[2] = {c->rest + b, c->compliance + b};
+        for (int a = 0; a < 2; ++a) {
+            for (uint32_t t = 0; t < n; ++t)
+                r[t] = ra[a][perm[t]];
+            memcpy(ra[a], r, n * sizeof *r);
+        }
+    }
+    free(perm);
+    free(u);
+    free(r);
+    return 1;
+}
+
 static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, const uint32_t *i0,
                                          const uint32_t *i1, const R *rest, const R *compliance,
                                          const xpbd_colouring_options *options, size_t *bad_index)
@@ -204,43 +244,33 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
     if (options && options->serial)
         max_colours = 0;
     /* the order constraints are coloured and laid out in: input order, or
-     * (runs) by offset then first particle, order[j] being the input index;
-     * an offset shared by at least XPBD_RUNS_CLASS constraints starts on
-     * colours of its own where it can (fresh), so that its colours are
-     * runs of that offset alone */
-    enum { XPBD_RUNS_CLASS = 4 * XPBD_BATCH };
+     * (runs) by offset then first particle, order[j] being the input index,
+     * coloured by xpbd__colour_runs */
     uint32_t *order = NULL, *oi = NULL;
-    uint8_t *fresh = NULL;
     if (options && options->runs && !options->serial && count > 0) {
         order = malloc(count * sizeof *order);
         oi = malloc(2 * count * sizeof *oi);
-        fresh = calloc(count, 1);
-        if (!order || !oi || !fresh || !xpbd__runs_order(count, i0, i1, order)) {
+        if (!order || !oi || !xpbd__runs_order(count, i0, i1, order)) {
             free(used);
             free(colour_of);
             free(order);
             free(oi);
-            free(fresh);
             return XPBD_ERR_NOMEM;
         }
         for (size_t j = 0; j < count; ++j) {
             oi[j] = i0[order[j]];
             oi[count + j] = i1[order[j]];
         }
-        for (size_t j = 0, e; j < count; j = e) {
-            const uint32_t d = oi[count + j] - oi[j];
-            for (e = j + 1; e < count && oi[count + e] - oi[e] == d; ++e) {
-            }
-            fresh[j] = e - j >= XPBD_RUNS_CLASS;
-        }
     }
     xpbd__layout lay;
-    const uint32_t *const idx[4] = {oi ? oi : i0, oi ? oi + count : i1, oi ? oi : i0,
-                                    oi ? oi + count : i1};
-    xpbd__colour(n, count, 2, idx, 1, max_colours, fresh, used, colour_of, &lay);
+    if (oi) {
+        xpbd__colour_runs(n, count, oi, oi + count, max_colours, used, colour_of, &lay);
+    } else {
+        const uint32_t *const idx[4] = {i0, i1, i0, i1};
+        xpbd__colour(n, count, 2, idx, 1, max_colours, used, colour_of, &lay);
+    }
     free(used);
     free(oi);
-    free(fresh);
     const uint32_t colours = lay.colours, slots = lay.slots;
     const uint32_t *begin = lay.begin, *size = lay.size;
 
@@ -285,6 +315,11 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
         out->source[s] = (uint32_t)k;
     }
     free(colour_of);
+    if (order && !SFX(runs_pack_colours)(out)) {
+        free(order);
+        SFX(distance_set_free)(out);
+        return XPBD_ERR_NOMEM;
+    }
     free(order);
     /* padding: the colour's first particle twice, a no-op for every kernel */
     for (uint32_t k = 0; k < colours; ++k)

@@ -109,7 +109,7 @@ static xpbd_status SFX(quad_layout)(QS *out, size_t n, size_t count, const uint3
     }
     xpbd__layout lay;
     const uint32_t *const ix[4] = {idx, idx + 1, idx + 2, idx + 3};
-    xpbd__colour(n, count, 4, ix, 4, max_colours, NULL, used, colour_of, &lay);
+    xpbd__colour(n, count, 4, ix, 4, max_colours, used, colour_of, &lay);
     free(used);
     const size_t slots = lay.slots, nreal = 9 * slots;
     const size_t nu32 = 5 * slots + 2 * (size_t)lay.colours + 1;

@@ -172,17 +172,27 @@ static uint32_t run_end(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint
 
 void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *perm)
 {
-    uint32_t t = 0;
+    /* rests wait in a queue of fewer than XPBD_BATCH slots; a full queue
+     * goes out as one vector between two runs, so everything stays near
+     * its neighbours in the colour (a thread's share of a colour stays one
+     * region of the mesh) and every piece starts at a multiple of
+     * XPBD_BATCH */
+    uint32_t t = 0, queue[XPBD_BATCH], queued = 0;
     for (uint32_t s = 0, e; s < n; s = e) {
         e = run_end(n, i0, i1, s);
-        for (uint32_t k = 0; k < (e - s) / XPBD_BATCH * XPBD_BATCH; ++k)
+        const uint32_t whole = (e - s) / XPBD_BATCH * XPBD_BATCH;
+        for (uint32_t k = 0; k < whole; ++k)
             perm[t++] = s + k;
+        for (uint32_t k = s + whole; k < e; ++k) {
+            queue[queued++] = k;
+            if (queued == XPBD_BATCH) {
+                memcpy(perm + t, queue, sizeof queue);
+                t += XPBD_BATCH;
+                queued = 0;
+            }
+        }
     }
-    for (uint32_t s = 0, e; s < n; s = e) {
-        e = run_end(n, i0, i1, s);
-        for (uint32_t k = s + (e - s) / XPBD_BATCH * XPBD_BATCH; k < e; ++k)
-            perm[t++] = k;
-    }
+    memcpy(perm + t, queue, queued * sizeof *queue);
 }
 
 int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,

@@ -43,10 +43,11 @@ int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t 
 
 /* The runs layout of one colour's n slots (i0, i1 in the runs order): a
  * run is a stretch of one offset whose i0 steps by 1 (by 2 for offset 1,
- * pairs side by side); perm[t] = the slot that goes to place t: every
- * run's whole XPBD_BATCH-slot pieces first, in order, then what is left
- * of each run. Pieces start at multiples of XPBD_BATCH, so each is one
- * vector of the widest path. */
+ * pairs side by side); perm[t] = the slot that goes to place t: each run's
+ * whole XPBD_BATCH-slot pieces in order, what is left of runs gathered
+ * into vectors of XPBD_BATCH between them (and the last few at the end).
+ * Pieces start at multiples of XPBD_BATCH, so each is one vector of the
+ * widest path. */
 void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *perm);
 
 /* 1 if the layout fields of a coloured set are consistent: colour 0 starts

@@ -102,9 +102,10 @@ typedef struct xpbd_colouring_options {
     /* 1: colour and lay out the constraints in order of their index offset
      * i1 - i0, then of i0, instead of input order; an offset shared by 64
      * or more constraints starts on colours above those used so far where
-     * one is free; within a colour, the whole 16-slot pieces of runs (i0
-     * stepping by 1 at one offset, or by 2 for pairs side by side) come
-     * first, the rest of each run after them. On a regular mesh (a grid
+     * one is free; within a colour, runs (i0 stepping by 1 at one offset,
+     * or by 2 for pairs side by side) are laid out in whole 16-slot pieces
+     * where they can be, their rests gathered into 16-slot groups between
+     * them. On a regular mesh (a grid
      * cloth, a chain, a lattice) a colour then holds parallel edges in
      * particle order, and the widest SIMD path loads whole runs of
      * consecutive particles instead of one particle at a time. Another

@@ -114,13 +114,11 @@ static inline void K(predict_pack)(const P *p, R *q, size_t begin, size_t end, R
 {
     const R gxh = gx * h, gyh = gy * h, gzh = gz * h;
     const V vh = O(set1)(h), vgx = O(set1)(gxh), vgy = O(set1)(gyh), vgz = O(set1)(gzh);
-    uint32_t idx[L];
     size_t i = begin;
     for (; i + L <= end; i += L) {
         V x, y, z, w;
         K(predict_at)(p, i, vh, vgx, vgy, vgz, &x, &y, &z, &w);
-        LANE_INDEX(idx, i);
-        O(store4t)(q, idx, x, y, z, w, L);
+        O(store4c)(q, i, x, y, z, w);
     }
     for (; i < end; ++i) {
         R x, y, z, w;
@@ -168,12 +166,10 @@ static inline void K(unpack_velocity)(const R *q, const P *p, size_t begin, size
 {
     const R ih = 1 / h;
     const V vih = O(set1)(ih), vk = O(set1)(keep);
-    uint32_t idx[L];
     size_t i = begin;
     for (; i + L <= end; i += L) {
         V x, y, z, w;
-        LANE_INDEX(idx, i);
-        O(load4t)(q, idx, &x, &y, &z, &w);
+        O(load4c)(q, i, &x, &y, &z, &w);
         O(store)(p->x + i, x);
         O(store)(p->y + i, y);
         O(store)(p->z + i, z);
@@ -194,8 +190,8 @@ static inline void K(unpack_velocity)(const R *q, const P *p, size_t begin, size
  * packed positions are x, y, z: the velocity from them, the kick, the
  * drift and the new packed copy, without the round trip through p->x and
  * p->v in between. */
-LANE_FN void K(relaunch_at)(const P *p, R *q, const uint32_t *idx, size_t i, V x, V y, V z,
-                            V ih, V keep, V h, V gxh, V gyh, V gzh, unsigned n)
+LANE_FN void K(relaunch_at)(const P *p, R *q, size_t i, V x, V y, V z, V ih, V keep, V h, V gxh,
+                            V gyh, V gzh)
 {
     const V w = O(load)(p->w + i);
     const M dyn = O(gt)(w, O(zero)());
@@ -213,7 +209,7 @@ LANE_FN void K(relaunch_at)(const P *p, R *q, const uint32_t *idx, size_t i, V x
     O(store)(p->x + i, nx);
     O(store)(p->y + i, ny);
     O(store)(p->z + i, nz);
-    O(store4t)(q, idx, nx, ny, nz, w, n);
+    O(store4c)(q, i, nx, ny, nz, w);
 }
 
 static inline void K(unpack_velocity_predict_pack)(R *q, const P *p, size_t begin, size_t end,
@@ -222,19 +218,16 @@ static inline void K(unpack_velocity_predict_pack)(R *q, const P *p, size_t begi
     const R ih = 1 / h, gxh = gx * h, gyh = gy * h, gzh = gz * h;
     const V vih = O(set1)(ih), vk = O(set1)(keep), vh = O(set1)(h);
     const V vgx = O(set1)(gxh), vgy = O(set1)(gyh), vgz = O(set1)(gzh);
-    uint32_t idx[L];
     size_t i = begin;
     for (; i + L <= end; i += L) {
         V x, y, z, w;
-        LANE_INDEX(idx, i);
-        O(load4t)(q, idx, &x, &y, &z, &w);
-        K(relaunch_at)(p, q, idx, i, x, y, z, vih, vk, vh, vgx, vgy, vgz, L);
+        O(load4c)(q, i, &x, &y, &z, &w);
+        K(relaunch_at)(p, q, i, x, y, z, vih, vk, vh, vgx, vgy, vgz);
     }
     for (; i < end; ++i) {
         R x, y, z, w;
-        const uint32_t one = (uint32_t)i;
-        O1(load4t)(q, &one, &x, &y, &z, &w);
-        TAIL(relaunch_at)(p, q, &one, i, x, y, z, ih, keep, h, gxh, gyh, gzh, 1);
+        O1(load4c)(q, i, &x, &y, &z, &w);
+        TAIL(relaunch_at)(p, q, i, x, y, z, ih, keep, h, gxh, gyh, gzh);
     }
 }
 
@@ -251,13 +244,10 @@ static inline void K(spring_integrate)(const P *p, R *fx, R *fy, R *fz, size_t b
 
 static inline void K(pack)(const P *p, R *q, size_t begin, size_t end)
 {
-    uint32_t idx[L];
     size_t i = begin;
-    for (; i + L <= end; i += L) {
-        LANE_INDEX(idx, i);
-        O(store4t)(q, idx, O(load)(p->x + i), O(load)(p->y + i), O(load)(p->z + i),
-                   O(load)(p->w + i), L);
-    }
+    for (; i + L <= end; i += L)
+        O(store4c)(q, i, O(load)(p->x + i), O(load)(p->y + i), O(load)(p->z + i),
+                   O(load)(p->w + i));
     for (; i < end; ++i) {
         const uint32_t one = (uint32_t)i;
         O1(store4t)(q, &one, p->x[i], p->y[i], p->z[i], p->w[i], 1);
@@ -266,12 +256,10 @@ static inline void K(pack)(const P *p, R *q, size_t begin, size_t end)
 
 static inline void K(unpack)(const R *q, const P *p, size_t begin, size_t end)
 {
-    uint32_t idx[L];
     size_t i = begin;
     for (; i + L <= end; i += L) {
         V x, y, z, w;
-        LANE_INDEX(idx, i);
-        O(load4t)(q, idx, &x, &y, &z, &w);
+        O(load4c)(q, i, &x, &y, &z, &w);
         O(store)(p->x + i, x);
         O(store)(p->y + i, y);
         O(store)(p->z + i, z);

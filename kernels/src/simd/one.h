@@ -81,6 +81,16 @@
         r[1] = y;                                                                             \
         r[2] = z;                                                                             \
         r[3] = w;                                                                             \
+    }                                                                                         \
+    ONE_INLINE void pre##_load4c(const T *q, size_t first, T *x, T *y, T *z, T *w)            \
+    {                                                                                         \
+        const uint32_t one = (uint32_t)first;                                                 \
+        pre##_load4t(q, &one, x, y, z, w);                                                    \
+    }                                                                                         \
+    ONE_INLINE void pre##_store4c(T *q, size_t first, T x, T y, T z, T w)                     \
+    {                                                                                         \
+        const uint32_t one = (uint32_t)first;                                                 \
+        pre##_store4t(q, &one, x, y, z, w, 1);                                                \
     }
 
 XPBD_ONE_OPS(of, float, sqrtf, fabsf)

@@ -642,4 +642,49 @@ WIDE_INLINE void wd_store3t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
     wd_store4t(q, idx, x, y, z, w, n);
 }
 
+/* load4c / store4c: load4t / store4t of the whole vector of consecutive
+ * particles first, first + 1, ... (the particle passes); the 512-bit float
+ * path moves them as whole rows (a run of kind 1, in slot order). */
+WIDE_INLINE void wf_load4c(const float *q, size_t first, wf *x, wf *y, wf *z, wf *w)
+{
+#if defined(XPBD_WIDE_RUNS)
+    wf_load_run(q, (uint32_t)first, x, y, z, w);
+    *x = wf_run_order(*x);
+    *y = wf_run_order(*y);
+    *z = wf_run_order(*z);
+    *w = wf_run_order(*w);
+#else
+    uint32_t idx[WF_LANES];
+    for (unsigned l = 0; l < WF_LANES; ++l)
+        idx[l] = (uint32_t)(first + l);
+    wf_load4t(q, idx, x, y, z, w);
+#endif
+}
+WIDE_INLINE void wf_store4c(float *q, size_t first, wf x, wf y, wf z, wf w)
+{
+#if defined(XPBD_WIDE_RUNS)
+    wf_store_run(q, (uint32_t)first, wf_run_order(x), wf_run_order(y), wf_run_order(z),
+                 wf_run_order(w));
+#else
+    uint32_t idx[WF_LANES];
+    for (unsigned l = 0; l < WF_LANES; ++l)
+        idx[l] = (uint32_t)(first + l);
+    wf_store4t(q, idx, x, y, z, w, WF_LANES);
+#endif
+}
+WIDE_INLINE void wd_load4c(const double *q, size_t first, wd *x, wd *y, wd *z, wd *w)
+{
+    uint32_t idx[WD_LANES];
+    for (unsigned l = 0; l < WD_LANES; ++l)
+        idx[l] = (uint32_t)(first + l);
+    wd_load4t(q, idx, x, y, z, w);
+}
+WIDE_INLINE void wd_store4c(double *q, size_t first, wd x, wd y, wd z, wd w)
+{
+    uint32_t idx[WD_LANES];
+    for (unsigned l = 0; l < WD_LANES; ++l)
+        idx[l] = (uint32_t)(first + l);
+    wd_store4t(q, idx, x, y, z, w, WD_LANES);
+}
+
 #endif /* XPBD_WIDE_H */

@@ -508,8 +508,16 @@ static void FN(cross_packed)(int pbd)
                     uint32_t ska = 0, skb = 0, sku = 0;
                     for (uint32_t col = 0; col < r.ca.colours; ++col) {
                         const uint32_t nb = xpbd_colour_batches(r.ca.colour_begin, col);
-                        const uint32_t sa = pbd ? T->distance_pbd_packed(qa, &r.ca, col, 0, nb, k)
-                                                : T->distance_xpbd_packed(qa, &r.ca, col, 0, nb, h);
+                        /* the forced path's first XPBD pass takes the colour's
+                         * lambdas as 0 (distance_xpbd_packed_first): NaN there
+                         * must not matter */
+                        if (!pbd && it == 0)
+                            for (uint32_t s = 0; s < r.ca.colour_size[col]; ++s)
+                                r.ca.lambda[r.ca.colour_begin[col] + s] = (R)NAN;
+                        const uint32_t sa =
+                            pbd       ? T->distance_pbd_packed(qa, &r.ca, col, 0, nb, k)
+                            : it == 0 ? T->distance_xpbd_packed_first(qa, &r.ca, col, 0, nb, h)
+                                      : T->distance_xpbd_packed(qa, &r.ca, col, 0, nb, h);
                         const uint32_t sb = pbd ? S->distance_pbd_packed(qb, &r.cb, col, 0, nb, k)
                                                 : S->distance_xpbd_packed(qb, &r.cb, col, 0, nb, h);
                         const uint32_t su = pbd ? S->distance_pbd(&u.b.p, &u.cb, col, 0, nb, k)

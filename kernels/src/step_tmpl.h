@@ -686,6 +686,12 @@ static void SFX(colour_task)(uint32_t b0, uint32_t b1, uint32_t worker, void *ct
     const size_t n = s->n;
     const R *v0 = s->sc.v0;
     SFX(partial) *pt = &s->part[worker];
+    if (s->zero_lambda && s->op == OP_DISTANCE_XPBD) {
+        /* the reset of the lambdas, in the first pass over them */
+        pt->skipped +=
+            s->kt->distance_xpbd_packed_first(s->sc.q, s->dset, col, b0, b1, s->hs);
+        return;
+    }
     if (s->zero_lambda && s->op <= OP_BENDING && s->op != OP_SPRING_FORCES) {
         /* the reset of the lambdas, fused into the first pass over them */
         const int dist = s->op == OP_DISTANCE_XPBD || s->op == OP_DISTANCE_PBD;

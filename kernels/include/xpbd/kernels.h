@@ -95,6 +95,12 @@ typedef struct xpbd_kernels_f32 {
     void (*unpack_velocity_predict_pack)(float *q, const xpbd_particles_f32 *p, size_t begin,
                                          size_t end, float h, float keep, float gx, float gy,
                                          float gz);
+    /* distance_xpbd_packed with the lambdas of the batch range taken as 0, not read (a
+     * substep's first pass, with its reset): the same results as zeroing them, then
+     * distance_xpbd_packed */
+    uint32_t (*distance_xpbd_packed_first)(float *q, const xpbd_distance_set_f32 *c,
+                                           uint32_t colour, uint32_t batch_begin,
+                                           uint32_t batch_end, float h);
 } xpbd_kernels_f32;
 
 typedef struct xpbd_kernels_f64 {
@@ -137,6 +143,10 @@ typedef struct xpbd_kernels_f64 {
     void (*unpack_velocity_predict_pack)(double *q, const xpbd_particles_f64 *p, size_t begin,
                                          size_t end, double h, double keep, double gx, double gy,
                                          double gz);
+    /* see xpbd_kernels_f32 */
+    uint32_t (*distance_xpbd_packed_first)(double *q, const xpbd_distance_set_f64 *c,
+                                           uint32_t colour, uint32_t batch_begin,
+                                           uint32_t batch_end, double h);
 } xpbd_kernels_f64;
 
 /* The table of a path, or NULL if it is not compiled in or not supported by

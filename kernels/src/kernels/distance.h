@@ -106,10 +106,11 @@ LANE_FN M K(pbd_solve)(K(pair) *q, V rest, V k)
     return ok;
 }
 
-/* The XPBD solve of the L slots from s; returns the lanes solved. */
-LANE_FN M K(xpbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V ih2)
+/* The XPBD solve of the L slots from s; returns the lanes solved. first:
+ * the lambdas are taken as 0, not read. */
+LANE_FN M K(xpbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V ih2, int first)
 {
-    V lam = O(load)(c->lambda + s);
+    V lam = first ? O(zero)() : O(load)(c->lambda + s);
     const M ok =
         K(xpbd_solve)(q, O(load)(c->rest + s), O(load)(c->compliance + s), &lam, ih2);
     O(store)(c->lambda + s, lam);
@@ -143,7 +144,7 @@ LANE_FN uint32_t K(distance_xpbd_at)(const P *p, const DS *c, uint32_t s, unsign
 {
     K(pair) q;
     K(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
-    const M ok = K(xpbd_lanes)(&q, c, s, ih2);
+    const M ok = K(xpbd_lanes)(&q, c, s, ih2, 0);
     K(scatter_pair)(&q, p, c->i0 + s, c->i1 + s, n);
     return K(count_skipped)(ok, n);
 }
@@ -189,13 +190,14 @@ LANE_FN V K(run_lanes)(V v, unsigned kind)
 }
 #endif
 
-LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V ih2)
+LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V ih2,
+                                            int first)
 {
     K(pair) q;
 #if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
     const unsigned kind = K(load_run_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
     if (kind) {
-        V lam = K(run_lanes)(O(load)(c->lambda + s), kind);
+        V lam = first ? O(zero)() : K(run_lanes)(O(load)(c->lambda + s), kind);
         const M ok = K(xpbd_solve)(&q, K(run_lanes)(O(load)(c->rest + s), kind),
                                    K(run_lanes)(O(load)(c->compliance + s), kind), &lam, ih2);
         O(store)(c->lambda + s, K(run_lanes)(lam, kind));
@@ -204,7 +206,7 @@ LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsi
     }
 #endif
     K(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
-    const M ok = K(xpbd_lanes)(&q, c, s, ih2);
+    const M ok = K(xpbd_lanes)(&q, c, s, ih2, first);
     K(store_packed_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
     return K(count_skipped)(ok, n);
 }
@@ -248,15 +250,28 @@ static inline uint32_t K(distance_xpbd)(const P *p, const DS *c, uint32_t colour
     return skipped;
 }
 
-static inline uint32_t K(distance_xpbd_packed)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
-                                               uint32_t b1, R h)
+/* first: the lambdas taken as 0 (distance_xpbd_packed_first) */
+LANE_FN uint32_t K(distance_xpbd_packed_walk)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
+                                              uint32_t b1, R h, int first)
 {
     const V vih2 = O(set1)(1 / (h * h));
     uint32_t skipped = 0;
     FOR_SLOTS(c, colour, b0, b1) {
-        skipped += K(distance_xpbd_packed_at)(pk, c, s, LIVE_LANES, vih2);
+        skipped += K(distance_xpbd_packed_at)(pk, c, s, LIVE_LANES, vih2, first);
     }
     return skipped;
+}
+
+static inline uint32_t K(distance_xpbd_packed)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
+                                               uint32_t b1, R h)
+{
+    return K(distance_xpbd_packed_walk)(pk, c, colour, b0, b1, h, 0);
+}
+
+static inline uint32_t K(distance_xpbd_packed_first)(R *pk, const DS *c, uint32_t colour,
+                                                     uint32_t b0, uint32_t b1, R h)
+{
+    return K(distance_xpbd_packed_walk)(pk, c, colour, b0, b1, h, 1);
 }
 
 static inline uint32_t K(distance_pbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
@@ -336,7 +351,7 @@ static inline uint32_t K(serial_distance_xpbd_packed)(R *q, const DS *c, uint32_
     uint32_t skipped = 0;
     for (uint32_t s = s0; s < s1; ++s)
         if (c->source[s] != XPBD_PAD)
-            skipped += K(distance_xpbd_packed_at)(q, c, s, 1, ih2);
+            skipped += K(distance_xpbd_packed_at)(q, c, s, 1, ih2, 0);
     return skipped;
 }
 

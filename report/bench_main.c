@@ -531,17 +531,16 @@ static void cloth_headline(const xb_cloth_row *r, size_t n, const uint32_t *thre
            "with xpbd_colouring_options.runs), best path\n");
     static const int sides[2] = {64, 256};
     static const char *const variants[2] = {"shear", "shear_runs"};
-    for (int v = 0; v < 2; ++v)
-    for (int s = 0; s < 2; ++s) {
+    for (int vs = 0; vs < 4; ++vs) {
+        const int v = vs / 2, s = vs % 2;
         const xb_cloth_row *one = cloth_best(r, n, variants[v], sides[s], "sub10", 1);
         for (size_t k = 0; k < nthreads; ++k) {
             const xb_cloth_row *b = cloth_best(r, n, variants[v], sides[s], "sub10", threads[k]);
             if (!b)
                 continue;
             printf("  %-10s %3dx%-3d %u thread%s %-6s %7.0f M edge solves/s", variants[v],
-                   sides[s], sides[s],
-                   (unsigned)threads[k], threads[k] == 1 ? " " : "s", xpbd_isa_name(b->isa),
-                   b->edge_solves_per_s / 1e6);
+                   sides[s], sides[s], (unsigned)threads[k], threads[k] == 1 ? " " : "s",
+                   xpbd_isa_name(b->isa), b->edge_solves_per_s / 1e6);
             if (threads[k] == 1) {
                 const double target = s ? XB_CLOTH_TARGET_256 : XB_CLOTH_TARGET_64;
                 printf("   (target per core >= %.0f M/s: %s)", target / 1e6,

@@ -15,42 +15,41 @@ static double compliance_mix(xt_rng *rng)
     return xt_range(rng, 1e-7, 1e-3);
 }
 
-/* Edge k of the side x side grid (side^2 = n) in row order: at each
+/* The first count edges of the side x side grid in row order: at each
  * point, the edges to the right, down, down-right and down-left, those
- * that exist. */
-static void xt_grid_edge(size_t n, size_t k, uint32_t *a, uint32_t *b)
+ * that exist (the grid has at least count). */
+static void xt_grid_edges(size_t side, size_t count, uint32_t *i0, uint32_t *i1)
 {
-    size_t side = 2;
-    while (side * side < n)
-        side += 2;
     size_t e = 0;
+    const uint32_t s = (uint32_t)side;
     for (size_t j = 0; j < side; ++j)
         for (size_t i = 0; i < side; ++i) {
-            const uint32_t p = (uint32_t)(j * side + i), s = (uint32_t)side;
+            const uint32_t p = (uint32_t)(j * side + i);
             const int right = i + 1 < side, down = j + 1 < side;
-            if (right && e++ == k) { *a = p; *b = p + 1; return; }
-            if (down && e++ == k) { *a = p; *b = p + s; return; }
-            if (right && down && e++ == k) { *a = p; *b = p + s + 1; return; }
-            if (i > 0 && down && e++ == k) { *a = p; *b = p + s - 1; return; }
+            const uint32_t to[4] = {p + 1, p + s, p + s + 1, p + s - 1};
+            const int has[4] = {right, down, right && down, i > 0 && down};
+            for (int d = 0; d < 4; ++d)
+                if (has[d] && e < count) {
+                    i0[e] = p;
+                    i1[e++] = to[d];
+                }
         }
-    *a = 0;
-    *b = 1;
 }
 
 void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
                    size_t coincident, size_t static_pairs)
 {
     memset(g, 0, sizeof *g);
-    size_t base = 0;
+    size_t base = 0, grid = 0;
     switch (kind) {
     case XT_MATCHING: base = 2 * count; break;
     case XT_RANDOM: base = count / 3 + 2; break;
     case XT_STAR: base = count + 1; break;
     case XT_DENSE: base = count / 20 + 3; break;
     case XT_GRID:
-        for (size_t s = 2;; s += 2) /* even: a row's even links continue the last row's */
-            if (4 * s * s >= count + 6 * s) {
-                base = s * s;
+        for (grid = 2;; grid += 2) /* even: a row's even links continue the last row's */
+            if (4 * grid * grid >= count + 6 * grid) {
+                base = grid * grid;
                 break;
             }
         break;
@@ -68,6 +67,8 @@ void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
+    if (kind == XT_GRID)
+        xt_grid_edges(grid, count, g->i0, g->i1);
     for (size_t k = 0; k < count; ++k) {
         uint32_t a = 0, b = 0;
         switch (kind) {
@@ -85,7 +86,8 @@ void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
             b = (a + 1 + xt_below(rng, (uint32_t)base - 1)) % (uint32_t)base;
             break;
         case XT_GRID:
-            xt_grid_edge(base, k, &a, &b);
+            a = g->i0[k];
+            b = g->i1[k];
             break;
         }
         if (kind != XT_GRID && xt_below(rng, 2)) { /* both orientations */

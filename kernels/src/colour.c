@@ -73,6 +73,13 @@ void xpbd__colour(size_t n, size_t m, unsigned k, const uint32_t *const idx[4], 
     layout_finish(max_colours, out);
 }
 
+/* What i0 steps by along a run of offset d: 1, or 2 for pairs side by side
+ * (offset 1). */
+static uint32_t run_step(uint32_t d)
+{
+    return d == 1 ? 2 : 1;
+}
+
 /* The constraint of [lo, hi) (i0 increasing) whose i0 is v, or SIZE_MAX. */
 static size_t find_i0(const uint32_t *i0, size_t lo, size_t hi, int64_t v)
 {
@@ -102,8 +109,7 @@ void xpbd__colour_runs(size_t n, size_t m, const uint32_t *i0, const uint32_t *i
         const uint64_t above = c1 - c0 >= XPBD_RUNS_CLASS && out->colours < 64
                                    ? ~0ull << out->colours
                                    : ~0ull;
-        /* a run steps i0 by s: 1, or 2 for pairs side by side (offset 1) */
-        const uint32_t s = d == 1 ? 2 : 1;
+        const uint32_t s = run_step(d);
         for (size_t c = c0; c < c1; ++c) {
             const uint32_t at[2] = {i0[c], i1[c]};
             const uint64_t free_bits = ~(used[i0[c]] | used[i1[c]]) & allowed;
@@ -129,33 +135,34 @@ void xpbd__colour_runs(size_t n, size_t m, const uint32_t *i0, const uint32_t *i
     layout_finish(max_colours, out);
 }
 
-typedef struct runs_key {
-    uint64_t key; /* offset + 2^31 in the high word, i0 in the low one */
-    uint32_t k;
-} runs_key;
-
-static int runs_key_cmp(const void *pa, const void *pb)
+static int keyed_cmp(const void *pa, const void *pb)
 {
-    const runs_key *a = pa, *b = pb;
+    const xpbd__keyed *a = pa, *b = pb;
     if (a->key != b->key)
         return a->key < b->key ? -1 : 1;
-    return a->k < b->k ? -1 : a->k > b->k;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+void xpbd__sort_keyed(xpbd__keyed *a, size_t m)
+{
+    qsort(a, m, sizeof *a, keyed_cmp);
 }
 
 int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t *order)
 {
-    runs_key *keys = malloc((m ? m : 1) * sizeof *keys);
+    xpbd__keyed *keys = malloc((m ? m : 1) * sizeof *keys);
     if (!keys)
         return 0;
     for (size_t k = 0; k < m; ++k) {
-        /* indices are below 2^31 (builders check), so the offset fits */
+        /* offset + 2^31 in the high word, i0 in the low one: indices are
+         * below 2^31 (builders check), so the offset fits */
         const uint64_t off = (uint64_t)((int64_t)i1[k] - (int64_t)i0[k] + INT64_C(0x80000000));
         keys[k].key = off << 32 | i0[k];
-        keys[k].k = (uint32_t)k;
+        keys[k].index = (uint32_t)k;
     }
-    qsort(keys, m, sizeof *keys, runs_key_cmp);
+    xpbd__sort_keyed(keys, m);
     for (size_t k = 0; k < m; ++k)
-        order[k] = keys[k].k;
+        order[k] = keys[k].index;
     free(keys);
     return 1;
 }
@@ -163,7 +170,7 @@ int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t 
 /* the end of the run that starts at slot s */
 static uint32_t run_end(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t s)
 {
-    const uint32_t d = i1[s] - i0[s], step = d == 1 ? 2 : 1;
+    const uint32_t d = i1[s] - i0[s], step = run_step(d);
     uint32_t e = s + 1;
     while (e < n && i1[e] - i0[e] == d && i0[e] == i0[e - 1] + step)
         ++e;

@@ -36,6 +36,14 @@ void xpbd__colour_runs(size_t n, size_t m, const uint32_t *i0, const uint32_t *i
                        uint32_t max_colours, uint64_t *used, uint8_t *colour_of,
                        xpbd__layout *out);
 
+/* A sort key and the index it stands for; xpbd__sort_keyed orders an array
+ * of them by key, equal keys by index (a stable order from qsort). */
+typedef struct xpbd__keyed {
+    uint64_t key;
+    uint32_t index;
+} xpbd__keyed;
+void xpbd__sort_keyed(xpbd__keyed *a, size_t m);
+
 /* The runs order of xpbd_colouring_options: order[j] = the input index of
  * the j-th constraint by offset i1 - i0, then i0, then input index.
  * Returns 0 when out of memory. */

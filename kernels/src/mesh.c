@@ -413,19 +413,6 @@ static uint64_t mesh_spread3(uint32_t b)
     return x;
 }
 
-typedef struct mesh_key {
-    uint64_t key;
-    uint32_t index;
-} mesh_key;
-
-static int mesh_key_cmp(const void *a, const void *b)
-{
-    const mesh_key *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /* The locality order of count particles whose coordinate c of particle i
  * is at(xyz, 3 * i + c), in double. */
 static xpbd_status mesh_locality_order(const void *xyz, double (*at)(const void *, size_t),
@@ -448,7 +435,7 @@ static xpbd_status mesh_locality_order(const void *xyz, double (*at)(const void 
             lo[c] = i == 0 || v < lo[c] ? v : lo[c];
             hi[c] = i == 0 || v > hi[c] ? v : hi[c];
         }
-    mesh_key *k = malloc(count * sizeof *k);
+    xpbd__keyed *k = malloc(count * sizeof *k);
     if (!k)
         return XPBD_ERR_NOMEM;
     const double cells = (double)0x1FFFFF; /* 2^21 - 1 */
@@ -465,7 +452,7 @@ static xpbd_status mesh_locality_order(const void *xyz, double (*at)(const void 
         k[i].key = key;
         k[i].index = (uint32_t)i;
     }
-    qsort(k, count, sizeof *k, mesh_key_cmp);
+    xpbd__sort_keyed(k, count);
     for (size_t n = 0; n < count; ++n) {
         if (order)
             order[n] = k[n].index;

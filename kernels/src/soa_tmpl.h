@@ -168,9 +168,10 @@ static void SFX(distance_set_free)(DS *set)
     memset(set, 0, sizeof *set);
 }
 
-/* The runs layout (xpbd__runs_pack) of every colour of a set filled in
- * the runs order; the order within a colour changes nothing the solve
- * computes. Returns 0 when out of memory. */
+/* The runs layout (xpbd__runs_pack) of every colour of a set whose i0, i1
+ * and source are filled in the runs order: those three reordered (the
+ * order within a colour changes nothing the solve computes). Returns 0
+ * when out of memory. */
 static int SFX(runs_pack_colours)(DS *c)
 {
     uint32_t most = 0;
@@ -179,11 +180,9 @@ static int SFX(runs_pack_colours)(DS *c)
             most = c->colour_size[k];
     uint32_t *perm = malloc((most ? most : 1) * sizeof *perm);
     uint32_t *u = malloc((most ? most : 1) * sizeof *u);
-    R *r = malloc((most ? most : 1) * sizeof *r);
-    if (!perm || !u || !r) {
+    if (!perm || !u) {
         free(perm);
         free(u);
-        free(r);
         return 0;
     }
     for (uint32_t k = 0; k < c->colours; ++k) {
@@ -195,16 +194,9 @@ static int SFX(runs_pack_colours)(DS *c)
                 u[t] = ua[a][perm[t]];
             memcpy(ua[a], u, n * sizeof *u);
         }
-        R *const ra[2] = {c->rest + b, c->compliance + b};
-        for (int a = 0; a < 2; ++a) {
-            for (uint32_t t = 0; t < n; ++t)
-                r[t] = ra[a][perm[t]];
-            memcpy(ra[a], r, n * sizeof *r);
-        }
     }
     free(perm);
     free(u);
-    free(r);
     return 1;
 }
 
@@ -303,15 +295,13 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
     for (uint32_t k = 0; k < colours; ++k)
         out->colour_size[k] = size[k];
 
-    /* stable fill: the colouring's order within each colour */
+    /* stable fill: the colouring's order within each colour (the runs
+     * layout then reorders each colour), the slots' data from their source */
     for (size_t j = 0; j < count; ++j) {
         const size_t k = order ? order[j] : j;
         const uint32_t s = lay.fill[colour_of[j]]++;
         out->i0[s] = i0[k];
         out->i1[s] = i1[k];
-        out->rest[s] = rest[k];
-        out->compliance[s] = compliance[k];
-        out->lambda[s] = 0;
         out->source[s] = (uint32_t)k;
     }
     free(colour_of);
@@ -321,6 +311,15 @@ static xpbd_status SFX(distance_set_build)(DS *out, size_t n, size_t count, cons
         return XPBD_ERR_NOMEM;
     }
     free(order);
+    for (uint32_t k = 0; k <= colours; ++k) {
+        /* colour k's real slots; k == colours: the overflow */
+        const uint32_t s1 = k < colours ? begin[k] + size[k] : slots;
+        for (uint32_t s = begin[k]; s < s1; ++s) {
+            out->rest[s] = rest[out->source[s]];
+            out->compliance[s] = compliance[out->source[s]];
+            out->lambda[s] = 0;
+        }
+    }
     /* padding: the colour's first particle twice, a no-op for every kernel */
     for (uint32_t k = 0; k < colours; ++k)
         for (uint32_t s = begin[k] + size[k]; s < begin[k + 1]; ++s) {

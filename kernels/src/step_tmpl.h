@@ -693,8 +693,9 @@ static void SFX(colour_task)(uint32_t b0, uint32_t b1, uint32_t worker, void *ct
         return;
     }
     if (s->zero_lambda && s->op <= OP_BENDING && s->op != OP_SPRING_FORCES) {
-        /* the reset of the lambdas, fused into the first pass over them */
-        const int dist = s->op == OP_DISTANCE_XPBD || s->op == OP_DISTANCE_PBD;
+        /* the other sets' reset of the lambdas, fused into the first pass
+         * over them (XPBD distance returned above) */
+        const int dist = s->op == OP_DISTANCE_PBD;
         R *l = dist ? s->dset->lambda : s->qset->lambda;
         const uint32_t first = (dist ? s->dset->colour_begin : s->qset->colour_begin)[col];
         memset(l + first + (size_t)b0 * XPBD_BATCH, 0, (size_t)(b1 - b0) * XPBD_BATCH * sizeof(R));

@@ -15,6 +15,13 @@
  * backend (lanes.h); constraint kernels return the number of real
  * constraints skipped. */
 
+/* PAIR_RUNS: this backend has the runs of wide.h (the 512-bit float path) */
+#if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
+#  define PAIR_RUNS 1
+#else
+#  define PAIR_RUNS 0
+#endif
+
 /* Both endpoints of L slots: positions, inverse masses, then d and |d|.
  * Loaded either by gathers from the caller's SoA arrays or by transposed
  * loads from the packed copy; the maths is the same for both. */
@@ -149,7 +156,7 @@ LANE_FN uint32_t K(distance_xpbd_at)(const P *p, const DS *c, uint32_t s, unsign
     return K(count_skipped)(ok, n);
 }
 
-#if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
+#if PAIR_RUNS
 /* The runs of wide.h: whole rows in, whole rows out (0: not a run); kind 1
  * in run order, kind 2 in slot order. */
 LANE_FN unsigned K(load_run_pair)(K(pair) *q, const R *pk, const uint32_t *ia,
@@ -194,7 +201,7 @@ LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsi
                                             int first)
 {
     K(pair) q;
-#if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
+#if PAIR_RUNS
     const unsigned kind = K(load_run_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
     if (kind) {
         V lam = first ? O(zero)() : K(run_lanes)(O(load)(c->lambda + s), kind);
@@ -223,7 +230,7 @@ LANE_FN uint32_t K(distance_pbd_at)(const P *p, const DS *c, uint32_t s, unsigne
 LANE_FN uint32_t K(distance_pbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V k)
 {
     K(pair) q;
-#if !LANES_IS_ONE && !R_F64 && defined(XPBD_WIDE_RUNS)
+#if PAIR_RUNS
     const unsigned kind = K(load_run_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
     if (kind) {
         const M ok = K(pbd_solve)(&q, K(run_lanes)(O(load)(c->rest + s), kind), k);
@@ -391,3 +398,4 @@ static inline R K(serial_residual)(const P *p, const DS *c, uint32_t s0, uint32_
     return max;
 }
 #endif
+#undef PAIR_RUNS

@@ -122,9 +122,8 @@ static inline void K(predict_pack)(const P *p, R *q, size_t begin, size_t end, R
     }
     for (; i < end; ++i) {
         R x, y, z, w;
-        const uint32_t one = (uint32_t)i;
         TAIL(predict_at)(p, i, h, gxh, gyh, gzh, &x, &y, &z, &w);
-        O1(store4t)(q, &one, x, y, z, w, 1);
+        O1(store4c)(q, i, x, y, z, w);
     }
 }
 
@@ -177,8 +176,7 @@ static inline void K(unpack_velocity)(const R *q, const P *p, size_t begin, size
     }
     for (; i < end; ++i) {
         R x, y, z, w;
-        const uint32_t one = (uint32_t)i;
-        O1(load4t)(q, &one, &x, &y, &z, &w);
+        O1(load4c)(q, i, &x, &y, &z, &w);
         p->x[i] = x;
         p->y[i] = y;
         p->z[i] = z;
@@ -248,10 +246,8 @@ static inline void K(pack)(const P *p, R *q, size_t begin, size_t end)
     for (; i + L <= end; i += L)
         O(store4c)(q, i, O(load)(p->x + i), O(load)(p->y + i), O(load)(p->z + i),
                    O(load)(p->w + i));
-    for (; i < end; ++i) {
-        const uint32_t one = (uint32_t)i;
-        O1(store4t)(q, &one, p->x[i], p->y[i], p->z[i], p->w[i], 1);
-    }
+    for (; i < end; ++i)
+        O1(store4c)(q, i, p->x[i], p->y[i], p->z[i], p->w[i]);
 }
 
 static inline void K(unpack)(const R *q, const P *p, size_t begin, size_t end)

@@ -645,6 +645,11 @@ WIDE_INLINE void wd_store3t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
 /* load4c / store4c: load4t / store4t of the whole vector of consecutive
  * particles first, first + 1, ... (the particle passes); the 512-bit float
  * path moves them as whole rows (a run of kind 1, in slot order). */
+WIDE_INLINE void wide_consecutive(uint32_t *idx, size_t first, unsigned lanes)
+{
+    for (unsigned l = 0; l < lanes; ++l)
+        idx[l] = (uint32_t)(first + l);
+}
 WIDE_INLINE void wf_load4c(const float *q, size_t first, wf *x, wf *y, wf *z, wf *w)
 {
 #if defined(XPBD_WIDE_RUNS)
@@ -655,8 +660,7 @@ WIDE_INLINE void wf_load4c(const float *q, size_t first, wf *x, wf *y, wf *z, wf
     *w = wf_run_order(*w);
 #else
     uint32_t idx[WF_LANES];
-    for (unsigned l = 0; l < WF_LANES; ++l)
-        idx[l] = (uint32_t)(first + l);
+    wide_consecutive(idx, first, WF_LANES);
     wf_load4t(q, idx, x, y, z, w);
 #endif
 }
@@ -667,23 +671,20 @@ WIDE_INLINE void wf_store4c(float *q, size_t first, wf x, wf y, wf z, wf w)
                  wf_run_order(w));
 #else
     uint32_t idx[WF_LANES];
-    for (unsigned l = 0; l < WF_LANES; ++l)
-        idx[l] = (uint32_t)(first + l);
+    wide_consecutive(idx, first, WF_LANES);
     wf_store4t(q, idx, x, y, z, w, WF_LANES);
 #endif
 }
 WIDE_INLINE void wd_load4c(const double *q, size_t first, wd *x, wd *y, wd *z, wd *w)
 {
     uint32_t idx[WD_LANES];
-    for (unsigned l = 0; l < WD_LANES; ++l)
-        idx[l] = (uint32_t)(first + l);
+    wide_consecutive(idx, first, WD_LANES);
     wd_load4t(q, idx, x, y, z, w);
 }
 WIDE_INLINE void wd_store4c(double *q, size_t first, wd x, wd y, wd z, wd w)
 {
     uint32_t idx[WD_LANES];
-    for (unsigned l = 0; l < WD_LANES; ++l)
-        idx[l] = (uint32_t)(first + l);
+    wide_consecutive(idx, first, WD_LANES);
     wd_store4t(q, idx, x, y, z, w, WD_LANES);
 }
 

@@ -510,10 +510,14 @@ static void FN(cross_packed)(int pbd)
                         const uint32_t nb = xpbd_colour_batches(r.ca.colour_begin, col);
                         /* the forced path's first XPBD pass takes the colour's
                          * lambdas as 0 (distance_xpbd_packed_first): NaN there
-                         * must not matter */
+                         * must not matter, and padding left at -0 (a valid
+                         * 0) ends +0 as the reset leaves it */
                         if (!pbd && it == 0)
-                            for (uint32_t s = 0; s < r.ca.colour_size[col]; ++s)
-                                r.ca.lambda[r.ca.colour_begin[col] + s] = (R)NAN;
+                            for (uint32_t s = r.ca.colour_begin[col];
+                                 s < r.ca.colour_begin[col + 1]; ++s)
+                                r.ca.lambda[s] =
+                                    s < r.ca.colour_begin[col] + r.ca.colour_size[col] ? (R)NAN
+                                                                                      : (R)-0.0;
                         const uint32_t sa =
                             pbd       ? T->distance_pbd_packed(qa, &r.ca, col, 0, nb, k)
                             : it == 0 ? T->distance_xpbd_packed_first(qa, &r.ca, col, 0, nb, h)

@@ -257,7 +257,9 @@ static inline uint32_t K(distance_xpbd)(const P *p, const DS *c, uint32_t colour
     return skipped;
 }
 
-/* first: the lambdas taken as 0 (distance_xpbd_packed_first) */
+/* first: the lambdas taken as 0 (distance_xpbd_packed_first); the range's
+ * padding slots, which the walk does not visit, get their reset here, so
+ * every slot of the range ends as a reset and a pass would leave it */
 LANE_FN uint32_t K(distance_xpbd_packed_walk)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
                                               uint32_t b1, R h, int first)
 {
@@ -265,6 +267,12 @@ LANE_FN uint32_t K(distance_xpbd_packed_walk)(R *pk, const DS *c, uint32_t colou
     uint32_t skipped = 0;
     FOR_SLOTS(c, colour, b0, b1) {
         skipped += K(distance_xpbd_packed_at)(pk, c, s, LIVE_LANES, vih2, first);
+    }
+    if (first) {
+        const uint32_t base = c->colour_begin[colour], real = base + c->colour_size[colour];
+        const uint32_t from = base + b0 * XPBD_BATCH > real ? base + b0 * XPBD_BATCH : real;
+        for (uint32_t s = from; s < base + b1 * XPBD_BATCH; ++s)
+            c->lambda[s] = 0;
     }
     return skipped;
 }

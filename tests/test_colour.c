@@ -138,19 +138,19 @@ static void colour_options(void)
     xpbd_distance_set_free_f32(NULL); /* allowed */
 }
 
-/* Full 16-slot vectors of one colour's slots that are runs: i0 and i1 each
- * stepping by 1, or i0 by 2 with i1 = i0 + 1. */
+/* Full 16-slot vectors of one colour's slots that are runs of the widest
+ * path: in each group of 4 slots, i0 and i1 each stepping by 1, or i0 by 2
+ * with i1 = i0 + 1, one of the two in all four groups. */
 static uint32_t run_vectors(const uint32_t *i0, const uint32_t *i1, uint32_t n)
 {
     uint32_t runs = 0;
     for (uint32_t s = 0; s + 16 <= n; s += 16) {
         int unit = 1, pairs = 1;
-        for (uint32_t l = 1; l < 16; ++l) {
-            unit &= i0[s + l] == i0[s] + l && i1[s + l] == i1[s] + l;
-            pairs &= i0[s + l] == i0[s] + 2 * l;
+        for (uint32_t l = 0; l < 16; ++l) {
+            const uint32_t g = s + l / 4 * 4, m = l % 4;
+            unit &= i0[s + l] == i0[g] + m && i1[s + l] == i1[g] + m;
+            pairs &= i0[s + l] == i0[g] + 2 * m && i1[s + l] == i0[s + l] + 1;
         }
-        for (uint32_t l = 0; l < 16; ++l)
-            pairs &= i1[s + l] == i0[s + l] + 1;
         runs += (uint32_t)(unit || pairs);
     }
     return runs;
@@ -200,6 +200,37 @@ static void colour_runs(void)
     ENSURE_INT(c.i0[0], M - 1);
     ENSURE_INT(c.i0[1], M - 3);
     xpbd_distance_set_free_f64(&c);
+
+    /* two rows of 15 parallel edges (particles c -> c + 16 and 32 + c ->
+     * 48 + c, c = 0..14), given backwards: one colour; each run's three
+     * whole groups of 4 fill a vector with the first group of the next
+     * run, what is left of the groups follows, then the last 3 slots of
+     * each run */
+    {
+        enum { R = 30 };
+        uint32_t a0[R], a1[R];
+        double r1[R], c0[R];
+        for (uint32_t k = 0; k < R; ++k) {
+            const uint32_t c = R - 1 - k;
+            a0[k] = c < 15 ? c : 32 + c - 15;
+            a1[k] = a0[k] + 16;
+            r1[k] = 1;
+            c0[k] = 0;
+        }
+        REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, 64, R, a0, a1, r1, c0, &runs, &bad),
+                       XPBD_OK);
+        ENSURE_INT(c.colours, 1);
+        ENSURE_INT(c.colour_size[0], R);
+        const uint32_t want[R] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 32, 33, 34,
+                                  35, 36, 37, 38, 39, 40, 41, 42, 43, 12, 13, 14, 44, 45, 46};
+        for (uint32_t s = 0; s < R; ++s) {
+            ENSURE_INT(c.i0[s], want[s]);
+            ENSURE_INT(c.i1[s], want[s] + 16);
+        }
+        ENSURE_INT(run_vectors(c.i0, c.i1, c.colour_size[0]), 1);
+        check_set_f64(&c, 64, NULL, 0, 0, "two rows of 15, runs");
+        xpbd_distance_set_free_f64(&c);
+    }
 
     /* a shuffled grid with both diagonals: every constraint once, and more
      * vectors that are runs than the same colours in (offset, i0) order

@@ -177,29 +177,47 @@ static uint32_t run_end(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint
     return e;
 }
 
+/* A queue of fewer than XPBD_BATCH slots; full, it goes out as one vector. */
+typedef struct runs_queue {
+    uint32_t slot[XPBD_BATCH], n;
+} runs_queue;
+
+static void runs_queue_push(runs_queue *q, uint32_t slot, uint32_t *perm, uint32_t *t)
+{
+    q->slot[q->n++] = slot;
+    if (q->n == XPBD_BATCH) {
+        memcpy(perm + *t, q->slot, sizeof q->slot);
+        *t += XPBD_BATCH;
+        q->n = 0;
+    }
+}
+
 void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *perm)
 {
-    /* rests wait in a queue of fewer than XPBD_BATCH slots; a full queue
-     * goes out as one vector between two runs, so everything stays near
-     * its neighbours in the colour (a thread's share of a colour stays one
-     * region of the mesh) and every piece starts at a multiple of
-     * XPBD_BATCH */
-    uint32_t t = 0, queue[XPBD_BATCH], queued = 0;
+    /* queue[0]: rests; queue[1], queue[2]: whole groups of runs stepping
+     * by 1 and by 2 (a vector of groups is a run for the widest path when
+     * all its groups step alike). A full queue goes out between two runs,
+     * so everything stays near its neighbours in the colour (a thread's
+     * share of a colour stays one region of the mesh) and every piece
+     * starts at a multiple of XPBD_BATCH. */
+    runs_queue queue[3] = {{.n = 0}, {.n = 0}, {.n = 0}};
+    uint32_t t = 0;
     for (uint32_t s = 0, e; s < n; s = e) {
         e = run_end(n, i0, i1, s);
         const uint32_t whole = (e - s) / XPBD_BATCH * XPBD_BATCH;
+        const uint32_t groups = (e - s) / XPBD_RUN_GROUP * XPBD_RUN_GROUP;
+        runs_queue *gq = &queue[run_step(i1[s] - i0[s])];
         for (uint32_t k = 0; k < whole; ++k)
             perm[t++] = s + k;
-        for (uint32_t k = s + whole; k < e; ++k) {
-            queue[queued++] = k;
-            if (queued == XPBD_BATCH) {
-                memcpy(perm + t, queue, sizeof queue);
-                t += XPBD_BATCH;
-                queued = 0;
-            }
-        }
+        for (uint32_t k = whole; k < groups; ++k)
+            runs_queue_push(gq, s + k, perm, &t);
+        for (uint32_t k = groups; k < e - s; ++k)
+            runs_queue_push(&queue[0], s + k, perm, &t);
     }
-    memcpy(perm + t, queue, queued * sizeof *queue);
+    for (unsigned q = 3; q-- > 0;) {
+        memcpy(perm + t, queue[q].slot, queue[q].n * sizeof *perm);
+        t += queue[q].n;
+    }
 }
 
 int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,

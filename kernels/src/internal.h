@@ -52,10 +52,13 @@ int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t 
 /* The runs layout of one colour's n slots (i0, i1 in the runs order): a
  * run is a stretch of one offset whose i0 steps by 1 (by 2 for offset 1,
  * pairs side by side); perm[t] = the slot that goes to place t: each run's
- * whole XPBD_BATCH-slot pieces in order, what is left of runs gathered
- * into vectors of XPBD_BATCH between them (and the last few at the end).
- * Pieces start at multiples of XPBD_BATCH, so each is one vector of the
- * widest path. */
+ * whole XPBD_BATCH-slot pieces in order, the whole XPBD_RUN_GROUP-slot
+ * groups of what is left gathered into vectors of XPBD_BATCH between them
+ * (one step per vector), the last few slots of each run into vectors of
+ * their own, and what remains of these at the colour's end. Pieces start
+ * at multiples of XPBD_BATCH, so each is one vector of the widest path,
+ * whose runs are made of groups (simd/wide.h). */
+#define XPBD_RUN_GROUP 4
 void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *perm);
 
 /* 1 if the layout fields of a coloured set are consistent: colour 0 starts

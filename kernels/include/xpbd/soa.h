@@ -104,8 +104,9 @@ typedef struct xpbd_colouring_options {
      * or more constraints starts on colours above those used so far where
      * one is free; within a colour, runs (i0 stepping by 1 at one offset,
      * or by 2 for pairs side by side) are laid out in whole 16-slot pieces
-     * where they can be, their rests gathered into 16-slot groups between
-     * them. On a regular mesh (a grid
+     * where they can be, what is left of them in 16-slot vectors of whole
+     * 4-slot pieces, the last few slots of each run in vectors of their
+     * own. On a regular mesh (a grid
      * cloth, a chain, a lattice) a colour then holds parallel edges in
      * particle order, and the widest SIMD path loads whole runs of
      * consecutive particles instead of one particle at a time. Another

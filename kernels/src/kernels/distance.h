@@ -164,11 +164,11 @@ LANE_FN unsigned K(load_run_pair)(K(pair) *q, const R *pk, const uint32_t *ia,
 {
     const unsigned kind = n == (unsigned)L ? O(run_kind)(ia, ib) : 0;
     if (kind == 1) {
-        O(load_run)(pk, ia[0], &q->xa, &q->ya, &q->za, &q->wa);
-        O(load_run)(pk, ib[0], &q->xb, &q->yb, &q->zb, &q->wb);
+        O(load_run)(pk, ia, &q->xa, &q->ya, &q->za, &q->wa);
+        O(load_run)(pk, ib, &q->xb, &q->yb, &q->zb, &q->wb);
     } else if (kind == 2) {
         V a[4], b[4];
-        O(load_run2)(pk, ia[0], a, b);
+        O(load_run2)(pk, ia, a, b);
         q->xa = a[0], q->ya = a[1], q->za = a[2], q->wa = a[3];
         q->xb = b[0], q->yb = b[1], q->zb = b[2], q->wb = b[3];
     } else {
@@ -182,11 +182,11 @@ LANE_FN void K(store_run_pair)(const K(pair) *q, R *pk, const uint32_t *ia, cons
                                unsigned kind)
 {
     if (kind == 1) {
-        O(store_run)(pk, ia[0], q->xa, q->ya, q->za, q->wa);
-        O(store_run)(pk, ib[0], q->xb, q->yb, q->zb, q->wb);
+        O(store_run)(pk, ia, q->xa, q->ya, q->za, q->wa);
+        O(store_run)(pk, ib, q->xb, q->yb, q->zb, q->wb);
     } else {
         const V a[4] = {q->xa, q->ya, q->za, q->wa}, b[4] = {q->xb, q->yb, q->zb, q->wb};
-        O(store_run2)(pk, ia[0], a, b);
+        O(store_run2)(pk, ia, a, b);
     }
 }
 

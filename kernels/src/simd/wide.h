@@ -517,40 +517,49 @@ WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
 #endif
 
 /* ------------------------------------------------------------- runs --- */
-/* A vector of pair slots whose particles are a run of the packed copy
- * loads and stores whole rows instead of one 16-byte row per particle:
+/* A vector of pair slots whose particles come in runs of the packed copy
+ * loads and stores whole 64-byte rows (4 particles each) instead of one
+ * 16-byte row per particle. The slots' four groups of 4 lanes (0-3, 4-7,
+ * 8-11, 12-15) each start anywhere; within every group:
  *
- *   wf_run_kind(ia, ib)  1  ia[l] = ia[0] + l and ib[l] = ib[0] + l  (two
- *                           runs of 16 particles: a mesh's parallel edges)
- *                        2  ia[l] = ia[0] + 2l and ib[l] = ia[l] + 1 (one run
- *                           of 32 particles, pairs side by side: a chain)
+ *   wf_run_kind(ia, ib)  1  ia[4g + m] = ia[4g] + m and ib[4g + m] = ib[4g] + m
+ *                           (4 parallel edges: each endpoint one row)
+ *                        2  ia[4g + m] = ia[4g] + 2m and ib[4g + m] = ia[4g + m] + 1
+ *                           (4 pairs side by side: 8 particles, two rows)
  *                        0  otherwise (the row-per-particle path)
- *   wf_load_run / wf_store_run   kind 1, one endpoint: 16 particles from first,
- *                                in run order: lane j holds the particle of
- *                                slot wf_run_order's j (the particles' rows
+ *   wf_load_run / wf_store_run   kind 1, one endpoint: group g's row from
+ *                                ia[4g], in run order: lane j holds the
+ *                                particle of slot wf_run_order's j (the rows
  *                                transposed, no lane moved)
  *   wf_run_order(v)              a vector of slot order in run order, and
  *                                back (the order is its own inverse)
- *   wf_load_run2 / wf_store_run2 kind 2, both endpoints: 32 particles, in
- *                                slot order
+ *   wf_load_run2 / wf_store_run2 kind 2, both endpoints: group g's two rows
+ *                                from ia[4g], in slot order
  *
- * The maths is lane-wise, so solving in run order with the slots' own data
+ * A run of 16 slots (ia[l] = ia[0] + l, ...) is the case of four groups
+ * that follow each other; a layout that keeps a run's groups whole (the
+ * runs colouring option) makes runs of a mesh's rows of any length. The
+ * maths is lane-wise, so solving in run order with the slots' own data
  * moved to run order (a kernel moves rest, compliance and lambda: 4
- * permutes, not 16) is the same lane for lane as the row path. Only the
+ * permutes, not 16) is the same lane for lane as the row path; no two
+ * slots of a colour share a particle, so the rows never overlap. Only the
  * 512-bit float path has runs (XPBD_WIDE_RUNS); the others always take
  * the row path. */
 #if XPBD_WIDE_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
 #define XPBD_WIDE_RUNS 1
 WIDE_INLINE unsigned wf_run_kind(const uint32_t *ia, const uint32_t *ib)
 {
-    const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i step = _mm512_set_epi32(3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0);
     const __m512i a = _mm512_loadu_si512((const void *)ia);
     const __m512i b = _mm512_loadu_si512((const void *)ib);
-    const __m512i a0 = _mm512_set1_epi32((int)ia[0]);
-    if (_mm512_cmpeq_epi32_mask(a, _mm512_add_epi32(a0, iota)) == 0xFFFF)
-        return _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(_mm512_set1_epi32((int)ib[0]), iota)) ==
-               0xFFFF;
-    if (_mm512_cmpeq_epi32_mask(a, _mm512_add_epi32(a0, _mm512_add_epi32(iota, iota))) == 0xFFFF &&
+    /* each group's first index in all its lanes (an in-lane shuffle: a
+     * group is one 128-bit lane) */
+    const __m512i a0 = _mm512_shuffle_epi32(a, _MM_PERM_AAAA);
+    if (_mm512_cmpeq_epi32_mask(a, _mm512_add_epi32(a0, step)) == 0xFFFF)
+        return _mm512_cmpeq_epi32_mask(
+                   b, _mm512_add_epi32(_mm512_shuffle_epi32(b, _MM_PERM_AAAA), step)) == 0xFFFF;
+    if (_mm512_cmpeq_epi32_mask(a, _mm512_add_epi32(a0, _mm512_add_epi32(step, step))) ==
+            0xFFFF &&
         _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(a, _mm512_set1_epi32(1))) == 0xFFFF)
         return 2;
     return 0;
@@ -562,39 +571,57 @@ WIDE_INLINE __m512i wf_tpos(void)
 {
     return _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
 }
-WIDE_INLINE void wf_rows16(const float *p, wf *x, wf *y, wf *z, wf *w)
+/* the rows of particles r[0] .. r[0] + 3, ..., r[3] .. r[3] + 3 */
+WIDE_INLINE void wf_rows4(const float *q, const size_t r[4], wf *x, wf *y, wf *z, wf *w)
 {
-    *x = _mm512_loadu_ps(p);
-    *y = _mm512_loadu_ps(p + 16);
-    *z = _mm512_loadu_ps(p + 32);
-    *w = _mm512_loadu_ps(p + 48);
+    *x = _mm512_loadu_ps(q + 4 * r[0]);
+    *y = _mm512_loadu_ps(q + 4 * r[1]);
+    *z = _mm512_loadu_ps(q + 4 * r[2]);
+    *w = _mm512_loadu_ps(q + 4 * r[3]);
     wf_t4(x, y, z, w);
 }
-WIDE_INLINE void wf_store_rows16(float *p, wf x, wf y, wf z, wf w)
+WIDE_INLINE void wf_store_rows4(float *q, const size_t r[4], wf x, wf y, wf z, wf w)
 {
     wf_t4(&x, &y, &z, &w);
-    _mm512_storeu_ps(p, x);
-    _mm512_storeu_ps(p + 16, y);
-    _mm512_storeu_ps(p + 32, z);
-    _mm512_storeu_ps(p + 48, w);
+    _mm512_storeu_ps(q + 4 * r[0], x);
+    _mm512_storeu_ps(q + 4 * r[1], y);
+    _mm512_storeu_ps(q + 4 * r[2], z);
+    _mm512_storeu_ps(q + 4 * r[3], w);
+}
+/* the rows of kind 1 (one per group) and of 16 consecutive particles */
+WIDE_INLINE void wf_run_rows(const uint32_t *ia, size_t r[4])
+{
+    for (unsigned g = 0; g < 4; ++g)
+        r[g] = ia[4 * g];
+}
+WIDE_INLINE void wf_consecutive_rows(size_t first, size_t r[4])
+{
+    for (unsigned g = 0; g < 4; ++g)
+        r[g] = first + 4 * g;
 }
 WIDE_INLINE wf wf_run_order(wf v)
 {
     return _mm512_permutexvar_ps(wf_tpos(), v);
 }
-WIDE_INLINE void wf_load_run(const float *q, uint32_t first, wf *x, wf *y, wf *z, wf *w)
+WIDE_INLINE void wf_load_run(const float *q, const uint32_t *ia, wf *x, wf *y, wf *z, wf *w)
 {
-    wf_rows16(q + 4 * (size_t)first, x, y, z, w);
+    size_t r[4];
+    wf_run_rows(ia, r);
+    wf_rows4(q, r, x, y, z, w);
 }
-WIDE_INLINE void wf_store_run(float *q, uint32_t first, wf x, wf y, wf z, wf w)
+WIDE_INLINE void wf_store_run(float *q, const uint32_t *ia, wf x, wf y, wf z, wf w)
 {
-    wf_store_rows16(q + 4 * (size_t)first, x, y, z, w);
+    size_t r[4];
+    wf_run_rows(ia, r);
+    wf_store_rows4(q, r, x, y, z, w);
 }
-/* Kind 2: particles 0..31 from first, block j of 16 at tpos in lo / hi;
- * slot l takes particle 2l (a) and 2l + 1 (b). pick2: lane l is where
- * particle 2l (0) or 2l + 1 (1) sits in [lo | hi]; put2(j): lane 4m + k
- * of block j (particle p = 16j + 4k + m) comes from a's lane p >> 1 if p
- * is even, else from b's (index + 16). */
+/* Kind 2: groups 0 and 1 give the 16 particles of lo (rows ia[0],
+ * ia[0] + 4, ia[4], ia[4] + 4), groups 2 and 3 those of hi; particle p of
+ * [lo | hi] (p = 0..31, 8 per group) sits at tpos in its block; slot l
+ * takes particle 2l (a) and 2l + 1 (b). pick2: lane l is where particle
+ * 2l (0) or 2l + 1 (1) sits in [lo | hi]; put2(j): lane 4m + k of block j
+ * (particle p = 16j + 4k + m) comes from a's lane p >> 1 if p is even,
+ * else from b's (index + 16). */
 WIDE_INLINE __m512i wf_pick2(int odd)
 {
     return odd ? _mm512_set_epi32(31, 23, 30, 22, 29, 21, 28, 20, 15, 7, 14, 6, 13, 5, 12, 4)
@@ -605,18 +632,29 @@ WIDE_INLINE __m512i wf_put2(unsigned block)
     return block ? _mm512_set_epi32(31, 29, 27, 25, 15, 13, 11, 9, 30, 28, 26, 24, 14, 12, 10, 8)
                  : _mm512_set_epi32(23, 21, 19, 17, 7, 5, 3, 1, 22, 20, 18, 16, 6, 4, 2, 0);
 }
-WIDE_INLINE void wf_load_run2(const float *q, uint32_t first, wf a[4], wf b[4])
+WIDE_INLINE void wf_run2_rows(const uint32_t *ia, unsigned block, size_t r[4])
+{
+    const size_t g0 = ia[8 * block], g1 = ia[8 * block + 4];
+    r[0] = g0;
+    r[1] = g0 + 4;
+    r[2] = g1;
+    r[3] = g1 + 4;
+}
+WIDE_INLINE void wf_load_run2(const float *q, const uint32_t *ia, wf a[4], wf b[4])
 {
     wf lo[4], hi[4];
-    wf_rows16(q + 4 * (size_t)first, &lo[0], &lo[1], &lo[2], &lo[3]);
-    wf_rows16(q + 4 * (size_t)first + 64, &hi[0], &hi[1], &hi[2], &hi[3]);
+    size_t r[4];
+    wf_run2_rows(ia, 0, r);
+    wf_rows4(q, r, &lo[0], &lo[1], &lo[2], &lo[3]);
+    wf_run2_rows(ia, 1, r);
+    wf_rows4(q, r, &hi[0], &hi[1], &hi[2], &hi[3]);
     const __m512i pa = wf_pick2(0), pb = wf_pick2(1);
     for (unsigned k = 0; k < 4; ++k) {
         a[k] = _mm512_permutex2var_ps(lo[k], pa, hi[k]);
         b[k] = _mm512_permutex2var_ps(lo[k], pb, hi[k]);
     }
 }
-WIDE_INLINE void wf_store_run2(float *q, uint32_t first, const wf a[4], const wf b[4])
+WIDE_INLINE void wf_store_run2(float *q, const uint32_t *ia, const wf a[4], const wf b[4])
 {
     const __m512i p0 = wf_put2(0), p1 = wf_put2(1);
     wf lo[4], hi[4];
@@ -624,8 +662,11 @@ WIDE_INLINE void wf_store_run2(float *q, uint32_t first, const wf a[4], const wf
         lo[k] = _mm512_permutex2var_ps(a[k], p0, b[k]);
         hi[k] = _mm512_permutex2var_ps(a[k], p1, b[k]);
     }
-    wf_store_rows16(q + 4 * (size_t)first, lo[0], lo[1], lo[2], lo[3]);
-    wf_store_rows16(q + 4 * (size_t)first + 64, hi[0], hi[1], hi[2], hi[3]);
+    size_t r[4];
+    wf_run2_rows(ia, 0, r);
+    wf_store_rows4(q, r, lo[0], lo[1], lo[2], lo[3]);
+    wf_run2_rows(ia, 1, r);
+    wf_store_rows4(q, r, hi[0], hi[1], hi[2], hi[3]);
 }
 #endif
 
@@ -644,7 +685,7 @@ WIDE_INLINE void wd_store3t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
 
 /* load4c / store4c: load4t / store4t of the whole vector of consecutive
  * particles first, first + 1, ... (the particle passes); the 512-bit float
- * path moves them as whole rows (a run of kind 1, in slot order). */
+ * path moves them as whole rows (as a run of kind 1, in slot order). */
 WIDE_INLINE void wide_consecutive(uint32_t *idx, size_t first, unsigned lanes)
 {
     for (unsigned l = 0; l < lanes; ++l)
@@ -653,7 +694,9 @@ WIDE_INLINE void wide_consecutive(uint32_t *idx, size_t first, unsigned lanes)
 WIDE_INLINE void wf_load4c(const float *q, size_t first, wf *x, wf *y, wf *z, wf *w)
 {
 #if defined(XPBD_WIDE_RUNS)
-    wf_load_run(q, (uint32_t)first, x, y, z, w);
+    size_t r[4];
+    wf_consecutive_rows(first, r);
+    wf_rows4(q, r, x, y, z, w);
     *x = wf_run_order(*x);
     *y = wf_run_order(*y);
     *z = wf_run_order(*z);
@@ -667,8 +710,9 @@ WIDE_INLINE void wf_load4c(const float *q, size_t first, wf *x, wf *y, wf *z, wf
 WIDE_INLINE void wf_store4c(float *q, size_t first, wf x, wf y, wf z, wf w)
 {
 #if defined(XPBD_WIDE_RUNS)
-    wf_store_run(q, (uint32_t)first, wf_run_order(x), wf_run_order(y), wf_run_order(z),
-                 wf_run_order(w));
+    size_t r[4];
+    wf_consecutive_rows(first, r);
+    wf_store_rows4(q, r, wf_run_order(x), wf_run_order(y), wf_run_order(z), wf_run_order(w));
 #else
     uint32_t idx[WF_LANES];
     wide_consecutive(idx, first, WF_LANES);

@@ -592,7 +592,9 @@ static void FN(cross_pbd_packed)(void)
 /* unpack_velocity_predict_pack (a substep's end and the next one's start
  * in one pass) on the path under test against unpack_velocity then
  * predict_pack of the reference, on the whole cloud and on a range with
- * unaligned ends: the particles and the packed copy bit for bit. */
+ * unaligned ends: the particles and the packed copy bit for bit; and
+ * relaunch_packed on the same input: the same packed copy and px, py, pz,
+ * with x, y, z and the velocities left as they were. */
 static void FN(cross_relaunch)(void)
 {
     const KT *T = XT_TAB, *S = XT_REF;
@@ -605,7 +607,9 @@ static void FN(cross_relaunch)(void)
             continue;
         const size_t n = r.a.p.count;
         R *qa = malloc((4 * n + 1) * sizeof *qa), *qb = malloc((4 * n + 1) * sizeof *qb);
-        REQUIRE(qa && qb);
+        R *qc = malloc((4 * n + 1) * sizeof *qc), *was = malloc((9 * n + 1) * sizeof *was);
+        R *lean = malloc((3 * n + 1) * sizeof *lean);
+        REQUIRE(qa && qb && qc && was && lean);
         for (int round = 0; round < 2; ++round) {
             /* a substep's start, then a move of the packed positions as a
              * solve would make */
@@ -619,17 +623,41 @@ static void FN(cross_relaunch)(void)
                 qa[i + 2] -= d * h;
                 qb[i + 2] -= d * h;
             }
+            /* relaunch_packed first, on a copy of qa; then px, py, pz back */
+            R *const kept[9] = {r.a.p.x, r.a.p.y, r.a.p.z, r.a.p.vx, r.a.p.vy,
+                                r.a.p.vz, r.a.p.px, r.a.p.py, r.a.p.pz};
+            memcpy(qc, qa, 4 * n * sizeof *qa);
+            for (int k = 0; k < 9; ++k)
+                memcpy(was + k * n, kept[k], n * sizeof *was);
+            T->relaunch_packed(qc, &r.a.p, b, e, h, keep, (R)0.25, (R)-9.81, 0);
+            for (int k = 0; k < 3; ++k) {
+                memcpy(lean + k * n, kept[6 + k], n * sizeof *lean);
+                memcpy(kept[6 + k], was + (6 + k) * n, n * sizeof *was);
+            }
+            char label[200];
+            snprintf(label, sizeof label, "%s n %zu [%zu, %zu): relaunch_packed keeps x, v",
+                     r.label, n, b, e);
+            for (int k = 0; k < 6; ++k)
+                SAMER(kept[k], was + k * n, n, label);
             T->unpack_velocity_predict_pack(qa, &r.a.p, b, e, h, keep, (R)0.25, (R)-9.81, 0);
             S->unpack_velocity(qb, &r.b.p, b, e, h, keep);
             S->predict_pack(&r.b.p, qb, b, e, h, (R)0.25, (R)-9.81, 0);
-            char label[200];
             snprintf(label, sizeof label, "%s n %zu [%zu, %zu): unpack_velocity_predict_pack",
                      r.label, n, b, e);
             SAMECL(&r.a, &r.b, label);
             SAMER(qa, qb, 4 * n, label);
+            snprintf(label, sizeof label, "%s n %zu [%zu, %zu): relaunch_packed", r.label, n, b,
+                     e);
+            SAMER(qc, qb, 4 * n, label);
+            SAMER(lean, r.b.p.px, n, label);
+            SAMER(lean + n, r.b.p.py, n, label);
+            SAMER(lean + 2 * n, r.b.p.pz, n, label);
         }
         free(qa);
         free(qb);
+        free(qc);
+        free(was);
+        free(lean);
         FN(xrun_free)(&r);
     }
 }

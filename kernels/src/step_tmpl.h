@@ -1051,15 +1051,20 @@ static void SFX(velocity_update_task)(uint32_t b, uint32_t e, uint32_t worker, v
 }
 
 /* A substep's velocity update and the next one's predict on particles
- * [i0, i1), in one pass (XPBD / PBD with nothing between the two). */
+ * [i0, i1), in one pass (XPBD / PBD with nothing between the two). Without
+ * contacts nothing reads x or v before the step's last velocity update,
+ * which computes both from q and p: the pass writes p and q only. */
 static void SFX(velocity_predict_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
 {
     (void)worker;
     SFX(step_run) *s = ctx;
     size_t i0, i1;
     SFX(block_particles)(s, b, e, &i0, &i1);
-    s->kt->unpack_velocity_predict_pack(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy,
-                                        s->gz);
+    if (s->contacts)
+        s->kt->unpack_velocity_predict_pack(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy,
+                                            s->gz);
+    else
+        s->kt->relaunch_packed(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy, s->gz);
     SFX(freeze_sleepers)(s, i0, i1);
 }
 

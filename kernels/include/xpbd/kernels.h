@@ -101,6 +101,12 @@ typedef struct xpbd_kernels_f32 {
     uint32_t (*distance_xpbd_packed_first)(float *q, const xpbd_distance_set_f32 *c,
                                            uint32_t colour, uint32_t batch_begin,
                                            uint32_t batch_end, float h);
+    /* unpack_velocity_predict_pack writing only q and the substep-start positions
+     * (px, py, pz), with the same bits there; x and v are left as they were. For a
+     * substep loop that reads neither until its last unpack_velocity, which computes
+     * both from q and px alone */
+    void (*relaunch_packed)(float *q, const xpbd_particles_f32 *p, size_t begin, size_t end,
+                            float h, float keep, float gx, float gy, float gz);
 } xpbd_kernels_f32;
 
 typedef struct xpbd_kernels_f64 {
@@ -147,6 +153,9 @@ typedef struct xpbd_kernels_f64 {
     uint32_t (*distance_xpbd_packed_first)(double *q, const xpbd_distance_set_f64 *c,
                                            uint32_t colour, uint32_t batch_begin,
                                            uint32_t batch_end, double h);
+    /* see xpbd_kernels_f32 */
+    void (*relaunch_packed)(double *q, const xpbd_particles_f64 *p, size_t begin, size_t end,
+                            double h, double keep, double gx, double gy, double gz);
 } xpbd_kernels_f64;
 
 /* The table of a path, or NULL if it is not compiled in or not supported by

@@ -12,6 +12,10 @@
  *                    next one's predict_pack in one pass (the same
  *                    arithmetic: v = ((q - p) * (1/h)) * keep; w > 0:
  *                    v += g*h; p = q; x = q + v*h; q = x, w)
+ *   relaunch_packed  unpack_velocity_predict_pack writing p and q only (x
+ *                    and v left as they were: a substep loop that reads
+ *                    neither before its last update, which computes both
+ *                    from q and p alone)
  *
  * Template over the precision and the backend (lanes.h): each lane function
  * handles the L particles from i; the range kernels run it on whole
@@ -187,9 +191,9 @@ static inline void K(unpack_velocity)(const R *q, const P *p, size_t begin, size
 /* unpack_velocity then predict_pack on the L particles from i, whose
  * packed positions are x, y, z: the velocity from them, the kick, the
  * drift and the new packed copy, without the round trip through p->x and
- * p->v in between. */
+ * p->v in between; full = 0: x and v not written (relaunch_packed). */
 LANE_FN void K(relaunch_at)(const P *p, R *q, size_t i, V x, V y, V z, V ih, V keep, V h, V gxh,
-                            V gyh, V gzh)
+                            V gyh, V gzh, int full)
 {
     const V w = O(load)(p->w + i);
     const M dyn = O(gt)(w, O(zero)());
@@ -198,20 +202,25 @@ LANE_FN void K(relaunch_at)(const P *p, R *q, size_t i, V x, V y, V z, V ih, V k
     const V vz = K(kick)(dyn, O(mul)(O(mul)(O(sub)(z, O(load)(p->pz + i)), ih), keep), gzh);
     const V nx = O(add)(x, O(mul)(vx, h)), ny = O(add)(y, O(mul)(vy, h)),
             nz = O(add)(z, O(mul)(vz, h));
-    O(store)(p->vx + i, vx);
-    O(store)(p->vy + i, vy);
-    O(store)(p->vz + i, vz);
+    if (full) {
+        O(store)(p->vx + i, vx);
+        O(store)(p->vy + i, vy);
+        O(store)(p->vz + i, vz);
+    }
     O(store)(p->px + i, x);
     O(store)(p->py + i, y);
     O(store)(p->pz + i, z);
-    O(store)(p->x + i, nx);
-    O(store)(p->y + i, ny);
-    O(store)(p->z + i, nz);
+    if (full) {
+        O(store)(p->x + i, nx);
+        O(store)(p->y + i, ny);
+        O(store)(p->z + i, nz);
+    }
     O(store4c)(q, i, nx, ny, nz, w);
 }
 
-static inline void K(unpack_velocity_predict_pack)(R *q, const P *p, size_t begin, size_t end,
-                                                   R h, R keep, R gx, R gy, R gz)
+/* always inlined: full is a constant in each kernel */
+LANE_FN void K(relaunch_range)(R *q, const P *p, size_t begin, size_t end, R h, R keep, R gx,
+                               R gy, R gz, int full)
 {
     const R ih = 1 / h, gxh = gx * h, gyh = gy * h, gzh = gz * h;
     const V vih = O(set1)(ih), vk = O(set1)(keep), vh = O(set1)(h);
@@ -220,13 +229,25 @@ static inline void K(unpack_velocity_predict_pack)(R *q, const P *p, size_t begi
     for (; i + L <= end; i += L) {
         V x, y, z, w;
         O(load4c)(q, i, &x, &y, &z, &w);
-        K(relaunch_at)(p, q, i, x, y, z, vih, vk, vh, vgx, vgy, vgz);
+        K(relaunch_at)(p, q, i, x, y, z, vih, vk, vh, vgx, vgy, vgz, full);
     }
     for (; i < end; ++i) {
         R x, y, z, w;
         O1(load4c)(q, i, &x, &y, &z, &w);
-        TAIL(relaunch_at)(p, q, i, x, y, z, ih, keep, h, gxh, gyh, gzh);
+        TAIL(relaunch_at)(p, q, i, x, y, z, ih, keep, h, gxh, gyh, gzh, full);
     }
+}
+
+static inline void K(unpack_velocity_predict_pack)(R *q, const P *p, size_t begin, size_t end,
+                                                   R h, R keep, R gx, R gy, R gz)
+{
+    K(relaunch_range)(q, p, begin, end, h, keep, gx, gy, gz, 1);
+}
+
+static inline void K(relaunch_packed)(R *q, const P *p, size_t begin, size_t end, R h, R keep,
+                                      R gx, R gy, R gz)
+{
+    K(relaunch_range)(q, p, begin, end, h, keep, gx, gy, gz, 0);
 }
 
 static inline void K(spring_integrate)(const P *p, R *fx, R *fy, R *fz, size_t begin, size_t end,

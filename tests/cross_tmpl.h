@@ -42,6 +42,7 @@ static const FN(xcase) FN(xcases)[] = {
     {XT_DENSE, 0, 0, 2, "dense, max_colours 2 (overflow)", 0},
     {XT_GRID, 2, 1, 0, "grid+coincident+static", 0},
     {XT_GRID, 2, 1, 0, "grid+coincident+static, runs", 1},
+    {XT_NEAR_RUNS, 0, 0, 0, "near runs", 0},
 };
 #define FN_NCASES (sizeof FN(xcases) / sizeof FN(xcases)[0])
 

@@ -36,6 +36,48 @@ static void xt_grid_edges(size_t side, size_t count, uint32_t *i0, uint32_t *i1)
         }
 }
 
+/* The count edges of XT_NEAR_RUNS: block j (slots 16j..16j+15) takes the
+ * particles from 160j: a run of type j % 6 (parallel edges in one run or
+ * in 4 groups apart; pairs side by side in one run or in 4 groups apart;
+ * parallel edges whose i0, or whose i1, has its last group apart), its
+ * lane (j / 6) % 17 (none for 16) moved to particle 160j + 144 + lane, in
+ * i0 for even j / 102 and in i1 for odd. */
+static void xt_near_runs(size_t count, uint32_t *i0, uint32_t *i1)
+{
+    for (size_t k = 0; k < count; ++k) {
+        const size_t j = k / 16, l = k % 16, g = l / 4, m = l % 4;
+        const uint32_t p = (uint32_t)(160 * j), apart = g == 3 ? 32 : 0;
+        switch (j % 6) {
+        case 0:
+            i0[k] = p + (uint32_t)l;
+            i1[k] = p + 16 + (uint32_t)l;
+            break;
+        case 1:
+            i0[k] = p + (uint32_t)(8 * g + m);
+            i1[k] = p + 64 + (uint32_t)(8 * g + m);
+            break;
+        case 2:
+            i0[k] = p + (uint32_t)(2 * l);
+            i1[k] = i0[k] + 1;
+            break;
+        case 3:
+            i0[k] = p + (uint32_t)(16 * g + 2 * m);
+            i1[k] = i0[k] + 1;
+            break;
+        case 4:
+            i0[k] = p + (uint32_t)l + apart;
+            i1[k] = p + 64 + (uint32_t)l;
+            break;
+        default:
+            i0[k] = p + 64 + (uint32_t)l;
+            i1[k] = p + (uint32_t)l + apart;
+            break;
+        }
+        if (l == (j / 6) % 17)
+            *((j / 102) % 2 ? &i1[k] : &i0[k]) = p + 144 + (uint32_t)l;
+    }
+}
+
 void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
                    size_t coincident, size_t static_pairs)
 {
@@ -46,6 +88,7 @@ void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
     case XT_RANDOM: base = count / 3 + 2; break;
     case XT_STAR: base = count + 1; break;
     case XT_DENSE: base = count / 20 + 3; break;
+    case XT_NEAR_RUNS: base = 160 * (count / 16 + 1); break;
     case XT_GRID:
         for (grid = 2;; grid += 2) /* even: a row's even links continue the last row's */
             if (4 * grid * grid >= count + 6 * grid) {
@@ -69,6 +112,8 @@ void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
     }
     if (kind == XT_GRID)
         xt_grid_edges(grid, count, g->i0, g->i1);
+    if (kind == XT_NEAR_RUNS)
+        xt_near_runs(count, g->i0, g->i1);
     for (size_t k = 0; k < count; ++k) {
         uint32_t a = 0, b = 0;
         switch (kind) {
@@ -86,11 +131,12 @@ void xt_graph_make(xt_graph *g, xt_rng *rng, xt_graph_kind kind, size_t count,
             b = (a + 1 + xt_below(rng, (uint32_t)base - 1)) % (uint32_t)base;
             break;
         case XT_GRID:
+        case XT_NEAR_RUNS:
             a = g->i0[k];
             b = g->i1[k];
             break;
         }
-        if (kind != XT_GRID && xt_below(rng, 2)) { /* both orientations */
+        if (kind != XT_GRID && kind != XT_NEAR_RUNS && xt_below(rng, 2)) { /* both orientations */
             const uint32_t t = a;
             a = b;
             b = t;

@@ -28,8 +28,13 @@ typedef enum xt_graph_kind {
     XT_RANDOM,   /* random pairs among about count/3 particles: a few colours */
     XT_STAR,     /* particle 0 linked to every other: one constraint per colour */
     XT_DENSE,    /* random pairs among very few particles: many colours, overflow */
-    XT_GRID      /* the first `count` edges of a square grid with both diagonals
+    XT_GRID,     /* the first `count` edges of a square grid with both diagonals
                   * (i0 < i1), shuffled: with the runs option, colours of runs */
+    XT_NEAR_RUNS /* one colour of 16-slot blocks in input order, each a run of
+                  * the widest path (16 parallel edges, 4 groups of them, 16 or
+                  * 4x4 pairs side by side, parallel edges with one end's last
+                  * group apart) with at most one lane's i0 or i1 moved
+                  * elsewhere: every kind of run, and every near miss */
 } xt_graph_kind;
 
 /* Compliance mix: 1/4 zero (rigid), 1/2 small [1e-7, 1e-3), 1/4 large [10, 1e4). */

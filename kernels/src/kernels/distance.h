@@ -157,18 +157,18 @@ LANE_FN uint32_t K(distance_xpbd_at)(const P *p, const DS *c, uint32_t s, unsign
 }
 
 #if PAIR_RUNS
-/* The runs of wide.h: whole rows in, whole rows out (0: not a run); kind 1
- * in run order, kind 2 in slot order. */
+/* The runs of wide.h: whole rows in, whole rows out (0: not a run); kinds
+ * 1 and 3 in run order, 2 and 4 in slot order. */
 LANE_FN unsigned K(load_run_pair)(K(pair) *q, const R *pk, const uint32_t *ia,
                                   const uint32_t *ib, unsigned n)
 {
     const unsigned kind = n == (unsigned)L ? O(run_kind)(ia, ib) : 0;
-    if (kind == 1) {
-        O(load_run)(pk, ia, &q->xa, &q->ya, &q->za, &q->wa);
-        O(load_run)(pk, ib, &q->xb, &q->yb, &q->zb, &q->wb);
-    } else if (kind == 2) {
+    if (kind == 1 || kind == 3) {
+        O(load_run)(pk, ia, kind, &q->xa, &q->ya, &q->za, &q->wa);
+        O(load_run)(pk, ib, kind, &q->xb, &q->yb, &q->zb, &q->wb);
+    } else if (kind) {
         V a[4], b[4];
-        O(load_run2)(pk, ia, a, b);
+        O(load_run2)(pk, ia, kind, a, b);
         q->xa = a[0], q->ya = a[1], q->za = a[2], q->wa = a[3];
         q->xb = b[0], q->yb = b[1], q->zb = b[2], q->wb = b[3];
     } else {
@@ -181,19 +181,19 @@ LANE_FN unsigned K(load_run_pair)(K(pair) *q, const R *pk, const uint32_t *ia,
 LANE_FN void K(store_run_pair)(const K(pair) *q, R *pk, const uint32_t *ia, const uint32_t *ib,
                                unsigned kind)
 {
-    if (kind == 1) {
-        O(store_run)(pk, ia, q->xa, q->ya, q->za, q->wa);
-        O(store_run)(pk, ib, q->xb, q->yb, q->zb, q->wb);
+    if (kind == 1 || kind == 3) {
+        O(store_run)(pk, ia, kind, q->xa, q->ya, q->za, q->wa);
+        O(store_run)(pk, ib, kind, q->xb, q->yb, q->zb, q->wb);
     } else {
         const V a[4] = {q->xa, q->ya, q->za, q->wa}, b[4] = {q->xb, q->yb, q->zb, q->wb};
-        O(store_run2)(pk, ia, a, b);
+        O(store_run2)(pk, ia, kind, a, b);
     }
 }
 
 /* A per-slot vector in the lane order of a run of this kind, and back. */
 LANE_FN V K(run_lanes)(V v, unsigned kind)
 {
-    return kind == 1 ? O(run_order)(v) : v;
+    return kind == 1 || kind == 3 ? O(run_order)(v) : v;
 }
 #endif
 

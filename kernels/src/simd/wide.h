@@ -522,46 +522,57 @@ WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
  * 16-byte row per particle. The slots' four groups of 4 lanes (0-3, 4-7,
  * 8-11, 12-15) each start anywhere; within every group:
  *
- *   wf_run_kind(ia, ib)  1  ia[4g + m] = ia[4g] + m and ib[4g + m] = ib[4g] + m
- *                           (4 parallel edges: each endpoint one row)
- *                        2  ia[4g + m] = ia[4g] + 2m and ib[4g + m] = ia[4g + m] + 1
- *                           (4 pairs side by side: 8 particles, two rows)
- *                        0  otherwise (the row-per-particle path)
- *   wf_load_run / wf_store_run   kind 1, one endpoint: group g's row from
- *                                ia[4g], in run order: lane j holds the
- *                                particle of slot wf_run_order's j (the rows
- *                                transposed, no lane moved)
+ *   wf_run_kind(ia, ib)  1, 3  ia[4g + m] = ia[4g] + m and ib[4g + m] = ib[4g] + m
+ *                              (4 parallel edges: each endpoint one row)
+ *                        2, 4  ia[4g + m] = ia[4g] + 2m and ib[4g + m] = ia[4g + m] + 1
+ *                              (4 pairs side by side: 8 particles, two rows)
+ *                        0     otherwise (the row-per-particle path)
+ *                        1 and 2 when the groups also follow each other (a
+ *                        run of 16 slots: its rows from ia[0] alone, which
+ *                        is cheaper than the groups' own starts of 3, 4)
+ *   wf_load_run / wf_store_run   kind 1 or 3, one endpoint, in run order:
+ *                                lane j holds the particle of slot
+ *                                wf_run_order's j (the rows transposed, no
+ *                                lane moved)
  *   wf_run_order(v)              a vector of slot order in run order, and
  *                                back (the order is its own inverse)
- *   wf_load_run2 / wf_store_run2 kind 2, both endpoints: group g's two rows
- *                                from ia[4g], in slot order
+ *   wf_load_run2 / wf_store_run2 kind 2 or 4, both endpoints, in slot order
  *
- * A run of 16 slots (ia[l] = ia[0] + l, ...) is the case of four groups
- * that follow each other; a layout that keeps a run's groups whole (the
- * runs colouring option) makes runs of a mesh's rows of any length. The
- * maths is lane-wise, so solving in run order with the slots' own data
- * moved to run order (a kernel moves rest, compliance and lambda: 4
- * permutes, not 16) is the same lane for lane as the row path; no two
- * slots of a colour share a particle, so the rows never overlap. Only the
- * 512-bit float path has runs (XPBD_WIDE_RUNS); the others always take
- * the row path. */
+ * A layout that keeps a run's groups whole (the runs colouring option)
+ * makes runs of a mesh's rows of any length. The maths is lane-wise, so
+ * solving in run order with the slots' own data moved to run order (a
+ * kernel moves rest, compliance and lambda: 4 permutes, not 16) is the
+ * same lane for lane as the row path; no two slots of a colour share a
+ * particle, so the rows never overlap. Only the 512-bit float path has
+ * runs (XPBD_WIDE_RUNS); the others always take the row path. */
 #if XPBD_WIDE_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
 #define XPBD_WIDE_RUNS 1
+/* Each lane's index against the next lane's (next[l] = idx[l + 1] for l <
+ * 15, read with a masked load: no shuffle, nothing past idx[15]): the
+ * lanes l < 15 whose successor is idx[l] + d. */
+WIDE_INLINE __mmask16 wf_steps(__m512i v, __m512i next, int d)
+{
+    return _mm512_mask_cmpeq_epi32_mask(0x7FFF, next, _mm512_add_epi32(v, _mm512_set1_epi32(d)));
+}
 WIDE_INLINE unsigned wf_run_kind(const uint32_t *ia, const uint32_t *ib)
 {
-    const __m512i step = _mm512_set_epi32(3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0);
+    /* within the groups: lanes 0-2, 4-6, 8-10, 12-14; across them too: all */
+    const __mmask16 in = 0x7777, all = 0x7FFF;
     const __m512i a = _mm512_loadu_si512((const void *)ia);
-    const __m512i b = _mm512_loadu_si512((const void *)ib);
-    /* each group's first index in all its lanes (an in-lane shuffle: a
-     * group is one 128-bit lane) */
-    const __m512i a0 = _mm512_shuffle_epi32(a, _MM_PERM_AAAA);
-    if (_mm512_cmpeq_epi32_mask(a, _mm512_add_epi32(a0, step)) == 0xFFFF)
-        return _mm512_cmpeq_epi32_mask(
-                   b, _mm512_add_epi32(_mm512_shuffle_epi32(b, _MM_PERM_AAAA), step)) == 0xFFFF;
-    if (_mm512_cmpeq_epi32_mask(a, _mm512_add_epi32(a0, _mm512_add_epi32(step, step))) ==
-            0xFFFF &&
-        _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(a, _mm512_set1_epi32(1))) == 0xFFFF)
-        return 2;
+    const __m512i an = _mm512_maskz_loadu_epi32(all, ia + 1);
+    const __mmask16 a1 = wf_steps(a, an, 1);
+    if ((a1 & in) == in) {
+        const __m512i b = _mm512_loadu_si512((const void *)ib);
+        const __mmask16 b1 = wf_steps(b, _mm512_maskz_loadu_epi32(all, ib + 1), 1);
+        if ((b1 & in) != in)
+            return 0;
+        return a1 == all && b1 == all ? 1 : 3;
+    }
+    const __mmask16 a2 = wf_steps(a, an, 2);
+    if ((a2 & in) == in &&
+        _mm512_cmpeq_epi32_mask(_mm512_loadu_si512((const void *)ib),
+                                _mm512_add_epi32(a, _mm512_set1_epi32(1))) == 0xFFFF)
+        return a2 == all ? 2 : 4;
     return 0;
 }
 /* Four rows of 4 particles each (row k: particles 4k .. 4k + 3) through
@@ -588,8 +599,8 @@ WIDE_INLINE void wf_store_rows4(float *q, const size_t r[4], wf x, wf y, wf z, w
     _mm512_storeu_ps(q + 4 * r[2], z);
     _mm512_storeu_ps(q + 4 * r[3], w);
 }
-/* the rows of kind 1 (one per group) and of 16 consecutive particles */
-WIDE_INLINE void wf_run_rows(const uint32_t *ia, size_t r[4])
+/* the rows of kind 3 (one per group) and of 16 consecutive particles */
+WIDE_INLINE void wf_group_rows(const uint32_t *ia, size_t r[4])
 {
     for (unsigned g = 0; g < 4; ++g)
         r[g] = ia[4 * g];
@@ -603,17 +614,29 @@ WIDE_INLINE wf wf_run_order(wf v)
 {
     return _mm512_permutexvar_ps(wf_tpos(), v);
 }
-WIDE_INLINE void wf_load_run(const float *q, const uint32_t *ia, wf *x, wf *y, wf *z, wf *w)
+WIDE_INLINE void wf_load_run(const float *q, const uint32_t *ia, unsigned kind, wf *x, wf *y,
+                             wf *z, wf *w)
 {
     size_t r[4];
-    wf_run_rows(ia, r);
-    wf_rows4(q, r, x, y, z, w);
+    if (kind == 1) {
+        wf_consecutive_rows(ia[0], r);
+        wf_rows4(q, r, x, y, z, w);
+    } else {
+        wf_group_rows(ia, r);
+        wf_rows4(q, r, x, y, z, w);
+    }
 }
-WIDE_INLINE void wf_store_run(float *q, const uint32_t *ia, wf x, wf y, wf z, wf w)
+WIDE_INLINE void wf_store_run(float *q, const uint32_t *ia, unsigned kind, wf x, wf y, wf z,
+                              wf w)
 {
     size_t r[4];
-    wf_run_rows(ia, r);
-    wf_store_rows4(q, r, x, y, z, w);
+    if (kind == 1) {
+        wf_consecutive_rows(ia[0], r);
+        wf_store_rows4(q, r, x, y, z, w);
+    } else {
+        wf_group_rows(ia, r);
+        wf_store_rows4(q, r, x, y, z, w);
+    }
 }
 /* Kind 2: groups 0 and 1 give the 16 particles of lo (rows ia[0],
  * ia[0] + 4, ia[4], ia[4] + 4), groups 2 and 3 those of hi; particle p of
@@ -632,21 +655,23 @@ WIDE_INLINE __m512i wf_put2(unsigned block)
     return block ? _mm512_set_epi32(31, 29, 27, 25, 15, 13, 11, 9, 30, 28, 26, 24, 14, 12, 10, 8)
                  : _mm512_set_epi32(23, 21, 19, 17, 7, 5, 3, 1, 22, 20, 18, 16, 6, 4, 2, 0);
 }
-WIDE_INLINE void wf_run2_rows(const uint32_t *ia, unsigned block, size_t r[4])
+WIDE_INLINE void wf_run2_rows(const uint32_t *ia, unsigned kind, unsigned block, size_t r[4])
 {
-    const size_t g0 = ia[8 * block], g1 = ia[8 * block + 4];
+    const size_t g0 = kind == 2 ? ia[0] + 16 * (size_t)block : ia[8 * block];
+    const size_t g1 = kind == 2 ? g0 + 8 : ia[8 * block + 4];
     r[0] = g0;
     r[1] = g0 + 4;
     r[2] = g1;
     r[3] = g1 + 4;
 }
-WIDE_INLINE void wf_load_run2(const float *q, const uint32_t *ia, wf a[4], wf b[4])
+WIDE_INLINE void wf_load_run2(const float *q, const uint32_t *ia, unsigned kind, wf a[4],
+                              wf b[4])
 {
     wf lo[4], hi[4];
     size_t r[4];
-    wf_run2_rows(ia, 0, r);
+    wf_run2_rows(ia, kind, 0, r);
     wf_rows4(q, r, &lo[0], &lo[1], &lo[2], &lo[3]);
-    wf_run2_rows(ia, 1, r);
+    wf_run2_rows(ia, kind, 1, r);
     wf_rows4(q, r, &hi[0], &hi[1], &hi[2], &hi[3]);
     const __m512i pa = wf_pick2(0), pb = wf_pick2(1);
     for (unsigned k = 0; k < 4; ++k) {
@@ -654,7 +679,8 @@ WIDE_INLINE void wf_load_run2(const float *q, const uint32_t *ia, wf a[4], wf b[
         b[k] = _mm512_permutex2var_ps(lo[k], pb, hi[k]);
     }
 }
-WIDE_INLINE void wf_store_run2(float *q, const uint32_t *ia, const wf a[4], const wf b[4])
+WIDE_INLINE void wf_store_run2(float *q, const uint32_t *ia, unsigned kind, const wf a[4],
+                               const wf b[4])
 {
     const __m512i p0 = wf_put2(0), p1 = wf_put2(1);
     wf lo[4], hi[4];
@@ -663,9 +689,9 @@ WIDE_INLINE void wf_store_run2(float *q, const uint32_t *ia, const wf a[4], cons
         hi[k] = _mm512_permutex2var_ps(a[k], p1, b[k]);
     }
     size_t r[4];
-    wf_run2_rows(ia, 0, r);
+    wf_run2_rows(ia, kind, 0, r);
     wf_store_rows4(q, r, lo[0], lo[1], lo[2], lo[3]);
-    wf_run2_rows(ia, 1, r);
+    wf_run2_rows(ia, kind, 1, r);
     wf_store_rows4(q, r, hi[0], hi[1], hi[2], hi[3]);
 }
 #endif

@@ -478,7 +478,8 @@ static void FN(cross_packed)(int pbd)
             cases++;
             const size_t n = r.a.p.count;
             R *qa = malloc((4 * n + 1) * sizeof *qa), *qb = malloc((4 * n + 1) * sizeof *qb);
-            REQUIRE(qa && qb);
+            R *held = malloc((r.ca.slots + 1) * sizeof *held);
+            REQUIRE(qa && qb && held);
             const uint32_t dedicated = (uint32_t)(r.g.coincident + r.g.static_pairs);
             char label[200];
             for (int sub = 0; sub < 3; ++sub) {
@@ -519,8 +520,16 @@ static void FN(cross_packed)(int pbd)
                                 r.ca.lambda[s] =
                                     s < r.ca.colour_begin[col] + r.ca.colour_size[col] ? (R)NAN
                                                                                       : (R)-0.0;
+                        /* in the third substep, distance_xpbd_packed_once: the
+                         * positions of the first pass, the lambdas untouched
+                         * (then the reference's copied in for what follows) */
+                        const int once = !pbd && it == 0 && sub == 2;
+                        const uint32_t c0 = r.ca.colour_begin[col], c1 = r.ca.colour_begin[col + 1];
+                        if (once)
+                            memcpy(held + c0, r.ca.lambda + c0, (c1 - c0) * sizeof *held);
                         const uint32_t sa =
-                            pbd       ? T->distance_pbd_packed(qa, &r.ca, col, 0, nb, k)
+                            pbd    ? T->distance_pbd_packed(qa, &r.ca, col, 0, nb, k)
+                            : once ? T->distance_xpbd_packed_once(qa, &r.ca, col, 0, nb, h)
                             : it == 0 ? T->distance_xpbd_packed_first(qa, &r.ca, col, 0, nb, h)
                                       : T->distance_xpbd_packed(qa, &r.ca, col, 0, nb, h);
                         const uint32_t sb = pbd ? S->distance_pbd_packed(qb, &r.cb, col, 0, nb, k)
@@ -533,6 +542,11 @@ static void FN(cross_packed)(int pbd)
                         ENSURE_INT(sa, sb);
                         ENSURE_INT(sa, su);
                         SAMER(qa, qb, 4 * n, label);
+                        if (once) {
+                            SAMER(r.ca.lambda + c0, held + c0, c1 - c0, label);
+                            memcpy(r.ca.lambda + c0, r.cb.lambda + c0,
+                                   (c1 - c0) * sizeof *held);
+                        }
                         SAMER(r.ca.lambda, r.cb.lambda, r.ca.slots, label);
                         SAMER(r.ca.lambda, u.cb.lambda, r.ca.slots, label);
                         ska += sa;
@@ -574,6 +588,7 @@ static void FN(cross_packed)(int pbd)
             }
             free(qa);
             free(qb);
+            free(held);
             FN(xrun_free)(&r);
             FN(xrun_free)(&u);
         }
@@ -946,6 +961,75 @@ static void FN(cross_step)(void)
             }
             free(sa);
             free(sb);
+            FN(xrun_free)(&r);
+        }
+}
+
+/* The XPBD step without contacts is the documented sequence of kernels:
+ * per substep predict_pack; per iteration each colour's pass
+ * (distance_xpbd_packed_first in a pass that resets the lambdas,
+ * distance_xpbd_packed otherwise), the overflow's lambdas zeroed in a
+ * resetting pass, then its serial kernel; unpack_velocity. Driven here by
+ * hand on the reference table, against xpbd_step on the path under test:
+ * the particles and the lambdas the step leaves, bit for bit, whatever it
+ * fuses or leaves unwritten inside. */
+static void FN(cross_step_kernels)(void)
+{
+    const FN(xcase) cases[] = {{XT_GRID, 2, 1, 0, "grid+coincident+static, runs", 1},
+                               {XT_RANDOM, 0, 0, 2, "random, max_colours 2 (overflow)", 0}};
+    const KT *S = XT_REF;
+    for (size_t ci = 0; ci < 2; ++ci)
+        for (int v = 0; v < 3; ++v) {
+            FN(xrun) r;
+            if (!FN(xrun_init)(&r, &cases[ci], 3000, 0x5d71ull + ci, 0)) {
+                FN(xrun_free)(&r);
+                continue;
+            }
+            xpbd_step_config cfg = xpbd_step_config_default();
+            cfg.substeps = 4;
+            cfg.iterations = v == 2 ? 3 : 1;
+            cfg.lambda_reset = v == 1 ? XPBD_LAMBDA_PER_ITERATION : XPBD_LAMBDA_PER_SUBSTEP;
+            cfg.damping = 0.01;
+            cfg.gravity[0] = 0.3;
+            cfg.isa = xt_isa;
+            const size_t n = r.a.p.count;
+            const size_t bytes = SFX(xpbd_step_scratch_bytes)(n, r.ca.slots);
+            void *sa = malloc(bytes + 1);
+            R *q = malloc((4 * n + 1) * sizeof *q);
+            REQUIRE(sa && q);
+            const double frame = 1.0 / 60.0;
+            const R hs = (R)(frame / cfg.substeps), keep = (R)(1.0 - cfg.damping);
+            const R gx = (R)cfg.gravity[0], gy = (R)cfg.gravity[1], gz = (R)cfg.gravity[2];
+            DSET *c = &r.cb;
+            for (int f = 0; f < 3; ++f) {
+                ENSURE_STATUS(SFX(xpbd_step)(&cfg, frame, &r.a.p, &r.ca, sa, bytes, NULL),
+                              XPBD_OK);
+                for (uint32_t sub = 0; sub < cfg.substeps; ++sub) {
+                    S->predict_pack(&r.b.p, q, 0, n, hs, gx, gy, gz);
+                    for (uint32_t it = 0; it < cfg.iterations; ++it) {
+                        const int reset =
+                            it == 0 || cfg.lambda_reset == XPBD_LAMBDA_PER_ITERATION;
+                        for (uint32_t col = 0; col < c->colours; ++col) {
+                            const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
+                            (void)(reset ? S->distance_xpbd_packed_first(q, c, col, 0, nb, hs)
+                                         : S->distance_xpbd_packed(q, c, col, 0, nb, hs));
+                        }
+                        if (reset)
+                            for (uint32_t k = c->overflow_begin; k < c->slots; ++k)
+                                c->lambda[k] = 0;
+                        (void)SFX(xpbd_serial_distance_xpbd_packed)(q, c, c->overflow_begin,
+                                                                    c->slots, hs);
+                    }
+                    S->unpack_velocity(q, &r.b.p, 0, n, hs, keep);
+                }
+                char label[200];
+                snprintf(label, sizeof label, "%s: step vs kernels, variant %d frame %d",
+                         r.label, v, f);
+                SAMECL(&r.a, &r.b, label);
+                SAMER(r.ca.lambda, r.cb.lambda, r.ca.slots, label);
+            }
+            free(sa);
+            free(q);
             FN(xrun_free)(&r);
         }
 }

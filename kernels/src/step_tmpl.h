@@ -210,6 +210,8 @@ typedef struct SFX(step_run) {
     const QS *qset;
     uint32_t colour;
     int zero_lambda;                    /* the pass zeroes its slots' lambdas first */
+    int lambda_dead;                    /* ... and nothing reads the distance lambdas it
+                                           leaves: the next pass zeroes them again */
     const uint32_t *vidx[4];            /* the coloured set the repeat check runs on: */
     const uint32_t *vsource, *vbegin, *vsize; /* indices, source, colour_begin, colour_size, */
     unsigned vk;                        /* and indices per slot */
@@ -687,9 +689,12 @@ static void SFX(colour_task)(uint32_t b0, uint32_t b1, uint32_t worker, void *ct
     const R *v0 = s->sc.v0;
     SFX(partial) *pt = &s->part[worker];
     if (s->zero_lambda && s->op == OP_DISTANCE_XPBD) {
-        /* the reset of the lambdas, in the first pass over them */
+        /* the reset of the lambdas, in the first pass over them; lambdas
+         * that the next pass resets again are not written at all */
         pt->skipped +=
-            s->kt->distance_xpbd_packed_first(s->sc.q, s->dset, col, b0, b1, s->hs);
+            s->lambda_dead
+                ? s->kt->distance_xpbd_packed_once(s->sc.q, s->dset, col, b0, b1, s->hs)
+                : s->kt->distance_xpbd_packed_first(s->sc.q, s->dset, col, b0, b1, s->hs);
         return;
     }
     if (s->zero_lambda && s->op <= OP_BENDING && s->op != OP_SPRING_FORCES) {
@@ -1051,20 +1056,19 @@ static void SFX(velocity_update_task)(uint32_t b, uint32_t e, uint32_t worker, v
 }
 
 /* A substep's velocity update and the next one's predict on particles
- * [i0, i1), in one pass (XPBD / PBD with nothing between the two). Without
- * contacts nothing reads x or v before the step's last velocity update,
- * which computes both from q and p: the pass writes p and q only. */
+ * [i0, i1), in one pass (XPBD / PBD with nothing between the two). What
+ * runs between two substeps on this path reads q and p only (the
+ * constraints, soft bodies, coupling and position-level contacts: the
+ * velocity pass and relative damping take the other path), and the step's
+ * last velocity update computes x and v from q and p: the pass writes p
+ * and q only. */
 static void SFX(velocity_predict_task)(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
 {
     (void)worker;
     SFX(step_run) *s = ctx;
     size_t i0, i1;
     SFX(block_particles)(s, b, e, &i0, &i1);
-    if (s->contacts)
-        s->kt->unpack_velocity_predict_pack(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy,
-                                            s->gz);
-    else
-        s->kt->relaunch_packed(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy, s->gz);
+    s->kt->relaunch_packed(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy, s->gz);
     SFX(freeze_sleepers)(s, i0, i1);
 }
 
@@ -1283,10 +1287,18 @@ static void SFX(substep_solve)(SFX(step_run) *s, xpbd_step_counters *k)
     s->predicted = 0;
     for (uint32_t it = 0; s->solve && it < cfg->iterations; ++it) {
         s->zero_lambda = it == 0 || cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION;
+        /* the step leaves the lambdas of its last pass; before that, a
+         * reset pass's lambdas are read by the next iteration of the
+         * substep only (reset again per iteration, or kept) */
+        const int last_pass = it + 1 == cfg->iterations && s->sub + 1 == cfg->substeps;
+        s->lambda_dead =
+            s->zero_lambda && !last_pass &&
+            (cfg->lambda_reset == XPBD_LAMBDA_PER_ITERATION || it + 1 == cfg->iterations);
         SFX(stage)(s, STAGE_CONSTRAINT_COLOURS, k);
         if (s->soft)
             SFX(stage)(s, STAGE_SOFT_BODIES, k);
         s->zero_lambda = 0;
+        s->lambda_dead = 0;
         if (s->contacts)
             SFX(stage)(s, STAGE_CONTACTS, k);
         SFX(stage)(s, STAGE_COUPLING, k);

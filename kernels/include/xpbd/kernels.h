@@ -107,6 +107,12 @@ typedef struct xpbd_kernels_f32 {
      * both from q and px alone */
     void (*relaunch_packed)(float *q, const xpbd_particles_f32 *p, size_t begin, size_t end,
                             float h, float keep, float gx, float gy, float gz);
+    /* distance_xpbd_packed_first writing no lambda: the same positions, the lambdas of the
+     * range left as they were. For a pass whose lambdas nothing reads (one iteration per
+     * substep: the next substep's first pass takes them as 0 again) */
+    uint32_t (*distance_xpbd_packed_once)(float *q, const xpbd_distance_set_f32 *c,
+                                          uint32_t colour, uint32_t batch_begin,
+                                          uint32_t batch_end, float h);
 } xpbd_kernels_f32;
 
 typedef struct xpbd_kernels_f64 {
@@ -156,6 +162,10 @@ typedef struct xpbd_kernels_f64 {
     /* see xpbd_kernels_f32 */
     void (*relaunch_packed)(double *q, const xpbd_particles_f64 *p, size_t begin, size_t end,
                             double h, double keep, double gx, double gy, double gz);
+    /* see xpbd_kernels_f32 */
+    uint32_t (*distance_xpbd_packed_once)(double *q, const xpbd_distance_set_f64 *c,
+                                          uint32_t colour, uint32_t batch_begin,
+                                          uint32_t batch_end, double h);
 } xpbd_kernels_f64;
 
 /* The table of a path, or NULL if it is not compiled in or not supported by

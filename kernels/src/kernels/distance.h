@@ -114,13 +114,14 @@ LANE_FN M K(pbd_solve)(K(pair) *q, V rest, V k)
 }
 
 /* The XPBD solve of the L slots from s; returns the lanes solved. first:
- * the lambdas are taken as 0, not read. */
-LANE_FN M K(xpbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V ih2, int first)
+ * the lambdas are taken as 0, not read; keep = 0: not stored either. */
+LANE_FN M K(xpbd_lanes)(K(pair) *q, const DS *c, uint32_t s, V ih2, int first, int keep)
 {
     V lam = first ? O(zero)() : O(load)(c->lambda + s);
     const M ok =
         K(xpbd_solve)(q, O(load)(c->rest + s), O(load)(c->compliance + s), &lam, ih2);
-    O(store)(c->lambda + s, lam);
+    if (keep)
+        O(store)(c->lambda + s, lam);
     return ok;
 }
 
@@ -151,7 +152,7 @@ LANE_FN uint32_t K(distance_xpbd_at)(const P *p, const DS *c, uint32_t s, unsign
 {
     K(pair) q;
     K(gather_pair)(&q, p, c->i0 + s, c->i1 + s);
-    const M ok = K(xpbd_lanes)(&q, c, s, ih2, 0);
+    const M ok = K(xpbd_lanes)(&q, c, s, ih2, 0, 1);
     K(scatter_pair)(&q, p, c->i0 + s, c->i1 + s, n);
     return K(count_skipped)(ok, n);
 }
@@ -198,7 +199,7 @@ LANE_FN V K(run_lanes)(V v, unsigned kind)
 #endif
 
 LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsigned n, V ih2,
-                                            int first)
+                                            int first, int keep)
 {
     K(pair) q;
 #if PAIR_RUNS
@@ -207,13 +208,14 @@ LANE_FN uint32_t K(distance_xpbd_packed_at)(R *pk, const DS *c, uint32_t s, unsi
         V lam = first ? O(zero)() : K(run_lanes)(O(load)(c->lambda + s), kind);
         const M ok = K(xpbd_solve)(&q, K(run_lanes)(O(load)(c->rest + s), kind),
                                    K(run_lanes)(O(load)(c->compliance + s), kind), &lam, ih2);
-        O(store)(c->lambda + s, K(run_lanes)(lam, kind));
+        if (keep)
+            O(store)(c->lambda + s, K(run_lanes)(lam, kind));
         K(store_run_pair)(&q, pk, c->i0 + s, c->i1 + s, kind);
         return K(count_skipped)(ok, n);
     }
 #endif
     K(load_packed_pair)(&q, pk, c->i0 + s, c->i1 + s);
-    const M ok = K(xpbd_lanes)(&q, c, s, ih2, first);
+    const M ok = K(xpbd_lanes)(&q, c, s, ih2, first, keep);
     K(store_packed_pair)(&q, pk, c->i0 + s, c->i1 + s, n);
     return K(count_skipped)(ok, n);
 }
@@ -259,16 +261,17 @@ static inline uint32_t K(distance_xpbd)(const P *p, const DS *c, uint32_t colour
 
 /* first: the lambdas taken as 0 (distance_xpbd_packed_first); the range's
  * padding slots, which the walk does not visit, get their reset here, so
- * every slot of the range ends as a reset and a pass would leave it */
+ * every slot of the range ends as a reset and a pass would leave it.
+ * keep = 0 (distance_xpbd_packed_once, with first): no lambda written. */
 LANE_FN uint32_t K(distance_xpbd_packed_walk)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
-                                              uint32_t b1, R h, int first)
+                                              uint32_t b1, R h, int first, int keep)
 {
     const V vih2 = O(set1)(1 / (h * h));
     uint32_t skipped = 0;
     FOR_SLOTS(c, colour, b0, b1) {
-        skipped += K(distance_xpbd_packed_at)(pk, c, s, LIVE_LANES, vih2, first);
+        skipped += K(distance_xpbd_packed_at)(pk, c, s, LIVE_LANES, vih2, first, keep);
     }
-    if (first) {
+    if (first && keep) {
         const uint32_t base = c->colour_begin[colour], real = base + c->colour_size[colour];
         const uint32_t from = base + b0 * XPBD_BATCH > real ? base + b0 * XPBD_BATCH : real;
         for (uint32_t s = from; s < base + b1 * XPBD_BATCH; ++s)
@@ -280,13 +283,19 @@ LANE_FN uint32_t K(distance_xpbd_packed_walk)(R *pk, const DS *c, uint32_t colou
 static inline uint32_t K(distance_xpbd_packed)(R *pk, const DS *c, uint32_t colour, uint32_t b0,
                                                uint32_t b1, R h)
 {
-    return K(distance_xpbd_packed_walk)(pk, c, colour, b0, b1, h, 0);
+    return K(distance_xpbd_packed_walk)(pk, c, colour, b0, b1, h, 0, 1);
 }
 
 static inline uint32_t K(distance_xpbd_packed_first)(R *pk, const DS *c, uint32_t colour,
                                                      uint32_t b0, uint32_t b1, R h)
 {
-    return K(distance_xpbd_packed_walk)(pk, c, colour, b0, b1, h, 1);
+    return K(distance_xpbd_packed_walk)(pk, c, colour, b0, b1, h, 1, 1);
+}
+
+static inline uint32_t K(distance_xpbd_packed_once)(R *pk, const DS *c, uint32_t colour,
+                                                    uint32_t b0, uint32_t b1, R h)
+{
+    return K(distance_xpbd_packed_walk)(pk, c, colour, b0, b1, h, 1, 0);
 }
 
 static inline uint32_t K(distance_pbd)(const P *p, const DS *c, uint32_t colour, uint32_t b0,
@@ -366,7 +375,7 @@ static inline uint32_t K(serial_distance_xpbd_packed)(R *q, const DS *c, uint32_
     uint32_t skipped = 0;
     for (uint32_t s = s0; s < s1; ++s)
         if (c->source[s] != XPBD_PAD)
-            skipped += K(distance_xpbd_packed_at)(q, c, s, 1, ih2, 0);
+            skipped += K(distance_xpbd_packed_at)(q, c, s, 1, ih2, 0, 1);
     return skipped;
 }
 

@@ -22,6 +22,7 @@ static const SFX(xpbd_kernels) K(kernels) = {
     .unpack_velocity_predict_pack = K(unpack_velocity_predict_pack),
     .distance_xpbd_packed_first = K(distance_xpbd_packed_first),
     .relaunch_packed = K(relaunch_packed),
+    .distance_xpbd_packed_once = K(distance_xpbd_packed_once),
 };
 
 static const SFX(xpbd_contact_kernels) K(contact_kernels) = {

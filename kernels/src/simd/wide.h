@@ -527,9 +527,10 @@ WIDE_INLINE void wd_store4t(double *q, const uint32_t *idx, wd x, wd y, wd z, wd
  *                        2, 4  ia[4g + m] = ia[4g] + 2m and ib[4g + m] = ia[4g + m] + 1
  *                              (4 pairs side by side: 8 particles, two rows)
  *                        0     otherwise (the row-per-particle path)
- *                        1 and 2 when the groups also follow each other (a
- *                        run of 16 slots: its rows from ia[0] alone, which
- *                        is cheaper than the groups' own starts of 3, 4)
+ *                        1 or 2 where the groups also follow each other (a
+ *                        run of 16 slots, its rows addressed from ia[0]
+ *                        alone), 3 or 4 where they do not (each group's
+ *                        rows from its own first index)
  *   wf_load_run / wf_store_run   kind 1 or 3, one endpoint, in run order:
  *                                lane j holds the particle of slot
  *                                wf_run_order's j (the rows transposed, no
@@ -614,6 +615,8 @@ WIDE_INLINE wf wf_run_order(wf v)
 {
     return _mm512_permutexvar_ps(wf_tpos(), v);
 }
+/* each kind with a call of its own: a run of 16 addresses its rows from
+ * ia[0] alone, with nothing of the groups' addressing on its path */
 WIDE_INLINE void wf_load_run(const float *q, const uint32_t *ia, unsigned kind, wf *x, wf *y,
                              wf *z, wf *w)
 {

@@ -543,6 +543,9 @@ static void FN(cross_packed)(int pbd)
                         ENSURE_INT(sa, su);
                         SAMER(qa, qb, 4 * n, label);
                         if (once) {
+                            snprintf(label, sizeof label,
+                                     "%s: colour %u distance_xpbd_packed_once keeps lambdas",
+                                     r.label, (unsigned)col);
                             SAMER(r.ca.lambda + c0, held + c0, c1 - c0, label);
                             memcpy(r.ca.lambda + c0, r.cb.lambda + c0,
                                    (c1 - c0) * sizeof *held);

@@ -616,7 +616,8 @@ WIDE_INLINE wf wf_run_order(wf v)
     return _mm512_permutexvar_ps(wf_tpos(), v);
 }
 /* each kind with a call of its own: a run of 16 addresses its rows from
- * ia[0] alone, with nothing of the groups' addressing on its path */
+ * ia[0] alone, with nothing of the groups' addressing on its path (one
+ * call on rows chosen per kind took 4.6% more kernel time with runs) */
 WIDE_INLINE void wf_load_run(const float *q, const uint32_t *ia, unsigned kind, wf *x, wf *y,
                              wf *z, wf *w)
 {

@@ -54,6 +54,7 @@ endforeach()
 # exactly the public headers are installed: every one, nothing internal
 file(GLOB public_headers RELATIVE "${SOURCE_DIR}/kernels/include/xpbd"
      "${SOURCE_DIR}/kernels/include/xpbd/*")
+list(APPEND public_headers version.h)   # generated from project(VERSION)
 file(GLOB installed_headers RELATIVE "${prefix}/include/xpbd" "${prefix}/include/xpbd/*")
 list(SORT public_headers)
 list(SORT installed_headers)

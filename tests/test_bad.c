@@ -3,7 +3,9 @@
 #include "fixture.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define XPBD_REAL_F32
 #include "precision.h"
@@ -67,6 +69,14 @@ static void bad_status_str(void)
     ENSURE_INT(XPBD_ERR_LAMBDA, -18);
     ENSURE_INT(xpbd_version(), XPBD_VERSION_MAJOR * 10000 + XPBD_VERSION_MINOR * 100 +
                                    XPBD_VERSION_PATCH);
+    ENSURE_INT(xpbd_version(), XPBD_VERSION);
+    /* the header and the library say what CMake's project(VERSION) says
+     * (passed to this test on its own, not through the generated header) */
+    char v[32];
+    snprintf(v, sizeof v, "%u.%u.%u", xpbd_version() / 10000, xpbd_version() / 100 % 100,
+             xpbd_version() % 100);
+    ENSURE(strcmp(v, XPBD_TEST_PROJECT_VERSION) == 0);
+    ENSURE(strcmp(XPBD_VERSION_STRING, XPBD_TEST_PROJECT_VERSION) == 0);
 }
 
 const xt_test xt_tests_bad[] = {

@@ -44,6 +44,7 @@ add_executable(xpbd-tests
   test_contract.c
   test_catalogue.c)
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_PROJECT_VERSION="${PROJECT_VERSION}")
 if(XPBD_OPENMP)
   target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
 endif()
@@ -101,6 +102,7 @@ foreach(src IN LISTS XPBD_LIB_SOURCES)
 endforeach()
 add_library(xpbd_finegrain STATIC ${XPBD_LIB_SOURCE_PATHS} ${PROJECT_SOURCE_DIR}/report/scenes.c)
 target_include_directories(xpbd_finegrain PUBLIC ${PROJECT_SOURCE_DIR}/kernels/include
+                                                 ${XPBD_GENERATED_INCLUDE}
                                                  ${PROJECT_SOURCE_DIR}/report
                                           PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
 target_compile_definitions(xpbd_finegrain PRIVATE ${XPBD_LIB_DEFS} XPBD__MIN_PBLOCKS=1u
@@ -224,6 +226,7 @@ include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)
 # through counting hooks; the shipped xpbd target is untouched.
 add_library(xpbd_allocfail STATIC ${XPBD_LIB_SOURCE_PATHS} ${PROJECT_SOURCE_DIR}/report/replay.c)
 target_include_directories(xpbd_allocfail PUBLIC ${PROJECT_SOURCE_DIR}/kernels/include
+                                                 ${XPBD_GENERATED_INCLUDE}
                                                  ${PROJECT_SOURCE_DIR}/report
                                           PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
 target_compile_definitions(xpbd_allocfail PRIVATE ${XPBD_LIB_DEFS})

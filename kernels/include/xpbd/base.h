@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xpbd/version.h"
+
 #if defined(_WIN32) && defined(XPBD_SHARED)
 #  ifdef XPBD_BUILDING
 #    define XPBD_API __declspec(dllexport)
@@ -25,9 +27,8 @@
 extern "C" {
 #endif
 
-#define XPBD_VERSION_MAJOR 0
-#define XPBD_VERSION_MINOR 1
-#define XPBD_VERSION_PATCH 0
+/* XPBD_VERSION_MAJOR, _MINOR, _PATCH, XPBD_VERSION: generated from CMake's
+ * project(VERSION) into xpbd/version.h */
 /* Version of the step protocol: the meaning of xpbd_step_config's fields and
  * defaults. Scene/replay files carry it; a mismatch is refused. */
 #define XPBD_PROTOCOL_VERSION 1u

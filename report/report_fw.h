@@ -67,6 +67,12 @@ FILE *xr_create(const char *path);
 int xr_mkdir_p(const char *path);
 int xr_is_file(const char *path); /* a regular file of size > 0 */
 int xr_is_dir(const char *path);
+/* The directory rel (e.g. "../share/xpbd/plots") beside this process's own
+ * executable (/proc/self/exe, else argv0 when it holds a '/'), resolved
+ * and malloc'd, or NULL when it is not a directory: how the installed
+ * tools find their data wherever the install tree was copied, with no
+ * path compiled in. */
+char *xr_dir_beside_exe(const char *argv0, const char *rel);
 /* The file's bytes (NUL-terminated; *len set when len is not NULL), or NULL. */
 char *xr_slurp(const char *path, size_t *len);
 double xr_now(void); /* monotonic seconds */

@@ -19,9 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef XPBD_PLOTS_DIR
-#define XPBD_PLOTS_DIR "plots"
-#endif
+/* where the gnuplot scripts are, from the tool's own directory: the same
+ * in the build tree (the build copies the .gp scripts there) and in any copy of
+ * an install tree; --plots DIR overrides it */
+#define XR_PLOTS_BESIDE_EXE "../share/xpbd/plots"
 
 /* The tables the framework itself writes (the sections list theirs). */
 static const xr_table_desc xr_framework_tables[] = {
@@ -65,8 +66,8 @@ static void xr_usage(FILE *f)
             "                   avx2, avx512, neon (default auto: the XPBD_ISA environment\n"
             "                   variable if set, else the best this CPU supports). The SIMD\n"
             "                   sections always run every supported path.\n"
-            "  --plots DIR      directory of the gnuplot scripts (default:\n"
-            "                   %s)\n"
+            "  --plots DIR      directory of the gnuplot scripts (default: %s\n"
+            "                   beside the xpbd-report executable)\n"
             "  --help           this text\n"
             "\n"
             "Output (DIR):\n"
@@ -108,7 +109,7 @@ static void xr_usage(FILE *f)
             "     script failed: its log is kept in DIR/fig/)\n"
             "  4  every check passed and the figures exist, but report.pdf is missing\n"
             "     (groff not installed, or it failed: its log is kept in DIR/pdf/)\n",
-            XPBD_PLOTS_DIR);
+            XR_PLOTS_BESIDE_EXE);
     fputs("\nSubcommands (details: xpbd-report sweep --help):\n"
           "  xpbd-report sweep ...   a parameter sweep of one scene: table and figure\n"
           "  xpbd-report merge ...   joins the shards of a sweep (--shard K/N)\n",
@@ -202,12 +203,9 @@ int main(int argc, char **argv)
         return xr_merge_main(argc - 1, argv + 1);
     static xr_ctx ctx;
     ctx.out = "report-out";
-    ctx.plots = XPBD_PLOTS_DIR;
-#ifdef XPBD_PLOTS_INSTALL_DIR
-    /* an installed binary on a machine without the source tree */
-    if (!xr_is_dir(ctx.plots) && xr_is_dir(XPBD_PLOTS_INSTALL_DIR))
-        ctx.plots = XPBD_PLOTS_INSTALL_DIR;
-#endif
+    /* freed at exit: ctx.plots lives as long as the process */
+    char *plots_beside_exe = xr_dir_beside_exe(argv[0], XR_PLOTS_BESIDE_EXE);
+    ctx.plots = plots_beside_exe ? plots_beside_exe : XR_PLOTS_BESIDE_EXE " beside xpbd-report";
     ctx.isa = XPBD_ISA_AUTO;
     ctx.want_png = ctx.want_pdf = 1;
     ctx.jobs = 2;

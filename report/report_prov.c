@@ -2,10 +2,10 @@
  * report.pdf and at the top of report.md: source commit, date, compiler and
  * flags, CPU model, ISA path, load average during the run, xpbd version.
  *
- * The commit comes from `git rev-parse HEAD` in the source tree the binary
- * was built from (XPBD_SOURCE_DIR) when that is a checkout, with
- * "(modified)" when tracked files differ from it; else from the value
- * CMake baked in at configure time (XPBD_GIT_COMMIT); else "unknown". */
+ * The commit is the one the sources were at when the binary was built, with
+ * "(modified)" when tracked files differed from it (report_commit.h,
+ * generated at build time by cmake/source_commit.cmake); else "unknown".
+ * The binary keeps no path to its source tree. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report_fw.h"
@@ -14,53 +14,15 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef XPBD_SOURCE_DIR
-#define XPBD_SOURCE_DIR ""
-#endif
-#ifndef XPBD_GIT_COMMIT
-#define XPBD_GIT_COMMIT ""
-#endif
+#include "report_commit.h"
 #ifndef XPBD_C_FLAGS
 #define XPBD_C_FLAGS "unknown"
 #endif
 
-/* First line of a program's output (stdout+stderr), or "" when it fails. */
-static void xr_first_line(char *const argv[], char *out, size_t size)
-{
-    out[0] = 0;
-    char tmpl[] = "/tmp/xpbd-report-XXXXXX";
-    const int fd = mkstemp(tmpl);
-    if (fd < 0)
-        return;
-    const int code = xr_run(argv, tmpl);
-    char *text = xr_slurp(tmpl, NULL);
-    remove(tmpl);
-    if (code == 0 && text) {
-        text[strcspn(text, "\n")] = 0;
-        snprintf(out, size, "%s", text);
-    }
-    free(text);
-}
-
 static void xr_commit(char *out, size_t size)
 {
-    char head[64] = "", dirty[8] = "";
-    if (*XPBD_SOURCE_DIR) {
-        char *rev[] = {(char *)"git", (char *)"-C", (char *)XPBD_SOURCE_DIR, (char *)"rev-parse",
-                       (char *)"HEAD", NULL};
-        xr_first_line(rev, head, sizeof head);
-        if (*head) {
-            char *st[] = {(char *)"git",       (char *)"-C",
-                          (char *)XPBD_SOURCE_DIR, (char *)"status",
-                          (char *)"--porcelain", (char *)"--untracked-files=no",
-                          NULL};
-            xr_first_line(st, dirty, sizeof dirty);
-        }
-    }
-    if (*head)
-        snprintf(out, size, "%.40s%s", head, *dirty ? " (modified)" : "");
-    else if (*XPBD_GIT_COMMIT)
-        snprintf(out, size, "%s (at configure time)", XPBD_GIT_COMMIT);
+    if (*XPBD_GIT_COMMIT)
+        snprintf(out, size, "%.40s%s", XPBD_GIT_COMMIT, XPBD_GIT_MODIFIED ? " (modified)" : "");
     else
         snprintf(out, size, "unknown");
 }

@@ -3,7 +3,7 @@
  *
  * External programs run through fork/execvp, never a shell, so no path needs
  * shell quoting. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* POSIX.1-2008 with realpath */
 
 #include "report_fw.h"
 
@@ -135,6 +135,31 @@ int xr_is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *xr_dir_beside_exe(const char *argv0, const char *rel)
+{
+    char exe[4096];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+    } else if (argv0 && strchr(argv0, '/') && strlen(argv0) < sizeof exe) {
+        memcpy(exe, argv0, strlen(argv0) + 1);
+    } else {
+        return NULL;
+    }
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    slash[1] = 0;
+    char *joined = xr_path(exe, rel, NULL);
+    char *resolved = realpath(joined, NULL);
+    free(joined);
+    if (resolved && !xr_is_dir(resolved)) {
+        free(resolved);
+        resolved = NULL;
+    }
+    return resolved;
 }
 
 char *xr_slurp(const char *path, size_t *len)

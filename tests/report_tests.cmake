@@ -31,3 +31,12 @@ if(TARGET xpbd-report)
             $<TARGET_FILE:xpbd-report> ${CMAKE_CURRENT_BINARY_DIR}/report-parallel)
   set_tests_properties(report.parallel PROPERTIES TIMEOUT 300 LABELS "report")
 endif()
+
+# The installed tools, relocated, with the source and build trees hidden
+# (tests/install_tools.sh): xpbd-report finds its scripts beside itself
+if(TARGET xpbd-report)
+  add_test(NAME install.tools
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/install_tools.sh ${CMAKE_COMMAND}
+            ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} $<CONFIG>)
+  set_tests_properties(install.tools PROPERTIES TIMEOUT 900 LABELS "install;report")
+endif()

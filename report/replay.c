@@ -173,11 +173,22 @@ static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG **e, char *err, size_t
         .calm = fl->calm, .signature = fl->signature, .planes = fl->planes,
         .plane = fl->plane, .max_contacts = fl->max_contacts, .colouring = fl->colouring,
         .frame = fl->start_frame};
-    size_t bad = SIZE_MAX;
-    const xpbd_status st = SFX(xpbd_engine_create)(e, &sc, &fl->config, &fl->options, &bad);
+    xpbd_where where;
+    const xpbd_status st = SFX(xpbd_engine_create)(e, &sc, &fl->config, &fl->options, &where);
     free(buf);
-    if (st != XPBD_OK)
-        snprintf(err, errlen, "the scene was refused: %s (element %zu)", xpbd_status_str(st), bad);
+    if (st != XPBD_OK) {
+        char at[96] = "";
+        if (where.part != XPBD_PART_NONE || where.field != XPBD_FIELD_NONE)
+            snprintf(at, sizeof at, " (%s", xpbd_part_name(where.part));
+        if (at[0] && where.index != SIZE_MAX)
+            snprintf(at + strlen(at), sizeof at - strlen(at), " %zu", where.index);
+        if (at[0] && where.field != XPBD_FIELD_NONE)
+            snprintf(at + strlen(at), sizeof at - strlen(at), ", %s",
+                     xpbd_field_name(where.field));
+        if (at[0])
+            snprintf(at + strlen(at), sizeof at - strlen(at), ")");
+        snprintf(err, errlen, "the scene was refused: %s%s", xpbd_status_str(st), at);
+    }
     return st;
 }
 

@@ -452,14 +452,48 @@ static void FN(bad_diverge)(void)
     ENSURE_STATUS(SFX(xpbd_step)(&cfg, 1.0, &a.p, &c, scratch, bytes, &k), XPBD_ERR_DIVERGED);
     ENSURE_INT(k.status, XPBD_ERR_DIVERGED);
     ENSURE_INT(k.bad_index, 1); /* the free end went to inf; the static one never moves */
+    ENSURE_INT(k.bad_part, XPBD_PART_PARTICLES);
+    ENSURE_INT(k.bad_field, XPBD_FIELD_NONE);
     SAMESNAP(&snap, &a.p, &c, "diverged step restored");
     xt_snap_free(&snap);
+
+    /* the same link in an engine: its counters name the particle too, and
+     * the state is kept */
+    {
+        const R xyz[6] = {0, 0, 0, 1, 0, 0}, w[2] = {0, 1};
+        const uint32_t edge[2] = {0, 1};
+        SFX(xpbd_scene) sc;
+        memset(&sc, 0, sizeof sc);
+        sc.particles = 2;
+        sc.xyz = xyz;
+        sc.inv_mass = w;
+        sc.edges = 1;
+        sc.edge = edge;
+        sc.edge_rest = rest;
+        sc.edge_compliance = comp;
+        SFX(xpbd_engine) *e = NULL;
+        xpbd_where where;
+        REQUIRE_STATUS(SFX(xpbd_engine_create)(&e, &sc, &cfg, NULL, &where), XPBD_OK);
+        ENSURE_INT(where.part, XPBD_PART_NONE);
+        ENSURE_INT(where.index, SIZE_MAX);
+        ENSURE_STATUS(SFX(xpbd_engine_step)(e, 1.0), XPBD_ERR_DIVERGED);
+        const xpbd_engine_counters *ec = SFX(xpbd_engine_counters)(e);
+        ENSURE_INT(ec->step.status, XPBD_ERR_DIVERGED);
+        ENSURE_INT(ec->step.bad_part, XPBD_PART_PARTICLES);
+        ENSURE_INT(ec->step.bad_index, 1);
+        ENSURE_INT(ec->step.bad_field, XPBD_FIELD_NONE);
+        ENSURE(SFX(xpbd_engine_particles)(e)->x[1] == 1);
+        SFX(xpbd_engine_destroy)(e);
+    }
 
     /* XPBD on the same link does not diverge: the solve is unconditionally
      * stable in alpha (XPBD's point) */
     cfg.solver = XPBD_SOLVER_XPBD;
     ENSURE_STATUS(SFX(xpbd_step)(&cfg, 1.0, &a.p, &c, scratch, bytes, &k), XPBD_OK);
     ENSURE(isfinite(a.p.x[1]) && isfinite(a.p.y[1]));
+    ENSURE_INT(k.bad_part, XPBD_PART_NONE);
+    ENSURE_INT(k.bad_index, SIZE_MAX);
+    ENSURE_INT(k.bad_field, XPBD_FIELD_NONE);
     free(scratch);
     SFX(xt_cloud_free)(&a);
     SFX(xpbd_distance_set_free)(&c);

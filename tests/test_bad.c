@@ -1,5 +1,5 @@
 /* Bad input through the builder, the validators and the step driver, in
- * both precisions (see bad_tmpl.h), and the status names. */
+ * both precisions (see bad_tmpl.h), and the status, part and field names. */
 #include "fixture.h"
 
 #include <math.h>
@@ -79,6 +79,63 @@ static void bad_status_str(void)
     ENSURE(strcmp(XPBD_VERSION_STRING, XPBD_TEST_PROJECT_VERSION) == 0);
 }
 
+/* Every part and every field below its COUNT has a non-empty name of its
+ * own; values outside [0, COUNT) give one fixed text each. The field names
+ * are the C names of the fields, so a few are spelled out here. */
+static void bad_place_names(void)
+{
+    const char *names[(int)XPBD_FIELD_COUNT > (int)XPBD_PART_COUNT ? (int)XPBD_FIELD_COUNT
+                                                                  : (int)XPBD_PART_COUNT];
+    for (int k = 0; k < XPBD_PART_COUNT; ++k) {
+        const char *name = xpbd_part_name((xpbd_part)k);
+        REQUIRE(name != NULL);
+        ENSURE(name[0] != '\0');
+        ENSURE(strcmp(name, "unknown part") != 0);
+        for (int j = 0; j < k; ++j)
+            if (strcmp(names[j], name) == 0) {
+                fprintf(stderr, "      parts %d and %d share the name '%s'\n", j, k, name);
+                ENSURE(!"distinct part names");
+            }
+        names[k] = name;
+    }
+    for (int k = 0; k < XPBD_FIELD_COUNT; ++k) {
+        const char *name = xpbd_field_name((xpbd_field)k);
+        REQUIRE(name != NULL);
+        ENSURE(name[0] != '\0');
+        ENSURE(strcmp(name, "unknown field") != 0);
+        for (int j = 0; j < k; ++j)
+            if (strcmp(names[j], name) == 0) {
+                fprintf(stderr, "      fields %d and %d share the name '%s'\n", j, k, name);
+                ENSURE(!"distinct field names");
+            }
+        names[k] = name;
+    }
+    const int outside[] = {-1, -1000, 1000};
+    for (size_t k = 0; k < sizeof outside / sizeof outside[0]; ++k) {
+        ENSURE(strcmp(xpbd_part_name((xpbd_part)outside[k]), "unknown part") == 0);
+        ENSURE(strcmp(xpbd_field_name((xpbd_field)outside[k]), "unknown field") == 0);
+    }
+    ENSURE(strcmp(xpbd_part_name(XPBD_PART_COUNT), "unknown part") == 0);
+    ENSURE(strcmp(xpbd_field_name(XPBD_FIELD_COUNT), "unknown field") == 0);
+    ENSURE(strcmp(xpbd_part_name(XPBD_PART_DISTANCE), "distance") == 0);
+    ENSURE(strcmp(xpbd_part_name(XPBD_PART_CONTACT_FIXED), "fixed contact") == 0);
+    ENSURE(strcmp(xpbd_field_name(XPBD_FIELD_SUBSTEPS), "substeps") == 0);
+    ENSURE(strcmp(xpbd_field_name(XPBD_FIELD_RELATIVE_DAMPING), "relative_damping") == 0);
+    ENSURE(strcmp(xpbd_field_name(XPBD_FIELD_EXECUTOR_WORKER_COUNT),
+                  "executor->worker_count") == 0);
+    /* the pinned values of the header */
+    ENSURE_INT(XPBD_PART_NONE, 0);
+    ENSURE_INT(XPBD_PART_CONFIG, 1);
+    ENSURE_INT(XPBD_PART_DISTANCE, 3);
+    ENSURE_INT(XPBD_PART_OPTIONS, 13);
+    ENSURE_INT(XPBD_PART_COUNT, 16);
+    ENSURE_INT(XPBD_FIELD_NONE, 0);
+    ENSURE_INT(XPBD_FIELD_VERSION, 1);
+    ENSURE_INT(XPBD_FIELD_RELATIVE_DAMPING, 19);
+    ENSURE_INT(XPBD_FIELD_INV_INERTIA, 38);
+    ENSURE_INT(XPBD_FIELD_COUNT, 39);
+}
+
 const xt_test xt_tests_bad[] = {
     {"bad.builder_f32", bad_builder_f32},
     {"bad.builder_f64", bad_builder_f64},
@@ -91,5 +148,6 @@ const xt_test xt_tests_bad[] = {
     {"bad.diverge_f32", bad_diverge_f32},
     {"bad.diverge_f64", bad_diverge_f64},
     {"bad.status_str", bad_status_str},
+    {"bad.place_names", bad_place_names},
     {NULL, NULL},
 };

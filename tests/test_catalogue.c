@@ -1,8 +1,10 @@
 /* The bad-input catalogue: one row per documented error of the public
  * functions, each an edit of one valid input (the fixture below), the
- * status and bad_index the header documents, and the check that the call
- * left the caller's state as documented (in/out state bit-identical; a
- * builder's *out zeroed).
+ * status, bad_index and place (part and field) the header documents, and
+ * the check that the call left the caller's state as documented (in/out
+ * state bit-identical; a builder's *out zeroed). The functions that name a
+ * place (the steps' counters, the engine's create) are held to the row's
+ * part and field; a row of any other function names none.
  *
  * A row names the function it calls; its edit is a small function of the
  * fixture. Rows run in double precision: both precisions are one template
@@ -37,6 +39,7 @@ typedef struct cat_fx {
     size_t tets, bends;
     double tcomp[16];
     xpbd_quad_set_f64 qset, qout;
+    xpbd_quad_set_f64 bset; /* the cloth's two bending stencils, built */
     /* contacts */
     double radius[CN];
     xpbd_contact_set cs;
@@ -53,6 +56,9 @@ typedef struct cat_fx {
     xpbd_plane plane[2];
     uint32_t anchor[CN];
     double tlen[CN];
+    size_t body[3];
+    xpbd_rigid_f64 rigid[2];
+    xpbd_rigid_impulse rimp[2];
     xpbd_world_f64 w;
     /* the 1-D lab kernel */
     double a, b, wa, wb, lrest, lcomp, dt, lambda;
@@ -67,7 +73,7 @@ typedef struct cat_fx {
     size_t copies;
     /* engine create (the chain as a scene) and apply */
     double sxyz[3 * CN], sw[CN];
-    uint32_t sedge[2 * CM];
+    uint32_t sedge[2 * CM], stet[8], sbend[8];
     xpbd_scene_f64 scene;
     xpbd_engine_options eopt;
     xpbd_engine_f64 *e;
@@ -76,7 +82,23 @@ typedef struct cat_fx {
     const char *isa_name;
     xpbd_isa isa_out;
     size_t bad;
+    xpbd_part part; /* the place a call names (XPBD_PART_COUNT: it names none) */
+    xpbd_field field;
 } cat_fx;
+
+/* Executors a configuration may name that cannot run anything (never
+ * called: the step and create refuse them first). */
+static void *cat_enqueue(xpbd_range_task *task, uint32_t count, uint32_t min_range,
+                         uint32_t workers, void *task_ctx, void *user_ctx)
+{
+    (void)min_range, (void)workers, (void)user_ctx;
+    task(0, count, 0, task_ctx);
+    return NULL;
+}
+static void cat_finish(void *handle, void *user_ctx) { (void)handle, (void)user_ctx; }
+static const xpbd_executor cat_no_enqueue = {NULL, cat_finish, 4, NULL};
+static const xpbd_executor cat_no_finish = {cat_enqueue, NULL, 4, NULL};
+static const xpbd_executor cat_no_workers = {cat_enqueue, cat_finish, 0, NULL};
 
 static void cat_fixture(cat_fx *f)
 {
@@ -125,6 +147,7 @@ static void cat_fixture(cat_fx *f)
     static const uint32_t st[2][4] = {{0, 4, 1, 3}, {4, 8, 5, 7}};
     memcpy(f->bend, st, sizeof st);
     f->bends = 2;
+    (void)xpbd_bend_set_build_f64(&f->bset, 9, f->cloth_xyz, 2, f->bend, f->tcomp, NULL, NULL);
     /* contacts: room for 16, two pairs */
     f->max_contacts = 16;
     f->slots = xpbd_contact_slots(f->max_contacts);
@@ -139,6 +162,16 @@ static void cat_fixture(cat_fx *f)
     f->h = 1.0 / 60;
     f->scratch_bytes = sizeof f->scratch;
     f->plane[0] = (xpbd_plane){{0, 1, 0}, 0};
+    f->plane[1] = (xpbd_plane){{1, 0, 0}, -10};
+    f->body[0] = 0, f->body[1] = 6, f->body[2] = CN;
+    for (int b = 0; b < 2; ++b) {
+        f->rigid[b].shape = XPBD_RIGID_SPHERE;
+        f->rigid[b].centre[0] = 100 + 10 * b; /* far away: touches nothing */
+        f->rigid[b].half[0] = 1;
+        f->rigid[b].inv_mass = 1;
+        f->rigid[b].rot[0] = f->rigid[b].rot[4] = f->rigid[b].rot[8] = 1;
+        f->rigid[b].inv_inertia[0] = f->rigid[b].inv_inertia[4] = f->rigid[b].inv_inertia[8] = 1;
+    }
     memset(&f->w, 0, sizeof f->w);
     f->w.particles = &f->p;
     f->w.constraints = &f->set;
@@ -158,6 +191,8 @@ static void cat_fixture(cat_fx *f)
         f->sw[i] = i == 0 ? 0 : 1;
     }
     memcpy(f->sedge, f->edge, sizeof f->sedge);
+    for (uint32_t k = 0; k < 8; ++k) /* two tets and two stencils of the chain, unused */
+        f->stet[k] = f->sbend[k] = k;
     f->scene.particles = CN;
     f->scene.xyz = f->sxyz;
     f->scene.inv_mass = f->sw;
@@ -172,6 +207,8 @@ static void cat_fixture(cat_fx *f)
     f->isa_name = "scalar";
     f->isa_out = XPBD_ISA_AUTO;
     f->bad = 12345;
+    f->part = XPBD_PART_COUNT;
+    f->field = XPBD_FIELD_COUNT;
 }
 
 static void cat_release(cat_fx *f)
@@ -180,6 +217,7 @@ static void cat_release(cat_fx *f)
         xpbd_engine_destroy_f64(f->e);
     xpbd_distance_set_free_f64(&f->set);
     xpbd_quad_set_free_f64(&f->qset);
+    xpbd_quad_set_free_f64(&f->bset);
     /* a row whose call wrongly succeeded would leave these built */
     if (f->out.block_ && f->out.count != 0xa5a5a5a5u)
         xpbd_distance_set_free_f64(&f->out);
@@ -286,6 +324,8 @@ static xpbd_status call_step(cat_fx *f)
     const xpbd_status st =
         xpbd_step_f64(&f->cfg, f->h, &f->p, &f->set, f->scratch, f->scratch_bytes, &k);
     f->bad = k.bad_index;
+    f->part = k.bad_part;
+    f->field = k.bad_field;
     return st;
 }
 static xpbd_status call_world_step(cat_fx *f)
@@ -294,6 +334,8 @@ static xpbd_status call_world_step(cat_fx *f)
     const xpbd_status st =
         xpbd_world_step_f64(&f->cfg, f->h, &f->w, f->scratch, f->scratch_bytes, &k);
     f->bad = k.bad_index;
+    f->part = k.bad_part;
+    f->field = k.bad_field;
     return st;
 }
 static xpbd_status call_tear_split(cat_fx *f)
@@ -306,7 +348,12 @@ static xpbd_status call_tear_split(cat_fx *f)
 
 static xpbd_status call_engine_create(cat_fx *f)
 {
-    return xpbd_engine_create_f64(&f->e, &f->scene, &f->cfg, &f->eopt, &f->bad);
+    xpbd_where where = {XPBD_PART_COUNT, 12345, XPBD_FIELD_COUNT};
+    const xpbd_status st = xpbd_engine_create_f64(&f->e, &f->scene, &f->cfg, &f->eopt, &where);
+    f->bad = where.index;
+    f->part = where.part;
+    f->field = where.field;
+    return st;
 }
 /* apply on a created engine: its particles compared before and after (a
  * change spoils the fixture's block, so the row's state check fails) */
@@ -471,6 +518,62 @@ static void e_in_wake(cat_fx *f) { f->input = (xpbd_input){XPBD_INPUT_WAKE, 3, 0
 static void e_tear_range(cat_fx *f) { f->edge[2 * 3 + 1] = CN; }
 static void e_tear_self(cat_fx *f) { f->edge[2 * 5 + 1] = f->edge[2 * 5]; }
 static void e_tear_flag(cat_fx *f) { f->opt.serial = 4; }
+/* configuration fields, each refused with its field named (the step and
+ * create check them alike) */
+static void e_gravity(cat_fx *f) { f->cfg.gravity[2] = NAN; }
+static void e_stiffness(cat_fx *f) { f->cfg.pbd_stiffness = 0; }
+static void e_spring_damping(cat_fx *f) { f->cfg.spring_damping = -1; }
+static void e_solver(cat_fx *f) { f->cfg.solver = (xpbd_solver)7; }
+static void e_lambda_reset(cat_fx *f) { f->cfg.lambda_reset = (xpbd_lambda_reset)5; }
+static void e_measure(cat_fx *f) { f->cfg.measure_residual = 2; }
+static void e_order_enum(cat_fx *f) { f->cfg.contact_order = (xpbd_contact_order)9; }
+static void e_ex_enqueue(cat_fx *f) { f->cfg.executor = &cat_no_enqueue; }
+static void e_ex_finish(cat_fx *f) { f->cfg.executor = &cat_no_finish; }
+static void e_ex_workers(cat_fx *f) { f->cfg.executor = &cat_no_workers; }
+static void e_two_bad(cat_fx *f) { f->cfg.damping = 2, f->cfg.substeps = 0; } /* the first named */
+static void e_fs_neg(cat_fx *f) { f->cfg.friction_static = -1; }
+static void e_skin(cat_fx *f) { f->cfg.contact_skin = -0.5; }
+static void e_reldamp(cat_fx *f) { f->cfg.relative_damping = 1.5; }
+/* the same index error (a particle past the world's) in the element with
+ * source 1 of each set: four parts */
+static void e_w_dist_range(cat_fx *f) { f->set.i1[slot_of(&f->set, 1)] = CN + 3; }
+static void e_w_tet_range(cat_fx *f) { f->w.tets = &f->qset, f->qset.i2[qslot(&f->qset, 1)] = CN + 3; }
+static void e_w_bend_range(cat_fx *f) { f->w.bends = &f->bset, f->bset.i2[qslot(&f->bset, 1)] = CN + 3; }
+static void e_w_contact_range(cat_fx *f)
+{
+    (void)xpbd_contact_set_assign(&f->cs, CN, 2, f->pi0, f->pi1, 0, 0, f->work, f->work_bytes,
+                                  NULL);
+    f->w.contacts = &f->cs;
+    f->w.contacts_fixed = 1;
+    f->ci1[1] = CN + 3; /* slot 1 (5-7) becomes 5-15 */
+}
+static void e_w_sets_valid(cat_fx *f) { f->w.tets = &f->qset, f->w.bends = &f->bset; }
+static void e_w_bodies_valid(cat_fx *f) { f->w.body_begin = f->body, f->w.body_count = 2, f->w.plane_count = 2; }
+static void e_sc_bodies_valid(cat_fx *f) { f->scene.bodies = 2, f->scene.body_begin = f->body, f->scene.planes = 2; }
+static void e_plane1(cat_fx *f) { f->w.plane_count = 2, f->plane[1].n[1] = 1; }
+static void e_radius_null(cat_fx *f) { f->w.radius = NULL; }
+static void e_body1(cat_fx *f) { f->w.body_begin = f->body, f->w.body_count = 2, f->body[2] = CN + 1; }
+static void e_rigids(cat_fx *f) { f->w.rigids = f->rigid, f->w.rigid_impulse = f->rimp, f->w.rigid_count = 2; }
+static void e_rigid1_mass(cat_fx *f) { e_rigids(f), f->rigid[1].inv_mass = -1; }
+static void e_rigid0_rot(cat_fx *f) { e_rigids(f), f->rigid[0].rot[5] = INFINITY; }
+static void e_rigid_null(cat_fx *f) { e_rigids(f), f->w.rigid_impulse = NULL; }
+/* create: the scene's places */
+static void e_sc_opt_ex(cat_fx *f) { f->eopt.executor = &cat_no_workers; }
+static void e_sc_springs(cat_fx *f)
+{
+    f->cfg.solver = XPBD_SOLVER_SPRINGS;
+    f->scene.edge_compliance = f->comp;
+    f->comp[7] = 0, f->comp[3] = 0; /* springs need compliance > 0: the lowest edge named */
+}
+static void e_sc_plane1(cat_fx *f) { f->scene.planes = 2, f->plane[1].d = INFINITY; }
+static void e_sc_body1(cat_fx *f) { f->scene.bodies = 2, f->scene.body_begin = f->body, f->body[1] = 7, f->body[2] = 5; }
+static void e_sc_origin(cat_fx *f) { f->scene.origin = f->anchor, f->anchor[4] = CN; }
+static void e_sc_contacts(cat_fx *f) { f->scene.max_contacts = (size_t)INT32_MAX; }
+static void e_sc_tet_alpha(cat_fx *f) { f->scene.tet_alpha = NAN; }
+static void e_sc_bend_alpha(cat_fx *f) { f->scene.bend_alpha = -1; }
+static void e_sc_tet(cat_fx *f) { f->scene.tets = 2, f->scene.tet = f->stet, f->stet[4 + 2] = CN; }
+static void e_sc_bend(cat_fx *f) { f->scene.bends = 2, f->scene.bend = f->sbend, f->sbend[4 + 2] = CN; }
+static void e_sc_colours(cat_fx *f) { f->scene.colouring.max_colours = XPBD_MAX_COLOURS + 1; }
 
 /* ------------------------------------------------------------- table --- */
 
@@ -479,145 +582,197 @@ typedef struct cat_row {
     xpbd_status (*call)(cat_fx *);
     void (*edit)(cat_fx *);
     xpbd_status want;
-    size_t bad; /* SIZE_MAX: none named */
+    size_t bad;       /* SIZE_MAX: none named */
+    xpbd_part part;   /* the place named: XPBD_PART_NONE for a function that names none */
+    xpbd_field field;
     int builds; /* the call fills an *out that must be zeroed on error: 1 a set, 2 an engine */
 } cat_row;
 
 #define NB SIZE_MAX
+#define PT(name) XPBD_PART_##name
+#define FD(name) XPBD_FIELD_##name
 static const cat_row rows[] = {
-    {"xpbd_distance1d_solve", call_solve_null, e_none, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_lambda_nan, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_a_inf, XPBD_ERR_POSITION, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_wb_neg, XPBD_ERR_INVERSE_MASS, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_lrest_zero, XPBD_ERR_REST, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_lcomp_neg, XPBD_ERR_COMPLIANCE, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_dt_zero, XPBD_ERR_TIMESTEP, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_dt_nan, XPBD_ERR_TIMESTEP, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_order, XPBD_ERR_ORDER, NB, 0},
-    {"xpbd_distance1d_solve", call_solve, e_scale, XPBD_ERR_SCALE, NB, 0},
-    {"xpbd_isa_from_name", call_isa_from_name, e_isa_bogus, XPBD_ERR_ISA, NB, 0},
-    {"xpbd_isa_from_name", call_isa_from_name, e_isa_case, XPBD_ERR_ISA, NB, 0},
-    {"xpbd_particles_validate_f64", call_particles_validate, e_p_x3_nan, XPBD_ERR_POSITION, 3, 0},
-    {"xpbd_particles_validate_f64", call_particles_validate, e_p_z9_inf, XPBD_ERR_POSITION, 9, 0},
-    {"xpbd_particles_validate_f64", call_particles_validate, e_p_vy5_inf, XPBD_ERR_VELOCITY, 5, 0},
-    {"xpbd_particles_validate_f64", call_particles_validate, e_p_w2_neg, XPBD_ERR_INVERSE_MASS, 2, 0},
-    {"xpbd_particles_validate_f64", call_particles_validate, e_p_w7_nan, XPBD_ERR_INVERSE_MASS, 7, 0},
-    {"xpbd_particles_validate_f64", call_particles_validate, e_p_w_null, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_distance_set_build_f64", call_distance_build_null, e_none, XPBD_ERR_ARGUMENT, NB, 1},
-    {"xpbd_distance_set_build_f64", call_distance_build, e_i0_range, XPBD_ERR_INDEX, 2, 1},
-    {"xpbd_distance_set_build_f64", call_distance_build, e_i1_same, XPBD_ERR_INDEX, 4, 1},
-    {"xpbd_distance_set_build_f64", call_distance_build, e_rest_zero, XPBD_ERR_REST, 1, 1},
-    {"xpbd_distance_set_build_f64", call_distance_build, e_rest_nan, XPBD_ERR_REST, 6, 1},
-    {"xpbd_distance_set_build_f64", call_distance_build, e_rest_inf, XPBD_ERR_REST, 0, 1},
-    {"xpbd_distance_set_build_f64", call_distance_build, e_comp_neg, XPBD_ERR_COMPLIANCE, 3, 1},
-    {"xpbd_distance_set_build_f64", call_distance_build, e_comp_inf, XPBD_ERR_COMPLIANCE, 10, 1},
-    {"xpbd_distance_set_build_f64", call_distance_build, e_colours, XPBD_ERR_CONFIG, NB, 1},
-    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_i0_range, XPBD_ERR_INDEX, 0xfff0, 0},
-    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_same, XPBD_ERR_INDEX, 0xfff1, 0},
-    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_repeat, XPBD_ERR_INDEX, 0xfff1, 0},
-    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_rest, XPBD_ERR_REST, 0xfff3, 0},
-    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_comp, XPBD_ERR_COMPLIANCE, 0xfff4, 0},
-    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_lambda, XPBD_ERR_LAMBDA, 0xfff5, 0},
-    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_pad, XPBD_ERR_INDEX, 0xfff6, 0},
-    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_layout, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_distance_set_validate_f64", call_distance_validate_nostamp, e_none, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_range, XPBD_ERR_INDEX, 2, 1},
-    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_twice, XPBD_ERR_INDEX, 3, 1},
-    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_flat, XPBD_ERR_DEGENERATE, 0, 1},
-    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_comp, XPBD_ERR_COMPLIANCE, 4, 1},
-    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_pos, XPBD_ERR_POSITION, 5, 1},
-    {"xpbd_tet_set_build_f64", call_tet_build, e_colours, XPBD_ERR_CONFIG, NB, 1},
-    {"xpbd_bend_set_build_f64", call_bend_build, e_bend_flat, XPBD_ERR_DEGENERATE, 0, 1},
-    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_range, XPBD_ERR_INDEX, 0xffe1, 0},
-    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_twice, XPBD_ERR_INDEX, 0xffe0, 0},
-    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_comp, XPBD_ERR_COMPLIANCE, 0xffe2, 0},
-    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_lambda, XPBD_ERR_LAMBDA, 0xffe3, 0},
-    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_rest, XPBD_ERR_REST, 0xffe4, 0},
-    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_pad, XPBD_ERR_INDEX, 0xffe8, 0},
-    {"xpbd_contact_set_init", call_contact_init, e_cs_small, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_contact_set_assign", call_contact_assign, e_pair_range, XPBD_ERR_INDEX, 1, 0},
-    {"xpbd_contact_set_assign", call_contact_assign, e_pair_same, XPBD_ERR_INDEX, 0, 0},
-    {"xpbd_contact_set_assign", call_contact_assign, e_colours, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_contact_set_assign", call_contact_assign, e_work_small, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_contact_set_validate", call_contact_validate, e_cs_repeat, XPBD_ERR_INDEX, 1, 0},
-    {"xpbd_contact_set_validate", call_contact_validate, e_cs_self, XPBD_ERR_INDEX, 0, 0},
-    {"xpbd_contacts_find_f64", call_contacts_find, e_p_x3_nan, XPBD_ERR_POSITION, 3, 0},
-    {"xpbd_contacts_find_f64", call_contacts_find, e_radius_neg, XPBD_ERR_RADIUS, 6, 0},
-    {"xpbd_contacts_find_f64", call_contacts_find, e_radius_nan, XPBD_ERR_RADIUS, 2, 0},
-    {"xpbd_contacts_find_f64", call_contacts_find, e_skin_neg, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_contacts_find_f64", call_contacts_find, e_cell_small, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_contacts_find_f64", call_contacts_find, e_bp_colours, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_contacts_find_f64", call_contacts_find, e_work_small, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_mesh_cloth", call_mesh_cloth, e_cloth_nx, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_mesh_cloth", call_mesh_cloth, e_cloth_spacing, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_mesh_cloth", call_mesh_cloth, e_cloth_cap, XPBD_ERR_CAPACITY, NB, 0},
-    {"xpbd_mesh_box", call_mesh_box, e_box_tpc, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_mesh_box", call_mesh_box, e_box_origin, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_step_f64", call_step, e_version, XPBD_ERR_VERSION, NB, 0},
-    {"xpbd_step_f64", call_step, e_substeps, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_step_f64", call_step, e_iterations, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_step_f64", call_step, e_damping, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_step_f64", call_step, e_h_zero, XPBD_ERR_TIMESTEP, NB, 0},
-    {"xpbd_step_f64", call_step, e_h_neg, XPBD_ERR_TIMESTEP, NB, 0},
-    {"xpbd_step_f64", call_step, e_h_inf, XPBD_ERR_TIMESTEP, NB, 0},
-    {"xpbd_step_f64", call_step, e_isa_enum, XPBD_ERR_ISA, NB, 0},
-    {"xpbd_step_f64", call_step, e_scratch, XPBD_ERR_CAPACITY, NB, 0},
-    {"xpbd_step_f64", call_step, e_p_x3_nan, XPBD_ERR_POSITION, 3, 0},
-    {"xpbd_step_f64", call_step, e_p_vy5_inf, XPBD_ERR_VELOCITY, 5, 0},
-    {"xpbd_step_f64", call_step, e_p_w2_neg, XPBD_ERR_INVERSE_MASS, 2, 0},
-    {"xpbd_step_f64", call_step, e_set_i0_range, XPBD_ERR_INDEX, 0xfff0, 0},
-    {"xpbd_step_f64", call_step, e_set_repeat, XPBD_ERR_INDEX, 0xfff1, 0},
-    {"xpbd_step_f64", call_step, e_set_rest, XPBD_ERR_REST, 0xfff3, 0},
-    {"xpbd_step_f64", call_step, e_set_comp, XPBD_ERR_COMPLIANCE, 0xfff4, 0},
-    {"xpbd_step_f64", call_step, e_set_lambda, XPBD_ERR_LAMBDA, 0xfff5, 0},
-    {"xpbd_step_f64", call_step, e_springs_rigid, XPBD_ERR_COMPLIANCE, 0xfff7, 0},
-    {"xpbd_world_step_f64", call_world_step, e_beta, XPBD_ERR_BETA, NB, 0},
-    {"xpbd_world_step_f64", call_world_step, e_restitution, XPBD_ERR_RESTITUTION, NB, 0},
-    {"xpbd_world_step_f64", call_world_step, e_slop, XPBD_ERR_SLOP, NB, 0},
-    {"xpbd_world_step_f64", call_world_step, e_friction, XPBD_ERR_FRICTION, NB, 0},
-    {"xpbd_world_step_f64", call_world_step, e_plane, XPBD_ERR_PLANE, 0, 0},
-    {"xpbd_world_step_f64", call_world_step, e_plane_d, XPBD_ERR_PLANE, 0, 0},
-    {"xpbd_world_step_f64", call_world_step, e_w_radius, XPBD_ERR_RADIUS, 11, 0},
-    {"xpbd_world_step_f64", call_world_step, e_tether, XPBD_ERR_INDEX, 4, 0},
-    {"xpbd_world_step_f64", call_world_step, e_tether_len, XPBD_ERR_REST, 8, 0},
-    {"xpbd_world_step_f64", call_world_step, e_fixed_repeat, XPBD_ERR_INDEX, 1, 0},
-    {"xpbd_world_step_f64", call_world_step, e_lesson, XPBD_ERR_CONFIG, NB, 0},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_null, XPBD_ERR_ARGUMENT, NB, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_version, XPBD_ERR_VERSION, NB, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_tear, XPBD_ERR_CONFIG, NB, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_sleep, XPBD_ERR_CONFIG, NB, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_hinges, XPBD_ERR_CONFIG, NB, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_maxp, XPBD_ERR_CONFIG, NB, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_alpha, XPBD_ERR_COMPLIANCE, NB, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_plane, XPBD_ERR_PLANE, 0, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_tether, XPBD_ERR_INDEX, 5, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_pos, XPBD_ERR_POSITION, 2, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_w, XPBD_ERR_INVERSE_MASS, 4, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_radius, XPBD_ERR_RADIUS, 9, 2},
-    {"xpbd_engine_create_f64", call_engine_create, e_sc_edge, XPBD_ERR_INDEX, 6, 2},
-    {"xpbd_engine_apply_f64", call_engine_apply, e_in_kind, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_engine_apply_f64", call_engine_apply, e_in_range, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_engine_apply_f64", call_engine_apply, e_in_translate, XPBD_ERR_POSITION, NB, 0},
-    {"xpbd_engine_apply_f64", call_engine_apply, e_in_velocity, XPBD_ERR_VELOCITY, NB, 0},
-    {"xpbd_engine_apply_f64", call_engine_apply, e_in_mass, XPBD_ERR_INVERSE_MASS, NB, 0},
-    {"xpbd_engine_apply_f64", call_engine_apply, e_in_wake, XPBD_ERR_ARGUMENT, NB, 0},
-    {"xpbd_tear_split", call_tear_split, e_tear_range, XPBD_ERR_INDEX, NB, 0},
-    {"xpbd_tear_split", call_tear_split, e_tear_self, XPBD_ERR_INDEX, NB, 0},
-    {"xpbd_tear_split", call_tear_split, e_tear_flag, XPBD_ERR_ARGUMENT, NB, 0},
+    {"xpbd_distance1d_solve", call_solve_null, e_none, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_lambda_nan, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_a_inf, XPBD_ERR_POSITION, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_wb_neg, XPBD_ERR_INVERSE_MASS, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_lrest_zero, XPBD_ERR_REST, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_lcomp_neg, XPBD_ERR_COMPLIANCE, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_dt_zero, XPBD_ERR_TIMESTEP, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_dt_nan, XPBD_ERR_TIMESTEP, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_order, XPBD_ERR_ORDER, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance1d_solve", call_solve, e_scale, XPBD_ERR_SCALE, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_isa_from_name", call_isa_from_name, e_isa_bogus, XPBD_ERR_ISA, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_isa_from_name", call_isa_from_name, e_isa_case, XPBD_ERR_ISA, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_particles_validate_f64", call_particles_validate, e_p_x3_nan, XPBD_ERR_POSITION, 3, PT(NONE), FD(NONE), 0},
+    {"xpbd_particles_validate_f64", call_particles_validate, e_p_z9_inf, XPBD_ERR_POSITION, 9, PT(NONE), FD(NONE), 0},
+    {"xpbd_particles_validate_f64", call_particles_validate, e_p_vy5_inf, XPBD_ERR_VELOCITY, 5, PT(NONE), FD(NONE), 0},
+    {"xpbd_particles_validate_f64", call_particles_validate, e_p_w2_neg, XPBD_ERR_INVERSE_MASS, 2, PT(NONE), FD(NONE), 0},
+    {"xpbd_particles_validate_f64", call_particles_validate, e_p_w7_nan, XPBD_ERR_INVERSE_MASS, 7, PT(NONE), FD(NONE), 0},
+    {"xpbd_particles_validate_f64", call_particles_validate, e_p_w_null, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_build_f64", call_distance_build_null, e_none, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_build_f64", call_distance_build, e_i0_range, XPBD_ERR_INDEX, 2, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_build_f64", call_distance_build, e_i1_same, XPBD_ERR_INDEX, 4, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_build_f64", call_distance_build, e_rest_zero, XPBD_ERR_REST, 1, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_build_f64", call_distance_build, e_rest_nan, XPBD_ERR_REST, 6, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_build_f64", call_distance_build, e_rest_inf, XPBD_ERR_REST, 0, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_build_f64", call_distance_build, e_comp_neg, XPBD_ERR_COMPLIANCE, 3, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_build_f64", call_distance_build, e_comp_inf, XPBD_ERR_COMPLIANCE, 10, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_build_f64", call_distance_build, e_colours, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 1},
+    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_i0_range, XPBD_ERR_INDEX, 0xfff0, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_same, XPBD_ERR_INDEX, 0xfff1, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_repeat, XPBD_ERR_INDEX, 0xfff1, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_rest, XPBD_ERR_REST, 0xfff3, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_comp, XPBD_ERR_COMPLIANCE, 0xfff4, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_lambda, XPBD_ERR_LAMBDA, 0xfff5, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_pad, XPBD_ERR_INDEX, 0xfff6, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_validate_f64", call_distance_validate, e_set_layout, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_distance_set_validate_f64", call_distance_validate_nostamp, e_none, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_range, XPBD_ERR_INDEX, 2, PT(NONE), FD(NONE), 1},
+    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_twice, XPBD_ERR_INDEX, 3, PT(NONE), FD(NONE), 1},
+    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_flat, XPBD_ERR_DEGENERATE, 0, PT(NONE), FD(NONE), 1},
+    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_comp, XPBD_ERR_COMPLIANCE, 4, PT(NONE), FD(NONE), 1},
+    {"xpbd_tet_set_build_f64", call_tet_build, e_tet_pos, XPBD_ERR_POSITION, 5, PT(NONE), FD(NONE), 1},
+    {"xpbd_tet_set_build_f64", call_tet_build, e_colours, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 1},
+    {"xpbd_bend_set_build_f64", call_bend_build, e_bend_flat, XPBD_ERR_DEGENERATE, 0, PT(NONE), FD(NONE), 1},
+    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_range, XPBD_ERR_INDEX, 0xffe1, PT(NONE), FD(NONE), 0},
+    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_twice, XPBD_ERR_INDEX, 0xffe0, PT(NONE), FD(NONE), 0},
+    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_comp, XPBD_ERR_COMPLIANCE, 0xffe2, PT(NONE), FD(NONE), 0},
+    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_lambda, XPBD_ERR_LAMBDA, 0xffe3, PT(NONE), FD(NONE), 0},
+    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_rest, XPBD_ERR_REST, 0xffe4, PT(NONE), FD(NONE), 0},
+    {"xpbd_quad_set_validate_f64", call_quad_validate, e_q_pad, XPBD_ERR_INDEX, 0xffe8, PT(NONE), FD(NONE), 0},
+    {"xpbd_contact_set_init", call_contact_init, e_cs_small, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_contact_set_assign", call_contact_assign, e_pair_range, XPBD_ERR_INDEX, 1, PT(NONE), FD(NONE), 0},
+    {"xpbd_contact_set_assign", call_contact_assign, e_pair_same, XPBD_ERR_INDEX, 0, PT(NONE), FD(NONE), 0},
+    {"xpbd_contact_set_assign", call_contact_assign, e_colours, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_contact_set_assign", call_contact_assign, e_work_small, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_contact_set_validate", call_contact_validate, e_cs_repeat, XPBD_ERR_INDEX, 1, PT(NONE), FD(NONE), 0},
+    {"xpbd_contact_set_validate", call_contact_validate, e_cs_self, XPBD_ERR_INDEX, 0, PT(NONE), FD(NONE), 0},
+    {"xpbd_contacts_find_f64", call_contacts_find, e_p_x3_nan, XPBD_ERR_POSITION, 3, PT(NONE), FD(NONE), 0},
+    {"xpbd_contacts_find_f64", call_contacts_find, e_radius_neg, XPBD_ERR_RADIUS, 6, PT(NONE), FD(NONE), 0},
+    {"xpbd_contacts_find_f64", call_contacts_find, e_radius_nan, XPBD_ERR_RADIUS, 2, PT(NONE), FD(NONE), 0},
+    {"xpbd_contacts_find_f64", call_contacts_find, e_skin_neg, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_contacts_find_f64", call_contacts_find, e_cell_small, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_contacts_find_f64", call_contacts_find, e_bp_colours, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_contacts_find_f64", call_contacts_find, e_work_small, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_cloth", call_mesh_cloth, e_cloth_nx, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_cloth", call_mesh_cloth, e_cloth_spacing, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_cloth", call_mesh_cloth, e_cloth_cap, XPBD_ERR_CAPACITY, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_box", call_mesh_box, e_box_tpc, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_box", call_mesh_box, e_box_origin, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_version, XPBD_ERR_VERSION, NB, PT(CONFIG), FD(VERSION), 0},
+    {"xpbd_step_f64", call_step, e_substeps, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(SUBSTEPS), 0},
+    {"xpbd_step_f64", call_step, e_iterations, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(ITERATIONS), 0},
+    {"xpbd_step_f64", call_step, e_damping, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(DAMPING), 0},
+    {"xpbd_step_f64", call_step, e_gravity, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(GRAVITY), 0},
+    {"xpbd_step_f64", call_step, e_stiffness, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(PBD_STIFFNESS), 0},
+    {"xpbd_step_f64", call_step, e_spring_damping, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(SPRING_DAMPING), 0},
+    {"xpbd_step_f64", call_step, e_solver, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(SOLVER), 0},
+    {"xpbd_step_f64", call_step, e_lambda_reset, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(LAMBDA_RESET), 0},
+    {"xpbd_step_f64", call_step, e_measure, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(MEASURE_RESIDUAL), 0},
+    {"xpbd_step_f64", call_step, e_order_enum, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(CONTACT_ORDER), 0},
+    {"xpbd_step_f64", call_step, e_ex_enqueue, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(EXECUTOR_ENQUEUE), 0},
+    {"xpbd_step_f64", call_step, e_ex_finish, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(EXECUTOR_FINISH), 0},
+    {"xpbd_step_f64", call_step, e_ex_workers, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(EXECUTOR_WORKER_COUNT), 0},
+    {"xpbd_step_f64", call_step, e_two_bad, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(SUBSTEPS), 0},
+    {"xpbd_step_f64", call_step, e_h_zero, XPBD_ERR_TIMESTEP, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_h_neg, XPBD_ERR_TIMESTEP, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_h_inf, XPBD_ERR_TIMESTEP, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_isa_enum, XPBD_ERR_ISA, NB, PT(CONFIG), FD(ISA), 0},
+    {"xpbd_step_f64", call_step, e_scratch, XPBD_ERR_CAPACITY, NB, PT(SCRATCH), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_p_x3_nan, XPBD_ERR_POSITION, 3, PT(PARTICLES), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_p_vy5_inf, XPBD_ERR_VELOCITY, 5, PT(PARTICLES), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_p_w2_neg, XPBD_ERR_INVERSE_MASS, 2, PT(PARTICLES), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_set_i0_range, XPBD_ERR_INDEX, 0xfff0, PT(DISTANCE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_set_repeat, XPBD_ERR_INDEX, 0xfff1, PT(DISTANCE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_set_rest, XPBD_ERR_REST, 0xfff3, PT(DISTANCE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_set_comp, XPBD_ERR_COMPLIANCE, 0xfff4, PT(DISTANCE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_set_lambda, XPBD_ERR_LAMBDA, 0xfff5, PT(DISTANCE), FD(NONE), 0},
+    {"xpbd_step_f64", call_step, e_springs_rigid, XPBD_ERR_COMPLIANCE, 0xfff7, PT(DISTANCE), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_beta, XPBD_ERR_BETA, NB, PT(CONFIG), FD(CONTACT_BETA), 0},
+    {"xpbd_world_step_f64", call_world_step, e_restitution, XPBD_ERR_RESTITUTION, NB, PT(CONFIG), FD(RESTITUTION), 0},
+    {"xpbd_world_step_f64", call_world_step, e_slop, XPBD_ERR_SLOP, NB, PT(CONFIG), FD(CONTACT_SLOP), 0},
+    {"xpbd_world_step_f64", call_world_step, e_friction, XPBD_ERR_FRICTION, NB, PT(CONFIG), FD(FRICTION_DYNAMIC), 0},
+    {"xpbd_world_step_f64", call_world_step, e_plane, XPBD_ERR_PLANE, 0, PT(PLANE), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_plane_d, XPBD_ERR_PLANE, 0, PT(PLANE), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_w_radius, XPBD_ERR_RADIUS, 11, PT(RADIUS), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_tether, XPBD_ERR_INDEX, 4, PT(TETHER), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_tether_len, XPBD_ERR_REST, 8, PT(TETHER), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_fixed_repeat, XPBD_ERR_INDEX, 1, PT(CONTACT_FIXED), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_lesson, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(CONTACT_ORDER), 0},
+    {"xpbd_world_step_f64", call_world_step, e_fs_neg, XPBD_ERR_FRICTION, NB, PT(CONFIG), FD(FRICTION_STATIC), 0},
+    {"xpbd_world_step_f64", call_world_step, e_skin, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(CONTACT_SKIN), 0},
+    {"xpbd_world_step_f64", call_world_step, e_reldamp, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(RELATIVE_DAMPING), 0},
+    {"xpbd_world_step_f64", call_world_step, e_w_dist_range, XPBD_ERR_INDEX, 0xfff8, PT(DISTANCE), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_w_tet_range, XPBD_ERR_INDEX, 0xffe1, PT(TET), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_w_bend_range, XPBD_ERR_INDEX, 0xffd1, PT(BEND), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_w_contact_range, XPBD_ERR_INDEX, 1, PT(CONTACT_FIXED), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_plane1, XPBD_ERR_PLANE, 1, PT(PLANE), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_radius_null, XPBD_ERR_ARGUMENT, NB, PT(RADIUS), FD(NONE), 0},
+    {"xpbd_world_step_f64", call_world_step, e_body1, XPBD_ERR_CONFIG, 1, PT(BODY), FD(BODY_BEGIN), 0},
+    {"xpbd_world_step_f64", call_world_step, e_rigid1_mass, XPBD_ERR_CONFIG, 1, PT(RIGID), FD(INV_MASS), 0},
+    {"xpbd_world_step_f64", call_world_step, e_rigid0_rot, XPBD_ERR_CONFIG, 0, PT(RIGID), FD(ROT), 0},
+    {"xpbd_world_step_f64", call_world_step, e_rigid_null, XPBD_ERR_ARGUMENT, NB, PT(RIGID), FD(NONE), 0},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_null, XPBD_ERR_ARGUMENT, NB, PT(PARTICLES), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_version, XPBD_ERR_VERSION, NB, PT(CONFIG), FD(VERSION), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_tear, XPBD_ERR_CONFIG, NB, PT(OPTIONS), FD(TEAR_STRETCH), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_sleep, XPBD_ERR_CONFIG, NB, PT(OPTIONS), FD(SLEEP_ENERGY), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_hinges, XPBD_ERR_CONFIG, NB, PT(OPTIONS), FD(KEEP_HINGES), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_maxp, XPBD_ERR_CONFIG, NB, PT(OPTIONS), FD(MAX_PARTICLES), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_alpha, XPBD_ERR_COMPLIANCE, NB, PT(DISTANCE), FD(EDGE_ALPHA), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_plane, XPBD_ERR_PLANE, 0, PT(PLANE), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_tether, XPBD_ERR_INDEX, 5, PT(TETHER), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_pos, XPBD_ERR_POSITION, 2, PT(PARTICLES), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_w, XPBD_ERR_INVERSE_MASS, 4, PT(PARTICLES), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_radius, XPBD_ERR_RADIUS, 9, PT(RADIUS), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_edge, XPBD_ERR_INDEX, 6, PT(DISTANCE), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_substeps, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(SUBSTEPS), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_iterations, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(ITERATIONS), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_damping, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(DAMPING), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_isa_enum, XPBD_ERR_ISA, NB, PT(CONFIG), FD(ISA), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_ex_enqueue, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(EXECUTOR_ENQUEUE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_ex_workers, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(EXECUTOR_WORKER_COUNT), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_two_bad, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(SUBSTEPS), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_beta, XPBD_ERR_BETA, NB, PT(CONFIG), FD(CONTACT_BETA), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_reldamp, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(RELATIVE_DAMPING), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_lesson, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(CONTACT_ORDER), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_opt_ex, XPBD_ERR_CONFIG, NB, PT(OPTIONS), FD(EXECUTOR_WORKER_COUNT), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_contacts, XPBD_ERR_ARGUMENT, NB, PT(CONTACT_FOUND), FD(MAX_CONTACTS), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_body1, XPBD_ERR_CONFIG, 1, PT(BODY), FD(BODY_BEGIN), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_tet_alpha, XPBD_ERR_COMPLIANCE, NB, PT(TET), FD(TET_ALPHA), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_bend_alpha, XPBD_ERR_COMPLIANCE, NB, PT(BEND), FD(BEND_ALPHA), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_plane1, XPBD_ERR_PLANE, 1, PT(PLANE), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_origin, XPBD_ERR_INDEX, 4, PT(SCENE), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_tet, XPBD_ERR_INDEX, 1, PT(TET), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_bend, XPBD_ERR_INDEX, 1, PT(BEND), FD(NONE), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_colours, XPBD_ERR_CONFIG, NB, PT(DISTANCE), FD(MAX_COLOURS), 2},
+    {"xpbd_engine_create_f64", call_engine_create, e_sc_springs, XPBD_ERR_COMPLIANCE, 3, PT(DISTANCE), FD(NONE), 2},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_kind, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_range, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_translate, XPBD_ERR_POSITION, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_velocity, XPBD_ERR_VELOCITY, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_mass, XPBD_ERR_INVERSE_MASS, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_engine_apply_f64", call_engine_apply, e_in_wake, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_tear_split", call_tear_split, e_tear_range, XPBD_ERR_INDEX, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_tear_split", call_tear_split, e_tear_self, XPBD_ERR_INDEX, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_tear_split", call_tear_split, e_tear_flag, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
 };
 
 /* bad values 0xfff0 + k name the slot the edit touched in the chain set
- * (source_of[k]: its constraint; 6: colour 0's first padding slot), and
- * 0xffe0 + k the slot of tet k (0xffe8: the padding after tet 5), resolved
- * against the built sets. */
+ * (source_of[k]: its constraint; 6: colour 0's first padding slot),
+ * 0xffe0 + k the slot of tet k (0xffe8: the padding after tet 5) and
+ * 0xffd0 + k the slot of bending stencil k, resolved against the built
+ * sets. */
 static size_t cat_want_bad(const cat_fx *f, const cat_row *r)
 {
-    static const uint32_t source_of[8] = {5, 2, 2, 7, 8, 9, 0, 4};
+    static const uint32_t source_of[9] = {5, 2, 2, 7, 8, 9, 0, 4, 1};
+    if (r->bad >= 0xffd0 && r->bad <= 0xffd1)
+        return qslot(&f->bset, (uint32_t)(r->bad - 0xffd0));
     if (r->bad >= 0xffe0 && r->bad <= 0xffe7)
         return qslot(&f->qset, (uint32_t)(r->bad - 0xffe0));
     if (r->bad == 0xffe8) /* the padding slot after tet 5 */
         return qslot(&f->qset, 5) + 1;
-    if (r->bad < 0xfff0 || r->bad > 0xfff7)
+    if (r->bad < 0xfff0 || r->bad > 0xfff8)
         return r->bad;
     const uint32_t k = (uint32_t)(r->bad - 0xfff0);
     if (k == 6) /* the first padding slot of colour 0 */
@@ -637,9 +792,10 @@ static size_t cat_state(const cat_fx *f, unsigned char *out)
         at += (bytes);                                                                        \
     } while (0)
     PUT(f->block, sizeof f->block);
-    const size_t s = f->set.slots, q = f->qset.slots;
+    const size_t s = f->set.slots, q = f->qset.slots, bq = f->bset.slots;
     PUT(f->set.lambda, s * sizeof(double));
     PUT(f->qset.lambda, q * sizeof(double));
+    PUT(f->bset.lambda, bq * sizeof(double));
     PUT(&f->cs, sizeof f->cs);
     PUT(f->ci0, sizeof f->ci0);
     PUT(f->ci1, sizeof f->ci1);
@@ -652,6 +808,12 @@ static size_t cat_state(const cat_fx *f, unsigned char *out)
     PUT(f->split, sizeof f->split);
 #undef PUT
     return at;
+}
+
+/* The calls whose function names the place of its errors. */
+static int cat_names_place(xpbd_status (*call)(cat_fx *))
+{
+    return call == call_step || call == call_world_step || call == call_engine_create;
 }
 
 static void catalogue_rows(void)
@@ -673,6 +835,18 @@ static void catalogue_rows(void)
             fprintf(stderr, "      row %zu: %s, got %d bad %zu, want %d bad %zu\n", r,
                     row->function, (int)st, f.bad, (int)row->want, want_bad);
         ENSURE_INT(f.bad, want_bad);
+        if (cat_names_place(row->call)) {
+            if (f.part != row->part || f.field != row->field)
+                fprintf(stderr, "      row %zu: %s, got place %s/%s, want %s/%s\n", r,
+                        row->function, xpbd_part_name(f.part), xpbd_field_name(f.field),
+                        xpbd_part_name(row->part), xpbd_field_name(row->field));
+            ENSURE_INT(f.part, row->part);
+            ENSURE_INT(f.field, row->field);
+        } else {
+            /* a function that names no place: the row claims none */
+            ENSURE_INT(row->part, XPBD_PART_NONE);
+            ENSURE_INT(row->field, XPBD_FIELD_NONE);
+        }
         if (row->builds == 2) {
             ENSURE(f.e == NULL); /* no engine made */
         } else if (row->builds) {
@@ -721,6 +895,30 @@ static void catalogue_fixture_valid(void)
             fprintf(stderr, "      unedited call %zu failed: %d (%s)\n", k, (int)st,
                     xpbd_status_str(st));
         ENSURE(st >= 0);
+        if (cat_names_place(calls[k])) { /* a success names no place */
+            ENSURE_INT(f.part, XPBD_PART_NONE);
+            ENSURE_INT(f.bad, SIZE_MAX);
+            ENSURE_INT(f.field, XPBD_FIELD_NONE);
+        }
+        cat_release(&f);
+    }
+    /* the parts of the fixture the rows edit, whole: accepted */
+    const struct {
+        xpbd_status (*call)(cat_fx *);
+        void (*edit)(cat_fx *);
+    } whole[] = {
+        {call_world_step, e_w_sets_valid},    {call_world_step, e_rigids},
+        {call_world_step, e_w_bodies_valid},  {call_engine_create, e_sc_bodies_valid},
+    };
+    for (size_t k = 0; k < sizeof whole / sizeof whole[0]; ++k) {
+        cat_fixture(&f);
+        whole[k].edit(&f);
+        const xpbd_status st = whole[k].call(&f);
+        if (st < 0)
+            fprintf(stderr, "      whole fixture part %zu refused: %d (%s) at %s %zu\n", k,
+                    (int)st, xpbd_status_str(st), xpbd_part_name(f.part), f.bad);
+        ENSURE(st >= 0);
+        ENSURE_INT(f.part, XPBD_PART_NONE);
         cat_release(&f);
     }
 }

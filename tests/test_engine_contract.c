@@ -48,19 +48,23 @@ static void ec_chain_make(ec_chain *c)
     c->s.plane = &c->plane;
 }
 
-/* A refused create: the status and element it names, and no engine (the
- * handle set to NULL, whatever it held before). */
+/* A refused create: the status and element it names (with a part: each of
+ * these errors has a place), and no engine (the handle set to NULL,
+ * whatever it held before). */
 static int ec_refused(const xpbd_scene_f64 *s, const xpbd_step_config *cfg,
                       const xpbd_engine_options *opt, xpbd_status want, size_t want_bad,
                       const char *what)
 {
     xpbd_engine_f64 *e = (xpbd_engine_f64 *)(uintptr_t)0x5a5a5a5a; /* not a valid engine */
-    size_t bad = 12345;
-    const xpbd_status st = xpbd_engine_create_f64(&e, s, cfg, opt, &bad);
-    const int ok = st == want && bad == want_bad && e == NULL;
+    xpbd_where where = {XPBD_PART_COUNT, 12345, XPBD_FIELD_COUNT};
+    const xpbd_status st = xpbd_engine_create_f64(&e, s, cfg, opt, &where);
+    const size_t bad = where.index;
+    const int ok = st == want && bad == want_bad && e == NULL && where.part != XPBD_PART_NONE &&
+                   where.part < XPBD_PART_COUNT;
     if (!ok)
-        fprintf(stderr, "    %s: status %d (want %d), bad_index %zu (want %zu), handle NULL %d\n",
-                what, (int)st, (int)want, bad, want_bad, e == NULL);
+        fprintf(stderr,
+                "    %s: status %d (want %d), index %zu (want %zu), part %s, handle NULL %d\n",
+                what, (int)st, (int)want, bad, want_bad, xpbd_part_name(where.part), e == NULL);
     if (st == XPBD_OK)
         xpbd_engine_destroy_f64(e);
     return ok;
@@ -276,7 +280,7 @@ void softbody_bad_input(void)
     s.tets = m.k.tets;
     s.tet = m.tets;
     xpbd_engine_f64 *e = NULL;
-    size_t bad;
+    xpbd_where bad;
     ENSURE_STATUS(xpbd_engine_create_f64(&e, NULL, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
     ENSURE_STATUS(xpbd_engine_create_f64(NULL, &s, NULL, NULL, NULL), XPBD_ERR_ARGUMENT);
     s.edge_alpha = -1;
@@ -290,22 +294,29 @@ void softbody_bad_input(void)
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, &too_many, &bad), XPBD_ERR_CONFIG);
     m.edges[5] = 8; /* out of range */
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
-    ENSURE_INT(bad, 2);
+    ENSURE_INT(bad.index, 2);
+    ENSURE_INT(bad.part, XPBD_PART_DISTANCE);
     m.edges[5] = 3;
     m.tets[4 * 3 + 2] = m.tets[4 * 3]; /* repeated index in tet 3 */
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INDEX);
-    ENSURE_INT(bad, 3);
+    ENSURE_INT(bad.index, 3);
+    ENSURE_INT(bad.part, XPBD_PART_TET);
     ENSURE(e == NULL); /* no engine, nothing held */
     m.tets[4 * 3 + 2] = m.tets[4 * 3 + 1] == 7 ? 6 : 7;
     w[5] = -1;
     s.tets = 0;
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_INVERSE_MASS);
-    ENSURE_INT(bad, 5);
+    ENSURE_INT(bad.index, 5);
+    ENSURE_INT(bad.part, XPBD_PART_PARTICLES);
     w[5] = 1;
     const size_t body[2] = {0, 9};
     s.bodies = 1;
     s.body_begin = body;
-    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_ARGUMENT);
+    /* a range past n: refused as the world step refuses it */
+    ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_CONFIG);
+    ENSURE_INT(bad.part, XPBD_PART_BODY);
+    ENSURE_INT(bad.index, 0);
+    ENSURE_INT(bad.field, XPBD_FIELD_BODY_BEGIN);
     s.bodies = 0;
     REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_OK);
     const xpbd_input bad_range = {XPBD_INPUT_ADD_VELOCITY, 3, 9, {1, 0, 0}};
@@ -359,6 +370,24 @@ void engine_threads(void)
     cfg = xpbd_step_config_default(); /* threads 1: the options still decide */
     REQUIRE_STATUS(xpbd_engine_set_config_f64(e, &cfg), XPBD_OK);
     ENSURE_INT(xpbd_engine_config_f64(e)->threads, 3);
+    ENSURE_STATUS(xpbd_engine_step_f64(e, 1.0 / 60), XPBD_OK);
+    /* a new configuration is checked as create checks one (against the
+     * chain's edges, of compliance 0): refused, the old one stays */
+    xpbd_step_config bad = cfg;
+    bad.substeps = 0;
+    ENSURE_STATUS(xpbd_engine_set_config_f64(e, &bad), XPBD_ERR_CONFIG);
+    bad = cfg;
+    bad.contact_order = XPBD_CONTACTS_LESSON;
+    ENSURE_STATUS(xpbd_engine_set_config_f64(e, &bad), XPBD_ERR_CONFIG);
+    bad = cfg;
+    bad.solver = XPBD_SOLVER_SPRINGS;
+    bad.iterations = 2;
+    ENSURE_STATUS(xpbd_engine_set_config_f64(e, &bad), XPBD_ERR_COMPLIANCE);
+    bad.solver = XPBD_SOLVER_PBD;
+    ENSURE_STATUS(xpbd_engine_set_config_f64(e, &bad), XPBD_OK);
+    ENSURE_INT(xpbd_engine_config_f64(e)->iterations, 2);
+    ENSURE_INT(xpbd_engine_config_f64(e)->solver, XPBD_SOLVER_PBD);
+    ENSURE_INT(xpbd_engine_config_f64(e)->substeps, cfg.substeps);
     ENSURE_STATUS(xpbd_engine_step_f64(e, 1.0 / 60), XPBD_OK);
     xpbd_engine_destroy_f64(e);
 }

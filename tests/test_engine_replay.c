@@ -301,9 +301,11 @@ void softbody_replay_bounds(void)
     remove(path);
     /* the engine refuses the out-of-range capacity itself, holding nothing */
     s.max_contacts = (size_t)INT32_MAX;
-    size_t bad = 0;
+    xpbd_where bad;
     ENSURE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, &bad), XPBD_ERR_ARGUMENT);
     ENSURE(e == NULL);
+    ENSURE_INT(bad.part, XPBD_PART_CONTACT_FOUND);
+    ENSURE_INT(bad.field, XPBD_FIELD_MAX_CONTACTS);
 }
 
 #endif /* XPBD_REAL_F32 or XPBD_REAL_F64 */

@@ -175,10 +175,37 @@ static void isa_step(void)
     xt_snap_f32(&snap, &a.p, &c32);
     ENSURE_STATUS(xpbd_step_f32(&cfg, 1.0 / 60, &a.p, &c32, s32, b32, &k), XPBD_ERR_ISA);
     ENSURE_INT(k.status, XPBD_ERR_ISA);
+    ENSURE_INT(k.bad_part, XPBD_PART_CONFIG);
+    ENSURE_INT(k.bad_field, XPBD_FIELD_ISA);
     SAME_SNAP_F32(&snap, &a.p, &c32, "step refused for XPBD_ISA=avx9000");
     xt_snap_free(&snap);
     ENSURE(xpbd_kernels_get_f64(XPBD_ISA_AUTO) == NULL);
+    /* the engine resolves the ISA as its steps would: refused at create
+     * (the default configuration: AUTO), and by set_config, which then
+     * keeps the configuration it had */
+    const double sxyz[6] = {0, 0, 0, 1, 0, 0}, sw[2] = {0, 1};
+    const uint32_t sedge[2] = {0, 1};
+    const xpbd_scene_f64 sc = {.particles = 2, .xyz = sxyz, .inv_mass = sw, .edges = 1,
+                               .edge = sedge};
+    xpbd_engine_f64 *eng = (xpbd_engine_f64 *)(uintptr_t)0x5a5a5a5a;
+    xpbd_where where;
+    ENSURE_STATUS(xpbd_engine_create_f64(&eng, &sc, NULL, NULL, &where), XPBD_ERR_ISA);
+    ENSURE(eng == NULL);
+    ENSURE_INT(where.part, XPBD_PART_CONFIG);
+    ENSURE_INT(where.field, XPBD_FIELD_ISA);
+    ENSURE_INT(where.index, SIZE_MAX);
     env_pop(&e);
+    REQUIRE_STATUS(xpbd_engine_create_f64(&eng, &sc, &cfg, NULL, &where), XPBD_OK);
+    ENSURE_INT(where.part, XPBD_PART_NONE);
+    e = env_push("avx9000");
+    xpbd_step_config other = cfg;
+    other.iterations = 3;
+    ENSURE_STATUS(xpbd_engine_set_config_f64(eng, &other), XPBD_ERR_ISA);
+    ENSURE_INT(xpbd_engine_config_f64(eng)->iterations, cfg.iterations);
+    env_pop(&e);
+    ENSURE_STATUS(xpbd_engine_set_config_f64(eng, &other), XPBD_OK);
+    ENSURE_INT(xpbd_engine_config_f64(eng)->iterations, 3);
+    xpbd_engine_destroy_f64(eng);
 
     /* a concrete unsupported path in cfg.isa: refused, nothing moves */
     cfg.isa = unsupported_isa();

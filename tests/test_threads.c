@@ -187,8 +187,9 @@ static void tt_put_counters(tt_blob *o, const xpbd_step_counters *k)
 {
     const uint64_t v[] = {k->protocol,   (uint64_t)k->isa, k->substeps,   k->iterations,
                           k->colours,    k->overflow,      k->solves,     k->skipped,
-                          (uint64_t)k->status, (uint64_t)k->bad_index, k->contacts,
-                          k->contacts_dropped, k->contact_hits};
+                          (uint64_t)k->status, (uint64_t)k->bad_index, (uint64_t)k->bad_part,
+                          (uint64_t)k->bad_field, k->contacts, k->contacts_dropped,
+                          k->contact_hits};
     tt_put(o, v, sizeof v);
     tt_put(o, &k->max_residual, sizeof k->max_residual);
 }
@@ -223,25 +224,36 @@ static void threads_f64(void)
 }
 
 /* A host executor that cannot run anything is refused before the step
- * touches the world; threads = 1 never looks at the executor. */
+ * touches the world, naming the executor's field at every thread count
+ * (threads = 1 uses no executor, but one that cannot run is refused all the
+ * same). */
 static void threads_bad_executor(void)
 {
     const xpbd_executor broken = {NULL, tt_finish, 4, NULL};
+    const xpbd_executor unfinished = {tt_enqueue, NULL, 4, &tt_host_state};
     const xpbd_executor none = {tt_enqueue, tt_finish, 0, &tt_host_state};
     float a[10] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1};
     xpbd_particles_f32 p = {1, a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, a + 7, a + 8, a + 9};
     float scratch[64];
     xpbd_step_config cfg = xpbd_step_config_default();
-    const xpbd_executor *bad[2] = {&broken, &none};
-    for (int k = 0; k < 2; ++k) {
-        cfg.executor = bad[k];
-        cfg.threads = 4;
-        float before[10];
-        memcpy(before, a, sizeof a);
-        ENSURE_STATUS(xpbd_step_f32(&cfg, 0.01, &p, NULL, scratch, sizeof scratch, NULL),
-                      XPBD_ERR_CONFIG);
-        SAME_BYTES(a, before, sizeof a, "particle after a refused executor");
-    }
+    const xpbd_executor *bad[3] = {&broken, &unfinished, &none};
+    const xpbd_field field[3] = {XPBD_FIELD_EXECUTOR_ENQUEUE, XPBD_FIELD_EXECUTOR_FINISH,
+                                 XPBD_FIELD_EXECUTOR_WORKER_COUNT};
+    const uint32_t threads[3] = {1, 4, 0};
+    for (int k = 0; k < 3; ++k)
+        for (int t = 0; t < 3; ++t) {
+            cfg.executor = bad[k];
+            cfg.threads = threads[t];
+            float before[10];
+            memcpy(before, a, sizeof a);
+            xpbd_step_counters c;
+            ENSURE_STATUS(xpbd_step_f32(&cfg, 0.01, &p, NULL, scratch, sizeof scratch, &c),
+                          XPBD_ERR_CONFIG);
+            ENSURE_INT(c.bad_part, XPBD_PART_CONFIG);
+            ENSURE_INT(c.bad_field, field[k]);
+            ENSURE_INT(c.bad_index, SIZE_MAX);
+            SAME_BYTES(a, before, sizeof a, "particle after a refused executor");
+        }
     cfg.executor = NULL;
     cfg.threads = 0; /* all the default executor has */
     ENSURE_STATUS(xpbd_step_f32(&cfg, 0.01, &p, NULL, scratch, sizeof scratch, NULL), XPBD_OK);
@@ -299,6 +311,9 @@ static void threads_measure_residual(void)
         xpbd_step_counters c;
         ENSURE_STATUS(xpbd_step_f64(&cfg, 0.01, &q, NULL, scratch, sizeof scratch, &c), want[k]);
         ENSURE_STATUS(c.status, want[k]);
+        ENSURE_INT(c.bad_part, want[k] == XPBD_OK ? XPBD_PART_NONE : XPBD_PART_CONFIG);
+        ENSURE_INT(c.bad_field,
+                   want[k] == XPBD_OK ? XPBD_FIELD_NONE : XPBD_FIELD_MEASURE_RESIDUAL);
         if (want[k] != XPBD_OK)
             SAME_BYTES(d, d0, sizeof d, "particle after a refused measure_residual");
     }
@@ -655,18 +670,31 @@ static void SFX(tt_scene_all)(tt_kind kind, int frames)
     SFX(tt_free)(&s);
 }
 
-/* A step of scene s refused with status want naming want_bad, on one
- * thread and on four through the default and the host executors. */
+/* A step of scene s refused with status want naming want_bad in part
+ * want_part (no field), on one thread and on four through the default and
+ * the host executors: the same counters on all three. */
 static void SFX(tt_refused)(SFX(tt_scene) *s, xpbd_step_config cfg, size_t bytes,
-                            xpbd_status want, size_t want_bad)
+                            xpbd_status want, size_t want_bad, xpbd_part want_part)
 {
+    tt_blob ref = {0};
     for (int e = 0; e < 3; ++e) {
         cfg.threads = e == 0 ? 1 : 4;
         cfg.executor = e == 2 ? &tt_host_executor : NULL;
         xpbd_step_counters cn;
         ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s->w, s->scratch, bytes, &cn), want);
         ENSURE_INT(cn.bad_index, want_bad);
+        ENSURE_INT(cn.bad_part, want_part);
+        ENSURE_INT(cn.bad_field, XPBD_FIELD_NONE);
+        tt_blob got = {0};
+        tt_put_counters(e ? &got : &ref, &cn);
+        if (e) {
+            ENSURE_INT(got.size, ref.size);
+            if (got.size == ref.size)
+                SAME_BYTES(got.b, ref.b, ref.size, "counters of a refused step");
+        }
+        free(got.b);
     }
+    free(ref.b);
 }
 
 /* Bad input found by the scans over ranges: the same status and index as
@@ -685,6 +713,7 @@ static void SFX(tt_bad_input)(void)
     s.p.y[3600] = (R)INFINITY;
     const xpbd_status want[3] = {XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_RADIUS};
     const size_t where[3] = {3500, 3600, 3000};
+    const xpbd_part part[3] = {XPBD_PART_PARTICLES, XPBD_PART_PARTICLES, XPBD_PART_RADIUS};
     for (int k = 0; k < 3; ++k) {
         for (int e = 0; e < 3; ++e) {
             cfg.threads = e == 0 ? 1 : 4;
@@ -697,6 +726,8 @@ static void SFX(tt_bad_input)(void)
             ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &c),
                           want[k]);
             ENSURE_INT(c.bad_index, where[k]);
+            ENSURE_INT(c.bad_part, part[k]);
+            ENSURE_INT(c.bad_field, XPBD_FIELD_NONE);
             if (before)
                 SAME_BYTES(s.a, before, na, "particles after refused input");
             free(before);
@@ -716,7 +747,7 @@ static void SFX(tt_bad_input)(void)
     s.anchor[3000] = (uint32_t)s.n;
     for (int k = 0; k < 2; ++k) {
         SFX(tt_refused)(&s, cfg, bytes, k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX,
-                        k == 0 ? 2000 : 3000);
+                        k == 0 ? 2000 : 3000, XPBD_PART_TETHER);
         s.tlen[2000] = 1;
     }
     /* the distance set, validated over slot blocks and colours: a repeat in
@@ -745,7 +776,7 @@ static void SFX(tt_bad_input)(void)
                                                                 &want_bad);
         ENSURE_STATUS(want, k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
         ENSURE_INT(want_bad, k == 0 ? bad_rest : k == 3 ? rd : rb);
-        SFX(tt_refused)(&s, cfg, bytes, want, want_bad);
+        SFX(tt_refused)(&s, cfg, bytes, want, want_bad, XPBD_PART_DISTANCE);
     }
     c->i1[rd] = keep_d;
     SFX(tt_free)(&s);
@@ -775,7 +806,7 @@ static void SFX(tt_bad_input)(void)
             SFX(xpbd_quad_set_validate)(q, s.n, (uint32_t *)s.scratch, &want_bad);
         ENSURE_STATUS(want, k == 0 ? XPBD_ERR_REST : XPBD_ERR_INDEX);
         ENSURE_INT(want_bad, k == 0 ? qbad : qb);
-        SFX(tt_refused)(&s, cfg, bytes, want, want_bad);
+        SFX(tt_refused)(&s, cfg, bytes, want, want_bad, XPBD_PART_TET);
     }
     q->i3[qb] = keep_q;
     SFX(tt_free)(&s);

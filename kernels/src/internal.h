@@ -113,5 +113,21 @@ xpbd_status xpbd__quad_set_slots_f64(const xpbd_quad_set_f64 *c, size_t n, uint3
  * finite size, finite non-negative inverse mass, finite rotation and
  * inverse inertia (softbody.c). */
 int xpbd__rigid_ok(const xpbd_rigid_f64 *b);
+/* The first field of b, in xpbd_rigid_f64's order, that makes it unusable
+ * (XPBD_FIELD_SHAPE ... XPBD_FIELD_INV_INERTIA), or XPBD_FIELD_NONE:
+ * XPBD_FIELD_NONE exactly when xpbd__rigid_ok(b). */
+xpbd_field xpbd__rigid_field(const xpbd_rigid_f64 *b);
+
+/* The step configuration's own rules, the first the step checks (step.c):
+ * the version (XPBD_ERR_VERSION), then the fields in xpbd_step_config's
+ * order (XPBD_ERR_CONFIG), the executor, the contact fields (XPBD_ERR_BETA,
+ * _RESTITUTION, _SLOP, _FRICTION), contact_skin and relative_damping
+ * (XPBD_ERR_CONFIG). *field gets the field at fault (XPBD_FIELD_NONE on
+ * success). Checked the same way by the step and by the engine's create
+ * and set_config, so all three refuse a configuration alike. */
+xpbd_status xpbd__config_check(const xpbd_step_config *cfg, xpbd_field *field);
+/* The executor rule alone (a NULL executor passes): XPBD_ERR_CONFIG with
+ * its field. */
+xpbd_status xpbd__executor_check(const xpbd_executor *ex, xpbd_field *field);
 
 #endif

@@ -5,16 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+xpbd_field xpbd__rigid_field(const xpbd_rigid_f64 *b)
+{
+    if (b->shape != XPBD_RIGID_SPHERE && b->shape != XPBD_RIGID_BOX)
+        return XPBD_FIELD_SHAPE;
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(b->centre[k]))
+            return XPBD_FIELD_CENTRE;
+    for (int k = 0; k < 9; ++k)
+        if (!isfinite(b->rot[k]))
+            return XPBD_FIELD_ROT;
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(b->half[k]) || !(b->half[k] > 0 || (b->shape == XPBD_RIGID_SPHERE && k > 0)))
+            return XPBD_FIELD_HALF;
+    if (!isfinite(b->inv_mass) || b->inv_mass < 0)
+        return XPBD_FIELD_INV_MASS;
+    for (int k = 0; k < 9; ++k)
+        if (!isfinite(b->inv_inertia[k]))
+            return XPBD_FIELD_INV_INERTIA;
+    return XPBD_FIELD_NONE;
+}
+
 int xpbd__rigid_ok(const xpbd_rigid_f64 *b)
 {
-    int ok = (b->shape == XPBD_RIGID_SPHERE || b->shape == XPBD_RIGID_BOX) &&
-             isfinite(b->inv_mass) && b->inv_mass >= 0;
-    for (int k = 0; k < 3; ++k)
-        ok &= isfinite(b->centre[k]) && isfinite(b->half[k]) &&
-              (b->half[k] > 0 || (b->shape == XPBD_RIGID_SPHERE && k > 0));
-    for (int k = 0; k < 9; ++k)
-        ok &= isfinite(b->rot[k]) && isfinite(b->inv_inertia[k]);
-    return ok;
+    return xpbd__rigid_field(b) == XPBD_FIELD_NONE;
 }
 
 #define XPBD_REAL_F32

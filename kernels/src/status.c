@@ -1,4 +1,4 @@
-/* Status names and the run-time version. */
+/* Status, part and field names, and the run-time version. */
 #include "internal.h"
 
 unsigned xpbd_version(void)
@@ -39,4 +39,75 @@ const char *xpbd_status_str(xpbd_status status)
     case XPBD_ERR_PLANE: return "plane normal is not unit length or offset is not finite";
     }
     return "unknown status";
+}
+
+const char *xpbd_part_name(xpbd_part part)
+{
+    switch (part) {
+    case XPBD_PART_NONE: return "none";
+    case XPBD_PART_CONFIG: return "config";
+    case XPBD_PART_PARTICLES: return "particles";
+    case XPBD_PART_DISTANCE: return "distance";
+    case XPBD_PART_TET: return "tet";
+    case XPBD_PART_BEND: return "bend";
+    case XPBD_PART_TETHER: return "tether";
+    case XPBD_PART_CONTACT_FIXED: return "fixed contact";
+    case XPBD_PART_CONTACT_FOUND: return "found contact";
+    case XPBD_PART_PLANE: return "plane";
+    case XPBD_PART_BODY: return "body";
+    case XPBD_PART_RIGID: return "rigid";
+    case XPBD_PART_SCENE: return "scene";
+    case XPBD_PART_OPTIONS: return "options";
+    case XPBD_PART_RADIUS: return "radius";
+    case XPBD_PART_SCRATCH: return "scratch";
+    case XPBD_PART_COUNT: break;
+    }
+    return "unknown part";
+}
+
+const char *xpbd_field_name(xpbd_field field)
+{
+    switch (field) {
+    case XPBD_FIELD_NONE: return "none";
+    case XPBD_FIELD_VERSION: return "version";
+    case XPBD_FIELD_SUBSTEPS: return "substeps";
+    case XPBD_FIELD_ITERATIONS: return "iterations";
+    case XPBD_FIELD_GRAVITY: return "gravity";
+    case XPBD_FIELD_DAMPING: return "damping";
+    case XPBD_FIELD_PBD_STIFFNESS: return "pbd_stiffness";
+    case XPBD_FIELD_SPRING_DAMPING: return "spring_damping";
+    case XPBD_FIELD_SOLVER: return "solver";
+    case XPBD_FIELD_LAMBDA_RESET: return "lambda_reset";
+    case XPBD_FIELD_ISA: return "isa";
+    case XPBD_FIELD_MEASURE_RESIDUAL: return "measure_residual";
+    case XPBD_FIELD_CONTACT_BETA: return "contact_beta";
+    case XPBD_FIELD_RESTITUTION: return "restitution";
+    case XPBD_FIELD_CONTACT_SLOP: return "contact_slop";
+    case XPBD_FIELD_FRICTION_STATIC: return "friction_static";
+    case XPBD_FIELD_FRICTION_DYNAMIC: return "friction_dynamic";
+    case XPBD_FIELD_CONTACT_SKIN: return "contact_skin";
+    case XPBD_FIELD_CONTACT_ORDER: return "contact_order";
+    case XPBD_FIELD_RELATIVE_DAMPING: return "relative_damping";
+    case XPBD_FIELD_EXECUTOR_ENQUEUE: return "executor->enqueue";
+    case XPBD_FIELD_EXECUTOR_FINISH: return "executor->finish";
+    case XPBD_FIELD_EXECUTOR_WORKER_COUNT: return "executor->worker_count";
+    case XPBD_FIELD_TEAR_STRETCH: return "tear_stretch";
+    case XPBD_FIELD_SLEEP_ENERGY: return "sleep_energy";
+    case XPBD_FIELD_KEEP_HINGES: return "keep_hinges";
+    case XPBD_FIELD_MAX_PARTICLES: return "max_particles";
+    case XPBD_FIELD_BODY_BEGIN: return "body_begin";
+    case XPBD_FIELD_MAX_CONTACTS: return "max_contacts";
+    case XPBD_FIELD_EDGE_ALPHA: return "edge_alpha";
+    case XPBD_FIELD_TET_ALPHA: return "tet_alpha";
+    case XPBD_FIELD_BEND_ALPHA: return "bend_alpha";
+    case XPBD_FIELD_MAX_COLOURS: return "colouring.max_colours";
+    case XPBD_FIELD_SHAPE: return "shape";
+    case XPBD_FIELD_CENTRE: return "centre";
+    case XPBD_FIELD_ROT: return "rot";
+    case XPBD_FIELD_HALF: return "half";
+    case XPBD_FIELD_INV_MASS: return "inv_mass";
+    case XPBD_FIELD_INV_INERTIA: return "inv_inertia";
+    case XPBD_FIELD_COUNT: break;
+    }
+    return "unknown field";
 }

@@ -37,6 +37,81 @@ xpbd_step_config xpbd_step_config_default(void)
     return c;
 }
 
+static int finite_nonneg(double v)
+{
+    return isfinite(v) && v >= 0;
+}
+
+xpbd_status xpbd__executor_check(const xpbd_executor *ex, xpbd_field *field)
+{
+    *field = XPBD_FIELD_NONE;
+    if (ex && !ex->enqueue)
+        *field = XPBD_FIELD_EXECUTOR_ENQUEUE;
+    else if (ex && !ex->finish)
+        *field = XPBD_FIELD_EXECUTOR_FINISH;
+    else if (ex && ex->worker_count == 0)
+        *field = XPBD_FIELD_EXECUTOR_WORKER_COUNT;
+    return *field == XPBD_FIELD_NONE ? XPBD_OK : XPBD_ERR_CONFIG;
+}
+
+xpbd_status xpbd__config_check(const xpbd_step_config *cfg, xpbd_field *field)
+{
+    /* the first field each rule refuses, with the status it gives */
+    struct rule {
+        int bad;
+        xpbd_status status;
+        xpbd_field field;
+    };
+    const struct rule rules[] = {
+        {cfg->version != XPBD_PROTOCOL_VERSION, XPBD_ERR_VERSION, XPBD_FIELD_VERSION},
+        {cfg->substeps == 0, XPBD_ERR_CONFIG, XPBD_FIELD_SUBSTEPS},
+        {cfg->iterations == 0, XPBD_ERR_CONFIG, XPBD_FIELD_ITERATIONS},
+        {!isfinite(cfg->gravity[0]) || !isfinite(cfg->gravity[1]) || !isfinite(cfg->gravity[2]),
+         XPBD_ERR_CONFIG, XPBD_FIELD_GRAVITY},
+        {!finite_nonneg(cfg->damping) || cfg->damping >= 1, XPBD_ERR_CONFIG, XPBD_FIELD_DAMPING},
+        {!isfinite(cfg->pbd_stiffness) || !(cfg->pbd_stiffness > 0) || cfg->pbd_stiffness > 1,
+         XPBD_ERR_CONFIG, XPBD_FIELD_PBD_STIFFNESS},
+        {!finite_nonneg(cfg->spring_damping), XPBD_ERR_CONFIG, XPBD_FIELD_SPRING_DAMPING},
+        {cfg->solver != XPBD_SOLVER_XPBD && cfg->solver != XPBD_SOLVER_PBD &&
+             cfg->solver != XPBD_SOLVER_SPRINGS,
+         XPBD_ERR_CONFIG, XPBD_FIELD_SOLVER},
+        {cfg->lambda_reset != XPBD_LAMBDA_PER_SUBSTEP &&
+             cfg->lambda_reset != XPBD_LAMBDA_PER_ITERATION,
+         XPBD_ERR_CONFIG, XPBD_FIELD_LAMBDA_RESET},
+        {cfg->measure_residual != 0 && cfg->measure_residual != 1, XPBD_ERR_CONFIG,
+         XPBD_FIELD_MEASURE_RESIDUAL},
+        {cfg->contact_order != XPBD_CONTACTS_SUBSTEP && cfg->contact_order != XPBD_CONTACTS_LESSON,
+         XPBD_ERR_CONFIG, XPBD_FIELD_CONTACT_ORDER},
+    };
+    for (size_t r = 0; r < sizeof rules / sizeof rules[0]; ++r)
+        if (rules[r].bad) {
+            *field = rules[r].field;
+            return rules[r].status;
+        }
+    if (xpbd__executor_check(cfg->executor, field) != XPBD_OK)
+        return XPBD_ERR_CONFIG;
+    const struct rule contact[] = {
+        {!isfinite(cfg->contact_beta) || !(cfg->contact_beta > 0) || cfg->contact_beta > 1,
+         XPBD_ERR_BETA, XPBD_FIELD_CONTACT_BETA},
+        {!finite_nonneg(cfg->restitution) || cfg->restitution > 1, XPBD_ERR_RESTITUTION,
+         XPBD_FIELD_RESTITUTION},
+        {!finite_nonneg(cfg->contact_slop), XPBD_ERR_SLOP, XPBD_FIELD_CONTACT_SLOP},
+        {!finite_nonneg(cfg->friction_static), XPBD_ERR_FRICTION, XPBD_FIELD_FRICTION_STATIC},
+        {!finite_nonneg(cfg->friction_dynamic) || cfg->friction_dynamic > cfg->friction_static,
+         XPBD_ERR_FRICTION, XPBD_FIELD_FRICTION_DYNAMIC},
+        {!finite_nonneg(cfg->contact_skin), XPBD_ERR_CONFIG, XPBD_FIELD_CONTACT_SKIN},
+        {!finite_nonneg(cfg->relative_damping) || cfg->relative_damping > 1, XPBD_ERR_CONFIG,
+         XPBD_FIELD_RELATIVE_DAMPING},
+    };
+    for (size_t r = 0; r < sizeof contact / sizeof contact[0]; ++r)
+        if (contact[r].bad) {
+            *field = contact[r].field;
+            return contact[r].status;
+        }
+    *field = XPBD_FIELD_NONE;
+    return XPBD_OK;
+}
+
 #define XPBD_REAL_F32
 #include "step_tmpl.h"
 #define XPBD_REAL_F64

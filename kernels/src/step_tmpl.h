@@ -83,6 +83,18 @@ typedef enum xpbd__colour_op {
 } xpbd__colour_op;
 
 typedef enum xpbd__copy { COPY_SAVE, COPY_RESTORE, COPY_ZERO } xpbd__copy;
+
+/* An error's place into the step's counters (xpbd/step.h): its part and
+ * field (bad_index is set where the element is found). Returns st. */
+static inline xpbd_status xpbd__refuse(xpbd_step_counters *k, xpbd_status st, xpbd_part part,
+                                       xpbd_field field)
+{
+    if (st < 0) {
+        k->bad_part = part;
+        k->bad_field = field;
+    }
+    return st;
+}
 #endif
 
 /* Scratch layout: the snapshot x y z px py pz vx vy vz [9n] and lambda
@@ -338,64 +350,30 @@ static xpbd_status SFX(check_particles)(SFX(step_run) *s, size_t *bad)
 
 /* ---- validation ----------------------------------------------------------- */
 
-static xpbd_status SFX(check_config)(const xpbd_step_config *cfg)
-{
-    if (cfg->version != XPBD_PROTOCOL_VERSION)
-        return XPBD_ERR_VERSION;
-    if (cfg->substeps == 0 || cfg->iterations == 0 || !isfinite(cfg->damping) ||
-        cfg->damping < 0 || cfg->damping >= 1 || !isfinite(cfg->pbd_stiffness) ||
-        !(cfg->pbd_stiffness > 0) || cfg->pbd_stiffness > 1 || !isfinite(cfg->gravity[0]) ||
-        !isfinite(cfg->gravity[1]) || !isfinite(cfg->gravity[2]) ||
-        !isfinite(cfg->spring_damping) || cfg->spring_damping < 0 ||
-        (cfg->solver != XPBD_SOLVER_XPBD && cfg->solver != XPBD_SOLVER_PBD &&
-         cfg->solver != XPBD_SOLVER_SPRINGS) ||
-        (cfg->lambda_reset != XPBD_LAMBDA_PER_SUBSTEP &&
-         cfg->lambda_reset != XPBD_LAMBDA_PER_ITERATION) ||
-        (cfg->contact_order != XPBD_CONTACTS_SUBSTEP &&
-         cfg->contact_order != XPBD_CONTACTS_LESSON) ||
-        (cfg->measure_residual != 0 && cfg->measure_residual != 1))
-        return XPBD_ERR_CONFIG;
-    const xpbd_executor *ex = cfg->executor;
-    if (ex && (!ex->enqueue || !ex->finish || ex->worker_count == 0))
-        return XPBD_ERR_CONFIG;
-    if (!isfinite(cfg->contact_beta) || !(cfg->contact_beta > 0) || cfg->contact_beta > 1)
-        return XPBD_ERR_BETA;
-    if (!isfinite(cfg->restitution) || cfg->restitution < 0 || cfg->restitution > 1)
-        return XPBD_ERR_RESTITUTION;
-    if (!isfinite(cfg->contact_slop) || cfg->contact_slop < 0)
-        return XPBD_ERR_SLOP;
-    if (!isfinite(cfg->friction_static) || !isfinite(cfg->friction_dynamic) ||
-        cfg->friction_static < 0 || cfg->friction_dynamic < 0 ||
-        cfg->friction_dynamic > cfg->friction_static)
-        return XPBD_ERR_FRICTION;
-    if (!isfinite(cfg->contact_skin) || cfg->contact_skin < 0 ||
-        !isfinite(cfg->relative_damping) || cfg->relative_damping < 0 ||
-        cfg->relative_damping > 1)
-        return XPBD_ERR_CONFIG;
-    return XPBD_OK;
-}
-
-static xpbd_status SFX(check_contacts)(SFX(step_run) *s, uint32_t *stamp, size_t *bad)
+/* Planes, radii and the contact set, each error with its part. */
+static xpbd_status SFX(check_contacts)(SFX(step_run) *s, uint32_t *stamp, xpbd_step_counters *k)
 {
     const SFX(xpbd_world) *w = s->w;
     const size_t n = s->n;
-    if (w->plane_count > 8)
-        return XPBD_ERR_ARGUMENT;
-    if (w->plane_count && !w->planes)
-        return XPBD_ERR_ARGUMENT;
+    if (w->plane_count > 8 || (w->plane_count && !w->planes))
+        return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_PLANE, XPBD_FIELD_NONE);
     if ((w->plane_count || w->contacts) && !w->radius)
-        return XPBD_ERR_ARGUMENT;
-    xpbd_status st = xpbd__check_planes(w->planes, w->plane_count, bad);
+        return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_RADIUS, XPBD_FIELD_NONE);
+    xpbd_status st = xpbd__check_planes(w->planes, w->plane_count, &k->bad_index);
     if (st != XPBD_OK)
-        return st;
-    if (w->radius && (st = SFX(scan_particles)(s, SFX(radius_scan_task), bad)) != XPBD_OK)
-        return st;
+        return xpbd__refuse(k, st, XPBD_PART_PLANE, XPBD_FIELD_NONE);
+    if (w->radius &&
+        (st = SFX(scan_particles)(s, SFX(radius_scan_task), &k->bad_index)) != XPBD_OK)
+        return xpbd__refuse(k, st, XPBD_PART_RADIUS, XPBD_FIELD_NONE);
     const xpbd_contact_set *cs = w->contacts;
     if (cs) {
+        const xpbd_part part = w->contacts_fixed ? XPBD_PART_CONTACT_FIXED
+                                                 : XPBD_PART_CONTACT_FOUND;
         if (!cs->i0 || !cs->i1 || cs->slots > cs->capacity || cs->colours > XPBD_MAX_COLOURS)
-            return XPBD_ERR_ARGUMENT;
+            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, part, XPBD_FIELD_NONE);
         if (w->contacts_fixed)
-            return xpbd_contact_set_validate(cs, n, stamp, bad);
+            return xpbd__refuse(k, xpbd_contact_set_validate(cs, n, stamp, &k->bad_index), part,
+                                XPBD_FIELD_NONE);
     }
     return XPBD_OK;
 }
@@ -523,49 +501,58 @@ static xpbd_status SFX(check_sets)(SFX(step_run) *s, xpbd_step_counters *k)
     if (c) {
         st = SFX(check_distance_set)(s, stamp, &k->bad_index);
         if (st != XPBD_OK)
-            return st;
+            return xpbd__refuse(k, st, XPBD_PART_DISTANCE, XPBD_FIELD_NONE);
         if (cfg->solver == XPBD_SOLVER_SPRINGS)
             for (uint32_t s = 0; s < c->slots; ++s)
                 if (c->source[s] != XPBD_PAD && !(c->compliance[s] > 0)) {
                     k->bad_index = s;
-                    return XPBD_ERR_COMPLIANCE;
+                    return xpbd__refuse(k, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE,
+                                        XPBD_FIELD_NONE);
                 }
         k->colours = c->colours;
         k->overflow = c->slots - c->overflow_begin;
     }
-    st = SFX(check_contacts)(s, stamp, &k->bad_index);
+    st = SFX(check_contacts)(s, stamp, k);
     if (st != XPBD_OK)
         return st;
     if (w->tets && (st = SFX(check_quad_set)(s, w->tets, stamp, &k->bad_index)) != XPBD_OK)
-        return st;
+        return xpbd__refuse(k, st, XPBD_PART_TET, XPBD_FIELD_NONE);
     if (w->bends && (st = SFX(check_quad_set)(s, w->bends, stamp, &k->bad_index)) != XPBD_OK)
-        return st;
+        return xpbd__refuse(k, st, XPBD_PART_BEND, XPBD_FIELD_NONE);
     if (w->tether_anchor) {
         if (!w->tether_length)
-            return XPBD_ERR_ARGUMENT;
-        return SFX(scan_particles)(s, SFX(tether_scan_task), &k->bad_index);
+            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_TETHER, XPBD_FIELD_NONE);
+        return xpbd__refuse(k, SFX(scan_particles)(s, SFX(tether_scan_task), &k->bad_index),
+                            XPBD_PART_TETHER, XPBD_FIELD_NONE);
     }
     return XPBD_OK;
 }
 
-/* Host rigid bodies and the body ranges. */
-static xpbd_status SFX(check_bodies)(const SFX(xpbd_world) *w, size_t n, size_t *bad)
+/* Host rigid bodies and the body ranges: the first bad body names its
+ * index (and a rigid body its first bad field). */
+static xpbd_status SFX(check_bodies)(const SFX(xpbd_world) *w, size_t n, xpbd_step_counters *k)
 {
     if (w->rigid_count) {
-        if (!w->rigids || !w->rigid_impulse || !w->radius)
-            return XPBD_ERR_ARGUMENT;
-        for (uint32_t b = 0; b < w->rigid_count; ++b)
-            if (!xpbd__rigid_ok(&w->rigids[b])) {
-                *bad = b;
-                return XPBD_ERR_CONFIG;
+        if (!w->rigids || !w->rigid_impulse)
+            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_RIGID, XPBD_FIELD_NONE);
+        if (!w->radius)
+            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_RADIUS, XPBD_FIELD_NONE);
+        for (uint32_t b = 0; b < w->rigid_count; ++b) {
+            const xpbd_field f = xpbd__rigid_field(&w->rigids[b]);
+            if (f != XPBD_FIELD_NONE) {
+                k->bad_index = b;
+                return xpbd__refuse(k, XPBD_ERR_CONFIG, XPBD_PART_RIGID, f);
             }
+        }
     }
     if (w->body_count) {
         if (!w->body_begin)
-            return XPBD_ERR_ARGUMENT;
+            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_BODY, XPBD_FIELD_NONE);
         for (uint32_t b = 0; b < w->body_count; ++b)
-            if (w->body_begin[b] > w->body_begin[b + 1] || w->body_begin[b + 1] > n)
-                return XPBD_ERR_CONFIG;
+            if (w->body_begin[b] > w->body_begin[b + 1] || w->body_begin[b + 1] > n) {
+                k->bad_index = b;
+                return xpbd__refuse(k, XPBD_ERR_CONFIG, XPBD_PART_BODY, XPBD_FIELD_BODY_BEGIN);
+            }
     }
     return XPBD_OK;
 }
@@ -618,32 +605,35 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
                                       SFX(xpbd_world) *w, void *scratch, size_t scratch_bytes,
                                       xpbd_step_counters *k)
 {
-    if (!cfg || !w || !w->particles)
-        return XPBD_ERR_ARGUMENT;
+    if (!cfg)
+        return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_CONFIG, XPBD_FIELD_NONE);
+    if (!w || !w->particles)
+        return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_PARTICLES, XPBD_FIELD_NONE);
     s->cfg = cfg;
     s->w = w;
     s->p = w->particles;
     s->c = w->constraints;
-    xpbd_status st = SFX(check_config)(cfg);
+    xpbd_field field;
+    xpbd_status st = xpbd__config_check(cfg, &field);
     if (st != XPBD_OK)
-        return st;
+        return xpbd__refuse(k, st, XPBD_PART_CONFIG, field);
     s->hs = (R)(h / cfg->substeps);
     if (!isfinite(h) || !(h > 0) || !isfinite(s->hs) || !(s->hs > 0) ||
         !isfinite(1 / (s->hs * s->hs)))
-        return XPBD_ERR_TIMESTEP;
+        return XPBD_ERR_TIMESTEP; /* h, an argument: the status says it all */
     s->lesson = cfg->contact_order == XPBD_CONTACTS_LESSON;
     if (s->lesson && (s->c || w->tets || w->bends || w->tether_anchor ||
                       cfg->solver != XPBD_SOLVER_XPBD))
-        return XPBD_ERR_CONFIG;
+        return xpbd__refuse(k, XPBD_ERR_CONFIG, XPBD_PART_CONFIG, XPBD_FIELD_CONTACT_ORDER);
     xpbd_isa isa;
     if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)
-        return XPBD_ERR_ISA;
+        return xpbd__refuse(k, XPBD_ERR_ISA, XPBD_PART_CONFIG, XPBD_FIELD_ISA);
     k->isa = isa;
     s->kt = SFX(xpbd_kernels_get)(isa);
     s->ckt = SFX(xpbd_contact_kernels_get)(isa);
     s->skt = SFX(xpbd_softbody_kernels_get)(isa);
     if (!s->kt || !s->ckt || !s->skt)
-        return XPBD_ERR_ISA;
+        return xpbd__refuse(k, XPBD_ERR_ISA, XPBD_PART_CONFIG, XPBD_FIELD_ISA);
     s->n = s->p->count;
     s->all_slots = (size_t)(s->c ? s->c->slots : 0) + (w->tets ? w->tets->slots : 0) +
                    (w->bends ? w->bends->slots : 0);
@@ -653,15 +643,15 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
     s->max_contacts = s->find ? w->contacts->max_contacts : 0;
     const size_t need = SFX(world_scratch_bytes)(s->n, s->all_slots, s->max_contacts, s->find);
     if (!scratch || need == SIZE_MAX || scratch_bytes < need)
-        return XPBD_ERR_CAPACITY;
+        return xpbd__refuse(k, XPBD_ERR_CAPACITY, XPBD_PART_SCRATCH, XPBD_FIELD_NONE);
     if ((uintptr_t)scratch % _Alignof(R) != 0)
-        return XPBD_ERR_ARGUMENT;
+        return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_SCRATCH, XPBD_FIELD_NONE);
     s->sc = SFX(scratch_layout)(scratch, s->n, s->all_slots, s->max_contacts, s->find);
     if ((st = SFX(check_particles)(s, &k->bad_index)) != XPBD_OK)
-        return st;
+        return xpbd__refuse(k, st, XPBD_PART_PARTICLES, XPBD_FIELD_NONE);
     if ((st = SFX(check_sets)(s, k)) != XPBD_OK)
         return st;
-    if ((st = SFX(check_bodies)(w, s->n, &k->bad_index)) != XPBD_OK)
+    if ((st = SFX(check_bodies)(w, s->n, k)) != XPBD_OK)
         return st;
     SFX(step_constants)(s);
     return XPBD_OK;
@@ -847,7 +837,13 @@ static xpbd_status SFX(stage_broad_phase)(SFX(step_run) *s, xpbd_step_counters *
                                                   &s->ex);
     if (st >= 0)
         k->contacts_dropped = w->contacts->dropped;
-    return st;
+    /* a particle or radius the broad phase refuses was validated already:
+     * what it can refuse here is the found set itself (its capacity) */
+    return xpbd__refuse(k, st,
+                        st == XPBD_ERR_POSITION ? XPBD_PART_PARTICLES
+                        : st == XPBD_ERR_RADIUS ? XPBD_PART_RADIUS
+                                                : XPBD_PART_CONTACT_FOUND,
+                        XPBD_FIELD_NONE);
 }
 
 /* Puts the sleeping bodies' particles of [i0, i1) to their substep-start
@@ -1245,7 +1241,14 @@ static xpbd_status SFX(stage_finalize)(SFX(step_run) *s, xpbd_status result,
     if (bad != SIZE_MAX) {
         SFX(stage_snapshot)(s, COPY_RESTORE);
         k->bad_index = bad;
-        return XPBD_ERR_DIVERGED;
+        /* a particle, or the set whose lambda it is (slots counted across
+         * the sets: distance, tetrahedra, bending) */
+        const size_t g = bad < s->n ? 0 : bad - s->n;
+        const xpbd_part part = bad < s->n                  ? XPBD_PART_PARTICLES
+                               : g < s->lam.slots[0]       ? XPBD_PART_DISTANCE
+                               : g - s->lam.slots[0] < s->lam.slots[1] ? XPBD_PART_TET
+                                                                       : XPBD_PART_BEND;
+        return xpbd__refuse(k, XPBD_ERR_DIVERGED, part, XPBD_FIELD_NONE);
     }
     if (s->c && s->cfg->measure_residual)
         k->max_residual = SFX(residual)(s);
@@ -1423,10 +1426,12 @@ static xpbd_status SFX(world_step)(const xpbd_step_config *cfg, double h, SFX(xp
     k.protocol = XPBD_PROTOCOL_VERSION;
     k.isa = XPBD_ISA_AUTO;
     k.bad_index = SIZE_MAX;
+    k.bad_part = XPBD_PART_NONE;
+    k.bad_field = XPBD_FIELD_NONE;
     SFX(step_run) s;
     memset(&s, 0, sizeof s);
     SFX(step_call) call = {&s, cfg, h, w, scratch, scratch_bytes, &k, XPBD_OK};
-    /* an unusable executor leaves the run serial; check_config names it */
+    /* an unusable executor leaves the run serial; xpbd__config_check names it */
     s.ex = xpbd__exec_serial();
     if (cfg && cfg->version == XPBD_PROTOCOL_VERSION &&
         !xpbd__exec_resolve(cfg->executor, cfg->threads, &s.ex))

@@ -98,8 +98,7 @@
             cfg.version = fz_u32(in);                                                         \
         cfg.substeps = 1 + fz_below(in, 3);                                                   \
         cfg.iterations = 1 + fz_below(in, 3);                                                 \
-        const int cfg_odd = fz_u8(in) > 230;                                                  \
-        if (cfg_odd) {                                                                        \
+        if (fz_u8(in) > 230) {                                                                \
             cfg.relative_damping = fz_real(in);                                               \
             cfg.measure_residual = (int)fz_u32(in);                                           \
             cfg.contact_skin = fz_real(in);                                                   \
@@ -114,12 +113,17 @@
             o.max_particles = fz_u8(in) > 128 ? fz_below(in, 2 * n + 2) : 0;                  \
         }                                                                                     \
         xpbd_engine_##SFX *e = (xpbd_engine_##SFX *)(uintptr_t)0x77777777;                  \
-        size_t bad = 0;                                                                       \
-        const xpbd_status st = xpbd_engine_create_##SFX(&e, &sc, &cfg, &o, &bad);             \
+        xpbd_where where;                                                                     \
+        const xpbd_status st = xpbd_engine_create_##SFX(&e, &sc, &cfg, &o, &where);           \
         if (st != XPBD_OK) {                                                                  \
             FZ_CHECK(e == NULL, "refused create (%d) left an engine", st);                   \
+            FZ_CHECK(where.part < XPBD_PART_COUNT && where.field < XPBD_FIELD_COUNT,          \
+                     "refused create (%d) named no valid place", st);                         \
             return;                                                                           \
         }                                                                                     \
+        FZ_CHECK(where.part == XPBD_PART_NONE && where.index == SIZE_MAX &&                   \
+                     where.field == XPBD_FIELD_NONE,                                          \
+                 "created engine named a place");                                             \
         const double h = 1.0 / (30 + fz_below(in, 100));                                      \
         const xpbd_particles_##SFX *ep = xpbd_engine_particles_##SFX(e);                      \
         for (uint32_t f = 0, frames = 1 + fz_below(in, 4); f < frames; ++f) {                 \
@@ -141,12 +145,13 @@
                 free(copy);                                                                   \
             }                                                                                 \
             const xpbd_status ss = xpbd_engine_step_##SFX(e, h);                              \
-            /* create checks the scene; the configuration beyond its version \
-             * is the step's to check (xpbd/engine.h) */                                      \
-            const int cfg_refused = cfg_odd && (ss == XPBD_ERR_CONFIG || ss == XPBD_ERR_SLOP);   \
-            FZ_CHECK(ss >= 0 || ss == XPBD_ERR_DIVERGED || f > 0 || cfg_refused,              \
-                     "first frame of a created engine refused: %d (%s) at %zu", ss,           \
-                     xpbd_status_str(ss), xpbd_engine_counters_##SFX(e)->step.bad_index);                          \
+            /* create checks the scene and the configuration as every step \
+             * does (xpbd/engine.h): its first frame is never refused */     \
+            FZ_CHECK(ss >= 0 || ss == XPBD_ERR_DIVERGED || f > 0,                             \
+                     "first frame of a created engine refused: %d (%s) at %s %zu", ss,        \
+                     xpbd_status_str(ss),                                                     \
+                     xpbd_part_name(xpbd_engine_counters_##SFX(e)->step.bad_part),            \
+                     xpbd_engine_counters_##SFX(e)->step.bad_index);                          \
             if (ss < 0)                                                                       \
                 break;                                                                        \
         }                                                                                     \

@@ -4,9 +4,10 @@
  * A fuzzed world (particles, a distance set whose per-slot arrays the input
  * may then edit as a host may, radii with a broad-phase or a fixed contact
  * set, planes, a fuzzed configuration) is stepped a few frames twice, once
- * per path. Checked on every input: both paths return the same status and
- * bad_index; a step that succeeds leaves particles and lambda bit-identical
- * on both; a step that fails leaves them bit-identical to before it. */
+ * per path. Checked on every input: both paths return the same status,
+ * bad_index, bad_part and bad_field; a step that succeeds leaves particles
+ * and lambda bit-identical on both; a step that fails leaves them
+ * bit-identical to before it. */
 #include "fuzz.h"
 
 #define FZ_N 96u
@@ -115,6 +116,7 @@
         static unsigned char before[2][sizeof copy[0].block + 4 * FZ_M * sizeof(R) + 64 * 16 * sizeof(R)]; \
         xpbd_status got[2][4];                                                                \
         size_t bad[2][4];                                                                     \
+        unsigned place[2][4]; /* bad_part, bad_field */                                       \
         for (int v = 0; v < 2; ++v) {                                                         \
             fz_copy_##SFX *k = &copy[v];                                                      \
             memset(k, 0, sizeof *k);                                                          \
@@ -173,6 +175,7 @@
                 got[v][f] = xpbd_world_step_##SFX(&c, h, &k->w, k->scratch, k->scratch_bytes,  \
                                                   &kc);                                       \
                 bad[v][f] = kc.bad_index;                                                     \
+                place[v][f] = (unsigned)kc.bad_part << 8 | (unsigned)kc.bad_field;            \
                 if (got[v][f] < 0) {                                                          \
                     static unsigned char after[sizeof before[0]];                             \
                     FZ_CHECK(fz_state_##SFX(k, after) == sz && memcmp(after, before[v], sz) == 0, \
@@ -180,9 +183,11 @@
                              xpbd_isa_name(isas[v]));                                         \
                 }                                                                             \
             }                                                                                 \
-            FZ_CHECK(got[0][f] == got[1][f] && bad[0][f] == bad[1][f],                        \
-                     "frame %u: scalar %d at %zu, %s %d at %zu", f, got[0][f], bad[0][f],     \
-                     xpbd_isa_name(isas[1]), got[1][f], bad[1][f]);                           \
+            FZ_CHECK(got[0][f] == got[1][f] && bad[0][f] == bad[1][f] &&                      \
+                         place[0][f] == place[1][f],                                          \
+                     "frame %u: scalar %d at %zu (%#x), %s %d at %zu (%#x)", f, got[0][f],    \
+                     bad[0][f], place[0][f], xpbd_isa_name(isas[1]), got[1][f], bad[1][f],    \
+                     place[1][f]);                                                            \
             FZ_CHECK(memcmp(copy[0].block, copy[1].block, 10 * n * sizeof(R)) == 0,           \
                      "frame %u: particles differ between scalar and %s", f,                   \
                      xpbd_isa_name(isas[1]));                                                 \

@@ -1,8 +1,20 @@
 /* xpbd/base.h: status codes, versions and instruction-set selection.
  *
  * Every public function of xpbd returns an xpbd_status or a plain value; the
- * library never prints, never aborts and never allocates outside the
- * builders (xpbd/soa.h). */
+ * library never prints and never aborts. It allocates only in the functions
+ * whose comment says so, with what it allocates and what frees it: the set
+ * builders (xpbd_distance_set_build_*, xpbd_tet_set_build_*,
+ * xpbd_bend_set_build_*: the set, freed by xpbd_distance_set_free_* or
+ * xpbd_quad_set_free_*), engine create (the engine, freed by
+ * xpbd_engine_destroy_*), the engine step when a body fell asleep or woke
+ * or constraints tore (new sets, owned by the engine), xpbd_tear_remove_*
+ * (the new set), and xpbd_tear_split, xpbd_mesh_locality_order_* and
+ * xpbd_order_check_* (workspaces freed before they return); a failed
+ * allocation is XPBD_ERR_NOMEM. Everything else, the kernels, validators,
+ * broad phase and step drivers (xpbd_step_*, xpbd_world_step_*) included,
+ * works in caller memory and never allocates (the OpenMP runtime behind
+ * xpbd_executor_default() allocates its own threads' state when it starts
+ * them). */
 #ifndef XPBD_BASE_H
 #define XPBD_BASE_H
 
@@ -58,7 +70,7 @@ typedef enum xpbd_status {
     XPBD_ERR_VERSION = -14,             /* protocol version mismatch */
     XPBD_ERR_CONFIG = -15,              /* a step configuration field is out of range */
     XPBD_ERR_DIVERGED = -16,            /* the step produced a non-finite state (restored) */
-    XPBD_ERR_NOMEM = -17,               /* a builder could not allocate */
+    XPBD_ERR_NOMEM = -17,               /* an allocation failed (see above) */
     XPBD_ERR_LAMBDA = -18,              /* an accumulated lambda is not finite */
     XPBD_ERR_RADIUS = -19,              /* a particle radius is negative or not finite */
     XPBD_ERR_RESTITUTION = -20,         /* restitution outside [0, 1] or not finite */
@@ -72,6 +84,94 @@ typedef enum xpbd_status {
 /* Human-readable name of a status, e.g. "rest length <= 0 or not finite".
  * Never NULL; unknown values give "unknown status". */
 XPBD_API const char *xpbd_status_str(xpbd_status status);
+
+/* ------------------------------------------------------ error places --- */
+
+/* Where an error is: the set or array the offending element belongs to
+ * (xpbd_step_counters.bad_part, xpbd_where.part). The values are pinned
+ * and will not change. */
+typedef enum xpbd_part {
+    XPBD_PART_NONE = 0,          /* no place: the status says it all (or success) */
+    XPBD_PART_CONFIG = 1,        /* the step configuration; the field names its field */
+    XPBD_PART_PARTICLES = 2,     /* the particles (x, p, v, w); index = particle */
+    XPBD_PART_DISTANCE = 3,      /* the distance constraints; index = slot (create: edge) */
+    XPBD_PART_TET = 4,           /* the tetrahedra; index = slot (create: tet) */
+    XPBD_PART_BEND = 5,          /* the bending stencils; index = slot (create: stencil) */
+    XPBD_PART_TETHER = 6,        /* the tethers (anchor, length); index = particle */
+    XPBD_PART_CONTACT_FIXED = 7, /* a contact set used as given (contacts_fixed); index = slot */
+    XPBD_PART_CONTACT_FOUND = 8, /* the contact set the broad phase fills: arrays, capacity */
+    XPBD_PART_PLANE = 9,         /* the planes; index = plane */
+    XPBD_PART_BODY = 10,         /* the body ranges (body_begin); index = body */
+    XPBD_PART_RIGID = 11,        /* the host rigid bodies; index = body, field = its field */
+    XPBD_PART_SCENE = 12,        /* the engine's scene itself: origin, rest_xyz; index = particle */
+    XPBD_PART_OPTIONS = 13,      /* the engine options; the field names its field */
+    XPBD_PART_RADIUS = 14,       /* the contact radii; index = particle */
+    XPBD_PART_SCRATCH = 15,      /* the caller's scratch buffer: NULL, too small, misaligned */
+    XPBD_PART_COUNT = 16
+} xpbd_part;
+
+/* The field at fault: of xpbd_step_config, xpbd_engine_options, a scene or
+ * world, or a host rigid body (xpbd_step_counters.bad_field,
+ * xpbd_where.field). The values are pinned and will not change. */
+typedef enum xpbd_field {
+    XPBD_FIELD_NONE = 0,              /* no field: the status and part say it all */
+    XPBD_FIELD_VERSION = 1,           /* xpbd_step_config.version */
+    XPBD_FIELD_SUBSTEPS = 2,          /* .substeps */
+    XPBD_FIELD_ITERATIONS = 3,        /* .iterations */
+    XPBD_FIELD_GRAVITY = 4,           /* .gravity */
+    XPBD_FIELD_DAMPING = 5,           /* .damping */
+    XPBD_FIELD_PBD_STIFFNESS = 6,     /* .pbd_stiffness */
+    XPBD_FIELD_SPRING_DAMPING = 7,    /* .spring_damping */
+    XPBD_FIELD_SOLVER = 8,            /* .solver */
+    XPBD_FIELD_LAMBDA_RESET = 9,      /* .lambda_reset */
+    XPBD_FIELD_ISA = 10,              /* .isa, or the XPBD_ISA variable it resolves through */
+    XPBD_FIELD_MEASURE_RESIDUAL = 11, /* .measure_residual */
+    XPBD_FIELD_CONTACT_BETA = 12,     /* .contact_beta */
+    XPBD_FIELD_RESTITUTION = 13,      /* .restitution */
+    XPBD_FIELD_CONTACT_SLOP = 14,     /* .contact_slop */
+    XPBD_FIELD_FRICTION_STATIC = 15,  /* .friction_static */
+    XPBD_FIELD_FRICTION_DYNAMIC = 16, /* .friction_dynamic (also: above friction_static) */
+    XPBD_FIELD_CONTACT_SKIN = 17,     /* .contact_skin */
+    XPBD_FIELD_CONTACT_ORDER = 18,    /* .contact_order (also: the lesson order with constraints) */
+    XPBD_FIELD_RELATIVE_DAMPING = 19, /* .relative_damping */
+    XPBD_FIELD_EXECUTOR_ENQUEUE = 20, /* .executor->enqueue is NULL */
+    XPBD_FIELD_EXECUTOR_FINISH = 21,  /* .executor->finish is NULL */
+    XPBD_FIELD_EXECUTOR_WORKER_COUNT = 22, /* .executor->worker_count is 0 */
+    XPBD_FIELD_TEAR_STRETCH = 23,     /* xpbd_engine_options.tear_stretch */
+    XPBD_FIELD_SLEEP_ENERGY = 24,     /* .sleep_energy */
+    XPBD_FIELD_KEEP_HINGES = 25,      /* .keep_hinges */
+    XPBD_FIELD_MAX_PARTICLES = 26,    /* .max_particles */
+    XPBD_FIELD_BODY_BEGIN = 27,       /* the world's or scene's body_begin */
+    XPBD_FIELD_MAX_CONTACTS = 28,     /* xpbd_scene.max_contacts */
+    XPBD_FIELD_EDGE_ALPHA = 29,       /* xpbd_scene.edge_alpha */
+    XPBD_FIELD_TET_ALPHA = 30,        /* xpbd_scene.tet_alpha */
+    XPBD_FIELD_BEND_ALPHA = 31,       /* xpbd_scene.bend_alpha */
+    XPBD_FIELD_MAX_COLOURS = 32,      /* xpbd_scene.colouring.max_colours */
+    XPBD_FIELD_SHAPE = 33,            /* xpbd_rigid_f64.shape */
+    XPBD_FIELD_CENTRE = 34,           /* .centre */
+    XPBD_FIELD_ROT = 35,              /* .rot */
+    XPBD_FIELD_HALF = 36,             /* .half */
+    XPBD_FIELD_INV_MASS = 37,         /* .inv_mass */
+    XPBD_FIELD_INV_INERTIA = 38,      /* .inv_inertia */
+    XPBD_FIELD_COUNT = 39
+} xpbd_field;
+
+/* Where an error is: part = which set or array, index = the element, slot,
+ * particle, plane or body (SIZE_MAX when none), field = the configuration
+ * or element field at fault (XPBD_FIELD_NONE when the status says it all).
+ * After a success: XPBD_PART_NONE, SIZE_MAX, XPBD_FIELD_NONE. */
+typedef struct xpbd_where {
+    xpbd_part part;
+    size_t index;
+    xpbd_field field;
+} xpbd_where;
+
+/* Names of a part ("distance", "tet", "fixed contact", ...) and of a field
+ * (its C name: "substeps", "relative_damping", "executor->enqueue", ...).
+ * Never NULL; values outside [0, COUNT) give "unknown part" and
+ * "unknown field". */
+XPBD_API const char *xpbd_part_name(xpbd_part part);
+XPBD_API const char *xpbd_field_name(xpbd_field field);
 
 /* ---------------------------------------------------------------- ISAs --- */
 

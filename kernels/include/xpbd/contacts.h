@@ -122,7 +122,8 @@ XPBD_API xpbd_status xpbd_contacts_find_f64(const xpbd_particles_f64 *p, const d
 
 /* Colours pairs given by the caller (e.g. the 1-D stack of SPEC S2, or a
  * serial order with serial = 1) into cs. Pairs must be distinct particle
- * indices below n. Same overflow rule as the broad phase. */
+ * indices below n. Same overflow rule as the broad phase, and like it never
+ * allocates (work as for xpbd_contacts_find_*). */
 XPBD_API xpbd_status xpbd_contact_set_assign(xpbd_contact_set *cs, size_t n, size_t count,
                                              const uint32_t *i0, const uint32_t *i1,
                                              uint32_t max_colours, int serial, void *work,

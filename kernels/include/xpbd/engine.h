@@ -9,7 +9,7 @@
  *     wake the sleeping bodies the host moved     (state signature changed)
  *     if a body fell asleep or woke: rebuild the sets without the constraints
  *         of sleeping bodies                      (a sleeping body costs no
- *                                                  solver time)
+ *                                                  solver time; allocates)
  *     xpbd_world_step                             (sleeping bodies static, restored whole)
  *     sleep / wake bookkeeping                    (kinetic energy per kg, contacts)
  *     stretch pass: flag distance constraints with |d|/rest - 1 > tear_stretch
@@ -39,7 +39,7 @@ extern "C" {
  * flags (may be NULL) is indexed by the constraint's input index (the set's
  * source[]) and gets 1 where stretch > threshold, 0 elsewhere; *max_stretch
  * (may be NULL) the largest stretch. Returns the number flagged. threshold
- * <= 0 or NaN flags nothing. */
+ * <= 0 or NaN flags nothing. Never allocates. */
 XPBD_API uint32_t xpbd_tear_flag_f32(const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c,
                                      double threshold, uint8_t *flags, double *max_stretch);
 XPBD_API uint32_t xpbd_tear_flag_f64(const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c,
@@ -49,8 +49,10 @@ XPBD_API uint32_t xpbd_tear_flag_f64(const xpbd_particles_f64 *p, const xpbd_dis
  * (indexed by input index, [c->count]); the others keep their rest,
  * compliance and relative input order. kept (may be NULL, [old count])
  * receives each old input index's new one, or XPBD_PAD if removed. Call it
- * between steps only. On error (XPBD_ERR_NOMEM, or the builder's) the set is
- * left as it was. */
+ * between steps only. Allocates the new set as xpbd_distance_set_build_*
+ * does (freed by xpbd_distance_set_free_*; the old set's block is freed when
+ * the new one replaces it) and a workspace freed before it returns. On error
+ * (XPBD_ERR_NOMEM, or the builder's) the set is left as it was. */
 XPBD_API xpbd_status xpbd_tear_remove_f32(xpbd_distance_set_f32 *c, size_t particles,
                                           const uint8_t *remove,
                                           const xpbd_colouring_options *options, uint32_t *kept);
@@ -76,7 +78,8 @@ XPBD_API xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t parti
  * The host then appends the copies, keeps the edges with !torn and the
  * elements with !drop, and rebuilds its sets. With nothing torn or with
  * XPBD_TEAR_KEEP_HINGES the outputs are the inputs and *copies is 0.
- * Allocates its workspace (call between steps). Errors: XPBD_ERR_ARGUMENT
+ * Allocates its workspace, freed before it returns (call between steps; the
+ * outputs are the caller's arrays). Errors: XPBD_ERR_ARGUMENT
  * (NULL array, unknown flag), XPBD_ERR_INDEX (an index out of range or an
  * edge from a particle to itself), XPBD_ERR_NOMEM (outputs as for
  * KEEP_HINGES), XPBD_ERR_CAPACITY (more copies than max_copies: *copies says
@@ -95,7 +98,8 @@ XPBD_API xpbd_status xpbd_tear_split(size_t particles, const uint32_t *edge, siz
 
 /* Per-body sleep state, host-owned arrays of body_count entries. Point
  * xpbd_world.body_asleep at asleep: the step then restores sleeping bodies
- * to their step-start state at step end, so a body sleeps and wakes whole. */
+ * to their step-start state at step end, so a body sleeps and wakes whole.
+ * The sleeping functions below never allocate. */
 typedef struct xpbd_sleep_state {
     uint32_t body_count;
     uint8_t *asleep;          /* 1: sleeping */
@@ -164,7 +168,8 @@ XPBD_API void xpbd_counters_snapshot_f32(const xpbd_world_f32 *w, const xpbd_ste
 XPBD_API void xpbd_counters_snapshot_f64(const xpbd_world_f64 *w, const xpbd_step_counters *k,
                                          xpbd_engine_counters *out);
 /* One line of text for a log (outside the frame's hot path, e.g. on a
- * debug key): snprintf semantics, returns the length it needed. */
+ * debug key): snprintf semantics, returns the length it needed. Writes
+ * into buf only: never allocates. */
 XPBD_API int xpbd_counters_format(const xpbd_engine_counters *c, char *buf, size_t size);
 
 /* ------------------------------------------------------------- scene --- */
@@ -183,15 +188,17 @@ typedef struct xpbd_scene_f32 {
     const uint32_t *edge;           /* [2 * edges] */
     const float *edge_rest;         /* [edges] (m); NULL = from rest_xyz */
     const float *edge_compliance;   /* [edges] (m/N); NULL = edge_alpha for all */
-    double edge_alpha;
+    double edge_alpha;              /* m/N */
     size_t tets;
     const uint32_t *tet;            /* [4 * tets] */
-    const float *tet_compliance;    /* [tets]; NULL = tet_alpha for all */
-    double tet_alpha;
+    const float *tet_compliance;    /* [tets] (m^5/N: C = 6V - rest is m^3, see
+                                       xpbd/softbody.h); NULL = tet_alpha for all */
+    double tet_alpha;               /* m^5/N */
     size_t bends;
-    const uint32_t *bend;           /* [4 * bends] stencils (xpbd_bend_set_*_build) */
-    const float *bend_compliance;   /* [bends]; NULL = bend_alpha for all */
-    double bend_alpha;
+    const uint32_t *bend;           /* [4 * bends] stencils (xpbd_bend_set_build_*) */
+    const float *bend_compliance;   /* [bends] (1/(N m): C is a pure number); NULL =
+                                       bend_alpha for all */
+    double bend_alpha;              /* 1/(N m) */
     const uint32_t *tether_anchor;  /* [n] or NULL (xpbd_world) */
     const float *tether_length;     /* [n] */
     const uint32_t *origin;         /* [n] the particle each one descends from by vertex
@@ -324,27 +331,64 @@ typedef struct xpbd_engine_f64 xpbd_engine_f64;
 
 /* Builds an engine from a scene (copied: the scene's arrays may be freed
  * afterwards), a step configuration (NULL: defaults) and options (NULL:
- * zeroed). Allocates the engine and sets *out to it. It runs the checks
- * every step runs, so a scene it accepts can be stepped. On error nothing
- * is allocated, *out is NULL and *bad_index (may be NULL) names the
- * offending element. Checked in this
- * order, before anything is derived from the inputs:
- *   XPBD_ERR_ARGUMENT     NULL scene or array, more than 8 planes, body
- *                         ranges not increasing within [0, n], max_contacts
- *                         above INT32_MAX / 2 (with radii)
- *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION (the rest of
- *                         the configuration is checked by every step)
- *   XPBD_ERR_CONFIG       options out of range (negative, not finite)
+ * zeroed). Allocates the engine and sets *out to it (freed by
+ * xpbd_engine_destroy_*): its particle arrays (room for
+ * options.max_particles when set), topology, sets, contact arrays and step
+ * scratch. The configuration the engine will step with (cfg with the
+ * options' threads and executor in it) is checked as every step checks
+ * it, the ISA resolved as the step resolves it (XPBD_ISA included): a
+ * configuration a step would refuse is refused here, with the step's
+ * status. The scene is checked as listed below (particles, radii, planes
+ * and tethers as the step checks them, the sets by their builders), so of
+ * a step's checks only the frame length h (XPBD_ERR_TIMESTEP) is left to
+ * the first step. On error nothing stays allocated and *out is NULL.
+ * *where (may be NULL) is filled on every return: the place of the error
+ * as part / index / field ("-" below: NONE or SIZE_MAX; indices are the
+ * scene's own: edge, tet, stencil, particle, plane, body), XPBD_PART_NONE /
+ * SIZE_MAX / XPBD_FIELD_NONE on success.
+ * Checked in this order, before anything is derived from the inputs:
+ *   XPBD_ERR_ARGUMENT     out NULL (-/-/-), scene NULL (SCENE/-/-), a NULL
+ *                         array: xyz or inv_mass (PARTICLES/-/-), edge,
+ *                         tet, bend, tether_length, body_begin (DISTANCE,
+ *                         TET, BEND, TETHER, BODY/-/-), more than 8 planes
+ *                         or plane NULL (PLANE/-/-), max_contacts above
+ *                         INT32_MAX / 2 with radii (CONTACT_FOUND/-/
+ *                         max_contacts)
+ *   XPBD_ERR_CONFIG       body ranges not increasing within [0, n], as the
+ *                         world step refuses them (BODY/body/body_begin)
+ *   the step configuration, as every step checks it before it looks at h
+ *                         (xpbd/step.h), with the options' threads and
+ *                         executor in it: XPBD_ERR_VERSION, XPBD_ERR_CONFIG
+ *                         (substeps, iterations, ..., an executor with a NULL
+ *                         enqueue or finish or no worker), XPBD_ERR_BETA,
+ *                         _RESTITUTION, _SLOP, _FRICTION, XPBD_ERR_CONFIG
+ *                         (contact_skin, relative_damping; the lesson order
+ *                         with edges, tets, bends or tethers or another
+ *                         solver: contact_order), XPBD_ERR_ISA (isa, or the
+ *                         XPBD_ISA variable it resolves through) (CONFIG/-/
+ *                         the field; the options' executor: OPTIONS/-/the field)
+ *   XPBD_ERR_CONFIG       options out of range: negative, not finite
+ *                         (OPTIONS/-/the field)
  *   XPBD_ERR_COMPLIANCE   edge_alpha, tet_alpha or bend_alpha negative or
- *                         not finite
+ *                         not finite (DISTANCE, TET, BEND/-/the field)
  *   XPBD_ERR_PLANE        a plane normal not of unit length, or d not finite
- *   XPBD_ERR_INDEX        origin[i] >= n, or tether_anchor[i] >= n (particle i)
- *   XPBD_ERR_REST         tether_length[i] negative or not finite
- *   XPBD_ERR_POSITION, XPBD_ERR_VELOCITY, XPBD_ERR_INVERSE_MASS,
- *   XPBD_ERR_RADIUS       particle i's values (xpbd_particles_validate_*)
+ *                         (PLANE/plane/-)
+ *   XPBD_ERR_INDEX        origin[i] >= n (SCENE/i/-), or tether_anchor[i] >= n
+ *                         (TETHER/i/-)
+ *   XPBD_ERR_REST         tether_length[i] negative or not finite (TETHER/i/-)
+ *   XPBD_ERR_POSITION, XPBD_ERR_VELOCITY, XPBD_ERR_INVERSE_MASS
+ *                         particle i's values (xpbd_particles_validate_*:
+ *                         PARTICLES/i/-)
+ *   XPBD_ERR_RADIUS       radius[i] (RADIUS/i/-)
+ *   XPBD_ERR_INDEX        an edge index out of range (DISTANCE/edge/-)
  *   the builders' codes   (index, rest, compliance, degenerate), naming the
- *                         scene's element
- *   XPBD_ERR_NOMEM        allocation failed
+ *                         scene's element (DISTANCE, TET or BEND/element/-;
+ *                         a non-finite rest position: XPBD_ERR_POSITION,
+ *                         SCENE/particle/-; colouring.max_colours too large:
+ *                         XPBD_ERR_CONFIG, the set/-/colouring.max_colours)
+ *   XPBD_ERR_COMPLIANCE   XPBD_SOLVER_SPRINGS and an edge of compliance 0
+ *                         (DISTANCE/the lowest such edge/-)
+ *   XPBD_ERR_NOMEM        allocation failed (-/-/-)
  * Particles before the first body or after the last are free particles
  * (they never sleep). A tether acts only while its anchor is static (w = 0):
  * anchored to a dynamic particle it does nothing until the anchor is
@@ -352,23 +396,32 @@ typedef struct xpbd_engine_f64 xpbd_engine_f64;
 XPBD_API xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 **out, const xpbd_scene_f32 *scene,
                                             const xpbd_step_config *cfg,
                                             const xpbd_engine_options *options,
-                                            size_t *bad_index);
+                                            xpbd_where *where);
 XPBD_API xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 **out, const xpbd_scene_f64 *scene,
                                             const xpbd_step_config *cfg,
                                             const xpbd_engine_options *options,
-                                            size_t *bad_index);
-/* Frees the engine (NULL is fine). */
+                                            xpbd_where *where);
+/* Frees the engine and everything it allocated (NULL is fine). */
 XPBD_API void xpbd_engine_destroy_f32(xpbd_engine_f32 *e);
 XPBD_API void xpbd_engine_destroy_f64(xpbd_engine_f64 *e);
 
 /* One frame of length h (s), as in the picture at the top. Returns the
  * world step's status (XPBD_OK, XPBD_OVERFLOW, or an error with the state
- * unchanged and counters.step naming it), or XPBD_ERR_NOMEM if the topology
+ * unchanged and counters.step naming its place: bad_part, bad_index,
+ * bad_field, as xpbd_world_step_* names it), or XPBD_ERR_NOMEM if the topology
  * rebuild failed (the step is done and the old sets and particles are
  * kept; the next frame's stretch pass flags again). After a tear that split
  * vertices (counters.split > 0) particles.count is larger and, without a
  * capacity (options.max_particles), the particle arrays have moved: re-read
- * them from the engine. */
+ * them from the engine.
+ * Allocates only to change the sets, always owned by the engine (freed by
+ * the next rebuild or by xpbd_engine_destroy_*): before the world step when
+ * a body fell asleep or woke since the sets were built (new sets without
+ * the sleeping bodies' constraints, a larger scratch if they need one; on
+ * failure XPBD_ERR_NOMEM before anything is stepped, the old sets kept and
+ * the rebuild tried again at the next step), and after it when constraints
+ * tore (new topology and sets, new particle arrays when vertices split
+ * without a capacity). A frame without either never allocates. */
 XPBD_API xpbd_status xpbd_engine_step_f32(xpbd_engine_f32 *e, double h);
 XPBD_API xpbd_status xpbd_engine_step_f64(xpbd_engine_f64 *e, double h);
 
@@ -380,15 +433,16 @@ XPBD_API xpbd_status xpbd_engine_step_f64(xpbd_engine_f64 *e, double h);
  * particles' momentum change is then exactly minus *out (to rounding): the
  * host applies out->linear and out->angular to its body. A sleeping body
  * the rigid body pushed wakes at the next frame (its state changed).
- * XPBD_ERR_ARGUMENT without radii; otherwise what the kernel returns. */
+ * XPBD_ERR_ARGUMENT without radii; otherwise what the kernel returns.
+ * Never allocates. */
 XPBD_API xpbd_status xpbd_engine_couple_rigid_f32(xpbd_engine_f32 *e, const xpbd_rigid_f64 *body,
                                                   double h, xpbd_rigid_impulse *out);
 XPBD_API xpbd_status xpbd_engine_couple_rigid_f64(xpbd_engine_f64 *e, const xpbd_rigid_f64 *body,
                                                   double h, xpbd_rigid_impulse *out);
 
-/* Applies a host input now (between frames). Every result is checked in
- * the engine's precision before anything is written: an input refused
- * leaves the state untouched.
+/* Applies a host input now (between frames); never allocates. Every result
+ * is checked in the engine's precision before anything is written: an
+ * input refused leaves the state untouched.
  *   XPBD_ERR_ARGUMENT   unknown kind, range outside the particles, or body
  *                       out of range (WAKE)
  *   XPBD_ERR_VELOCITY, XPBD_ERR_POSITION, XPBD_ERR_INVERSE_MASS   a value
@@ -423,8 +477,11 @@ XPBD_API const xpbd_engine_options *xpbd_engine_options_f32(const xpbd_engine_f3
 XPBD_API const xpbd_engine_options *xpbd_engine_options_f64(const xpbd_engine_f64 *e);
 /* Replaces the step configuration for the next frames (e.g. the ISA or
  * the iteration count; the options' threads and executor, when set, still
- * override it): XPBD_ERR_VERSION as for create, and the rest is checked by
- * the next step; XPBD_ERR_ARGUMENT for NULL. */
+ * override it). Checked as create checks the configuration, against the
+ * engine's current topology (the step configuration's codes, then
+ * XPBD_ERR_COMPLIANCE for springs on an edge of compliance 0); refused,
+ * the engine keeps its configuration. XPBD_ERR_ARGUMENT for NULL. Never
+ * allocates. */
 XPBD_API xpbd_status xpbd_engine_set_config_f32(xpbd_engine_f32 *e, const xpbd_step_config *cfg);
 XPBD_API xpbd_status xpbd_engine_set_config_f64(xpbd_engine_f64 *e, const xpbd_step_config *cfg);
 /* The engine as a scene: its current topology in input order (edges with
@@ -456,7 +513,9 @@ typedef struct xpbd_order_report {
  * serial (xpbd_colouring_options.serial = 1): A in the scene's input order,
  * B with the edges, tets and bends permuted (seed 0: each list reversed;
  * otherwise a shuffle drawn from seed), and compares the final positions.
- * Allocates. Returns the engine's status if either run fails. */
+ * Allocates the permuted copies of the scene's topology and the two
+ * engines, all freed before it returns. Returns the engine's status if
+ * either run fails. */
 XPBD_API xpbd_status xpbd_order_check_f32(const xpbd_scene_f32 *scene, const xpbd_step_config *cfg,
                                           double h, uint32_t frames, uint64_t seed,
                                           xpbd_order_report *out);

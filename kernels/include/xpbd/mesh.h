@@ -122,9 +122,11 @@ XPBD_API void xpbd_mesh_rest_lengths_f64(const double *xyz, size_t count, const 
  * meshes in an arbitrary order (xpbd-bench --cloth-only: a shuffled
  * 512 x 512 cloth and the same cloth renumbered).
  *
- * xyz: 3 per particle. Returns XPBD_OK; XPBD_ERR_ARGUMENT (xyz NULL with
- * count > 0, or count > INT32_MAX); XPBD_ERR_POSITION (a coordinate not
- * finite: *bad_index = the particle, nothing written); XPBD_ERR_NOMEM. */
+ * xyz: 3 per particle. Unlike the generators it allocates: a sort
+ * workspace of 16 bytes per particle, freed before it returns. Returns
+ * XPBD_OK; XPBD_ERR_ARGUMENT (xyz NULL with count > 0, or count >
+ * INT32_MAX); XPBD_ERR_POSITION (a coordinate not finite: *bad_index = the
+ * particle, nothing written); XPBD_ERR_NOMEM (nothing written). */
 XPBD_API xpbd_status xpbd_mesh_locality_order_f32(const float *xyz, size_t count, uint32_t *order,
                                                   uint32_t *where, size_t *bad_index);
 XPBD_API xpbd_status xpbd_mesh_locality_order_f64(const double *xyz, size_t count,

@@ -132,9 +132,10 @@ XPBD_API uint32_t xpbd_serial_bending_f64(double *q, const xpbd_quad_set_f64 *c,
  *     dl     = (-C - alpha~*lambda) / (wa + wb + alpha~)
  *     a -= wa*dl;  b += wb*dl;  lambda += dl
  *
- * evaluated in exactly this order in IEEE double. dt is the real substep
- * length. *lambda is the constraint's accumulated multiplier: reset it to 0
- * at substep start only.
+ * evaluated in exactly this order in IEEE double (a, b, rest in m,
+ * compliance in m/N, dt in s). dt is the real substep length. *lambda is
+ * the constraint's accumulated multiplier: reset it to 0 at substep start
+ * only.
  *
  * Returns XPBD_OK; XPBD_SKIPPED if wa == wb == 0 (nothing written); or an
  * error, in which case a, b and lambda are left exactly as they were:

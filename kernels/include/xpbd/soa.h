@@ -9,9 +9,10 @@
  *     w                              inverse mass, 0 = static      (1/kg)
  *
  * Distance constraints are handed to a builder as plain arrays (i0, i1,
- * rest, compliance). The builder colours them (no two constraints of a colour
- * share a particle), lays every colour out as whole batches of XPBD_BATCH
- * slots and puts what fits in no colour into a serial overflow range:
+ * rest (m), compliance (m/N)). The builder colours them (no two constraints
+ * of a colour share a particle), lays every colour out as whole batches of
+ * XPBD_BATCH slots and puts what fits in no colour into a serial overflow
+ * range:
  *
  *   slot:  0 ........ 16 ........ 32 ....... 48 ..... overflow_begin ... slots
  *          | colour 0 (real real .. pad pad) | colour 1 ... | overflow (serial)|
@@ -56,7 +57,7 @@ typedef struct xpbd_particles_f64 {
 } xpbd_particles_f64;
 
 /* A coloured, batched set of distance constraints (built by
- * xpbd_distance_set_*_build, released by xpbd_distance_set_*_free).
+ * xpbd_distance_set_build_*, released by xpbd_distance_set_free_*).
  * The per-slot arrays may be edited in place between steps (rest and
  * compliance are artist knobs; lambda is the solver's accumulator), the
  * layout fields may not. */
@@ -118,7 +119,9 @@ typedef struct xpbd_colouring_options {
 
 /* Builds a coloured set from count constraints between particles
  * [0, particle_count). rest and compliance are copied; lambda starts at 0.
- * options may be NULL. On error nothing is allocated, *out is zeroed and
+ * options may be NULL. Allocates the set's arrays as one block (block_),
+ * freed by xpbd_distance_set_free_*, and a colouring workspace freed before
+ * it returns. On error nothing is allocated, *out is zeroed and
  * *bad_index (if not NULL) names the offending constraint:
  *   XPBD_ERR_ARGUMENT    out or an input array is NULL (when count > 0), or
  *                        count/particle_count do not fit in 32 bits
@@ -139,7 +142,8 @@ XPBD_API xpbd_status xpbd_distance_set_build_f64(xpbd_distance_set_f64 *out, siz
                                                  const double *compliance,
                                                  const xpbd_colouring_options *options,
                                                  size_t *bad_index);
-/* Releases a built set and zeroes it. NULL and zeroed sets are fine. */
+/* Frees what the builder allocated for a set and zeroes it. NULL and
+ * zeroed sets are fine. */
 XPBD_API void xpbd_distance_set_free_f32(xpbd_distance_set_f32 *set);
 XPBD_API void xpbd_distance_set_free_f64(xpbd_distance_set_f64 *set);
 
@@ -151,7 +155,7 @@ static inline uint32_t xpbd_colour_batches(const uint32_t *colour_begin, uint32_
 
 /* Points the ten arrays of p at one block: x at base, y at base + stride,
  * ... w at base + 9*stride (so a block of 10*n reals with stride n holds
- * n particles). count = n. */
+ * n particles). count = n. Never allocates: the block is the caller's. */
 XPBD_API void xpbd_particles_bind_f32(xpbd_particles_f32 *p, size_t n, float *base,
                                       size_t stride);
 XPBD_API void xpbd_particles_bind_f64(xpbd_particles_f64 *p, size_t n, double *base,

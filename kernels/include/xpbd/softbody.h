@@ -24,7 +24,12 @@
  *                        skip if S == 0 (flat: nothing to do)
  *                        dl = (-C - at*lambda) / (S + at);  x_k += ((w_k*s*K_k)*dl)*H
  *
- * with at = compliance * (1/(h*h)) as for distances. Per-particle kernels:
+ * with at = compliance * (1/(h*h)) as for distances. A compliance has the
+ * units of C^2 per joule (the energy is C^2 / (2 * compliance)): a tet's C
+ * is a volume (m^3), so its compliance is in m^5/N (metres to the fifth
+ * per newton); a bending stencil's C is a pure number (s is 1/m^2, |H|^2
+ * is m^2), so its compliance is in 1/(N m), per joule (a distance's: m/N).
+ * Per-particle kernels:
  *
  *   tethers              long-range attachments: particle i may not move
  *                        further than length[i] from its static anchor
@@ -62,7 +67,7 @@ typedef struct xpbd_quad_set_f32 {
     uint32_t *i0, *i1, *i2, *i3;
     float *rest;             /* tets: 6 * rest volume (m^3) */
     float *k0, *k1, *k2, *k3, *scale; /* bending: cotangent weights and 3/(A0 + A1) (1/m^2) */
-    float *compliance;       /* tets: 1/(N m^... ) as C is 6V; bending: see above */
+    float *compliance;       /* tets: m^5/N (C = 6V - rest, m^3); bending: 1/(N m) */
     float *lambda;
     uint32_t *source;        /* input index, XPBD_PAD for padding */
     void *block_;
@@ -82,9 +87,12 @@ typedef struct xpbd_quad_set_f64 {
     void *block_;
 } xpbd_quad_set_f64;
 
-/* Builds a tetrahedron set from count tets (4 indices each, idx[4*t + k])
- * and the rest positions xyz (3 per particle). Rest volumes are computed
- * here; a tet with |6V| <= 1e-12 * (longest edge)^3 is rejected:
+/* Builds a tetrahedron set from count tets (4 indices each, idx[4*t + k],
+ * compliance[t] in m^5/N) and the rest positions xyz (3 per particle).
+ * Allocates the set's arrays as one block, freed by xpbd_quad_set_free_*,
+ * and a workspace freed before it returns; on error nothing is allocated
+ * and *out is zeroed. Rest volumes are computed here; a tet with
+ * |6V| <= 1e-12 * (longest edge)^3 is rejected:
  *   XPBD_ERR_DEGENERATE   zero rest volume (bad_index = tet)
  *   XPBD_ERR_INDEX        index out of range or repeated within a tet
  *   XPBD_ERR_COMPLIANCE   compliance < 0 or not finite
@@ -102,7 +110,8 @@ XPBD_API xpbd_status xpbd_tet_set_build_f64(xpbd_quad_set_f64 *out, size_t n, co
                                             size_t *bad_index);
 /* Builds a bending set from count stencils idx[4*b + 0..3] = edge end 0, edge
  * end 1, opposite vertex of the first triangle, opposite vertex of the
- * second, with weights from the rest positions (which should be flat).
+ * second (compliance[b] in 1/(N m)), with weights from the rest positions
+ * (which should be flat). Allocates as xpbd_tet_set_build_* does.
  * XPBD_ERR_DEGENERATE for a stencil with a zero-area triangle. */
 XPBD_API xpbd_status xpbd_bend_set_build_f32(xpbd_quad_set_f32 *out, size_t n, const float *xyz,
                                              size_t count, const uint32_t *idx,
@@ -133,6 +142,8 @@ XPBD_API xpbd_status xpbd_quad_set_validate_f32(const xpbd_quad_set_f32 *c, size
                                                 uint32_t *stamp, size_t *bad_index);
 XPBD_API xpbd_status xpbd_quad_set_validate_f64(const xpbd_quad_set_f64 *c, size_t n,
                                                 uint32_t *stamp, size_t *bad_index);
+/* Frees what a builder allocated for a set and zeroes it. NULL and zeroed
+ * sets are fine. */
 XPBD_API void xpbd_quad_set_free_f32(xpbd_quad_set_f32 *set);
 XPBD_API void xpbd_quad_set_free_f64(xpbd_quad_set_f64 *set);
 

@@ -19,6 +19,10 @@
  * produces a non-finite position, velocity or lambda the copy is put back
  * and XPBD_ERR_DIVERGED is returned. On any error the particle arrays and
  * lambda are bit-identical to what they were before the call.
+ *
+ * The step never allocates (xpbd_step_*, xpbd_world_step_*): the snapshot,
+ * the spring forces, the broad phase's workspace and the validators'
+ * stamps all live in the caller's scratch.
  */
 #ifndef XPBD_STEP_H
 #define XPBD_STEP_H
@@ -104,7 +108,15 @@ typedef struct xpbd_step_counters {
     uint64_t skipped;         /* of which skipped: static pair or coincident endpoints */
     double max_residual;      /* max |C + at*lambda| at step end (measure_residual), else 0 */
     xpbd_status status;       /* what the step returned */
-    size_t bad_index;         /* offending particle or slot on error, else SIZE_MAX */
+    /* where an error is (see xpbd_step_* below for what each error names):
+     * bad_part the set or array, bad_index its element (particle, slot,
+     * plane, body; SIZE_MAX when none), bad_field the configuration or
+     * element field at fault. On success (XPBD_OK, XPBD_OVERFLOW):
+     * XPBD_PART_NONE, SIZE_MAX, XPBD_FIELD_NONE. The same at every thread
+     * count, executor and ISA. */
+    size_t bad_index;
+    xpbd_part bad_part;
+    xpbd_field bad_field;
     uint32_t contacts;        /* contacts in the set this step */
     uint32_t contacts_dropped;/* pairs beyond the contact set's capacity (XPBD_OVERFLOW) */
     uint64_t contact_hits;    /* contact projections and impulses that acted */
@@ -116,27 +128,36 @@ XPBD_API size_t xpbd_step_scratch_bytes_f32(size_t particles, size_t slots);
 XPBD_API size_t xpbd_step_scratch_bytes_f64(size_t particles, size_t slots);
 
 /* Advances by one frame of length h (s). constraints may be NULL (free
- * particles). counters may be NULL. Returns:
+ * particles). counters may be NULL. Returns, with the place each error
+ * names in counters (bad_part / bad_index / bad_field; "-" = NONE or
+ * SIZE_MAX):
  *   XPBD_OK
- *   XPBD_ERR_ARGUMENT     cfg or p is NULL
- *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION
+ *   XPBD_ERR_ARGUMENT     cfg NULL (CONFIG/-/-) or p NULL (PARTICLES/-/-)
+ *   XPBD_ERR_VERSION      cfg->version != XPBD_PROTOCOL_VERSION (CONFIG/-/version)
  *   XPBD_ERR_CONFIG       substeps or iterations 0, damping outside [0,1),
  *                         k_s outside (0,1], gravity or spring_damping bad,
  *                         unknown solver or lambda mode, measure_residual not
- *                         0 or 1, an executor with a NULL callback or no worker
+ *                         0 or 1, an executor with a NULL enqueue or finish or
+ *                         a worker_count of 0 (CONFIG/-/the field; the first
+ *                         bad one in the struct's order, the executor's last)
  *   XPBD_ERR_TIMESTEP     h not a positive finite number, or so small that the
  *                         substep h_s = h / substeps, rounded to the set's
  *                         precision, is 0 or 1/h_s^2 overflows (the step
  *                         divides by h_s^2): h_s below about 5.4e-20 s in f32,
  *                         7.5e-155 s in f64. Every positive finite h above
- *                         that is accepted, a denormal h never.
+ *                         that is accepted, a denormal h never. (-/-/-)
  *   XPBD_ERR_ISA          cfg->isa unknown or unsupported, or XPBD_ISA invalid
+ *                         (CONFIG/-/isa)
  *   XPBD_ERR_CAPACITY     scratch NULL or smaller than xpbd_step_scratch_bytes
- *   XPBD_ERR_POSITION, _VELOCITY, _INVERSE_MASS   (bad_index = particle)
- *   XPBD_ERR_INDEX, _REST, _COMPLIANCE, _LAMBDA   (bad_index = slot)
+ *                         (SCRATCH/-/-; misaligned: XPBD_ERR_ARGUMENT, the same)
+ *   XPBD_ERR_POSITION, _VELOCITY, _INVERSE_MASS   (PARTICLES/particle/-)
+ *   XPBD_ERR_INDEX, _REST, _COMPLIANCE, _LAMBDA   (DISTANCE/slot/-; a set whose
+ *                         fields are inconsistent: XPBD_ERR_ARGUMENT, DISTANCE/-/-)
  *                         springs also need compliance > 0 (XPBD_ERR_COMPLIANCE)
- *   XPBD_ERR_DIVERGED     non-finite result; state restored (bad_index = particle
- *                         or, past particle_count, particle_count + slot)
+ *   XPBD_ERR_DIVERGED     non-finite result; state restored (PARTICLES/particle/-,
+ *                         or for a lambda DISTANCE, TET or BEND with bad_index
+ *                         past particle_count: particle_count + the slot counted
+ *                         across the sets in that order)
  * On every error the particles and lambda are exactly as before the call. */
 XPBD_API xpbd_status xpbd_step_f32(const xpbd_step_config *cfg, double h, xpbd_particles_f32 *p,
                                    xpbd_distance_set_f32 *constraints, void *scratch,
@@ -220,21 +241,46 @@ XPBD_API size_t xpbd_world_scratch_bytes_f32(size_t particles, size_t slots, siz
 XPBD_API size_t xpbd_world_scratch_bytes_f64(size_t particles, size_t slots, size_t max_contacts);
 
 /* Advances a world by one frame; xpbd_step_* is this with particles and
- * constraints only. Returns what xpbd_step_* returns, and also:
+ * constraints only (w NULL or without particles: XPBD_ERR_ARGUMENT,
+ * PARTICLES/-/-). Returns what xpbd_step_* returns, and also (the place in
+ * counters as there):
  *   XPBD_OVERFLOW         step done, but the broad phase found more pairs
- *                         than the contact set holds (counters.contacts_dropped)
- *   XPBD_ERR_RADIUS       a radius negative or not finite (bad_index = particle)
+ *                         than the contact set holds (counters.contacts_dropped;
+ *                         a success: -/-/-)
+ *   XPBD_ERR_RADIUS       a radius negative or not finite (RADIUS/particle/-)
  *   XPBD_ERR_BETA, XPBD_ERR_RESTITUTION, XPBD_ERR_SLOP, XPBD_ERR_FRICTION
- *                         contact configuration out of range
+ *                         contact configuration out of range (CONFIG/-/the
+ *                         field: contact_beta, restitution, contact_slop,
+ *                         friction_static or friction_dynamic)
  *   XPBD_ERR_PLANE        a plane normal not unit length (1e-6) or d not finite
+ *                         (PLANE/plane/-)
  *   XPBD_ERR_INDEX        a fixed contact set refused by xpbd_contact_set_validate
- *                         (bad_index = slot), or a particle repeated within a colour
- *                         of a constraint set (xpbd_distance_set_validate_*)
- *   XPBD_ERR_CONFIG       XPBD_CONTACTS_LESSON with constraints, an unknown
- *                         contact order, relative_damping outside [0, 1],
- *                         body ranges not increasing within [0, n]
+ *                         (CONTACT_FIXED/slot/-), or a particle repeated within a
+ *                         colour of a constraint set (xpbd_distance_set_validate_*:
+ *                         DISTANCE/slot/-; xpbd_quad_set_validate_*: TET or BEND/slot/-)
+ *   XPBD_ERR_INDEX, _REST, _COMPLIANCE, _LAMBDA, _ARGUMENT   of the tet and
+ *                         bend sets as of the distance set (TET or BEND/slot/-)
+ *   XPBD_ERR_INDEX, XPBD_ERR_REST   a tether anchor out of range or a length
+ *                         negative or not finite (TETHER/particle/-)
+ *   XPBD_ERR_ARGUMENT     more than 8 planes or planes NULL (PLANE/-/-), planes
+ *                         or contacts without radii (RADIUS/-/-), a contact set
+ *                         without arrays or with more slots than its capacity
+ *                         (CONTACT_FIXED or CONTACT_FOUND/-/-), tethers without
+ *                         lengths (TETHER/-/-), rigid bodies without their
+ *                         arrays (RIGID/-/-) or radii (RADIUS/-/-), bodies
+ *                         without body_begin (BODY/-/-)
+ *   XPBD_ERR_CONFIG       XPBD_CONTACTS_LESSON with constraints or another
+ *                         solver, an unknown contact order (CONFIG/-/contact_order),
+ *                         contact_skin negative or relative_damping outside [0, 1]
+ *                         (CONFIG/-/the field), body ranges not increasing within
+ *                         [0, n] (BODY/body/body_begin)
  *   XPBD_ERR_CONFIG       also: a rigid body with a bad shape, size, mass or
- *                         inertia (bad_index = body)
+ *                         inertia (RIGID/body/its first bad field in
+ *                         xpbd_rigid_f64's order)
+ * The checks run in this order: configuration, time step, the lesson
+ * order's rule, ISA, scratch, particles, distance set, planes, radii,
+ * contact set, tets, bends, tethers, rigid bodies, body ranges; the first
+ * error found is returned (the lowest index within one check).
  * Each substep solves, per iteration: distance colours, tetrahedra, bending,
  * tethers, then contacts and planes, then the coupling with each rigid body
  * (xpbd_couple_rigid_*, impulses summed over iterations and substeps into

@@ -135,9 +135,9 @@ void xpbd__engine_point_f64(xpbd_engine_f64 *e);
 float *xpbd__engine_block_f32(xpbd_engine_f32 *e, size_t n, size_t cap, int radius, int tethers);
 double *xpbd__engine_block_f64(xpbd_engine_f64 *e, size_t n, size_t cap, int radius, int tethers);
 xpbd_status xpbd__engine_build_f32(const xpbd_engine_f32 *e, xpbd_distance_set_f32 *d,
-                                   xpbd_quad_set_f32 *t, xpbd_quad_set_f32 *b, size_t *bad);
+                                   xpbd_quad_set_f32 *t, xpbd_quad_set_f32 *b, xpbd_where *where);
 xpbd_status xpbd__engine_build_f64(const xpbd_engine_f64 *e, xpbd_distance_set_f64 *d,
-                                   xpbd_quad_set_f64 *t, xpbd_quad_set_f64 *b, size_t *bad);
+                                   xpbd_quad_set_f64 *t, xpbd_quad_set_f64 *b, xpbd_where *where);
 xpbd_status xpbd__engine_scratch_f32(xpbd_engine_f32 *e);
 xpbd_status xpbd__engine_scratch_f64(xpbd_engine_f64 *e);
 

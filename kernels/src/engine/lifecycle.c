@@ -6,17 +6,34 @@ static int engine_finite_nonneg(double v)
     return isfinite(v) && v >= 0;
 }
 
-/* Options out of range for a scene of n particles: XPBD_ERR_CONFIG. */
-static xpbd_status engine_check_options(const xpbd_engine_options *opt, size_t n)
+/* Options out of range for a scene of n particles: XPBD_ERR_CONFIG, the
+ * first bad field (in the struct's order) in *field. */
+static xpbd_status engine_check_options(const xpbd_engine_options *opt, size_t n,
+                                        xpbd_field *field)
 {
+    *field = XPBD_FIELD_NONE;
     if (!opt)
         return XPBD_OK;
-    if (!engine_finite_nonneg(opt->tear_stretch) || !engine_finite_nonneg(opt->sleep_energy) ||
-        opt->keep_hinges > 1)
-        return XPBD_ERR_CONFIG;
-    if (opt->max_particles && (opt->max_particles < n || opt->max_particles > (uint32_t)INT32_MAX))
-        return XPBD_ERR_CONFIG;
-    return XPBD_OK;
+    if (!engine_finite_nonneg(opt->tear_stretch))
+        *field = XPBD_FIELD_TEAR_STRETCH;
+    else if (!engine_finite_nonneg(opt->sleep_energy))
+        *field = XPBD_FIELD_SLEEP_ENERGY;
+    else if (opt->keep_hinges > 1)
+        *field = XPBD_FIELD_KEEP_HINGES;
+    else if (opt->max_particles &&
+             (opt->max_particles < n || opt->max_particles > (uint32_t)INT32_MAX))
+        *field = XPBD_FIELD_MAX_PARTICLES;
+    return *field == XPBD_FIELD_NONE ? XPBD_OK : XPBD_ERR_CONFIG;
+}
+
+/* The place of an error into *where (part, index, field). Returns st. */
+static xpbd_status engine_refuse(xpbd_where *where, xpbd_status st, xpbd_part part, size_t index,
+                                 xpbd_field field)
+{
+    where->part = part;
+    where->index = index;
+    where->field = field;
+    return st;
 }
 
 /* The contact capacity the engine keeps: what the scene asks for, but never
@@ -49,16 +66,16 @@ static void engine_fold_threads(xpbd_step_config *cfg, const xpbd_engine_options
 
 xpbd_status xpbd_engine_create_f32(xpbd_engine_f32 **out, const xpbd_scene_f32 *scene,
                                    const xpbd_step_config *cfg, const xpbd_engine_options *options,
-                                   size_t *bad_index)
+                                   xpbd_where *where)
 {
-    return engine_create_f32(out, scene, cfg, options, bad_index);
+    return engine_create_f32(out, scene, cfg, options, where);
 }
 
 xpbd_status xpbd_engine_create_f64(xpbd_engine_f64 **out, const xpbd_scene_f64 *scene,
                                    const xpbd_step_config *cfg, const xpbd_engine_options *options,
-                                   size_t *bad_index)
+                                   xpbd_where *where)
 {
-    return engine_create_f64(out, scene, cfg, options, bad_index);
+    return engine_create_f64(out, scene, cfg, options, where);
 }
 
 void xpbd_engine_destroy_f32(xpbd_engine_f32 *e) { engine_destroy_f32(e); }

@@ -91,8 +91,10 @@ static size_t SFX(engine_keep_quads)(const uint32_t *idx, const R *comp, size_t 
  * sets (all or nothing). Constraints whose particles all belong to bodies
  * marked in e->active_ (the sleep flags the sets are for) are left out: a
  * sleeping body costs no solver time. The sets' source[] always names the
- * engine's own element index (edge k of e->edge, ...). */
-xpbd_status SFX(xpbd__engine_build)(const E *e, DS *d, QS *t, QS *b, size_t *bad)
+ * engine's own element index (edge k of e->edge, ...). On error *where (may
+ * be NULL) names the set and the engine's element (a rest position the
+ * tet or bend builder refuses: the scene's particle). */
+xpbd_status SFX(xpbd__engine_build)(const E *e, DS *d, QS *t, QS *b, xpbd_where *where)
 {
     const size_t n = e->particles.count, ne = e->edge_count, nt = e->tet_count,
                  nb = e->bend_count;
@@ -132,20 +134,23 @@ xpbd_status SFX(xpbd__engine_build)(const E *e, DS *d, QS *t, QS *b, size_t *bad
     mt = SFX(engine_keep_quads)(e->tet, e->tet_compliance, nt, still, tv, tcomp, tmap);
     mb = SFX(engine_keep_quads)(e->bend, e->bend_compliance, nb, still, bv, bcomp, bmap);
     free(still);
-    size_t where = SIZE_MAX, count = me;
+    size_t at = SIZE_MAX, count = me;
     const uint32_t *map = emap;
+    xpbd_part part = XPBD_PART_DISTANCE;
     xpbd_status st = XPBD_OK;
     if (me)
-        st = SFX(xpbd_distance_set_build)(d, n, me, i0, i1, rest, ecomp, &e->colouring, &where);
+        st = SFX(xpbd_distance_set_build)(d, n, me, i0, i1, rest, ecomp, &e->colouring, &at);
     if (st == XPBD_OK && mt) {
         map = tmap;
         count = mt;
-        st = SFX(xpbd_tet_set_build)(t, n, e->rest_xyz, mt, tv, tcomp, &e->colouring, &where);
+        part = XPBD_PART_TET;
+        st = SFX(xpbd_tet_set_build)(t, n, e->rest_xyz, mt, tv, tcomp, &e->colouring, &at);
     }
     if (st == XPBD_OK && mb) {
         map = bmap;
         count = mb;
-        st = SFX(xpbd_bend_set_build)(b, n, e->rest_xyz, mb, bv, bcomp, &e->colouring, &where);
+        part = XPBD_PART_BEND;
+        st = SFX(xpbd_bend_set_build)(b, n, e->rest_xyz, mb, bv, bcomp, &e->colouring, &at);
     }
     if (st == XPBD_OK) {
         for (uint32_t k = 0; k < d->slots; ++k)
@@ -159,8 +164,15 @@ xpbd_status SFX(xpbd__engine_build)(const E *e, DS *d, QS *t, QS *b, size_t *bad
         SFX(xpbd_quad_set_free)(t);
         SFX(xpbd_quad_set_free)(b);
     }
-    if (bad) /* the builder names its input index: give the engine's */
-        *bad = st != XPBD_OK && where < count ? map[where] : where;
+    if (where) { /* the builder names its input index: give the engine's */
+        where->part = st == XPBD_OK || st == XPBD_ERR_NOMEM ? XPBD_PART_NONE
+                      : st == XPBD_ERR_POSITION           ? XPBD_PART_SCENE
+                                                          : part;
+        where->index = st == XPBD_OK || st == XPBD_ERR_NOMEM ? SIZE_MAX
+                       : st != XPBD_ERR_POSITION && at < count ? map[at]
+                                                               : at;
+        where->field = st == XPBD_ERR_CONFIG ? XPBD_FIELD_MAX_COLOURS : XPBD_FIELD_NONE;
+    }
     free(idx);
     free(val);
     return st;
@@ -185,42 +197,108 @@ xpbd_status SFX(xpbd__engine_scratch)(E *e)
     return XPBD_OK;
 }
 
+/* The configuration the engine steps with (run: the step configuration
+ * with the options' threads and executor folded in), checked as every step
+ * checks it before it looks at h: the configuration's own rules
+ * (xpbd__config_check; the options' executor, when it is the one at fault,
+ * named as the options' field), the lesson order's rule for a world with
+ * constraints (edges, tets, bends or tethers), then the ISA resolved as
+ * the step resolves it (XPBD_ISA included). */
+static xpbd_status SFX(engine_config_check)(const xpbd_step_config *run,
+                                            const xpbd_engine_options *opt, int constrained,
+                                            xpbd_where *where)
+{
+    xpbd_field field;
+    const xpbd_status st = xpbd__config_check(run, &field);
+    if (st != XPBD_OK) {
+        const int options = opt && opt->executor && run->executor == opt->executor &&
+                            (field == XPBD_FIELD_EXECUTOR_ENQUEUE ||
+                             field == XPBD_FIELD_EXECUTOR_FINISH ||
+                             field == XPBD_FIELD_EXECUTOR_WORKER_COUNT);
+        return engine_refuse(where, st, options ? XPBD_PART_OPTIONS : XPBD_PART_CONFIG, SIZE_MAX,
+                             field);
+    }
+    if (run->contact_order == XPBD_CONTACTS_LESSON &&
+        (constrained || run->solver != XPBD_SOLVER_XPBD))
+        return engine_refuse(where, XPBD_ERR_CONFIG, XPBD_PART_CONFIG, SIZE_MAX,
+                             XPBD_FIELD_CONTACT_ORDER);
+    xpbd_isa isa;
+    if (xpbd_isa_resolve(run->isa, &isa) != XPBD_OK || !SFX(xpbd_kernels_get)(isa) ||
+        !SFX(xpbd_contact_kernels_get)(isa) || !SFX(xpbd_softbody_kernels_get)(isa))
+        return engine_refuse(where, XPBD_ERR_ISA, XPBD_PART_CONFIG, SIZE_MAX, XPBD_FIELD_ISA);
+    return XPBD_OK;
+}
+
+/* The springs' rule on the built distance set d (run's solver): every
+ * constraint needs compliance > 0; the lowest edge that has none. */
+static xpbd_status SFX(engine_springs_check)(const DS *d, const xpbd_step_config *run,
+                                             xpbd_where *where)
+{
+    if (run->solver != XPBD_SOLVER_SPRINGS)
+        return XPBD_OK;
+    size_t bad = SIZE_MAX;
+    for (uint32_t k = 0; k < d->slots; ++k)
+        if (d->source[k] != XPBD_PAD && !(d->compliance[k] > 0) && d->source[k] < bad)
+            bad = d->source[k];
+    if (bad == SIZE_MAX)
+        return XPBD_OK;
+    return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE, bad, XPBD_FIELD_NONE);
+}
+
 /* Everything create can check before it allocates, in the order the
- * statuses are documented (xpbd/engine.h); *bad names the element. */
-static xpbd_status SFX(scene_check)(const SC *sc, const xpbd_step_config *cfg,
-                                    const xpbd_engine_options *opt, size_t *bad)
+ * statuses are documented (xpbd/engine.h); *where names the place. run is
+ * the configuration the engine steps with (see engine_config_check). */
+static xpbd_status SFX(scene_check)(const SC *sc, const xpbd_step_config *run,
+                                    const xpbd_engine_options *opt, xpbd_where *where)
 {
     const size_t n = sc->particles;
-    if (n > (size_t)INT32_MAX || (n && (!sc->xyz || !sc->inv_mass)) ||
-        (sc->edges && !sc->edge) || (sc->tets && !sc->tet) || (sc->bends && !sc->bend) ||
-        (sc->tether_anchor && !sc->tether_length) || (sc->bodies && !sc->body_begin) ||
-        sc->planes > 8 || (sc->planes && !sc->plane) ||
-        (sc->radius && sc->max_contacts > (size_t)INT32_MAX / 2))
-        return XPBD_ERR_ARGUMENT;
+    const xpbd_status arg = XPBD_ERR_ARGUMENT;
+    if (n > (size_t)INT32_MAX || (n && (!sc->xyz || !sc->inv_mass)))
+        return engine_refuse(where, arg, XPBD_PART_PARTICLES, SIZE_MAX, XPBD_FIELD_NONE);
+    if (sc->edges && !sc->edge)
+        return engine_refuse(where, arg, XPBD_PART_DISTANCE, SIZE_MAX, XPBD_FIELD_NONE);
+    if (sc->tets && !sc->tet)
+        return engine_refuse(where, arg, XPBD_PART_TET, SIZE_MAX, XPBD_FIELD_NONE);
+    if (sc->bends && !sc->bend)
+        return engine_refuse(where, arg, XPBD_PART_BEND, SIZE_MAX, XPBD_FIELD_NONE);
+    if (sc->tether_anchor && !sc->tether_length)
+        return engine_refuse(where, arg, XPBD_PART_TETHER, SIZE_MAX, XPBD_FIELD_NONE);
+    if (sc->bodies && !sc->body_begin)
+        return engine_refuse(where, arg, XPBD_PART_BODY, SIZE_MAX, XPBD_FIELD_NONE);
+    if (sc->planes > 8 || (sc->planes && !sc->plane))
+        return engine_refuse(where, arg, XPBD_PART_PLANE, SIZE_MAX, XPBD_FIELD_NONE);
+    if (sc->radius && sc->max_contacts > (size_t)INT32_MAX / 2)
+        return engine_refuse(where, arg, XPBD_PART_CONTACT_FOUND, SIZE_MAX,
+                             XPBD_FIELD_MAX_CONTACTS);
     for (uint32_t b = 0; b < sc->bodies; ++b)
         if (sc->body_begin[b] > sc->body_begin[b + 1] || sc->body_begin[b + 1] > n)
-            return XPBD_ERR_ARGUMENT;
-    if (cfg && cfg->version != XPBD_PROTOCOL_VERSION)
-        return XPBD_ERR_VERSION;
-    xpbd_status st = engine_check_options(opt, n);
+            return engine_refuse(where, XPBD_ERR_CONFIG, XPBD_PART_BODY, b,
+                                 XPBD_FIELD_BODY_BEGIN); /* as the world step */
+    const int constrained = sc->edges || sc->tets || sc->bends || sc->tether_anchor;
+    xpbd_status st = SFX(engine_config_check)(run, opt, constrained, where);
     if (st != XPBD_OK)
         return st;
-    if (!engine_finite_nonneg(sc->edge_alpha) || !engine_finite_nonneg(sc->tet_alpha) ||
-        !engine_finite_nonneg(sc->bend_alpha))
-        return XPBD_ERR_COMPLIANCE;
-    if ((st = xpbd__check_planes(sc->plane, sc->planes, bad)) != XPBD_OK)
-        return st;
+    xpbd_field field;
+    if ((st = engine_check_options(opt, n, &field)) != XPBD_OK)
+        return engine_refuse(where, st, XPBD_PART_OPTIONS, SIZE_MAX, field);
+    if (!engine_finite_nonneg(sc->edge_alpha))
+        return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE, SIZE_MAX,
+                             XPBD_FIELD_EDGE_ALPHA);
+    if (!engine_finite_nonneg(sc->tet_alpha))
+        return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_TET, SIZE_MAX,
+                             XPBD_FIELD_TET_ALPHA);
+    if (!engine_finite_nonneg(sc->bend_alpha))
+        return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_BEND, SIZE_MAX,
+                             XPBD_FIELD_BEND_ALPHA);
+    if ((st = xpbd__check_planes(sc->plane, sc->planes, &where->index)) != XPBD_OK)
+        return engine_refuse(where, st, XPBD_PART_PLANE, where->index, XPBD_FIELD_NONE);
     for (size_t i = 0; sc->origin && i < n; ++i)
-        if (sc->origin[i] >= n) {
-            *bad = i;
-            return XPBD_ERR_INDEX;
-        }
+        if (sc->origin[i] >= n)
+            return engine_refuse(where, XPBD_ERR_INDEX, XPBD_PART_SCENE, i, XPBD_FIELD_NONE);
     for (size_t i = 0; sc->tether_anchor && i < n; ++i) {
         st = SFX(xpbd__check_tether)(sc->tether_anchor[i], sc->tether_length[i], n);
-        if (st != XPBD_OK) {
-            *bad = i;
-            return st;
-        }
+        if (st != XPBD_OK)
+            return engine_refuse(where, st, XPBD_PART_TETHER, i, XPBD_FIELD_NONE);
     }
     return XPBD_OK;
 }
@@ -260,7 +338,7 @@ static xpbd_status SFX(engine_alloc)(E *e, const SC *sc, size_t cap)
 /* The scene's particles, per-particle arrays, bodies and planes into e;
  * then the particles are validated (before anything is derived from
  * them: positions, velocities, inverse masses, radii). */
-static xpbd_status SFX(engine_copy_particles)(E *e, const SC *sc, size_t *bad)
+static xpbd_status SFX(engine_copy_particles)(E *e, const SC *sc, xpbd_where *where)
 {
     const size_t n = sc->particles;
     P *p = &e->particles;
@@ -302,20 +380,19 @@ static xpbd_status SFX(engine_copy_particles)(E *e, const SC *sc, size_t *bad)
     e->plane_count = sc->planes;
     for (uint32_t k = 0; k < sc->planes; ++k)
         e->planes[k] = sc->plane[k];
-    xpbd_status st = SFX(xpbd_particles_validate)(p, bad);
+    size_t bad;
+    xpbd_status st = SFX(xpbd_particles_validate)(p, &bad);
     if (st != XPBD_OK)
-        return st;
+        return engine_refuse(where, st, XPBD_PART_PARTICLES, bad, XPBD_FIELD_NONE);
     for (size_t i = 0; e->radius && i < n; ++i)
-        if (!isfinite(e->radius[i]) || e->radius[i] < 0) {
-            *bad = i;
-            return XPBD_ERR_RADIUS;
-        }
+        if (!isfinite(e->radius[i]) || e->radius[i] < 0)
+            return engine_refuse(where, XPBD_ERR_RADIUS, XPBD_PART_RADIUS, i, XPBD_FIELD_NONE);
     return XPBD_OK;
 }
 
 /* The scene's topology in input order (rest lengths from the rest shape
  * where not given), then the sets and the contact set. */
-static xpbd_status SFX(engine_copy_topology)(E *e, const SC *sc, size_t *bad)
+static xpbd_status SFX(engine_copy_topology)(E *e, const SC *sc, xpbd_where *where)
 {
     const size_t n = sc->particles, E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
     const R *rest_xyz = e->rest_xyz;
@@ -325,10 +402,8 @@ static xpbd_status SFX(engine_copy_topology)(E *e, const SC *sc, size_t *bad)
     if (E_)
         memcpy(e->edge, sc->edge, 2 * E_ * sizeof *e->edge);
     for (size_t k = 0; k < E_; ++k) {
-        if (e->edge[2 * k] >= n || e->edge[2 * k + 1] >= n) {
-            *bad = k;
-            return XPBD_ERR_INDEX;
-        }
+        if (e->edge[2 * k] >= n || e->edge[2 * k + 1] >= n)
+            return engine_refuse(where, XPBD_ERR_INDEX, XPBD_PART_DISTANCE, k, XPBD_FIELD_NONE);
         if (sc->edge_rest) {
             e->edge_rest[k] = sc->edge_rest[k];
         } else {
@@ -348,7 +423,9 @@ static xpbd_status SFX(engine_copy_topology)(E *e, const SC *sc, size_t *bad)
         memcpy(e->bend, sc->bend, 4 * B_ * sizeof *e->bend);
     for (size_t k = 0; k < B_; ++k)
         e->bend_compliance[k] = sc->bend_compliance ? sc->bend_compliance[k] : (R)sc->bend_alpha;
-    xpbd_status st = SFX(xpbd__engine_build)(e, &e->distance, &e->tets, &e->bends, bad);
+    xpbd_status st = SFX(xpbd__engine_build)(e, &e->distance, &e->tets, &e->bends, where);
+    if (st == XPBD_OK)
+        st = SFX(engine_springs_check)(&e->distance, &e->config, where);
     if (st != XPBD_OK || !e->max_contacts)
         return st;
     const size_t slots = xpbd_contact_slots(e->max_contacts);
@@ -361,35 +438,43 @@ static xpbd_status SFX(engine_copy_topology)(E *e, const SC *sc, size_t *bad)
 }
 
 static xpbd_status SFX(engine_create)(E **out, const SC *sc, const xpbd_step_config *cfg,
-                                      const xpbd_engine_options *opt, size_t *bad_index)
+                                      const xpbd_engine_options *opt, xpbd_where *where_out)
 {
-    size_t bad_local;
-    size_t *bad = bad_index ? bad_index : &bad_local;
-    *bad = SIZE_MAX;
+    xpbd_where local;
+    xpbd_where *where = where_out ? where_out : &local;
+    *where = (xpbd_where){XPBD_PART_NONE, SIZE_MAX, XPBD_FIELD_NONE};
     if (!out)
         return XPBD_ERR_ARGUMENT;
     *out = NULL;
     if (!sc)
-        return XPBD_ERR_ARGUMENT;
-    xpbd_status st = SFX(scene_check)(sc, cfg, opt, bad);
+        return engine_refuse(where, XPBD_ERR_ARGUMENT, XPBD_PART_SCENE, SIZE_MAX,
+                             XPBD_FIELD_NONE);
+    /* the configuration every step of the engine runs with */
+    xpbd_engine_options options;
+    memset(&options, 0, sizeof options);
+    if (opt)
+        options = *opt;
+    xpbd_step_config run = cfg ? *cfg : xpbd_step_config_default();
+    engine_fold_threads(&run, &options);
+    xpbd_status st = SFX(scene_check)(sc, &run, opt, where);
     if (st != XPBD_OK)
         return st;
     E *e = calloc(1, sizeof *e);
     if (!e)
         return XPBD_ERR_NOMEM;
-    e->config = cfg ? *cfg : xpbd_step_config_default();
-    if (opt)
-        e->options = *opt;
-    engine_fold_threads(&e->config, &e->options);
+    e->config = run;
+    e->options = options;
     e->colouring = sc->colouring;
     e->max_contacts =
         sc->radius ? engine_contact_capacity(sc->max_contacts, sc->particles, opt) : 0;
     const size_t cap = e->options.max_particles ? e->options.max_particles : sc->particles;
     if ((st = SFX(engine_alloc)(e, sc, cap)) != XPBD_OK ||
-        (st = SFX(engine_copy_particles)(e, sc, bad)) != XPBD_OK ||
-        (st = SFX(engine_copy_topology)(e, sc, bad)) != XPBD_OK ||
+        (st = SFX(engine_copy_particles)(e, sc, where)) != XPBD_OK ||
+        (st = SFX(engine_copy_topology)(e, sc, where)) != XPBD_OK ||
         (st = SFX(xpbd__engine_scratch)(e)) != XPBD_OK) {
         SFX(engine_destroy)(e);
+        if (st == XPBD_ERR_NOMEM) /* the status says it all */
+            *where = (xpbd_where){XPBD_PART_NONE, SIZE_MAX, XPBD_FIELD_NONE};
         return st;
     }
     *out = e;
@@ -439,10 +524,16 @@ static xpbd_status SFX(engine_set_config)(E *e, const xpbd_step_config *cfg)
 {
     if (!e || !cfg)
         return XPBD_ERR_ARGUMENT;
-    if (cfg->version != XPBD_PROTOCOL_VERSION)
-        return XPBD_ERR_VERSION;
-    e->config = *cfg;
-    engine_fold_threads(&e->config, &e->options);
+    xpbd_step_config run = *cfg;
+    engine_fold_threads(&run, &e->options);
+    xpbd_where where;
+    const int constrained = e->edge_count || e->tet_count || e->bend_count || e->tether_anchor;
+    xpbd_status st = SFX(engine_config_check)(&run, &e->options, constrained, &where);
+    if (st == XPBD_OK)
+        st = SFX(engine_springs_check)(&e->distance, &run, &where);
+    if (st != XPBD_OK)
+        return st;
+    e->config = run;
     return XPBD_OK;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Consumer of an installed xpbd: one S0 solve, checked against the SPEC's
  * first number (0.3333333333333335, bit for bit), and one task on the
  * default executor (so a static library links its OpenMP runtime in).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common.gp: styling shared by every xpbd-report figure. Each plots/NAME.gp
 # loads it after the caller has set
 #   data  path of the figure's TSV (DIR/data/NAME.tsv)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # filmstrips.gp: snapshots over time of the S3 scenes, five per scene in a
 # row (time left to right); for the PNG also an animated GIF per scene of
 # every snapshot (fig/filmstrip_NAME.gif beside `out`).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s0_lambda.gp: SPEC S0, residual stretch vs iteration, lambda kept vs reset.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s0_lambda.tsv'; out='fig/s0_lambda.png'; fmt='png'" PLOTS/s0_lambda.gp

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s0_rejections.gp: SPEC S0 input rules, one bad input per row: the status
 # the rule calls for against the status returned, and whether the state
 # was left bit for bit as it was.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S1 cloth: final shape of the 8x6 and 64x64 (--quick: 32x32) cloths hanging from two
 # corners, every link coloured by its strain.
 #

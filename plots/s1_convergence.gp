@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S1: convergence per iteration (lambda kept vs reset, PBD) and the
 # iteration tiers, chain and 8x6 cloth.
 #

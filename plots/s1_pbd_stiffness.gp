@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s1_pbd_stiffness.gp: SPEC S1 4.2, PBD chain stretch vs k_s and vs time.
 # Reads data (s1_pbd_stiffness.tsv) and, beside it, s1_pbd_stiffness_time.tsv.
 # Render by hand, from the report's output directory (DIR of xpbd-report):

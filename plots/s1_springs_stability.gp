@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S1 4.1: explicit-spring chain swept over k, three regimes.
 #
 #   gnuplot -e "data='DIR/data/s1_springs_stability.tsv'; out='DIR/fig/s1_springs_stability.png'; fmt='png'" plots/s1_springs_stability.gp

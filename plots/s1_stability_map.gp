@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S1 4.1: the stability limit of explicit springs as a curve.
 #
 #   gnuplot -e "data='DIR/data/s1_stability_map.tsv'; out='DIR/fig/s1_stability_map.png'; fmt='png'" plots/s1_stability_map.gp

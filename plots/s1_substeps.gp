@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s1_substeps.gp: SPEC S1 4.3, PBD k_s = 0.5 vs substeps against its
 # equivalent single pass, with XPBD beside it.
 # Render by hand, from the report's output directory (DIR of xpbd-report):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s1_xpbd_invariance.gp: SPEC S1 4.4, XPBD stretch / closed form vs
 # substeps for alpha = 1e-2 ... 1e-5.
 # Render by hand, from the report's output directory (DIR of xpbd-report):

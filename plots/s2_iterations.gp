@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s2_iterations.gp: SPEC S2 Table 4, the four-ball tower after 1.5 s vs
 # iterations per frame, and max penetration vs time.
 # Reads data (s2_iterations.tsv) and, beside it, s2_iterations_time.tsv.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s2_mass_ratio.gp: SPEC S2 Table 3, two balls (upper 1 kg, lower mu kg):
 # share of the overlap each backs out and the velocities after one impulse
 # vs mu, against the closed forms.

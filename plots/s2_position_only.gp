@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s2_position_only.gp: SPEC S2 Table 1, position-only contact correction,
 # one ball dropped from 1.42 m onto the plate: E/E0 and raw penetration vs
 # time for beta = 0.2 .. 1.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s2_restitution.gp: SPEC S2 Table 2, v' = -e v on the infinite plate, and
 # the drop from 1.42 m with the velocity pass on: height and E/E0 vs time.
 # Reads data (s2_restitution.tsv) and, beside it, s2_restitution_energy.tsv.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S3 cloth: a curtain with isometric bending draped over a sphere (a
 # kinematic rigid body coupled two-way), with and without tethers, and its
 # max stretch vs iterations.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S3 damping: a thrown, spinning tet cube under no damping, relative
 # damping (rigid motion kept) and a global 0.99 velocity factor per frame.
 #

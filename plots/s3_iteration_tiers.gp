@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S3 iteration tiers: sag of the hanging tet cube vs iterations per
 # frame, XPBD (compliance) against PBD (stiffness per projection).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S3 two-way coupling: momentum (x) of a soft tet cube and of a free
 # rigid box over a collision, for a 5 kg and a 1000 kg box.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s3_seed_tests.gp: the tests SPEC S3 prescribes, one panel each.
 #   gnuplot -e "data='data/s3_seed_tests.tsv'; out='fig/s3_seed_tests.png'; fmt='png'" PLOTS/s3_seed_tests.gp
 # Columns (by name): frame t poke_dy fall_drop fall_closed fall_ideal

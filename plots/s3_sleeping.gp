@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S3 sleeping: ten soft cubes, one dropped onto nine sleeping ones:
 # bodies asleep, constraint solves per frame and the largest kinetic energy
 # per kg of a body against the sleep threshold.

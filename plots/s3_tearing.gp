@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S3 topology: a curtain torn by its pins, with vertex splitting and
 # with edge removal only (keep_hinges), and torn edges / pieces vs frame.
 #

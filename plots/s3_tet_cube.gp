@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SPEC S3 tet cube: sag (hanging) and height (dropped) vs time, volume vs
 # time, with and without tetrahedral volume constraints, and the final
 # shapes.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # settings_frontier.gp: error against cost per frame for every split of
 # equal budgets (substeps x iterations).
 #   gnuplot -e "data='data/settings_frontier.tsv'; out='fig/settings_frontier.png'; fmt='png'" PLOTS/settings_frontier.gp

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # simd_agreement.gp: values differing from the scalar reference, per kernel
 # (and step driver) x SIMD path x precision. Expected: 0 everywhere.
 # Render by hand, from the report's output directory (DIR of xpbd-report):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # simd_speed.gp: throughput vs problem size per SIMD path, and speed-up over
 # the scalar reference (measurements of xb_run, the code behind xpbd-bench).
 # Render by hand, from the report's output directory (DIR of xpbd-report):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // bench_bullet.cpp: the peer of xpbd-bench's cloth scene in Bullet's
 // btSoftBody (see bench_peer.h). Built only when CMake finds Bullet.
 //

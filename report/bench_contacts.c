@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_contacts.c: the contact kernels and the broad phase under
  * xpbd-bench (see bench_contacts.h for the scene and the method).
  *

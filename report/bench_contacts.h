@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_contacts.h: xpbd-bench's measurements of the contact kernels and
  * the broad phase (SPEC S2), in the conventions of bench_core.h: the same
  * xb_options and xb_row, ns per item, best of several timed loops, and the

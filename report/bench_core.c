@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_core.c: the measurements of xpbd-bench and the report's simd_speed
  * section (see bench_core.h for the method). */
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under ISO C11 */

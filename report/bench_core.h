@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_core.h: the measurements xpbd-bench makes, shared with the report's
  * simd_speed section so both print the same numbers.
  *

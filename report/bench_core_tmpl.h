@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-precision half of bench_core.c, template over R (see the macro
  * block before each #include there): the particle arrays, the constraint
  * mesh, one pass of each kernel, and SFX(xb_measure_size). */

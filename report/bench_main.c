@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd-bench: every kernel x ISA path x precision over sizes from in-cache
  * to out-of-cache, the machine's streaming bandwidth, and the cloth scene
  * through the step driver. Writes bench.tsv and cloth.tsv and prints

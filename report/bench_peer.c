@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_peer.c: the bench's cloth handed to the peer engine (bench_peer.h).
  *
  * The peer steps the very cloth xpbd steps: xs_cloth_f32's particles

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_peer.h: the cloth scene of xpbd-bench run by another engine in the
  * same process, for a rate measured side by side rather than quoted.
  *

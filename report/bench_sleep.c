@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd-bench's sleeping measurement (bench_sleep.h). */
 #define _POSIX_C_SOURCE 199309L
 #include "bench_sleep.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_sleep.h: xpbd-bench's sleeping measurement. A grid of soft cubes
  * (tetrahedral boxes with edges and volume constraints, f32, contacts and a
  * ground plane) rests on the ground; the same scene is timed per frame with

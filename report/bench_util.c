@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_util.c: the plan and the size sweep of xpbd-bench's measuring files
  * (see bench_util.h). */
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under ISO C11 */

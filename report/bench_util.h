@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_util.h: what the two measuring files of xpbd-bench (bench_core.c,
  * bench_contacts.c) share: the timer, the deterministic data source, the
  * plan an xb_options selects (kernels, ISAs, precisions, timing budget)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replay files (replay.h) and, compiled with XPBD_REPLAY_MAIN, the tool
  *
  *     xpbd-replay [--quiet] FILE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay.h: versioned replay files of an xpbd engine and the xpbd-replay
  * tool.
  *

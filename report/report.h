@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h: the framework every xpbd-report section is written against.
  *
  * A section is a `const xr_section xr_section_NAME` defined in its own .c

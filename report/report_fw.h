@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_fw.h: the inside of the xpbd-report framework (sections see only
  * report.h). The files behind it, one concept each:
  *

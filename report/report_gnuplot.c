@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_gnuplot.c: the figure runner. Every figure is PLOTS/NAME.gp run by
  * gnuplot with four variables set before it:
  *   data='DIR/data/NAME.tsv'  datadir='DIR/data/'  out='DIR/fig/NAME.png'

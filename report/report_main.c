@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd-report: the command line (see report.h for the section API and
  * report_fw.h for the framework's files).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_md.c: DIR/report.md and the framework's own data tables
  * (DIR/data/checks.tsv, figures.tsv, seeds.tsv). */
 #define _POSIX_C_SOURCE 200809L

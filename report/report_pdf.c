@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_pdf.c: the typeset DIR/report.pdf.
  *
  * Typeset with groff (-ms macros, tbl for the tables, gropdf for PDF)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_prov.c: provenance of a report, printed on the title page of
  * report.pdf and at the top of report.md: source commit, date, compiler and
  * flags, CPU model, ISA path, load average during the run, xpbd version.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_record.c: what sections record (report.h): data tables, checks and
  * where their tolerances come from, seed values, markdown, figures and
  * progress; and the record stream in which a child process running one

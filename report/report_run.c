@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_run.c: running the sections.
  *
  * Sections that time nothing run side by side, ctx->jobs at a time (two on

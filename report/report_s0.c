@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Section s0_lambda: the SPEC S0 two-particle lab through
  * xpbd_distance1d_solve. The residual stretch after each of 10 iterations
  * with the accumulated lambda kept (correct) and reset every iteration (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Section s0_rejections: the seed's input rules (SPEC S0) through the
  * public API. Every bad input the seed's validator rejects is fed to the
  * 1-D lab (xpbd_distance1d_solve) and, where the 3-D step has the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC S1: how the distance solvers converge (chain and cloth), and the
  * cloth itself.
  *

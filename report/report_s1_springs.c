@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC S1 4.1: the explicit-spring chain and where semi-implicit Euler
  * stops being a simulation of it.
  *

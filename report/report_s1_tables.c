@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sections s1_pbd_stiffness, s1_substeps and s1_xpbd_invariance: the SPEC S1
  * chain (N = 6, L0 = 0.1 m, m = 1 kg, h = 1/60 s, particle 0 anchored) under
  * PBD with stiffness k_s and under XPBD with compliance alpha, over k_s,

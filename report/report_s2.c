@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sections s2_*: SPEC S2, contact solving -- who backs out of the overlap.
  *
  * The lesson's 1-D stack: a plate of infinite mass (w = 0) of radius 0.34

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sections s3_*: SPEC S3, volumetric soft bodies and cloth, on the engine
  * of xpbd/engine.h (scenes from xpbd/mesh.h, double precision, the ISA of
  * --isa):

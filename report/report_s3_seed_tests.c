@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Section s3_seed_tests: the tests SPEC S3 prescribes ("reconcile numbers
  * before looks"), each against its closed form or the seed's statement:
  *

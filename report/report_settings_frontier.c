@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Section settings_frontier: the decision figure. At equal budget
  * (substeps x iterations = B), how far each split of the budget is from a
  * converged answer against what a frame costs, for XPBD, PBD (k_s = 1) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sections simd_agreement and simd_speed.
  *
  * simd_agreement: every kernel of every supported SIMD path, in float and

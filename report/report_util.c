@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_util.c: growing buffers, paths, files and child processes for the
  * xpbd-report framework (report_fw.h).
  *

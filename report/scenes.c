@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reference scenes (see scenes.h). */
 #include "scenes.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scenes.h: the reference scenes of SPEC S0-S1 and S3 as a small internal
  * library that xpbd-report, xpbd-bench and the tests link (target
  * xpbd_scenes), so a scene the report shows and the test that asserts on it

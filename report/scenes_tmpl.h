@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scene builders, template over precision.h (R, SFX). */
 
 xpbd_status SFX(xs_world_init)(XS_W *w, size_t n, const R *xyz, size_t m,

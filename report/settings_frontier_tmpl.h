@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* settings_frontier_tmpl.h: the two scenes of settings_frontier in one
  * precision, written in precision.h's dialect (R, SFX): report_settings_
  * frontier.c opens a precision (XPBD_REAL_F32 or XPBD_REAL_F64), includes

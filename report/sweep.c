@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `xpbd-report sweep` and `xpbd-report merge`: the command lines, the
  * points (in parallel with --jobs, a slice with --shard) and the merge of
  * shard directories. See sweep.h for the commands. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep.h: user-defined parameter sweeps of xpbd-report.
  *
  *     xpbd-report sweep --scene NAME [--set KEY=VALUE]... --vary KEY=SPEC ...

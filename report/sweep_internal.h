@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_internal.h: the pieces of `xpbd-report sweep` and `merge`.
  *
  *   sweep_keys.c    the scenes, keys and metrics by name; values and ranges

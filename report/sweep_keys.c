@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The names a sweep accepts: scenes, keys (with units and ranges) and
  * metrics; values, value lists and ranges. */
 #include <errno.h>

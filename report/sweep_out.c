@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The output of a sweep or a merge, written like a report section into a
  * temporary directory next to DIR and renamed into place at the end:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One point of a sweep: the scene as a replay recording in memory (the
  * built-in scenes are recordings without inputs), the point's keys applied
  * to a copy of it, the engine built by the replay code and stepped frame by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The counting allocation hooks behind alloc_fail.h (compiled without it). */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc_fail.h: force-included (-include) into a test-only build of the
  * library's sources (tests.cmake, target xpbd_allocfail) so that every
  * allocation and release of the library goes through the counting hooks of

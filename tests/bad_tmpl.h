@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad input through the SoA API, one precision; template over R /
  * SFX / R_F64. Every rejected call must return its documented status and
  * bad_index and leave the particle arrays and lambda bit-identical. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Colouring checks of one precision; a template over the precision
  * (precision.h). */
 #include "precision.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cross-check of one precision: the ISA under test against the scalar
  * reference; a template over the precision (precision.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random clouds, graphs and snapshots (see fixture.h). */
 #include "fixture.h"
 

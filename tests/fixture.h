@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fixture.h: random particle clouds and constraint graphs shared by the
  * cross-check, colouring and bad-input tests, in both precisions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Clouds, set building and snapshots, template over precision.h (R, SFX). */
 
 #define XT_CLOUD SFX(xt_cloud)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The package as its consumers see it, run as `cmake -P` by CTest
 # (tests/install_tests.cmake), one STEP per test:
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every exported function of the library is named in full where it is
 # defined: for each global symbol of LIB with the public prefix xpbd_
 # (internal ones use xpbd__), `grep -rnw NAME SRC` must find a line that

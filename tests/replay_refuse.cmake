@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # xpbd-replay refuses a file of another protocol or format: exit 2 and a
 # message that names what differs (run with -DREPLAY=<tool> -DWORK=<dir>
 # -DHEADER=<report/replay.h>, which gives the format this build reads).

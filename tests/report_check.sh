@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # End-to-end check of xpbd-report (CTest, see report_tests.cmake).
 #
 #   sh report_check.sh data    XPBD_REPORT OUT   run --quick into OUT, check data

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # End-to-end test of xpbd-report (included from tests/CMakeLists.txt).
 #
 #   report.quick    runs `xpbd-report --quick --out <build>/tests/report-quick`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # End-to-end checks of `xpbd-report sweep` and `merge` (POSIX sh + awk).
 #
 #   sweep_check.sh MODE XPBD_REPORT WORK [SWEEP_RECORD]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_record: records the replay file the sweep tests vary.
  *
  *     sweep_record FILE

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # End-to-end tests of `xpbd-report sweep` and `merge` (included from
 # tests/CMakeLists.txt): tests/sweep_check.sh MODE, one CTest test a mode,
 # each in its own directory under the build tree. sweep_record makes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test.h: the tiny framework of xpbd-tests.
  *
  * A test is a named void function. ENSURE-style macros record a failure,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd-alloc-tests: every allocating entry point with its k-th allocation
  * failing, for every k up to the number it makes (counted on a clean run).
  * Each failure must return XPBD_ERR_NOMEM, leave the caller's state as the

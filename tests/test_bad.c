@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad input through the builder, the validators and the step driver, in
  * both precisions (see bad_tmpl.h), and the status, part and field names. */
 #include "fixture.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bad-input catalogue: one row per documented error of the public
  * functions, each an edit of one valid input (the fixture below), the
  * status, bad_index and place (part and field) the header documents, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC S1: the hanging chain (N = 6, L0 = 0.1 m, m = 1 kg, h = 1/60 s) and
  * free fall, through the step driver on the reference scene (scenes.h). */
 #include "test.h"

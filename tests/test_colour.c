@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Colouring: the builder's layout promises (xpbd/soa.h) on random graphs,
  * stars, the SPEC S1 cloth, and the options. */
 #include "fixture.h"

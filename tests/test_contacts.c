@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Contacts (SPEC S2): the lesson's four tables, 3-D contact behaviour,
  * friction, the grid broad phase against a brute-force check, the SIMD
  * paths against the scalar reference, and bad input.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The set validators' promise that makes every ISA equal the scalar
  * reference: no particle appears twice within a colour, however the host
  * edits the per-slot arrays between steps (distance, tetrahedron, bending

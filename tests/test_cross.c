@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cross-check: every kernel of the ISA under test (--isa) against the scalar
  * reference, bit for bit, in both precisions (see cross_tmpl.h). */
 #include "fixture.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's contract at its entry points: what create refuses (and that
  * a refused create holds nothing), that every scene create accepts can be
  * stepped, and that an input that would overflow the engine's precision is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counters (SPEC S3 memo 9): the snapshot at step end against the
  * engine's sets and the direct snapshot. */
 #include "test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The two-serial-orders check (SPEC S3). */
 #include "test.h"
 #include "test_softbody.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replay files: a recorded run replays bit for bit in both precisions; a
  * file of another format or protocol version is refused.
  *

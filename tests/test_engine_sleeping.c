@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sleeping (SPEC S3 memo): bodies fall asleep and wake whole; tearing
  * while another body sleeps. */
 #include "test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vertex splitting: a tear that cuts through a vertex separates its fans
  * (xpbd_tear_split and the engine), mass and momentum kept; a fuzz over
  * random tears of bodies with tets. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tearing (SPEC S3 memo, topology): the stretch pass, constraints removed
  * at step end, the cloth really separates; the torn curtain on the ISA
  * under test against the scalar path, bit for bit. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The default executor (xpbd/executor.h): every item of [0, count) is
  * visited exactly once, worker indices stay below the requested workers, the
  * ranges follow the documented cut (length max(min_range, ceil(count / 64)),

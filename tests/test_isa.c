@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The forced ISA is the one that runs: kernel tables, step counters and the
  * XPBD_ISA environment variable (no silent fallback). */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv, strdup */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd-tests: the runner.
  *
  *   xpbd-tests [--isa NAME] [--list] [PREFIX...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC S0: the two-particle XPBD lab kernel xpbd_distance1d_solve. */
 #include "test.h"
 #include <xpbd/reference.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Soft bodies and cloth (SPEC S3): mesh generators, the seed's scenario
  * tests (hanging and dropped tet cube, poke, iteration tiers, free fall,
  * support impulse, soft-rigid momentum, relative damping, degenerate

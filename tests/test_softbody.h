@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The soft-body and engine tests, one file per feature, listed together
  * in the "softbody" table of test_softbody.c:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The step at any thread count: the world scenes (a pinned cloth with
  * bending, tethers and relative damping under XPBD, PBD and springs; a
  * contact pile on a plane with a sleeping half, in the substep and the

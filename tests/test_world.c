@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The world step's two-way coupling with host rigid bodies: a cloud of
  * particles thrown at a free rigid box (and sphere) inside the iteration
  * loop. The impulse the step returns for the host to apply is exactly the

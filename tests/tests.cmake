@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The kernel core's CTest suite (included from tests/CMakeLists.txt).
 #
 #   xpbd-tests [--isa NAME] [PREFIX...]   one runner, tests filtered by name prefix

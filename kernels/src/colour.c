@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Greedy first-fit colouring shared by every constraint set (distance,
  * four-particle, contact): one bit per colour per particle; a constraint
  * takes the lowest colour free at all its particles, or the serial overflow

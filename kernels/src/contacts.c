@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Contact sets: colouring without allocation, and the uniform-grid broad
  * phase (xpbd/contacts.h). */
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Broad phase, template over R: a uniform grid hashed into a table, pairs
  * in particle order. The scans and the pair search run over chunks of
  * particles, inline or on the executor's workers; the pairs come out in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dispatch.h: the one list of instruction-set paths, and what each path's
  * translation unit defines.
  *

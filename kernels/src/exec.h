@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The step's side of the executor (xpbd/executor.h): which executor and how
  * many workers a step uses, and the one place that forks a range task.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The default executor (xpbd/executor.h): one OpenMP parallel loop over
  * ranges cut from the item count alone.
  *

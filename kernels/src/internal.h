@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal declarations shared by the library's translation units. */
 #ifndef XPBD_INTERNAL_H
 #define XPBD_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ISA names, CPU detection and the kernel tables per path.
  *
  * A path is usable when it was compiled in (CMake defines XPBD_HAVE_<ISA>)

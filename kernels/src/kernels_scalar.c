@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scalar reference path: every kernel concept (kernels/) compiled
  * with the one-lane backend of the wide-op vocabulary, in both precisions;
  * its tables (xpbd__scalar_path), and the serial slot-range entry points

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One SIMD path: CMake compiles this file once per ISA with the ISA's
  * flags (SIMDe goes native only when the compiler predefines __AVX2__
  * etc.) and defines:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one-dimensional XPBD solve of two particles on a line
  * (xpbd/reference.h): validate everything, compute the candidate, validate
  * it, then commit all of it. */

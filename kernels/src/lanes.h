@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lanes.h: opens (or closes) a backend of the wide-op vocabulary for the
  * open precision (precision.h), so that a kernel file written once over
  * V, M, L and O() compiles both as the scalar reference and as a SIMD path.

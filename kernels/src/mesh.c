@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mesh generators (xpbd/mesh.h): cloth grids and tetrahedral boxes into
  * caller-owned arrays. Topology is computed on integer lattice coordinates,
  * so orientation tests are exact whatever the spacing. */

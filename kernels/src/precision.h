@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* precision.h: one way to write code once for float and double, shared by
  * the library, the tests and the report tools.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Branch-free screens that the compiler vectorises: the common all-good case
  * costs one streaming pass; only a failed screen runs the slow loops that
  * name the status and the index. x - x == 0 is false exactly for NaN and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Particle and distance-set builders and validators. */
 #include "internal.h"
 

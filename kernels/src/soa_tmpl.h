@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Builders and validators of particle and distance sets, template over R. */
 #include "precision.h"
 #include "screen_tmpl.h"

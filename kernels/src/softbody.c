@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Soft-body builders, relative damping and rigid coupling
  * (xpbd/softbody.h). */
 #include "internal.h"

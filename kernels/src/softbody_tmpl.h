@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Soft-body builders and per-body operations, template over R. */
 #include "precision.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status, part and field names, and the run-time version. */
 #include "internal.h"
 

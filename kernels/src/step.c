@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The step driver (see xpbd/step.h): the stages live in step_tmpl.h, once
  * per precision; the exported entry points are spelled out below. */
 #include "internal.h"

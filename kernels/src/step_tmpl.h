@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The step driver, template over R: a world of particles, distance
  * constraints, soft-body sets and contacts (see xpbd/step.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The step as one task of its executor (exec.h): a team of members that
  * stays together for a whole step, with the stages handed out between them
  * through a few atomics instead of one enqueue per stage.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rules a world's planes and tethers meet, stated once for the two
  * places that hold a world to them: the step's validate stage (step_tmpl.h:
  * check_contacts, tether_scan_task) and the engine's create

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # libFuzzer targets (included from tests/tests.cmake). Configure with the
 # `fuzz` preset (clang 14, ASan + UBSan, XPBD_SANITIZE carrying
 # fuzzer-no-link so the library is coverage-instrumented too), build the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz.h: what the libFuzzer targets of tests/fuzz share.
  *
  * The input is read as a stream of choices (fz_take_*): each choice eats a

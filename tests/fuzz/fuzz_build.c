@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: every builder with fuzzed inputs (distance, tetrahedron,
  * bending and contact sets in both precisions; the cloth and box mesh
  * generators feeding the builders).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: engine create with fuzzed scenes, configurations and
  * options (both precisions), then a few frames and host inputs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the replay reader (report/replay.c, xrp_load) on fuzzed
  * files, and what it accepts replayed (engine create from the file's scene,
  * its frames and inputs) when the file is small.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the world step on the scalar path against the best path
  * this CPU runs, bit for bit, and the state after an error.
  *

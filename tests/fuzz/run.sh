@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every libFuzzer target of tests/fuzz for a bounded time on a copy of
 # its committed seed corpus; exits non-zero on the first finding (crash,
 # sanitizer report, broken check, leak, timeout or out-of-memory).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* step_cost: the cloth scene of xpbd-bench (N x N flat grid, both shear
  * diagonals, compliance 1e-5, 1/60 s frames, f32, measure_residual 0) for a
  * few frames, to count instructions under callgrind: how much of

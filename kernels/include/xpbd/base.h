@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/base.h: status codes, versions and instruction-set selection.
  *
  * Every public function of xpbd returns an xpbd_status or a plain value; the

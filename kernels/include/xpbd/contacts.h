@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/contacts.h: particle contacts (SPEC S2).
  *
  * Particles are spheres: the host adds a radius array r[0..n) (m, >= 0) to

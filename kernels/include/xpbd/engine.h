@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/engine.h: what a host's frame loop needs around the step: tearing
  * at step end, sleeping, host inputs that a replay can log, counters
  * snapshotted at step end, and the two-serial-orders check.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/executor.h: how the step hands work to the host's threads.
  *
  * A step with threads != 1 on a world big enough for some stage to pay

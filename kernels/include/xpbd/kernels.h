@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/kernels.h: the per-ISA kernel tables.
  *
  * A host that runs its own job system fetches the table of one path and calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/mesh.h: mesh generators for soft bodies and cloth (SPEC S3).
  *
  * Generators fill caller-owned arrays and never allocate: ask for the sizes

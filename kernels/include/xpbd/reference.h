@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/reference.h: the reference and teaching entry points.
  *
  * Not part of what an engine embeds (xpbd/xpbd.h does not include this

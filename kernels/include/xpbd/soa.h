@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/soa.h: caller-owned structure-of-arrays particle sets and the
  * coloured, batched distance-constraint sets the kernels walk.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/softbody.h: volumetric soft bodies and cloth (SPEC S3).
  *
  * Four-particle XPBD constraints with an accumulated lambda, coloured and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd/step.h: the step driver.
  *
  * One call advances a particle set and its distance constraints by a frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpbd.h: umbrella header of xpbd, fixed-function kernels for position-based
  * physics (PBD, XPBD with accumulated lambda, explicit springs) whose SIMD
  * paths all match the scalar path bit for bit: what an engine embeds.

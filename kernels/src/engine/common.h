@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Declarations shared by the engine's files (kernels/src/engine/): the
  * small helpers several features use, and the per-precision functions one
  * feature calls in another. Nothing here is exported. */

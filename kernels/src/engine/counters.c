@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counters (xpbd/engine.h): the snapshot a frame's statistics overlay
  * reads, taken at step end, and its one-line text form. */
 #include "engine/common.h"

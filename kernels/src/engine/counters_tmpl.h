@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counters, template over R. */
 #include "precision.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host inputs between frames (xpbd/engine.h): what a replay log records. */
 #include "engine/common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host inputs between frames, template over R. */
 #include "precision.h"
 

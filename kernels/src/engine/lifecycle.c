@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's lifecycle (xpbd/engine.h): create and destroy. */
 #include "engine/common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's lifecycle, template over R: create (checks, copies the
  * scene, builds the sets), destroy, and the pieces the other features
  * share (the world's view, the particle block, the set builder, the step

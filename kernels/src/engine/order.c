@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The two-serial-orders check (xpbd/engine.h): the same scene run with
  * its constraints in two orders, final positions compared. */
 #include "engine/common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The two-serial-orders check, template over R. */
 #include "precision.h"
 

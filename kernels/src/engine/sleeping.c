@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sleeping (xpbd/engine.h): per-body kinetic energy, the state signature
  * that wakes a body the host changed, the sleep and wake bookkeeping after
  * a step, and the engine's rebuild of its sets for the sleep flags. */

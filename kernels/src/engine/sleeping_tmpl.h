@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sleeping, template over R. */
 #include "precision.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vertex splitting (xpbd/engine.h, "vertex split"): the split plan on
  * indices only, and xpbd_tear_split, which applies it to a host's own
  * topology. The engine moves its particles by the plan in split_move.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vertex splitting, the particle side (template over R): where every
  * particle goes when a split adds copies, and the move itself. */
 #include "precision.h"

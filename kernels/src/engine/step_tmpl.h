@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stepping, template over R: one frame of the engine, and the coupling
  * with a host rigid body between frames. */
 #include "precision.h"

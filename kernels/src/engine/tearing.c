@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tearing (xpbd/engine.h): the stretch pass that flags distance
  * constraints, the rebuild of a distance set without them, and the
  * engine's topology change at step end. */

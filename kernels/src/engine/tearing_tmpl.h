@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tearing, template over R. */
 #include "precision.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* all.h: every kernel concept, in dependency order, for the open precision
  * and backend (lanes.h). */
 #include "kernels/common.h"

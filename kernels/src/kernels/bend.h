@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bend.h: isometric bending (Bergou et al. 2006; xpbd/softbody.h) on the
  * packed copy q, the quadratic energy of a hinge's four particles with
  * the set's precomputed weights k_0..k_3 and scale sc:

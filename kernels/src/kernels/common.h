@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* common.h: lane functions every constraint kernel shares. Template over
  * the precision and the backend (lanes.h). */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* contact.h: particle-particle contacts (xpbd/contacts.h), in the slots of
  * a coloured contact set; padding slots name one particle twice, so
  * |d| == 0 skips them.

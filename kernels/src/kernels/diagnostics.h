@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diagnostics.h: the sums the report and the step's counters read.
  *
  *   kinetic_energy   0.5 * sum over w > 0 of ((vx*vx + vy*vy) + vz*vz) / w

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* distance.h: the distance constraint C = |x1 - x0| - rest, solved by XPBD
  * (with its accumulated lambda) or classic PBD (stiffness k), on the
  * caller's SoA arrays or on the packed copy q, and its residual.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* instantiate.h: every kernel of one precision (XPBD_REAL_F32 or
  * XPBD_REAL_F64 defined) for a path's translation unit. The one-lane
  * instantiation always comes first: it is the scalar path, and the wide

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* integrate.h: the per-particle passes that move particles through a
  * substep of length h, and the packed copy the constraint solves use.
  *

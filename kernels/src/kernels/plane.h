@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plane.h: particles against planes {x : n.x >= d} (pl = n0, n1, n2, d;
  * |n| = 1), per particle (xpbd/contacts.h).
  *

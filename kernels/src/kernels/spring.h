@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spring.h: the explicit spring force of a distance constraint (the
  * unstable baseline the stability sweeps need), k = 1/compliance, damped
  * along the spring:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tables.h: the kernel tables of the open precision and backend, by field
  * name. Template (lanes.h open); XPBD_TABLE_ISA names the path. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tether.h: a long-range tether of particle i to its static anchor
  * (xpbd/softbody.h), a one-sided distance limit on the packed copy q:
  *

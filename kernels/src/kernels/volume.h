@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* volume.h: the tetrahedral volume constraint (xpbd/softbody.h) on the
  * packed copy q, C = 6*volume - rest, solved by XPBD:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* one.h: the one-lane backend of the wide-op vocabulary (see wide.h).
  *
  *   of_*  float, one lane (of = float, ofm = a 0/1 mask)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wide.h: the closed vocabulary of wide operations the SIMD kernels use,
  * over SIMDe, keyed on XPBD_WIDE_BITS (128, 256 or 512).
  *

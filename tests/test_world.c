@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define WN 64
 
@@ -213,7 +214,121 @@ static void world_springs_idle_plane(void)
     xpbd_distance_set_free_f64(&set[1]);
 }
 
+
+/* xpbd/executor.h: a threaded step makes ONE enqueue (the team) when some
+ * stage may pay for a second worker, none for a smaller world. A host
+ * executor that counts its enqueues and runs each task whole on the
+ * caller steps a shear cloth of n x n particles at threads = 3: a 32 x 32
+ * cloth makes none, a 96 x 96 cloth (a colour above the fork size but the
+ * set too small for the team: stages once enqueued one by one) at most
+ * one per step, a 140 x 140 cloth (19,600 particles, past the particle
+ * passes' fork size) exactly one; each equals threads = 1 bit for bit. */
+typedef struct wt_count_exec {
+    unsigned enqueues;
+} wt_count_exec;
+
+static void *wt_count_enqueue(xpbd_range_task *task, uint32_t count, uint32_t min_range,
+                              uint32_t workers, void *task_ctx, void *user_ctx)
+{
+    (void)min_range;
+    (void)workers;
+    ((wt_count_exec *)user_ctx)->enqueues++;
+    task(0, count, 0, task_ctx); /* the ranges one after another: the results stay the same */
+    return NULL;
+}
+
+static void wt_count_finish(void *handle, void *user_ctx)
+{
+    (void)handle;
+    (void)user_ctx;
+}
+
+static void wt_enqueues_at(uint32_t n, unsigned want_lo, unsigned want_hi)
+{
+    const xpbd_cloth_desc desc = {.nx = n, .ny = n, .spacing = 0.02};
+    xpbd_mesh_counts k;
+    REQUIRE_STATUS(xpbd_mesh_cloth(&desc, &k, NULL), XPBD_OK);
+    const size_t np = k.particles, m = k.edges + k.shear;
+    float *xyz = malloc(3 * np * sizeof *xyz), *rest = malloc(m * sizeof *rest);
+    float *comp = malloc(m * sizeof *comp), *a[2];
+    uint32_t *pairs = malloc(2 * m * sizeof *pairs);
+    REQUIRE(xyz && rest && comp && pairs);
+    const xpbd_mesh_out out = {.xyz32 = xyz, .edges = pairs, .shear = pairs + 2 * k.edges,
+                               .capacity = k};
+    REQUIRE_STATUS(xpbd_mesh_cloth(&desc, NULL, &out), XPBD_OK);
+    xpbd_mesh_rest_lengths_f32(xyz, m, pairs, rest);
+    uint32_t *i0 = malloc(m * sizeof *i0), *i1 = malloc(m * sizeof *i1);
+    REQUIRE(i0 && i1);
+    for (size_t e = 0; e < m; ++e) {
+        i0[e] = pairs[2 * e];
+        i1[e] = pairs[2 * e + 1];
+        comp[e] = 1e-6f;
+    }
+    xpbd_distance_set_f32 set[2];
+    xpbd_particles_f32 p[2];
+    for (int v = 0; v < 2; ++v) {
+        REQUIRE_STATUS(xpbd_distance_set_build_f32(&set[v], np, m, i0, i1, rest, comp, NULL, NULL),
+                       XPBD_OK);
+        a[v] = calloc(10 * np, sizeof *a[v]);
+        REQUIRE(a[v]);
+        for (size_t i = 0; i < np; ++i) {
+            a[v][i] = xyz[3 * i];
+            a[v][np + i] = xyz[3 * i + 1];
+            a[v][2 * np + i] = xyz[3 * i + 2];
+            a[v][9 * np + i] = i == 0 || i == n - 1 ? 0.0f : 1.0f; /* two pinned corners */
+        }
+        p[v] = (xpbd_particles_f32){np,          a[v],          a[v] + np,     a[v] + 2 * np,
+                                    a[v] + 3 * np, a[v] + 4 * np, a[v] + 5 * np, a[v] + 6 * np,
+                                    a[v] + 7 * np, a[v] + 8 * np, a[v] + 9 * np};
+    }
+    wt_count_exec counter = {0};
+    const xpbd_executor ex = {wt_count_enqueue, wt_count_finish, 3, &counter};
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.substeps = 4;
+    cfg.iterations = 1;
+    const size_t bytes = xpbd_step_scratch_bytes_f32(np, set[0].slots);
+    void *scratch = malloc(bytes);
+    REQUIRE(scratch);
+    enum { FRAMES = 3 };
+    for (int f = 0; f < FRAMES; ++f) {
+        cfg.threads = 1;
+        cfg.executor = NULL;
+        ENSURE_STATUS(xpbd_step_f32(&cfg, 1.0 / 60, &p[0], &set[0], scratch, bytes, NULL), XPBD_OK);
+        cfg.threads = 3;
+        cfg.executor = &ex;
+        const unsigned before = counter.enqueues;
+        ENSURE_STATUS(xpbd_step_f32(&cfg, 1.0 / 60, &p[1], &set[1], scratch, bytes, NULL), XPBD_OK);
+        const unsigned made = counter.enqueues - before;
+        if ((made < want_lo || made > want_hi) && xt_fail_begin(__FILE__, __LINE__))
+            fprintf(stderr, "%ux%u cloth: %u enqueues in a step, want %u..%u\n", n, n, made,
+                    want_lo, want_hi);
+    }
+    ENSURE(a[0][np + np / 2] < xyz[3 * (np / 2) + 1]); /* it moved */
+    ENSURE(xt_same_f32(a[0], a[1], 10 * np, "particles, threads 3 vs 1", __FILE__, __LINE__));
+    ENSURE(xt_same_f32(set[0].lambda, set[1].lambda, set[0].slots, "lambda, threads 3 vs 1",
+                       __FILE__, __LINE__));
+    for (int v = 0; v < 2; ++v) {
+        xpbd_distance_set_free_f32(&set[v]);
+        free(a[v]);
+    }
+    free(scratch);
+    free(i0);
+    free(i1);
+    free(pairs);
+    free(comp);
+    free(rest);
+    free(xyz);
+}
+
+static void world_enqueues(void)
+{
+    wt_enqueues_at(32, 0, 0);
+    wt_enqueues_at(96, 0, 1);
+    wt_enqueues_at(140, 1, 1);
+}
+
 const xt_test xt_tests_world[] = {
+    {"world.enqueues", world_enqueues},
     {"world.springs_idle_plane", world_springs_idle_plane},
     {"world.rigid_momentum", world_rigid_momentum},
     {"world.rigid_bad", world_rigid_bad},

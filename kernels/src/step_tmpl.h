@@ -1437,10 +1437,13 @@ static xpbd_status SFX(world_step)(const xpbd_step_config *cfg, double h, SFX(xp
     if (cfg && cfg->version == XPBD_PROTOCOL_VERSION &&
         !xpbd__exec_resolve(cfg->executor, cfg->threads, &s.ex))
         s.ex = xpbd__exec_serial();
-    if (s.ex.workers > 1 && w && w->particles && SFX(team_pays)(w))
+    if (s.ex.workers > 1 && w && w->particles && SFX(team_pays)(w)) {
         xpbd__team_go(&s.ex, SFX(step_drive), &call);
-    else
+    } else {
+        /* no team: every stage on the caller, no enqueue (xpbd/executor.h) */
+        s.ex = xpbd__exec_serial();
         SFX(step_drive)(&call);
+    }
     const xpbd_status st = call.status;
     k.status = st;
     if (counters)

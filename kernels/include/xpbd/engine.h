@@ -419,8 +419,9 @@ XPBD_API void xpbd_engine_destroy_f64(xpbd_engine_f64 *e);
  * the next rebuild or by xpbd_engine_destroy_*): before the world step when
  * a body fell asleep or woke since the sets were built (new sets without
  * the sleeping bodies' constraints, a larger scratch if they need one; on
- * failure XPBD_ERR_NOMEM before anything is stepped, the old sets kept and
- * the rebuild tried again at the next step), and after it when constraints
+ * failure XPBD_ERR_NOMEM before anything is stepped, the old sets and the
+ * sleep state kept, a body the host moved still asleep until the next step
+ * wakes it and tries the rebuild again), and after it when constraints
  * tore (new topology and sets, new particle arrays when vertices split
  * without a capacity). A frame without either never allocates. */
 XPBD_API xpbd_status xpbd_engine_step_f32(xpbd_engine_f32 *e, double h);

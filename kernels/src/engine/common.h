@@ -91,6 +91,8 @@ struct xpbd_engine_f32 {
     uint32_t *contact_i0_, *contact_i1_;
     uint32_t *origin;               /* [n] scene particle each particle descends from */
     uint8_t *active_;               /* [bodies] sleep flags the sets were built for */
+    uint8_t *asleep_undo_;          /* [bodies] sleep flags and calm counts at frame start, */
+    uint32_t *calm_undo_;           /* put back when the frame fails (state unchanged) */
 };
 
 struct xpbd_engine_f64 {
@@ -125,6 +127,8 @@ struct xpbd_engine_f64 {
     uint32_t *contact_i0_, *contact_i1_;
     uint32_t *origin;
     uint8_t *active_;
+    uint8_t *asleep_undo_;
+    uint32_t *calm_undo_;
 };
 
 /* ---- per precision, defined by one feature and used by another ------- */

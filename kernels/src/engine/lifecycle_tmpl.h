@@ -63,7 +63,8 @@ static void SFX(engine_destroy)(E *e)
                             e->body_begin,    e->torn,        e->scratch,
                             e->owned_,        e->origin,      e->contact_i0_,
                             e->contact_i1_,   e->sleep.asleep, e->sleep.calm,
-                            e->sleep.signature, e->active_};
+                            e->sleep.signature, e->active_,     e->asleep_undo_,
+                            e->calm_undo_};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; ++k)
         free(blocks[k]);
     free(e);
@@ -322,11 +323,14 @@ static xpbd_status SFX(engine_alloc)(E *e, const SC *sc, size_t cap)
         e->sleep.calm = calloc(sc->bodies, sizeof *e->sleep.calm);
         e->sleep.signature = calloc(sc->bodies, sizeof *e->sleep.signature);
         e->active_ = calloc(sc->bodies, 1);
+        e->asleep_undo_ = calloc(sc->bodies, 1);
+        e->calm_undo_ = calloc(sc->bodies, sizeof *e->calm_undo_);
     }
     if (!e->owned_ || !e->edge || !e->edge_rest || !e->torn || !e->origin ||
         (sc->tether_anchor && !e->tether_anchor) ||
         (sc->bodies && (!e->body_begin || !e->sleep.asleep || !e->sleep.calm ||
-                        !e->sleep.signature || !e->active_)))
+                        !e->sleep.signature || !e->active_ || !e->asleep_undo_ ||
+                        !e->calm_undo_)))
         return XPBD_ERR_NOMEM;
     e->tet = e->edge + 2 * E_ + 1;
     e->bend = e->tet + 4 * T_ + 1;

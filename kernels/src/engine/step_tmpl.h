@@ -5,6 +5,17 @@
 
 #define E SFX(xpbd_engine)
 
+/* A failed frame puts back the sleep flags and calm counts that
+ * xpbd_sleep_prepare changed (woke bodies woken); the sets, if rebuilt for
+ * them, are rebuilt again by the next frame that needs it. */
+static void SFX(engine_sleep_undo)(E *e, uint32_t woke)
+{
+    if (!woke)
+        return;
+    memcpy(e->sleep.asleep, e->asleep_undo_, e->sleep.body_count);
+    memcpy(e->sleep.calm, e->calm_undo_, e->sleep.body_count * sizeof *e->calm_undo_);
+}
+
 static xpbd_status SFX(engine_step)(E *e, double h)
 {
     if (!e || !e->particles.w)
@@ -12,24 +23,32 @@ static xpbd_status SFX(engine_step)(E *e, double h)
     SFX(xpbd__engine_point)(e);
     const int sleeping = e->options.sleep_energy > 0 && e->sleep.body_count > 0;
     uint32_t woke = 0, fell = 0, woke2 = 0;
-    if (sleeping)
+    if (sleeping) {
+        /* a body the host moved wakes before the frame; a frame that fails
+         * puts the flags back, so a refused frame changes nothing and the
+         * wake is counted by the frame that takes it */
+        memcpy(e->asleep_undo_, e->sleep.asleep, e->sleep.body_count);
+        memcpy(e->calm_undo_, e->sleep.calm, e->sleep.body_count * sizeof *e->calm_undo_);
         woke = SFX(xpbd_sleep_prepare)(&e->sleep, &e->world);
+    }
     /* the sets follow the sleep flags: rebuilt (between frames) when a body
      * fell asleep or woke since they were built */
     if (e->sleep.body_count &&
         memcmp(e->active_, e->sleep.asleep, e->sleep.body_count) != 0) {
         const xpbd_status as = SFX(xpbd__engine_activate)(e);
         SFX(xpbd__engine_point)(e);
-        if (as != XPBD_OK)
+        if (as != XPBD_OK) {
+            SFX(engine_sleep_undo)(e, woke);
             return as;
+        }
     }
     xpbd_step_counters k;
     const xpbd_status st =
         SFX(xpbd_world_step)(&e->config, h, &e->world, e->scratch, e->scratch_bytes, &k);
     if (st < 0) {
+        SFX(engine_sleep_undo)(e, woke);
         SFX(xpbd__counters_fill)(&e->world, &k, NULL, &e->counters);
         e->counters.frame = e->frame;
-        e->counters.woke = woke;
         return st;
     }
     if (sleeping)

@@ -517,7 +517,7 @@ typedef struct xpbd_order_report {
  * otherwise a shuffle drawn from seed), and compares the final positions.
  * Allocates the permuted copies of the scene's topology and the two
  * engines, all freed before it returns. Returns the engine's status if
- * either run fails. */
+ * either run fails; *out is zeroed first, so on any error it holds zeros. */
 XPBD_API xpbd_status xpbd_order_check_f32(const xpbd_scene_f32 *scene, const xpbd_step_config *cfg,
                                           double h, uint32_t frames, uint64_t seed,
                                           xpbd_order_report *out);

@@ -843,6 +843,28 @@ static void sleep_put(unsigned char *buf, size_t *at, size_t cap, const void *p,
         const uint32_t u_ = (v);                                                              \
         SL_PUT(u_);                                                                           \
     } while (0)
+/* a distance set d and a bending set q (either precision; may be NULL) */
+#define SL_SETS(d, q)                                                                         \
+    do {                                                                                      \
+        SL_U32((d) ? (d)->count : 0);                                                         \
+        SL_U32((d) ? (d)->slots : 0);                                                         \
+        SL_U32((d) ? (d)->colours : 0);                                                       \
+        if (d) {                                                                              \
+            SL_ARR((d)->i0, (d)->slots);                                                      \
+            SL_ARR((d)->i1, (d)->slots);                                                      \
+            SL_ARR((d)->source, (d)->slots);                                                  \
+            SL_ARR((d)->rest, (d)->slots);                                                    \
+            SL_ARR((d)->compliance, (d)->slots);                                              \
+            SL_ARR((d)->lambda, (d)->slots);                                                  \
+        }                                                                                     \
+        SL_U32((q) ? (q)->count : 0);                                                         \
+        SL_U32((q) ? (q)->slots : 0);                                                         \
+        if (q) {                                                                              \
+            SL_ARR((q)->i0, (q)->slots);                                                      \
+            SL_ARR((q)->source, (q)->slots);                                                  \
+            SL_ARR((q)->lambda, (q)->slots);                                                  \
+        }                                                                                     \
+    } while (0)
 
 /* The engine's state in one buffer, without its pointers (comparable
  * across engines): parts[] get where its parts (SL_PARTS) start. */
@@ -896,48 +918,10 @@ static size_t sleep_state(const sleep_ctx *c, unsigned char *buf, size_t cap,
     parts[SL_SETS] = at;
     if (c->f64) {
         const xpbd_world_f64 *w = xpbd_engine_world_f64(c->e64);
-        const xpbd_distance_set_f64 *d = w->constraints;
-        SL_U32(d ? d->count : 0);
-        SL_U32(d ? d->slots : 0);
-        SL_U32(d ? d->colours : 0);
-        if (d) {
-            SL_ARR(d->i0, d->slots);
-            SL_ARR(d->i1, d->slots);
-            SL_ARR(d->source, d->slots);
-            SL_ARR(d->rest, d->slots);
-            SL_ARR(d->compliance, d->slots);
-            SL_ARR(d->lambda, d->slots);
-        }
-        const xpbd_quad_set_f64 *q = w->bends;
-        SL_U32(q ? q->count : 0);
-        SL_U32(q ? q->slots : 0);
-        if (q) {
-            SL_ARR(q->i0, q->slots);
-            SL_ARR(q->source, q->slots);
-            SL_ARR(q->lambda, q->slots);
-        }
+        SL_SETS(w->constraints, w->bends);
     } else {
         const xpbd_world_f32 *w = xpbd_engine_world_f32(c->e32);
-        const xpbd_distance_set_f32 *d = w->constraints;
-        SL_U32(d ? d->count : 0);
-        SL_U32(d ? d->slots : 0);
-        SL_U32(d ? d->colours : 0);
-        if (d) {
-            SL_ARR(d->i0, d->slots);
-            SL_ARR(d->i1, d->slots);
-            SL_ARR(d->source, d->slots);
-            SL_ARR(d->rest, d->slots);
-            SL_ARR(d->compliance, d->slots);
-            SL_ARR(d->lambda, d->slots);
-        }
-        const xpbd_quad_set_f32 *q = w->bends;
-        SL_U32(q ? q->count : 0);
-        SL_U32(q ? q->slots : 0);
-        if (q) {
-            SL_ARR(q->i0, q->slots);
-            SL_ARR(q->source, q->slots);
-            SL_ARR(q->lambda, q->slots);
-        }
+        SL_SETS(w->constraints, w->bends);
     }
     parts[SL_SLEEP] = at;
     if (c->f64) {
@@ -963,6 +947,7 @@ static size_t sleep_state(const sleep_ctx *c, unsigned char *buf, size_t cap,
 #undef SL_PUT
 #undef SL_ARR
 #undef SL_U32
+#undef SL_SETS
 
 /* The world's set pointers (the old sets kept: the same blocks). */
 static void sleep_sets(const sleep_ctx *c, const void *sets[3])

@@ -485,3 +485,19 @@ xpbd_status xpbd_mesh_locality_order_f64(const double *xyz, size_t count, uint32
 {
     return mesh_locality_order(xyz, mesh_at_f64, count, order, where, bad_index);
 }
+
+void xpbd_mesh_data_free(xpbd_mesh_data *m)
+{
+    if (!m)
+        return;
+    for (size_t k = 0; m->label_name && k < m->labels; ++k)
+        free(m->label_name[k]);
+    free(m->label_name);
+    free(m->label_id);
+    free(m->tet_label);
+    free(m->tet);
+    free(m->triangle_label);
+    free(m->triangle);
+    free(m->xyz);
+    memset(m, 0, sizeof *m);
+}

@@ -58,6 +58,30 @@ typedef struct xpbd_mesh_counts {
     size_t triangles;  /* cloth: all triangles; box: surface triangles */
 } xpbd_mesh_counts;
 
+/* A mesh as a file holds it: what the loaders of xpbd/io.h (OBJ, TetGen,
+ * Gmsh) return and the topology helpers read. Every array is allocated by
+ * the function that filled the struct and freed by xpbd_mesh_data_free;
+ * an array with a zero count may be NULL. Labels are the file's own
+ * numbers (Gmsh physical groups, TetGen region attributes and boundary
+ * markers); a named group (Gmsh $PhysicalNames) also has its name. */
+typedef struct xpbd_mesh_data {
+    size_t particles;
+    double *xyz;              /* [3 * particles] */
+    size_t triangles;
+    uint32_t *triangle;       /* [3 * triangles] vertex indices, in the file's order */
+    int32_t *triangle_label;  /* [triangles] or NULL: no labels */
+    size_t tets;
+    uint32_t *tet;            /* [4 * tets] vertex indices, in the file's order */
+    int32_t *tet_label;       /* [tets] or NULL: no labels */
+    size_t labels;
+    int32_t *label_id;        /* [labels] the named groups' numbers */
+    char **label_name;        /* [labels] their names, NUL-terminated */
+} xpbd_mesh_data;
+
+/* Frees every array of *m (and each label name) and zeroes *m; NULL, or a
+ * zeroed struct, is fine. Never allocates. */
+XPBD_API void xpbd_mesh_data_free(xpbd_mesh_data *m);
+
 /* Caller buffers; NULL entries are skipped. capacity gives the room of each
  * array in elements (particles, pairs, stencils, tets, triangles). */
 typedef struct xpbd_mesh_out {

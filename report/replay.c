@@ -2,11 +2,23 @@
 /* Replay files (replay.h) and, compiled with XPBD_REPLAY_MAIN, the tool
  *
  *     xpbd-replay [--quiet] FILE
+ *     xpbd-replay --check [--threads N] [--quiet] FILE
  *
- * which replays FILE and compares the final state with the recording's
+ * The first replays FILE and compares the final state with the recording's
  * hash. Exit status: 0 the replay reproduced the recording bit for bit; 1 it
  * did not (or a step failed); 2 the file was refused (wrong format or
  * protocol version), unreadable or malformed, or the usage was wrong.
+ *
+ * --check replays FILE on every ISA this build compiled and this CPU
+ * supports, scalar first, each at 1 thread and N (xrp_check_paths: the
+ * default executor's workers when more than one, else 3), and prints one
+ * line a path, "isa threads hash = scalar" (xrp_check_hash_*: the final
+ * particle state and lambdas) or where its run first differs from the
+ * scalar one-thread run (frame, particle or slot, field), then whether the
+ * scalar run reproduces the recording's hash. Exit status: 0 all equal; 1 a
+ * path differs, the recording is not reproduced or the reference's steps
+ * fail; 2 the file was refused, unreadable or malformed, its scene refused,
+ * or the usage was wrong.
  *
  * The per-precision part is written once: this file includes itself with
  * XRP_BODY defined, once for float and once for double. */
@@ -92,9 +104,11 @@ int FN(xrp_record_begin)(xrp_recorder *r, const char *path, const ENG *e, double
             XPBD_PROTOCOL_VERSION, R_F64 ? "f64" : "f32", h, (unsigned long long)s.frame);
     xrp_write_config(f, SFX(xpbd_engine_config)(e));
     fprintf(f, "options tear_stretch %a sleep_energy %a sleep_steps %u keep_hinges %u "
-               "max_particles %u\n",
-            o->tear_stretch, o->sleep_energy, o->sleep_steps, o->keep_hinges, o->max_particles);
-    fprintf(f, "colouring %u %d\n", s.colouring.max_colours, s.colouring.serial);
+               "max_particles %u threads %u\n",
+            o->tear_stretch, o->sleep_energy, o->sleep_steps, o->keep_hinges, o->max_particles,
+            o->threads);
+    fprintf(f, "colouring %u %d %d\n", s.colouring.max_colours, s.colouring.serial,
+            s.colouring.runs);
     FN(xrp_write_state)(f, &s, PARTICLES(e));
     if (ferror(f)) {
         snprintf(err, errlen, "%s: write error", path);
@@ -193,6 +207,26 @@ static xpbd_status FN(xrp_create)(const xrp_file *fl, ENG **e, char *err, size_t
     return st;
 }
 
+/* Applies the inputs logged before engine frame `frame` (from *next on)
+ * and steps one frame: the step's status, or the first refusal. */
+static xpbd_status FN(xrp_frame)(const xrp_file *fl, ENG *e, uint64_t frame, size_t *next,
+                                 char *err, size_t errlen)
+{
+    for (; *next < fl->inputs && fl->input_frame[*next] == frame; ++*next) {
+        const xpbd_status st = SFX(xpbd_engine_apply)(e, &fl->input[*next]);
+        if (st != XPBD_OK) {
+            snprintf(err, errlen, "input %zu (frame %llu) refused: %s", *next,
+                     (unsigned long long)frame, xpbd_status_str(st));
+            return st;
+        }
+    }
+    const xpbd_status st = SFX(xpbd_engine_step)(e, fl->h);
+    if (st < 0)
+        snprintf(err, errlen, "frame %llu failed: %s", (unsigned long long)frame,
+                 xpbd_status_str(st));
+    return st;
+}
+
 xpbd_status FN(xrp_run)(const xrp_file *fl, ENG **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -208,25 +242,291 @@ xpbd_status FN(xrp_run)(const xrp_file *fl, ENG **out, char *err, size_t errlen)
     size_t next = 0;
     xpbd_status result = XPBD_OK;
     for (uint64_t f = 0; f < fl->frames; ++f) {
-        const uint64_t frame = fl->start_frame + f;
-        for (; next < fl->inputs && fl->input_frame[next] == frame; ++next) {
-            st = SFX(xpbd_engine_apply)(e, &fl->input[next]);
-            if (st != XPBD_OK) {
-                snprintf(err, errlen, "input %zu (frame %llu) refused: %s", next,
-                         (unsigned long long)frame, xpbd_status_str(st));
-                return st;
-            }
-        }
-        st = SFX(xpbd_engine_step)(e, fl->h);
-        if (st < 0) {
-            snprintf(err, errlen, "frame %llu failed: %s", (unsigned long long)frame,
-                     xpbd_status_str(st));
+        st = FN(xrp_frame)(fl, e, fl->start_frame + f, &next, err, errlen);
+        if (st < 0)
             return st;
-        }
         if (st != XPBD_OK)
             result = st;
     }
     return result;
+}
+
+/* ------------------------------------------------------------- check --- */
+
+/* The multipliers of a set's real slots (padding holds no constraint). */
+static uint64_t FN(xrp_hash_lambdas)(uint64_t h, uint32_t slots, const R *lambda,
+                                     const uint32_t *source)
+{
+    for (uint32_t s = 0; s < slots; ++s)
+        if (source[s] != XPBD_PAD)
+            h = xrp_hash(h, &lambda[s], sizeof lambda[s]);
+    return h;
+}
+
+uint64_t FN(xrp_check_hash)(const ENG *e)
+{
+    const SFX(xpbd_particles) *p = PARTICLES(e);
+    const SFX(xpbd_world) *w = SFX(xpbd_engine_world)(e);
+    const uint64_t count = p->count;
+    uint64_t h = xrp_hash(0xcbf29ce484222325ull, &count, sizeof count);
+    const R *const a[10] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz, p->w};
+    for (int k = 0; k < 10; ++k)
+        h = xrp_hash(h, a[k], p->count * sizeof(R));
+    if (w->constraints)
+        h = FN(xrp_hash_lambdas)(h, w->constraints->slots, w->constraints->lambda,
+                                 w->constraints->source);
+    if (w->tets)
+        h = FN(xrp_hash_lambdas)(h, w->tets->slots, w->tets->lambda, w->tets->source);
+    if (w->bends)
+        h = FN(xrp_hash_lambdas)(h, w->bends->slots, w->bends->lambda, w->bends->source);
+    return h;
+}
+
+/* The test hook: flips the lowest mantissa bit of one particle's field
+ * through an engine input (xrp_perturb). */
+static xpbd_status FN(xrp_perturb_apply)(ENG *e, const xrp_perturb *pt)
+{
+    const SFX(xpbd_particles) *p = PARTICLES(e);
+    if (pt->particle >= p->count || pt->field < 0 || pt->field > 9)
+        return XPBD_ERR_ARGUMENT;
+    const size_t i = pt->particle;
+    const R *const a[10] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz, p->w};
+    R v = a[pt->field][i];
+#if R_F64
+    uint64_t bits;
+#else
+    uint32_t bits;
+#endif
+    memcpy(&bits, &v, sizeof v);
+    bits ^= 1u;
+    memcpy(&v, &bits, sizeof v);
+    xpbd_input in = {0, (uint32_t)i, (uint32_t)i + 1, {-0.0, -0.0, -0.0}};
+    switch (pt->field) {
+    case 0: case 1: case 2:
+        /* x + d with d the exact difference of two neighbouring values */
+        in.kind = XPBD_INPUT_TRANSLATE;
+        in.value[pt->field] = (double)v - (double)a[pt->field][i];
+        break;
+    case 6: case 7: case 8:
+        in.kind = XPBD_INPUT_SET_VELOCITY;
+        for (int k = 0; k < 3; ++k)
+            in.value[k] = (double)a[6 + k][i];
+        in.value[pt->field - 6] = (double)v;
+        break;
+    case 9:
+        in.kind = XPBD_INPUT_SET_INV_MASS;
+        in.value[0] = (double)v;
+        break;
+    default:
+        return XPBD_ERR_ARGUMENT; /* px py pz: no input sets them */
+    }
+    return SFX(xpbd_engine_apply)(e, &in);
+}
+
+/* What one run of a check did. */
+typedef struct FN(xrp_ran) {
+    uint64_t done;          /* frames hashed: the engine as built, then one a step */
+    xpbd_status last;       /* the last step's status (create's before any) */
+    int bad_perturb;        /* the perturbation could not be applied */
+} FN(xrp_ran);
+
+/* One path's run: fl on isa at `threads`, at most `frames` frames; trace
+ * (may be NULL) gets the hash of the state and of the last status after
+ * each frame, trace[0] the engine as built. The engine is left in *out
+ * (NULL when create refused the file). Returns the first failing status,
+ * else XPBD_OVERFLOW if a step returned it, else XPBD_OK. */
+static xpbd_status FN(xrp_check_run)(const xrp_file *fl, xpbd_isa isa, uint32_t threads,
+                                     const xrp_perturb *pt, uint64_t frames, uint64_t *trace,
+                                     FN(xrp_ran) *ran, ENG **out, char *err, size_t errlen)
+{
+    xrp_file g = *fl;
+    g.config.isa = isa;
+    g.config.threads = threads;
+    g.options.threads = threads;
+    memset(ran, 0, sizeof *ran);
+    xpbd_status st = FN(xrp_create)(&g, out, err, errlen);
+    ran->last = st;
+    if (st != XPBD_OK)
+        return st;
+    ENG *e = *out;
+    xpbd_status result = XPBD_OK;
+    size_t next = 0;
+    for (uint64_t f = 0;; ++f) {
+        const uint64_t frame = g.start_frame + f;
+        if (pt && pt->frame == frame && st >= 0 && FN(xrp_perturb_apply)(e, pt) != XPBD_OK) {
+            snprintf(err, errlen, "the perturbation of particle %u at frame %llu cannot be applied",
+                     pt->particle, (unsigned long long)frame);
+            ran->bad_perturb = 1;
+            return XPBD_ERR_ARGUMENT;
+        }
+        if (trace) {
+            const int32_t status = (int32_t)st;
+            trace[f] = xrp_hash(FN(xrp_check_hash)(e), &status, sizeof status);
+        }
+        ran->done = f + 1;
+        if (f == frames || st < 0)
+            break;
+        st = FN(xrp_frame)(&g, e, frame, &next, err, errlen);
+        ran->last = st;
+        if (st != XPBD_OK && result >= 0)
+            result = st;
+    }
+    return result;
+}
+
+/* Where two engines' states first differ (xrp_path's fields); 0 if nowhere. */
+static int FN(xrp_first_diff)(const ENG *a, const ENG *b, xrp_path *out)
+{
+    static const char *const name[10] = {"x", "y", "z", "px", "py", "pz", "vx", "vy", "vz", "w"};
+    const SFX(xpbd_particles) *p = PARTICLES(a), *q = PARTICLES(b);
+    out->index = SIZE_MAX;
+    out->set = "";
+    if (p->count != q->count) {
+        out->field = "particles";
+        return 1;
+    }
+    const R *const pa[10] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz, p->w};
+    const R *const qa[10] = {q->x, q->y, q->z, q->px, q->py, q->pz, q->vx, q->vy, q->vz, q->w};
+    for (size_t i = 0; i < p->count; ++i)
+        for (int k = 0; k < 10; ++k)
+            if (memcmp(&pa[k][i], &qa[k][i], sizeof(R)) != 0) {
+                out->index = i;
+                out->field = name[k];
+                return 1;
+            }
+    const SFX(xpbd_world) *wa = SFX(xpbd_engine_world)(a), *wb = SFX(xpbd_engine_world)(b);
+    struct {
+        const char *name;
+        uint32_t slots[2];
+        const R *lambda[2];
+        const uint32_t *source[2];
+    } set[3] = {{"distance", {0, 0}, {NULL, NULL}, {NULL, NULL}},
+                {"tet", {0, 0}, {NULL, NULL}, {NULL, NULL}},
+                {"bend", {0, 0}, {NULL, NULL}, {NULL, NULL}}};
+    const SFX(xpbd_world) *const w[2] = {wa, wb};
+    for (int k = 0; k < 2; ++k) {
+        if (w[k]->constraints) {
+            set[0].slots[k] = w[k]->constraints->slots;
+            set[0].lambda[k] = w[k]->constraints->lambda;
+            set[0].source[k] = w[k]->constraints->source;
+        }
+        const SFX(xpbd_quad_set) *const qs[2] = {w[k]->tets, w[k]->bends};
+        for (int j = 0; j < 2; ++j)
+            if (qs[j]) {
+                set[1 + j].slots[k] = qs[j]->slots;
+                set[1 + j].lambda[k] = qs[j]->lambda;
+                set[1 + j].source[k] = qs[j]->source;
+            }
+    }
+    for (int j = 0; j < 3; ++j) {
+        out->set = set[j].name;
+        const uint32_t slots = set[j].slots[0];
+        if (slots != set[j].slots[1] ||
+            (slots && memcmp(set[j].source[0], set[j].source[1], slots * sizeof(uint32_t)) != 0)) {
+            out->field = "slots";
+            return 1;
+        }
+        for (uint32_t s = 0; s < slots; ++s)
+            if (set[j].source[0][s] != XPBD_PAD &&
+                memcmp(&set[j].lambda[0][s], &set[j].lambda[1][s], sizeof(R)) != 0) {
+                out->index = s;
+                out->field = "lambda";
+                return 1;
+            }
+    }
+    out->set = "";
+    return 0;
+}
+
+/* xrp_check in this precision (the arguments checked by it). */
+static xpbd_status FN(xrp_check)(const xrp_file *ref, const xrp_file *run, xrp_path *paths,
+                                 size_t npaths, const xrp_perturb *pt, xrp_path *reference,
+                                 char *err, size_t errlen)
+{
+    uint64_t *rt = malloc((ref->frames + 1) * sizeof *rt);
+    uint64_t *ct = malloc((run->frames + 1) * sizeof *ct);
+    if (!rt || !ct) {
+        free(rt);
+        free(ct);
+        snprintf(err, errlen, "out of memory");
+        return XPBD_ERR_NOMEM;
+    }
+    memset(reference, 0, sizeof *reference);
+    reference->isa = XPBD_ISA_SCALAR;
+    reference->threads = 1;
+    reference->field = reference->set = "";
+    reference->index = SIZE_MAX;
+    ENG *e = NULL;
+    FN(xrp_ran) rr;
+    xpbd_status st = FN(xrp_check_run)(ref, XPBD_ISA_SCALAR, 1, NULL, ref->frames, rt, &rr, &e,
+                                       err, errlen);
+    const uint64_t rdone = rr.done;
+    reference->status = st;
+    if (!e) {
+        free(rt);
+        free(ct);
+        return st;
+    }
+    reference->frame = ref->start_frame + rdone - 1;
+    reference->hash = FN(xrp_check_hash)(e);
+    reference->state_hash = FN(xrp_state_hash)(e);
+    SFX(xpbd_engine_destroy)(e);
+    for (size_t j = 0; j < npaths; ++j) {
+        xrp_path *o = &paths[j];
+        const xrp_perturb *pj = pt && pt->path == j ? pt : NULL;
+        char perr[256] = "";
+        FN(xrp_ran) cr;
+        ENG *c = NULL;
+        o->status = FN(xrp_check_run)(run, o->isa, o->threads, pj, run->frames, ct, &cr, &c,
+                                      perr, sizeof perr);
+        const uint64_t cdone = cr.done;
+        o->hash = c ? FN(xrp_check_hash)(c) : 0;
+        o->state_hash = c ? FN(xrp_state_hash)(c) : 0;
+        SFX(xpbd_engine_destroy)(c);
+        o->differs = 0;
+        o->frame = run->start_frame;
+        o->index = SIZE_MAX;
+        o->field = o->set = "";
+        if (cr.bad_perturb) {
+            snprintf(err, errlen, "%s", perr);
+            free(rt);
+            free(ct);
+            return XPBD_ERR_ARGUMENT;
+        }
+        if (!c) { /* create refused what the reference built */
+            o->differs = 1;
+            o->field = "status";
+            continue;
+        }
+        const uint64_t both = rdone < cdone ? rdone : cdone;
+        uint64_t k = 0;
+        while (k < both && rt[k] == ct[k])
+            ++k;
+        if (k == both && rdone == cdone)
+            continue;
+        o->differs = 1;
+        o->frame = run->start_frame + k;
+        if (k == both) {
+            o->field = "frames";
+            continue;
+        }
+        /* both runs again to frame k, compared element by element */
+        ENG *a = NULL, *b = NULL;
+        FN(xrp_ran) r0, r1;
+        char e0[256], e1[256];
+        (void)FN(xrp_check_run)(ref, XPBD_ISA_SCALAR, 1, NULL, k, NULL, &r0, &a, e0, sizeof e0);
+        (void)FN(xrp_check_run)(run, o->isa, o->threads, pj, k, NULL, &r1, &b, e1, sizeof e1);
+        if (!a || !b || !FN(xrp_first_diff)(a, b, o)) {
+            o->index = SIZE_MAX;
+            o->set = "";
+            o->field = !a || !b || r0.last != r1.last || r0.done != r1.done ? "status" : "hash";
+        }
+        SFX(xpbd_engine_destroy)(a);
+        SFX(xpbd_engine_destroy)(b);
+    }
+    free(rt);
+    free(ct);
+    return XPBD_OK;
 }
 
 #undef FN
@@ -262,13 +562,13 @@ static void xrp_write_config(FILE *f, const xpbd_step_config *c)
             "pbd_stiffness %a spring_damping %a solver %d lambda_reset %d isa %d "
             "measure_residual %d contact_beta %a restitution %a contact_slop %a "
             "friction_static %a friction_dynamic %a contact_skin %a contact_weighted %d "
-            "contact_velocity_pass %d contact_order %d relative_damping %a\n",
+            "contact_velocity_pass %d contact_order %d relative_damping %a threads %u\n",
             c->version, c->substeps, c->iterations, c->gravity[0], c->gravity[1], c->gravity[2],
             c->damping, c->pbd_stiffness, c->spring_damping, (int)c->solver,
             (int)c->lambda_reset, (int)c->isa, c->measure_residual, c->contact_beta,
             c->restitution, c->contact_slop, c->friction_static, c->friction_dynamic,
             c->contact_skin, c->contact_weighted, c->contact_velocity_pass,
-            (int)c->contact_order, c->relative_damping);
+            (int)c->contact_order, c->relative_damping, c->threads);
 }
 
 #define XRP_BODY
@@ -284,6 +584,54 @@ static void xrp_write_config(FILE *f, const xpbd_step_config *c)
 #define XPBD_PRECISION_END
 #include "precision.h"
 #undef XRP_BODY
+
+/* -------------------------------------------------------------- check --- */
+
+size_t xrp_check_paths(xrp_path *paths, size_t max, uint32_t threads)
+{
+    if (threads == 0) {
+        const xpbd_executor *x = xpbd_executor_default();
+        threads = x && x->worker_count > 1 ? x->worker_count : 3;
+    }
+    static const xpbd_isa isa[] = {XPBD_ISA_SCALAR, XPBD_ISA_SSE4, XPBD_ISA_AVX2,
+                                   XPBD_ISA_AVX512, XPBD_ISA_NEON};
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof isa / sizeof isa[0]; ++k) {
+        if (!xpbd_isa_compiled(isa[k]) || !xpbd_isa_supported(isa[k]))
+            continue;
+        for (int t = 0; t < (threads == 1 ? 1 : 2) && n < max; ++t) {
+            memset(&paths[n], 0, sizeof paths[n]);
+            paths[n].isa = isa[k];
+            paths[n].threads = t ? threads : 1;
+            paths[n].index = SIZE_MAX;
+            paths[n].field = paths[n].set = "";
+            ++n;
+        }
+    }
+    return n;
+}
+
+xpbd_status xrp_check(const xrp_file *ref, const xrp_file *run, xrp_path *paths, size_t npaths,
+                      const xrp_perturb *perturb, xrp_path *reference, char *err, size_t errlen)
+{
+    if (errlen)
+        err[0] = 0;
+    if (!ref || !run || !reference || (npaths && !paths)) {
+        snprintf(err, errlen, "xrp_check: NULL argument");
+        return XPBD_ERR_ARGUMENT;
+    }
+    if (ref->f64 != run->f64 || ref->start_frame != run->start_frame) {
+        snprintf(err, errlen, "the two recordings differ in precision or start frame");
+        return XPBD_ERR_ARGUMENT;
+    }
+    if (perturb && (perturb->path >= npaths || perturb->field < 0 || perturb->field > 9 ||
+                    (perturb->field >= 3 && perturb->field <= 5))) {
+        snprintf(err, errlen, "the perturbation names no path, or a field no input sets");
+        return XPBD_ERR_ARGUMENT;
+    }
+    return ref->f64 ? xrp_check_f64(ref, run, paths, npaths, perturb, reference, err, errlen)
+                    : xrp_check_f32(ref, run, paths, npaths, perturb, reference, err, errlen);
+}
 
 /* ------------------------------------------------------------ reading --- */
 
@@ -386,19 +734,21 @@ static int xrp_count(xrp_reader *r, const char *key, uint64_t *out, uint64_t max
            xrp_u64(r->tok[1], out, 10) && *out <= max;
 }
 
-static xpbd_status xrp_read_config(xrp_reader *r, xpbd_step_config *c)
+/* The 'config' line. Format 3 had no threads: 0 then, as its reader left
+ * it (the results do not depend on it). */
+static xpbd_status xrp_read_config(xrp_reader *r, xpbd_step_config *c, unsigned format)
 {
     if (!xrp_next(r) || r->ntok < 1 || strcmp(r->tok[0], "config") != 0)
         return xrp_bad(r, "expected the 'config' line");
     memset(c, 0, sizeof *c);
-    enum { NKEYS = 22 };
+    enum { NKEYS = 23, THREADS = 21 };
     static const char *const keys[NKEYS] = {
         "version",         "substeps",         "iterations",       "gravity",
         "damping",         "pbd_stiffness",    "spring_damping",   "solver",
         "lambda_reset",    "isa",              "measure_residual", "contact_beta",
         "restitution",     "contact_slop",     "friction_static",  "friction_dynamic",
         "contact_skin",    "contact_weighted", "contact_velocity_pass", "contact_order",
-        "relative_damping", NULL};
+        "relative_damping", "threads",      NULL};
     int seen[NKEYS] = {0};
     int t = 1;
     while (t < r->ntok) {
@@ -438,6 +788,7 @@ static xpbd_status xrp_read_config(xrp_reader *r, xpbd_step_config *c)
         case 18: ok = xrp_int(r->tok[t], &c->contact_velocity_pass); break;
         case 19: ok = xrp_int(r->tok[t], &iv); c->contact_order = (xpbd_contact_order)iv; break;
         case 20: ok = xrp_real(r->tok[t], &c->relative_damping); break;
+        case THREADS: ok = xrp_u32(r->tok[t], &c->threads); break;
         default: ok = 0;
         }
         if (!ok)
@@ -446,7 +797,7 @@ static xpbd_status xrp_read_config(xrp_reader *r, xpbd_step_config *c)
         t += need;
     }
     for (int j = 0; keys[j]; ++j)
-        if (!seen[j])
+        if (!seen[j] && !(j == THREADS && format == 3))
             return xrp_bad(r, "the 'config' line misses a field");
     return XPBD_OK;
 }
@@ -475,12 +826,14 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
         !xrp_u64(r->tok[1], &v, 10) || v > UINT32_MAX)
         return xrp_bad(r, "not an xpbd replay file (the first line must be 'xpbd-replay <format>')");
     f->format = (unsigned)v;
-    if (f->format != XRP_FORMAT) {
+    if (f->format < XRP_FORMAT_OLDEST || f->format > XRP_FORMAT) {
         snprintf(r->err, r->errlen,
-                 "%s: replay file format %u, but this build of xpbd reads format %u: refused",
-                 r->path, f->format, XRP_FORMAT);
+                 "%s: replay file format %u, but this build of xpbd reads formats %u to %u: "
+                 "refused",
+                 r->path, f->format, XRP_FORMAT_OLDEST, XRP_FORMAT);
         return XPBD_ERR_VERSION;
     }
+    const int old = f->format == 3; /* no threads, no colouring runs (replay.h) */
     if (!xrp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "protocol") != 0 ||
         !xrp_u64(r->tok[1], &v, 10) || v > UINT32_MAX)
         return xrp_bad(r, "expected 'protocol <version>'");
@@ -502,7 +855,7 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
     if (!xrp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "frame") != 0 ||
         !xrp_u64(r->tok[1], &f->start_frame, 10))
         return xrp_bad(r, "expected 'frame <start frame>'");
-    xpbd_status st = xrp_read_config(r, &f->config);
+    xpbd_status st = xrp_read_config(r, &f->config, f->format);
     if (st != XPBD_OK)
         return st;
     if (f->config.version != XPBD_PROTOCOL_VERSION) {
@@ -512,22 +865,31 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
         return XPBD_ERR_VERSION;
     }
     uint32_t u;
-    if (!xrp_next(r) || r->ntok != 11 || strcmp(r->tok[0], "options") != 0 ||
+    if (!xrp_next(r) || r->ntok != (old ? 11 : 13) || strcmp(r->tok[0], "options") != 0 ||
         strcmp(r->tok[1], "tear_stretch") != 0 || !xrp_real(r->tok[2], &f->options.tear_stretch) ||
         strcmp(r->tok[3], "sleep_energy") != 0 || !xrp_real(r->tok[4], &f->options.sleep_energy) ||
         strcmp(r->tok[5], "sleep_steps") != 0 || !xrp_u32(r->tok[6], &f->options.sleep_steps) ||
         strcmp(r->tok[7], "keep_hinges") != 0 || !xrp_u32(r->tok[8], &f->options.keep_hinges) ||
-        strcmp(r->tok[9], "max_particles") != 0 || !xrp_u32(r->tok[10], &f->options.max_particles))
-        return xrp_bad(r, "expected 'options tear_stretch <x> sleep_energy <x> sleep_steps <n> "
-                          "keep_hinges <0|1> max_particles <n>'");
+        strcmp(r->tok[9], "max_particles") != 0 || !xrp_u32(r->tok[10], &f->options.max_particles) ||
+        (!old && (strcmp(r->tok[11], "threads") != 0 || !xrp_u32(r->tok[12], &f->options.threads))))
+        return xrp_bad(r, old ? "expected 'options tear_stretch <x> sleep_energy <x> sleep_steps "
+                                "<n> keep_hinges <0|1> max_particles <n>'"
+                              : "expected 'options tear_stretch <x> sleep_energy <x> sleep_steps "
+                                "<n> keep_hinges <0|1> max_particles <n> threads <n>'");
     if (f->options.max_particles > (uint32_t)INT32_MAX)
         return xrp_bad(r, "max_particles beyond the index range");
-    int serial;
-    if (!xrp_next(r) || r->ntok != 3 || strcmp(r->tok[0], "colouring") != 0 ||
-        !xrp_u32(r->tok[1], &u) || !xrp_int(r->tok[2], &serial))
-        return xrp_bad(r, "expected 'colouring <max colours> <serial>'");
+    int serial, runs = 0;
+    /* format 3 wrote no runs; a third number there is the recording's value
+     * given by hand (replay.h) */
+    const int line = xrp_next(r), has_runs = line && r->ntok == 4;
+    if (!line || (!has_runs && !(old && r->ntok == 3)) || strcmp(r->tok[0], "colouring") != 0 ||
+        !xrp_u32(r->tok[1], &u) || !xrp_int(r->tok[2], &serial) ||
+        (has_runs && !xrp_int(r->tok[3], &runs)))
+        return xrp_bad(r, "expected 'colouring <max colours> <serial> <runs>'");
+    const size_t colouring_line = r->line;
     f->colouring.max_colours = u;
     f->colouring.serial = serial;
+    f->colouring.runs = runs;
     int hr, ht;
     if (!xrp_next(r) || r->ntok != 4 || strcmp(r->tok[0], "particles") != 0 ||
         !xrp_u64(r->tok[1], &v, 10) || v > (uint64_t)INT32_MAX || !xrp_int(r->tok[2], &hr) ||
@@ -568,6 +930,16 @@ static xpbd_status xrp_parse(xrp_reader *r, xrp_file *f)
     if (!xrp_count(r, "edges", &v, (uint64_t)INT32_MAX))
         return xrp_bad(r, "expected 'edges <count>'");
     f->edges = (size_t)v;
+    if (old && !has_runs && f->edges > 0 && !f->colouring.serial) {
+        snprintf(r->err, r->errlen,
+                 "%s:%zu: replay file format 3 does not record colouring.runs, which orders "
+                 "this file's %zu distance constraints (a recording made with runs = 1 would "
+                 "replay differently with 0): refused; record it again with this build "
+                 "(format %u), or write the recording's runs (0 or 1) as the third number of "
+                 "its 'colouring' line",
+                 r->path, colouring_line, f->edges, XRP_FORMAT);
+        return XPBD_ERR_VERSION;
+    }
     f->edge = malloc((2 * f->edges + 1) * sizeof *f->edge);
     f->edge_rest = malloc((f->edges + 1) * sizeof *f->edge_rest);
     f->edge_compliance = malloc((f->edges + 1) * sizeof *f->edge_compliance);
@@ -740,24 +1112,114 @@ static double xrp_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void xrp_usage(FILE *f)
+{
+    fprintf(f, "usage: xpbd-replay [--quiet] FILE\n"
+               "       xpbd-replay --check [--threads N] [--quiet] FILE\n");
+}
+
+/* "avx2 3 <hash> = scalar" or where the path first differs. */
+static void xrp_print_path(const xrp_path *p)
+{
+    printf("%s %u %016llx ", xpbd_isa_name(p->isa), p->threads, (unsigned long long)p->hash);
+    if (!p->differs) {
+        printf("= scalar\n");
+        return;
+    }
+    printf("differs from scalar 1: frame %llu, ", (unsigned long long)p->frame);
+    if (p->index != SIZE_MAX && strcmp(p->field, "lambda") == 0)
+        printf("%s slot %zu, field lambda\n", p->set, p->index);
+    else if (p->index != SIZE_MAX)
+        printf("particle %zu, field %s\n", p->index, p->field);
+    else if (strcmp(p->field, "slots") == 0)
+        printf("the %s set's layout\n", p->set);
+    else if (strcmp(p->field, "status") == 0)
+        printf("status (this path's run: %s)\n", xpbd_status_str(p->status));
+    else if (strcmp(p->field, "particles") == 0)
+        printf("the particle count\n");
+    else if (strcmp(p->field, "frames") == 0)
+        printf("the runs' lengths\n");
+    else
+        printf("the state hash only (the runs are not deterministic)\n");
+}
+
+static int xrp_check_main(const char *path, const xrp_file *f, uint32_t threads, int quiet)
+{
+    xrp_path paths[2 * XPBD_ISA_COUNT], ref;
+    const size_t n = xrp_check_paths(paths, sizeof paths / sizeof paths[0], threads);
+    char err[512];
+    const xpbd_status st = xrp_check(f, f, paths, n, NULL, &ref, err, sizeof err);
+    if (st != XPBD_OK) {
+        fprintf(stderr, "xpbd-replay: %s: %s\n", path, err);
+        return 2;
+    }
+    if (!quiet)
+        printf("%s: %s, %zu particles, %zu edges, %zu tets, %zu bends, %zu inputs, %llu frames; "
+               "%zu paths\n",
+               path, f->f64 ? "f64" : "f32", f->n, f->edges, f->tets, f->bends, f->inputs,
+               (unsigned long long)f->frames, n);
+    int bad = 0;
+    for (size_t k = 0; k < n; ++k) {
+        xrp_print_path(&paths[k]);
+        bad |= paths[k].differs;
+    }
+    if (ref.status < 0) {
+        printf("the scalar one-thread replay failed: %s\n", err);
+        bad = 1;
+    }
+    if (ref.state_hash == f->hash) {
+        printf("recording %016llx = scalar\n", (unsigned long long)f->hash);
+    } else {
+        printf("recording %016llx differs from scalar 1 (%016llx): the replay does not "
+               "reproduce the recording\n",
+               (unsigned long long)f->hash, (unsigned long long)ref.state_hash);
+        bad = 1;
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
-    int quiet = 0, a = 1;
-    if (a < argc && strcmp(argv[a], "--quiet") == 0) {
-        quiet = 1;
-        ++a;
+    int quiet = 0, check = 0, a = 1;
+    uint32_t threads = 0;
+    for (; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; ++a) {
+        if (strcmp(argv[a], "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(argv[a], "--check") == 0) {
+            check = 1;
+        } else if (strcmp(argv[a], "--threads") == 0 && a + 1 < argc) {
+            char *end;
+            errno = 0;
+            const unsigned long t = strtoul(argv[++a], &end, 10);
+            if (end == argv[a] || *end || errno || t < 1 || t > 1024 || argv[a][0] == '-') {
+                fprintf(stderr, "xpbd-replay: --threads wants a count from 1 to 1024\n");
+                return 2;
+            }
+            threads = (uint32_t)t;
+        } else if (strcmp(argv[a], "--help") == 0) {
+            xrp_usage(stdout);
+            printf("Replays an xpbd replay file (format %u, or %u where it reads unambiguously;\n"
+                   "step protocol %u) and checks that the final state is bit for bit the\n"
+                   "recorded one. --check replays it on every compiled and supported ISA at 1\n"
+                   "thread and N (--threads, default: the default executor's workers when more\n"
+                   "than one, else 3) and prints, a path a line, 'isa threads hash = scalar' or\n"
+                   "where the run first differs from the scalar one-thread run.\n"
+                   "Exit status: 0 reproduced (--check: all equal); 1 not reproduced, a path\n"
+                   "differs or a step failed; 2 refused (wrong format or protocol version),\n"
+                   "unreadable, or bad usage.\n",
+                   XRP_FORMAT, XRP_FORMAT_OLDEST, (unsigned)XPBD_PROTOCOL_VERSION);
+            return 0;
+        } else {
+            xrp_usage(stderr);
+            return 2;
+        }
     }
-    if (a < argc && (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0)) {
-        printf("usage: xpbd-replay [--quiet] FILE\n"
-               "Replays an xpbd replay file (format %u, step protocol %u) and checks that the\n"
-               "final state is bit for bit the recorded one.\n"
-               "Exit status: 0 reproduced; 1 not reproduced or a step failed; 2 refused\n"
-               "(wrong format or protocol version), unreadable, or bad usage.\n",
-               XRP_FORMAT, (unsigned)XPBD_PROTOCOL_VERSION);
+    if (a < argc && strcmp(argv[a], "-h") == 0) {
+        xrp_usage(stdout);
         return 0;
     }
-    if (a + 1 != argc) {
-        fprintf(stderr, "usage: xpbd-replay [--quiet] FILE\n");
+    if (a + 1 != argc || (threads && !check)) {
+        xrp_usage(stderr);
         return 2;
     }
     const char *path = argv[a];
@@ -767,6 +1229,11 @@ int main(int argc, char **argv)
     if (st != XPBD_OK) {
         fprintf(stderr, "xpbd-replay: %s\n", err);
         return 2;
+    }
+    if (check) {
+        const int rc = xrp_check_main(path, &f, threads, quiet);
+        xrp_free(&f);
+        return rc;
     }
     const double t0 = xrp_now();
     uint64_t hash = 0;

@@ -243,7 +243,7 @@ void sw_base_free(sw_base *b)
 typedef struct sw_state {
     size_t n, ne;
     double *x, *v, *w, *r;          /* x, v: [3n]; r NULL without radii */
-    const uint32_t *edge;           /* the engine's (valid while it lives) */
+    uint32_t *edge;                 /* [2 ne] a copy: a tear frees the engine's */
     double *rest, *alpha;
     xpbd_plane plane[8];
     uint32_t planes;
@@ -252,6 +252,7 @@ typedef struct sw_state {
 static void sw_state_free(sw_state *s)
 {
     free(s->x);
+    free(s->edge);
     free(s->v);
     free(s->w);
     free(s->r);
@@ -269,9 +270,10 @@ static int sw_state_alloc(sw_state *s, size_t n, size_t ne, int radius)
     s->v = malloc((3 * n + 1) * sizeof *s->v);
     s->w = malloc((n + 1) * sizeof *s->w);
     s->r = radius ? malloc((n + 1) * sizeof *s->r) : NULL;
+    s->edge = malloc((2 * ne + 1) * sizeof *s->edge);
     s->rest = malloc((ne + 1) * sizeof *s->rest);
     s->alpha = malloc((ne + 1) * sizeof *s->alpha);
-    return s->x && s->v && s->w && (!radius || s->r) && s->rest && s->alpha;
+    return s->x && s->v && s->w && (!radius || s->r) && s->edge && s->rest && s->alpha;
 }
 
 /* The snapshot of an engine of either precision (P: its particles, V: the
@@ -291,8 +293,9 @@ static int sw_state_alloc(sw_state *s, size_t n, size_t ne, int radius)
             if ((s)->r)                                                                         \
                 (s)->r[i] = (V)->radius[i];                                                     \
         }                                                                                       \
-        (s)->edge = (V)->edge;                                                                  \
         for (size_t k = 0; k < (s)->ne; ++k) {                                                  \
+            (s)->edge[2 * k] = (V)->edge[2 * k];                                                \
+            (s)->edge[2 * k + 1] = (V)->edge[2 * k + 1];                                        \
             (s)->rest[k] = (V)->edge_rest[k];                                                   \
             (s)->alpha[k] = (V)->edge_compliance[k];                                            \
         }                                                                                       \
@@ -605,6 +608,8 @@ void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_resul
     }
     xrp_file f = base->file;
     sw_apply_config(pt, &f.config);
+    if (pt->has[SW_K_THREADS]) /* a recording's own options.threads would override the key */
+        f.options.threads = 0;
     if (pt->has[SW_K_DT])
         f.h = pt->val[SW_K_DT];
     if (pt->has[SW_K_PRECISION])

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Every xpbd_/XPBD_ name that the public headers (comments and code) and
 # README.md mention is a real one. Real means:
-#   - a global symbol LIB exports (nm -g --defined-only);
+#   - a global symbol one of the LIBs exports (nm -g --defined-only);
 #   - a macro, typedef, struct or enum tag, enumerator or static inline
 #     function defined in a public header (read from the headers' code,
 #     comments stripped), or a macro a header tests in #if/#ifdef
@@ -20,11 +20,12 @@
 #   xpbd_type.field            the field must be a member of the struct
 #                              (xpbd_type, or xpbd_type_f32/_f64)
 # Internal names (xpbd__..., XPBD__...) are errors wherever they appear.
-#   header_names_check.sh LIB README INCLUDE_DIR...
-# Every INCLUDE_DIR/xpbd/*.h is a public header (the source include
-# directory and the build tree's generated one).
+#   header_names_check.sh LIB[:LIB...] README INCLUDE_DIR...
+# LIB: the libraries, ':'-separated (libxpbd and libxpbd_io). Every
+# INCLUDE_DIR/xpbd/*.h is a public header (the source include directories
+# and the build tree's generated one).
 set -eu
-lib=$1
+libs=$1
 readme=$2
 shift 2
 root=$(dirname "$readme")
@@ -46,11 +47,19 @@ if [ "$nheaders" -lt 10 ]; then
 fi
 
 # --- the real names ---------------------------------------------------------
-nm -g --defined-only "$lib" | awk '$3 ~ /^xpbd_/ && $3 !~ /^xpbd__/ {print $3}' |
-    sort -u >"$tmp/exported"
+: >"$tmp/exported_all"
+old_ifs=$IFS
+IFS=:
+for lib in $libs; do
+    IFS=$old_ifs
+    nm -g --defined-only "$lib" | awk '$3 ~ /^xpbd_/ && $3 !~ /^xpbd__/ {print $3}' \
+        >>"$tmp/exported_all"
+done
+IFS=$old_ifs
+sort -u "$tmp/exported_all" >"$tmp/exported"
 nexported=$(wc -l <"$tmp/exported")
 if [ "$nexported" -lt 50 ]; then
-    echo "only $nexported exported xpbd_ symbols in $lib: wrong library?"
+    echo "only $nexported exported xpbd_ symbols in $libs: wrong library?"
     exit 1
 fi
 

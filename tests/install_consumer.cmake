@@ -217,8 +217,12 @@ if(STEP STREQUAL "prefix")
     endif()
   endforeach()
   # exactly the public headers are installed: every one, nothing internal
+  # (the kernels' and xpbd::io's)
   file(GLOB public_headers RELATIVE "${SOURCE_DIR}/kernels/include/xpbd"
        "${SOURCE_DIR}/kernels/include/xpbd/*")
+  file(GLOB io_headers RELATIVE "${SOURCE_DIR}/kernels/io/include/xpbd"
+       "${SOURCE_DIR}/kernels/io/include/xpbd/*")
+  list(APPEND public_headers ${io_headers})
   list(APPEND public_headers version.h) # generated from project(VERSION)
   file(GLOB installed_headers RELATIVE "${prefix}/include/xpbd" "${prefix}/include/xpbd/*")
   list(SORT public_headers)

@@ -5,7 +5,9 @@
  * must return XPBD_ERR_NOMEM, leave the caller's state as the entry point
  * documents it (a builder's *out and an engine zeroed, a refused tear's
  * outputs those of XPBD_TEAR_KEEP_HINGES, xpbd_tear_remove_*'s set bit for
- * bit, xpbd_mesh_locality_order_*'s outputs unwritten, a failed topology
+ * bit, xpbd_mesh_locality_order_*'s outputs unwritten, xpbd_mesh_edges' and
+ * xpbd_mesh_bends' unwritten with a count of 0, xpbd_mesh_scene_build_*'s
+ * scene zeroed but its place, a failed topology
  * rebuild's engine with its old sets and particles, a failed sleep rebuild's
  * engine as it was before the step, but for the wake of a body the host
  * moved, and stepping on as if the failure had not happened) and leak
@@ -105,6 +107,7 @@ typedef struct build_ctx {
 static double box_xyz[3 * 64], cloth_xyz64[3 * 64];
 static float cloth_xyz32[3 * 64], box_xyz32[3 * 64];
 static uint32_t box_edges[2 * 256], box_tets[4 * 96], cloth_bends[4 * 64], cloth_edges[2 * 64];
+static uint32_t cloth_tris[3 * 64];
 static xpbd_mesh_counts box_k, cloth_k;
 
 static void meshes(void)
@@ -125,7 +128,8 @@ static void meshes(void)
     out.xyz32 = cloth_xyz32;
     out.edges = cloth_edges;
     out.bends = cloth_bends;
-    out.capacity = (xpbd_mesh_counts){64, 64, 0, 64, 0, 0};
+    out.triangles = cloth_tris;
+    out.capacity = (xpbd_mesh_counts){64, 64, 0, 64, 0, 64};
     CHECK(xpbd_mesh_cloth(&cd, &cloth_k, &out) == XPBD_OK, "cloth mesh");
 }
 
@@ -577,6 +581,95 @@ static int order_unchanged(void *p)
 static void order_release(void *p)
 {
     (void)p;
+}
+
+/* ----------------------------------------------------- mesh topology --- */
+
+/* xpbd_mesh_edges over the box's tets, xpbd_mesh_bends over the cloth's
+ * triangles (XPBD_ERR_NOMEM: nothing written, *count 0), and
+ * xpbd_mesh_scene_build_* of the box (f64: tets, edges, masses, a pin) and
+ * of the cloth (f32: triangles, edges, bends and their angles): *out all
+ * zero but its place (NONE, SIZE_MAX). */
+typedef struct topo_ctx {
+    int kind; /* 0 edges, 1 bends, 2 scene f64 (box), 3 scene f32 (cloth) */
+    uint32_t out[4 * 256];
+    size_t count, bad;
+    xpbd_mesh_scene_f64 s64;
+    xpbd_mesh_scene_f32 s32;
+} topo_ctx;
+
+static void topo_setup(void *p)
+{
+    topo_ctx *c = p;
+    memset(c->out, 0xee, sizeof c->out);
+    c->count = 12345;
+    c->bad = 12345;
+    memset(&c->s64, 0xa5, sizeof c->s64);
+    memset(&c->s32, 0xa5, sizeof c->s32);
+}
+
+static xpbd_status topo_call(void *p)
+{
+    topo_ctx *c = p;
+    const xpbd_mesh_select top = {1, XPBD_MESH_GREATER_EQUAL, 1, 1};
+    xpbd_mesh_scene_options o;
+    memset(&o, 0, sizeof o);
+    o.density = 1000;
+    o.surface_density = 0.2;
+    o.pin_wheres = 1;
+    o.pin_where = &top;
+    xpbd_mesh_data m;
+    memset(&m, 0, sizeof m);
+    switch (c->kind) {
+    case 0:
+        return xpbd_mesh_edges(box_k.particles, box_tets, box_k.tets, 4, c->out, 256, &c->count,
+                               &c->bad);
+    case 1:
+        return xpbd_mesh_bends(cloth_k.particles, cloth_tris, cloth_k.triangles, 0, c->out, 256,
+                               &c->count, NULL, &c->bad, NULL);
+    case 2:
+        m.particles = box_k.particles;
+        m.xyz = box_xyz;
+        m.tets = box_k.tets;
+        m.tet = box_tets;
+        return xpbd_mesh_scene_build_f64(&c->s64, &m, &o);
+    default:
+        m.particles = cloth_k.particles;
+        m.xyz = cloth_xyz64;
+        m.triangles = cloth_k.triangles;
+        m.triangle = cloth_tris;
+        return xpbd_mesh_scene_build_f32(&c->s32, &m, &o);
+    }
+}
+
+static int topo_unchanged(void *p)
+{
+    topo_ctx *c = p;
+    if (c->kind < 2) {
+        int untouched = 1;
+        for (size_t k = 0; k < sizeof c->out / sizeof c->out[0]; ++k)
+            untouched &= c->out[k] == 0xeeeeeeeeu;
+        return untouched && c->count == 0;
+    }
+    if (c->kind == 2) {
+        xpbd_mesh_scene_f64 want;
+        memset(&want, 0, sizeof want);
+        want.bad_index = SIZE_MAX;
+        return memcmp(&c->s64, &want, sizeof want) == 0;
+    }
+    xpbd_mesh_scene_f32 want;
+    memset(&want, 0, sizeof want);
+    want.bad_index = SIZE_MAX;
+    return memcmp(&c->s32, &want, sizeof want) == 0;
+}
+
+static void topo_release(void *p)
+{
+    topo_ctx *c = p;
+    if (c->kind == 2)
+        xpbd_mesh_scene_free_f64(&c->s64);
+    if (c->kind == 3)
+        xpbd_mesh_scene_free_f32(&c->s32);
 }
 
 /* --------------------------------------------------------- order check --- */
@@ -1213,6 +1306,16 @@ int main(void)
         c.f64 = f64;
         const af_case ac = {f64 ? "mesh_locality_order_f64" : "mesh_locality_order_f32",
                             order_setup, order_call, order_unchanged, order_release};
+        af_run(&ac, &c);
+    }
+    for (int kind = 0; kind < 4; ++kind) {
+        static topo_ctx c;
+        memset(&c, 0, sizeof c);
+        c.kind = kind;
+        static const char *const names[4] = {"mesh_edges", "mesh_bends",
+                                             "mesh_scene_build_f64 (box)",
+                                             "mesh_scene_build_f32 (cloth)"};
+        const af_case ac = {names[kind], topo_setup, topo_call, topo_unchanged, topo_release};
         af_run(&ac, &c);
     }
     for (int f64 = 0; f64 < 2; ++f64) {

@@ -79,6 +79,17 @@ typedef struct cat_fx {
     xpbd_engine_options eopt;
     xpbd_engine_f64 *e;
     xpbd_input input;
+    /* mesh topology: the unit cube's tets (box_xyz, tet) and the 3 x 3
+     * cloth's eight triangles (cloth_xyz), with room for one more */
+    uint32_t ctri[3 * 9];
+    size_t ctris;
+    uint32_t tpairs[2 * 64], tstencil[4 * 16];
+    size_t tcap, tcount, tflipped, tskipped, massless, pinned;
+    double tdensity, tmass[9], tw[9];
+    int32_t tlabel[6];
+    xpbd_mesh_select sel;
+    xpbd_mesh_data mesh;
+    xpbd_mesh_scene_options mopt;
     /* the ISA parser */
     const char *isa_name;
     xpbd_isa isa_out;
@@ -205,6 +216,26 @@ static void cat_fixture(cat_fx *f)
     f->scene.max_contacts = 16;
     f->e = (xpbd_engine_f64 *)(uintptr_t)0x3c3c3c3c; /* create must set it */
     f->input = (xpbd_input){XPBD_INPUT_ADD_VELOCITY, 2, 5, {0, 1, 0}};
+    for (uint32_t j = 0; j < 2; ++j) /* the cloth's triangles, as xpbd_mesh_cloth's */
+        for (uint32_t i = 0; i < 2; ++i) {
+            const uint32_t a = 3 * j + i, t[6] = {a, a + 1, a + 4, a, a + 4, a + 3};
+            memcpy(f->ctri + 6 * (2 * j + i), t, sizeof t);
+        }
+    f->ctris = 8;
+    f->tcap = 64;
+    f->tdensity = 100;
+    for (int k = 0; k < 8; ++k)
+        f->tmass[k] = 0.5 + k;
+    for (int k = 0; k < 9; ++k)
+        f->tw[k] = 1;
+    for (int k = 0; k < 6; ++k)
+        f->tlabel[k] = k < 3 ? 1 : 2;
+    f->sel = (xpbd_mesh_select){1, XPBD_MESH_GREATER, 0, 0.5};
+    f->mesh.particles = 8;
+    f->mesh.xyz = f->box_xyz;
+    f->mesh.tets = 6;
+    f->mesh.tet = f->tet;
+    f->mopt.density = 1000;
     f->isa_name = "scalar";
     f->isa_out = XPBD_ISA_AUTO;
     f->bad = 12345;
@@ -318,6 +349,60 @@ static xpbd_status call_mesh_box(cat_fx *f)
 {
     f->bad = SIZE_MAX;
     return xpbd_mesh_box(&f->box, NULL, &f->mout);
+}
+static xpbd_status call_mesh_edges(cat_fx *f)
+{
+    return xpbd_mesh_edges(8, f->tet, f->tets, 4, f->tpairs, f->tcap, &f->tcount, &f->bad);
+}
+static xpbd_status call_mesh_bends(cat_fx *f)
+{
+    return xpbd_mesh_bends(9, f->ctri, f->ctris, 0, f->tstencil, 16, &f->tcount, NULL, &f->bad,
+                           NULL);
+}
+static xpbd_status call_dihedral(cat_fx *f)
+{
+    return xpbd_mesh_dihedral_angles_f64(9, f->cloth_xyz, f->bend, f->bends, f->tmass, &f->bad);
+}
+static xpbd_status call_clean_tets(cat_fx *f)
+{
+    return xpbd_mesh_clean_tets_f64(8, f->box_xyz, f->tet, f->tets, f->tlabel, f->opt.serial,
+                                    &f->tflipped, &f->tskipped, &f->bad);
+}
+static xpbd_status call_clean_triangles(cat_fx *f)
+{
+    return xpbd_mesh_clean_triangles_f64(9, f->cloth_xyz, f->ctri, f->ctris, NULL, 0,
+                                         &f->tskipped, &f->bad);
+}
+static xpbd_status call_mesh_masses(cat_fx *f)
+{
+    return xpbd_mesh_masses_f64(8, f->box_xyz, f->tet, f->tets, 4, f->tdensity, f->tmass,
+                                &f->bad);
+}
+static xpbd_status call_inverse_masses(cat_fx *f)
+{
+    return xpbd_mesh_inverse_masses_f64(8, f->tmass, f->tw, &f->massless, &f->bad);
+}
+static xpbd_status call_pin_where(cat_fx *f)
+{
+    return xpbd_mesh_pin_where_f64(8, f->box_xyz, &f->sel, f->tw, &f->pinned, &f->bad);
+}
+static xpbd_status call_pin_label(cat_fx *f)
+{
+    return xpbd_mesh_pin_label_f64(8, f->tet, f->tets, 4, f->tlabel, 2, f->tw, &f->pinned,
+                                   &f->bad);
+}
+/* the scene's place is its own (xpbd_mesh_part), not an xpbd_part: the row
+ * holds the index; a refused build must leave no array behind */
+static xpbd_status call_mesh_scene(cat_fx *f)
+{
+    xpbd_mesh_scene_f64 s;
+    memset(&s, 0x5a, sizeof s);
+    const xpbd_status st = xpbd_mesh_scene_build_f64(&s, &f->mesh, &f->mopt);
+    f->bad = s.bad_index;
+    if (st != XPBD_OK && (s.xyz || s.inv_mass || s.edge || s.tet || s.bend || s.rest_angle))
+        f->block[0] = -1; /* makes the caller-state comparison fail */
+    xpbd_mesh_scene_free_f64(&s);
+    return st;
 }
 static xpbd_status call_step(cat_fx *f)
 {
@@ -468,6 +553,14 @@ static void e_cloth_nx(cat_fx *f) { f->cloth.nx = 1; }
 static void e_cloth_spacing(cat_fx *f) { f->cloth.spacing = 0; }
 static void e_cloth_cap(cat_fx *f) { f->mout.capacity.particles = 8; }
 static void e_box_tpc(cat_fx *f) { f->box.tets_per_cube = 4; }
+static void e_tcap(cat_fx *f) { f->tcap = 18; } /* the cube has 19 edges */
+static void e_ctri_range(cat_fx *f) { f->ctri[3 * 5 + 1] = 9; }
+static void e_ctri_twice(cat_fx *f) { memcpy(f->ctri + 3 * 8, f->ctri + 3 * 2, 3 * sizeof *f->ctri), f->ctris = 9; }
+static void e_ctri_flat(cat_fx *f) { f->cloth_xyz[3 * 4] = 0.5, f->cloth_xyz[3 * 4 + 2] = 0; }
+static void e_density(cat_fx *f) { f->tdensity = -1, f->mopt.density = 0; }
+static void e_tmass(cat_fx *f) { f->tmass[3] = -2; }
+static void e_sel_axis(cat_fx *f) { f->sel.axis = 3; }
+static void e_bend_range(cat_fx *f) { f->bend[4 * 1 + 2] = 9; }
 static void e_box_origin(cat_fx *f) { f->box.origin[1] = NAN; }
 static void e_version(cat_fx *f) { f->cfg.version = XPBD_PROTOCOL_VERSION + 1; }
 static void e_substeps(cat_fx *f) { f->cfg.substeps = 0; }
@@ -661,6 +754,29 @@ static const cat_row rows[] = {
     {"xpbd_mesh_cloth", call_mesh_cloth, e_cloth_cap, XPBD_ERR_CAPACITY, NB, PT(NONE), FD(NONE), 0},
     {"xpbd_mesh_box", call_mesh_box, e_box_tpc, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
     {"xpbd_mesh_box", call_mesh_box, e_box_origin, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_edges", call_mesh_edges, e_tet_range, XPBD_ERR_INDEX, 2, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_edges", call_mesh_edges, e_tet_twice, XPBD_ERR_INDEX, 3, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_edges", call_mesh_edges, e_tcap, XPBD_ERR_CAPACITY, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_bends", call_mesh_bends, e_ctri_range, XPBD_ERR_INDEX, 5, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_bends", call_mesh_bends, e_ctri_twice, XPBD_ERR_TOPOLOGY, 8, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_dihedral_angles_f64", call_dihedral, e_bend_flat, XPBD_ERR_DEGENERATE, 0, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_dihedral_angles_f64", call_dihedral, e_bend_range, XPBD_ERR_INDEX, 1, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_clean_tets_f64", call_clean_tets, e_tet_flat, XPBD_ERR_DEGENERATE, 0, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_clean_tets_f64", call_clean_tets, e_tet_twice, XPBD_ERR_INDEX, 3, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_clean_tets_f64", call_clean_tets, e_tet_pos, XPBD_ERR_POSITION, 5, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_clean_tets_f64", call_clean_tets, e_tear_flag, XPBD_ERR_ARGUMENT, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_clean_triangles_f64", call_clean_triangles, e_ctri_flat, XPBD_ERR_DEGENERATE, 0, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_clean_triangles_f64", call_clean_triangles, e_ctri_range, XPBD_ERR_INDEX, 5, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_masses_f64", call_mesh_masses, e_tet_range, XPBD_ERR_INDEX, 2, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_masses_f64", call_mesh_masses, e_density, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_inverse_masses_f64", call_inverse_masses, e_tmass, XPBD_ERR_INVERSE_MASS, 3, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_pin_where_f64", call_pin_where, e_sel_axis, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_pin_where_f64", call_pin_where, e_tet_pos, XPBD_ERR_POSITION, 5, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_pin_label_f64", call_pin_label, e_tet_range, XPBD_ERR_INDEX, 2, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_scene_build_f64", call_mesh_scene, e_tet_flat, XPBD_ERR_DEGENERATE, 0, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_scene_build_f64", call_mesh_scene, e_tet_range, XPBD_ERR_INDEX, 2, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_scene_build_f64", call_mesh_scene, e_tet_pos, XPBD_ERR_POSITION, 5, PT(NONE), FD(NONE), 0},
+    {"xpbd_mesh_scene_build_f64", call_mesh_scene, e_density, XPBD_ERR_CONFIG, NB, PT(NONE), FD(NONE), 0},
     {"xpbd_step_f64", call_step, e_version, XPBD_ERR_VERSION, NB, PT(CONFIG), FD(VERSION), 0},
     {"xpbd_step_f64", call_step, e_substeps, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(SUBSTEPS), 0},
     {"xpbd_step_f64", call_step, e_iterations, XPBD_ERR_CONFIG, NB, PT(CONFIG), FD(ITERATIONS), 0},
@@ -807,6 +923,13 @@ static size_t cat_state(const cat_fx *f, unsigned char *out)
     PUT(f->mxyz, sizeof f->mxyz);
     PUT(f->edge_out, sizeof f->edge_out);
     PUT(f->split, sizeof f->split);
+    PUT(f->tet, sizeof f->tet);
+    PUT(f->tlabel, sizeof f->tlabel);
+    PUT(f->ctri, sizeof f->ctri);
+    PUT(f->tpairs, sizeof f->tpairs);
+    PUT(f->tstencil, sizeof f->tstencil);
+    PUT(f->tmass, sizeof f->tmass);
+    PUT(f->tw, sizeof f->tw);
 #undef PUT
     return at;
 }
@@ -888,6 +1011,8 @@ static void catalogue_fixture_valid(void)
         call_contact_init, call_contact_assign, call_contacts_find,    call_mesh_cloth,
         call_mesh_box,   call_step,            call_world_step,         call_tear_split,
         call_contact_validate, call_engine_create, call_engine_apply,
+        call_mesh_edges, call_mesh_bends, call_dihedral, call_clean_tets, call_clean_triangles,
+        call_mesh_masses, call_inverse_masses, call_pin_where, call_pin_label, call_mesh_scene,
     };
     for (size_t k = 0; k < sizeof calls / sizeof calls[0]; ++k) {
         cat_fixture(&f);

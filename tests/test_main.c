@@ -122,6 +122,7 @@ extern const xt_test xt_tests_executor[];
 extern const xt_test xt_tests_threads[];
 extern const xt_test xt_tests_contract[];
 extern const xt_test xt_tests_catalogue[];
+extern const xt_test xt_tests_mesh_topology[];
 
 #ifdef XT_THREADS_RUNNER
 /* xpbd-threads-tests: the threaded groups, on the library built with the
@@ -132,7 +133,7 @@ static const xt_test *const tables[] = {
     xt_tests_s0,    xt_tests_cross, xt_tests_isa,      xt_tests_colour,
     xt_tests_chain, xt_tests_bad,   xt_tests_contacts, xt_tests_softbody,
     xt_tests_world, xt_tests_contract,
-    xt_tests_catalogue,
+    xt_tests_catalogue, xt_tests_mesh_topology,
 };
 #endif
 

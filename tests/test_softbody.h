@@ -8,6 +8,7 @@
  *   test_engine_split.c      vertex splitting
  *   test_engine_sleeping.c   sleeping and waking
  *   test_engine_replay.c     replay files
+ *   test_engine_replay_fields.c   every field through a replay file; xrp_check
  *   test_engine_counters.c   counters
  *   test_engine_order.c      the two-serial-orders check
  *
@@ -94,6 +95,11 @@ void softbody_sleeping(void);
 void softbody_replay(void);
 void softbody_replay_version(void);
 void softbody_replay_bounds(void);
+
+/* test_engine_replay_fields.c */
+void softbody_replay_fields(void);
+void softbody_replay_check(void);
+void softbody_replay_format3(void);
 
 /* test_engine_counters.c */
 void softbody_counters(void);

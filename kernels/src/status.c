@@ -38,6 +38,8 @@ const char *xpbd_status_str(xpbd_status status)
     case XPBD_ERR_FRICTION: return "friction coefficient is negative, not finite, or mu_k > mu_s";
     case XPBD_ERR_DEGENERATE: return "degenerate element: zero rest volume or area";
     case XPBD_ERR_PLANE: return "plane normal is not unit length or offset is not finite";
+    case XPBD_ERR_FILE: return "file cannot be read or is malformed";
+    case XPBD_ERR_TOPOLOGY: return "mesh edge shared by more than two triangles (non-manifold)";
     }
     return "unknown status";
 }

@@ -9,8 +9,10 @@
  * xpbd_quad_set_free_*), engine create (the engine, freed by
  * xpbd_engine_destroy_*), the engine step when a body fell asleep or woke
  * or constraints tore (new sets, owned by the engine), xpbd_tear_remove_*
- * (the new set), and xpbd_tear_split, xpbd_mesh_locality_order_* and
- * xpbd_order_check_* (workspaces freed before they return); a failed
+ * (the new set), xpbd_mesh_scene_build_* (the scene's arrays, freed by
+ * xpbd_mesh_scene_free_*), and xpbd_tear_split, xpbd_mesh_locality_order_*,
+ * xpbd_mesh_edges, xpbd_mesh_bends and xpbd_order_check_* (workspaces freed
+ * before they return); a failed
  * allocation is XPBD_ERR_NOMEM. Everything else, the kernels, validators,
  * broad phase and step drivers (xpbd_step_*, xpbd_world_step_*) included,
  * works in caller memory and never allocates (the OpenMP runtime behind
@@ -79,7 +81,10 @@ typedef enum xpbd_status {
     XPBD_ERR_SLOP = -22,                /* contact slop negative or not finite */
     XPBD_ERR_FRICTION = -23,            /* friction negative, not finite, or mu_k > mu_s */
     XPBD_ERR_PLANE = -24,               /* a plane normal is not unit length or d not finite */
-    XPBD_ERR_DEGENERATE = -25           /* zero rest volume or area at build time */
+    XPBD_ERR_DEGENERATE = -25,          /* zero rest volume or area at build time */
+    XPBD_ERR_FILE = -26,                /* a file cannot be read or is malformed (xpbd/io.h) */
+    XPBD_ERR_TOPOLOGY = -27             /* a mesh edge shared by more than two triangles, or
+                                           by a triangle given twice (xpbd/mesh.h) */
 } xpbd_status;
 
 /* Human-readable name of a status, e.g. "rest length <= 0 or not finite".

@@ -10,7 +10,7 @@
  *   xpbd/step.h     the step driver
  *   xpbd/contacts.h particle contacts, planes, broad phase
  *   xpbd/softbody.h tetrahedral volume, bending, tethers, damping, rigid coupling
- *   xpbd/mesh.h     cloth grid and tetrahedral box generators
+ *   xpbd/mesh.h     cloth grid and tet box generators, mesh topology, mesh to scene
  *   xpbd/engine.h   tearing, sleeping, counters, engine, order check
  *
  * Not included here: xpbd/reference.h, the serial reference kernels and the

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Consumer of an installed xpbd: one S0 solve, checked against the SPEC's
  * first number (0.3333333333333335, bit for bit), and one task on the
- * default executor (so a static library links its OpenMP runtime in).
- * Prints the library version and exits 0 on success. */
+ * default executor (so a static library links its OpenMP runtime in);
+ * with XPBD_CONSUMER_IO (the CMake consumer, linking xpbd::io) one OBJ
+ * triangle loaded from memory and a missing file refused. Prints the
+ * library version and exits 0 on success. */
 #include <xpbd/xpbd.h>
 #include <xpbd/reference.h>
+#ifdef XPBD_CONSUMER_IO
+#include <xpbd/io.h>
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +51,19 @@ int main(void)
                 return 1;
             }
     }
+#ifdef XPBD_CONSUMER_IO
+    static const char obj[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    xpbd_mesh_data mesh;
+    xpbd_io_error err;
+    if (xpbd_io_load_obj_mem(obj, sizeof obj - 1, NULL, &mesh, &err) != XPBD_OK ||
+        mesh.particles != 3 || mesh.triangles != 1 || mesh.triangle[2] != 2 ||
+        xpbd_io_load_obj("no-such-file.obj", NULL, &mesh, &err) != XPBD_ERR_FILE) {
+        fprintf(stderr, "xpbd-consumer: xpbd::io: %s\n", err.what);
+        return 1;
+    }
+    xpbd_mesh_data_free(&mesh);
+    printf("xpbd-consumer: xpbd::io loaded an OBJ triangle\n");
+#endif
     printf("xpbd-consumer: xpbd %u, S0 stretch %.17g ok, default executor %s\n", xpbd_version(),
            stretch, ex ? "ran 1000 items" : "absent (built without OpenMP)");
     return 0;

@@ -1,0 +1,839 @@
+/* SPDX-License-Identifier: MIT */
+/* xpbd-io-tests: the mesh loaders of xpbd::io (xpbd/io.h).
+ *
+ *   xpbd-io-tests [--dir DIR] [PREFIX...]
+ *
+ * Every file is written by the test into DIR (default "."), then loaded
+ * from memory and from its path. Groups: io.status (arguments, statuses),
+ * io.obj, io.tetgen, io.gmsh (each format's features, exact coordinates,
+ * triangles, tets, labels and names), io.catalogue (the malformed-file
+ * table: status, line, byte offset, message, *out zeroed, memory and path
+ * loaders alike), io.mesher (a box meshed by the `tetgen` program; skipped,
+ * exit 77, when it is not on PATH). Ends with "N passed, M failed". */
+#include "io_files.h"
+#include "test.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned long xt_failures;
+static const char *current_test = "";
+static const char *io_dir = ".";
+static int io_skipped; /* the running test skipped itself */
+
+int xt_fail_begin(const char *file, int line)
+{
+    if (++xt_failures > 20)
+        return 0;
+    fprintf(stderr, "%s:%d: [%s] ", file, line, current_test);
+    return 1;
+}
+
+void xt_fail_real(const char *file, int line, const char *what, double got, double want,
+                  double tol)
+{
+    if (xt_fail_begin(file, line))
+        fprintf(stderr, "%s\n    got  %a = %.17g\n    want %a = %.17g\n    tol  %a = %.17g\n",
+                what, got, got, want, want, tol, tol);
+}
+
+/* DIR/name, in one of a few rotating buffers */
+static const char *io_path(const char *name)
+{
+    static char buf[4][1024];
+    static int next;
+    char *b = buf[next++ % 4];
+    snprintf(b, sizeof buf[0], "%s/%s", io_dir, name);
+    return b;
+}
+
+static int io_zeroed(const xpbd_mesh_data *m)
+{
+    const unsigned char *b = (const unsigned char *)m;
+    for (size_t k = 0; k < sizeof *m; ++k)
+        if (b[k])
+            return 0;
+    return 1;
+}
+
+/* exact comparisons, the first difference printed */
+#define IO_SAME(got, want, n, fmt)                                                            \
+    do {                                                                                      \
+        for (size_t io_k_ = 0; io_k_ < (size_t)(n); ++io_k_)                                  \
+            if (memcmp(&(got)[io_k_], &(want)[io_k_], sizeof (got)[0]) != 0) {                \
+                if (xt_fail_begin(__FILE__, __LINE__))                                        \
+                    fprintf(stderr, "%s[%zu]: got " fmt ", want " fmt "\n", #got, io_k_,      \
+                            (got)[io_k_], (want)[io_k_]);                                     \
+                break;                                                                        \
+            }                                                                                 \
+    } while (0)
+
+/* *m holds exactly these arrays (labels NULL: none expected) */
+static void io_expect(const xpbd_mesh_data *m, const double *xyz, size_t n, const uint32_t *tri,
+                      size_t nt, const int32_t *tri_label, const uint32_t *tet, size_t ntet,
+                      const int32_t *tet_label)
+{
+    ENSURE_INT(m->particles, n);
+    ENSURE_INT(m->triangles, nt);
+    ENSURE_INT(m->tets, ntet);
+    if (m->particles != n || m->triangles != nt || m->tets != ntet)
+        return;
+    IO_SAME(m->xyz, xyz, 3 * n, "%.17g");
+    if (nt)
+        IO_SAME(m->triangle, tri, 3 * nt, "%u");
+    if (ntet)
+        IO_SAME(m->tet, tet, 4 * ntet, "%u");
+    ENSURE((m->triangle_label != NULL) == (tri_label != NULL));
+    if (m->triangle_label && tri_label)
+        IO_SAME(m->triangle_label, tri_label, nt, "%d");
+    ENSURE((m->tet_label != NULL) == (tet_label != NULL));
+    if (m->tet_label && tet_label)
+        IO_SAME(m->tet_label, tet_label, ntet, "%d");
+}
+
+/* every field of two meshes equal */
+static void io_expect_same(const xpbd_mesh_data *a, const xpbd_mesh_data *b)
+{
+    io_expect(a, b->xyz, b->particles, b->triangle, b->triangles, b->triangle_label, b->tet,
+              b->tets, b->tet_label);
+    ENSURE_INT(a->labels, b->labels);
+    for (size_t k = 0; k < a->labels && k < b->labels; ++k) {
+        ENSURE_INT(a->label_id[k], b->label_id[k]);
+        ENSURE(strcmp(a->label_name[k], b->label_name[k]) == 0);
+    }
+}
+
+static void io_expect_ok(const xpbd_io_error *err, size_t skipped)
+{
+    ENSURE_INT(err->line, 0);
+    ENSURE_INT(err->byte_offset, 0);
+    ENSURE(err->what[0] == '\0');
+    ENSURE_INT(err->skipped, skipped);
+}
+
+/* ------------------------------------------------------------ status --- */
+
+static void io_status(void)
+{
+    ENSURE_INT(XPBD_ERR_FILE, -26);
+    ENSURE(strcmp(xpbd_status_str(XPBD_ERR_FILE), xpbd_status_str((xpbd_status)1000)) != 0);
+    xpbd_mesh_data m;
+    xpbd_io_error err;
+    memset(&m, 0xab, sizeof m);
+    ENSURE_STATUS(xpbd_io_load_obj(NULL, NULL, &m, &err), XPBD_ERR_ARGUMENT);
+    ENSURE(io_zeroed(&m));
+    ENSURE(strstr(err.what, "path") != NULL);
+    ENSURE_STATUS(xpbd_io_load_obj("x.obj", NULL, NULL, &err), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_load_obj_mem(NULL, 4, NULL, &m, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_load_tetgen(NULL, &m, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_load_tetgen_mem(NULL, 0, NULL, 0, NULL, 0, &m, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_load_tetgen_mem("1 3\n1 0 0 0\n", 12, NULL, 5, NULL, 0, &m, NULL),
+                  XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_load_gmsh(NULL, &m, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_load_gmsh_mem(NULL, 3, &m, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE(io_zeroed(&m));
+
+    /* options */
+    const char tri[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    const double bad_scale[] = {-1, (double)NAN, (double)INFINITY, -0.0 - 1e-300};
+    for (size_t k = 0; k < sizeof bad_scale / sizeof bad_scale[0]; ++k) {
+        const xpbd_obj_options opt = {bad_scale[k], XPBD_IO_UP_Y};
+        memset(&m, 0xab, sizeof m);
+        ENSURE_STATUS(xpbd_io_load_obj_mem(tri, sizeof tri - 1, &opt, &m, &err),
+                      XPBD_ERR_ARGUMENT);
+        ENSURE(io_zeroed(&m));
+        ENSURE(strstr(err.what, "scale") != NULL);
+    }
+    const xpbd_obj_options up7 = {1, (xpbd_io_up)7};
+    ENSURE_STATUS(xpbd_io_load_obj_mem(tri, sizeof tri - 1, &up7, &m, &err), XPBD_ERR_ARGUMENT);
+    ENSURE(strstr(err.what, "up") != NULL);
+
+    /* files that are not there; err may be NULL */
+    memset(&m, 0xab, sizeof m);
+    memset(&err, 0xcd, sizeof err);
+    ENSURE_STATUS(xpbd_io_load_obj(io_path("no-such.obj"), NULL, &m, &err), XPBD_ERR_FILE);
+    ENSURE(io_zeroed(&m));
+    ENSURE_INT(err.line, 0);
+    ENSURE(strstr(err.what, "cannot open") != NULL);
+    ENSURE_STATUS(xpbd_io_load_gmsh(io_path("no-such.msh"), &m, NULL), XPBD_ERR_FILE);
+    ENSURE_STATUS(xpbd_io_load_tetgen(io_path("no-such"), &m, &err), XPBD_ERR_FILE);
+    ENSURE(strncmp(err.what, ".node: cannot open", 18) == 0);
+    /* a directory opens (on POSIX) but does not read */
+    ENSURE_STATUS(xpbd_io_load_gmsh(io_dir, &m, &err), XPBD_ERR_FILE);
+    ENSURE(io_zeroed(&m));
+
+    /* no bytes at all */
+    ENSURE_STATUS(xpbd_io_load_obj_mem(NULL, 0, NULL, &m, &err), XPBD_ERR_FILE);
+    ENSURE(strstr(err.what, "no vertices") != NULL);
+    ENSURE_STATUS(xpbd_io_load_gmsh_mem(NULL, 0, &m, &err), XPBD_ERR_FILE);
+    ENSURE_STATUS(xpbd_io_load_tetgen_mem("", 0, NULL, 0, NULL, 0, &m, &err), XPBD_ERR_FILE);
+    ENSURE(io_zeroed(&m));
+    /* a success needs no err, and a mesh freed twice is fine */
+    REQUIRE_STATUS(xpbd_io_load_obj_mem(tri, sizeof tri - 1, NULL, &m, NULL), XPBD_OK);
+    ENSURE_INT(m.particles, 3);
+    xpbd_mesh_data_free(&m);
+    xpbd_mesh_data_free(&m);
+    ENSURE(io_zeroed(&m));
+}
+
+/* --------------------------------------------------------------- OBJ --- */
+
+static void io_obj_features(void)
+{
+    xpbd_mesh_data m, p;
+    xpbd_io_error err;
+    memset(&err, 0xcd, sizeof err);
+    REQUIRE_STATUS(xpbd_io_load_obj_mem(io_obj_forms, sizeof io_obj_forms - 1, NULL, &m, &err),
+                   XPBD_OK);
+    io_expect_ok(&err, 2); /* l and p */
+    io_expect(&m, io_obj_forms_xyz, 7, io_obj_forms_tri, 11, NULL, NULL, 0, NULL);
+    ENSURE_INT(m.labels, 0);
+    ENSURE(m.label_id == NULL && m.label_name == NULL && m.tet == NULL);
+    /* the same from the file */
+    REQUIRE(io_write(io_path("forms.obj"), io_obj_forms, sizeof io_obj_forms - 1));
+    REQUIRE_STATUS(xpbd_io_load_obj(io_path("forms.obj"), NULL, &p, &err), XPBD_OK);
+    io_expect_same(&p, &m);
+    xpbd_mesh_data_free(&p);
+    xpbd_mesh_data_free(&m);
+
+    /* a point cloud: vertices alone */
+    const char cloud[] = "v 1 2 3\nv 4 5 6";
+    static const double cloud_xyz[] = {1, 2, 3, 4, 5, 6};
+    REQUIRE_STATUS(xpbd_io_load_obj_mem(cloud, sizeof cloud - 1, NULL, &m, &err), XPBD_OK);
+    io_expect(&m, cloud_xyz, 2, NULL, 0, NULL, NULL, 0, NULL);
+    ENSURE(m.triangle == NULL);
+    xpbd_mesh_data_free(&m);
+}
+
+static void io_obj_options(void)
+{
+    const char text[] = "v 1 2 3\nv -0.5 0.25 4\nv 0 0 0\nv 3 -7 0.1\nf 1 2 3 4\n";
+    static const uint32_t tri[] = {0, 1, 2, 0, 2, 3};
+    xpbd_mesh_data m;
+    xpbd_io_error err;
+    /* scale 2, z up: (x, y, z) -> 2 (x, z, -y) */
+    const xpbd_obj_options z2 = {2, XPBD_IO_UP_Z};
+    static const double want_z2[] = {2, 6, -4, -1, 8, -0.5, 0, 0, 0, 6, 0.2, 14};
+    REQUIRE_STATUS(xpbd_io_load_obj_mem(text, sizeof text - 1, &z2, &m, &err), XPBD_OK);
+    io_expect(&m, want_z2, 4, tri, 2, NULL, NULL, 0, NULL);
+    ENSURE(!signbit(m.xyz[8])); /* -0 not made of a 0 */
+    xpbd_mesh_data_free(&m);
+    /* the defaults, three ways */
+    static const double want[] = {1, 2, 3, -0.5, 0.25, 4, 0, 0, 0, 3, -7, 0.1};
+    const xpbd_obj_options zero = {0, XPBD_IO_UP_Y}, one = {1, XPBD_IO_UP_Y};
+    const xpbd_obj_options *opts[3] = {NULL, &zero, &one};
+    for (int k = 0; k < 3; ++k) {
+        REQUIRE_STATUS(xpbd_io_load_obj_mem(text, sizeof text - 1, opts[k], &m, &err), XPBD_OK);
+        io_expect(&m, want, 4, tri, 2, NULL, NULL, 0, NULL);
+        xpbd_mesh_data_free(&m);
+    }
+    /* a scale that is not a power of two: each coordinate times it, once */
+    const xpbd_obj_options tenth = {0.1, XPBD_IO_UP_Y};
+    double want_tenth[12];
+    for (int k = 0; k < 12; ++k)
+        want_tenth[k] = want[k] * 0.1;
+    REQUIRE_STATUS(xpbd_io_load_obj_mem(text, sizeof text - 1, &tenth, &m, &err), XPBD_OK);
+    io_expect(&m, want_tenth, 4, tri, 2, NULL, NULL, 0, NULL);
+    xpbd_mesh_data_free(&m);
+    /* y up with the scale through the path loader */
+    REQUIRE(io_write(io_path("options.obj"), text, sizeof text - 1));
+    REQUIRE_STATUS(xpbd_io_load_obj(io_path("options.obj"), &z2, &m, &err), XPBD_OK);
+    io_expect(&m, want_z2, 4, tri, 2, NULL, NULL, 0, NULL);
+    xpbd_mesh_data_free(&m);
+
+    /* a decimal comma locale: the file's '.' still reads, a ',' does not */
+    static const char *const comma[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "de_DE"};
+    const char *found = NULL;
+    for (size_t k = 0; k < sizeof comma / sizeof comma[0] && !found; ++k)
+        found = setlocale(LC_NUMERIC, comma[k]);
+    if (found) {
+        REQUIRE_STATUS(xpbd_io_load_obj_mem(text, sizeof text - 1, NULL, &m, &err), XPBD_OK);
+        io_expect(&m, want, 4, tri, 2, NULL, NULL, 0, NULL);
+        xpbd_mesh_data_free(&m);
+        ENSURE_STATUS(xpbd_io_load_obj_mem("v 0,5 0 0\n", 10, NULL, &m, &err), XPBD_ERR_FILE);
+        setlocale(LC_NUMERIC, "C");
+        printf("      (decimal comma locale %s checked)\n", found);
+    }
+}
+
+/* ------------------------------------------------------------ TetGen --- */
+
+static void io_tetgen_one_based(void)
+{
+    static const uint32_t tet[] = {0, 1, 2, 3, 1, 2, 3, 4};
+    static const int32_t tet_label[] = {7, -3};
+    static const uint32_t tri[] = {0, 1, 2, 0, 1, 3, 1, 2, 4};
+    static const int32_t tri_label[] = {10, -2, 0};
+    xpbd_mesh_data m, p;
+    xpbd_io_error err;
+    memset(&err, 0xcd, sizeof err);
+    REQUIRE_STATUS(xpbd_io_load_tetgen_mem(io_tg1_node, sizeof io_tg1_node - 1, io_tg1_ele,
+                                           sizeof io_tg1_ele - 1, io_tg1_face,
+                                           sizeof io_tg1_face - 1, &m, &err),
+                   XPBD_OK);
+    io_expect_ok(&err, 0);
+    io_expect(&m, io_tg_xyz, 5, tri, 3, tri_label, tet, 2, tet_label);
+    ENSURE_INT(m.labels, 0);
+    /* from files: the .node path and the common name */
+    REQUIRE(io_write(io_path("tg1.node"), io_tg1_node, sizeof io_tg1_node - 1));
+    REQUIRE(io_write(io_path("tg1.ele"), io_tg1_ele, sizeof io_tg1_ele - 1));
+    REQUIRE(io_write(io_path("tg1.face"), io_tg1_face, sizeof io_tg1_face - 1));
+    const char *paths[2] = {io_path("tg1.node"), io_path("tg1")};
+    for (int k = 0; k < 2; ++k) {
+        REQUIRE_STATUS(xpbd_io_load_tetgen(paths[k], &p, &err), XPBD_OK);
+        io_expect_same(&p, &m);
+        xpbd_mesh_data_free(&p);
+    }
+    xpbd_mesh_data_free(&m);
+    /* .node alone: the points, no elements */
+    REQUIRE(io_write(io_path("tg1only.node"), io_tg1_node, sizeof io_tg1_node - 1));
+    REQUIRE_STATUS(xpbd_io_load_tetgen(io_path("tg1only"), &p, &err), XPBD_OK);
+    io_expect(&p, io_tg_xyz, 5, NULL, 0, NULL, NULL, 0, NULL);
+    xpbd_mesh_data_free(&p);
+    /* .node and .face */
+    REQUIRE(io_write(io_path("tg1face.node"), io_tg1_node, sizeof io_tg1_node - 1));
+    REQUIRE(io_write(io_path("tg1face.face"), io_tg1_face, sizeof io_tg1_face - 1));
+    REQUIRE_STATUS(xpbd_io_load_tetgen(io_path("tg1face.node"), &p, &err), XPBD_OK);
+    io_expect(&p, io_tg_xyz, 5, tri, 3, tri_label, NULL, 0, NULL);
+    xpbd_mesh_data_free(&p);
+}
+
+static void io_tetgen_zero_based(void)
+{
+    static const uint32_t tet[] = {0, 1, 2, 3, 1, 2, 3, 4};
+    xpbd_mesh_data m, p;
+    xpbd_io_error err;
+    /* header defaults, a 10-node .ele (its corners kept), no attributes, no .face */
+    REQUIRE_STATUS(xpbd_io_load_tetgen_mem(io_tg0_node, sizeof io_tg0_node - 1, io_tg0_ele,
+                                           sizeof io_tg0_ele - 1, NULL, 0, &m, &err),
+                   XPBD_OK);
+    io_expect(&m, io_tg_xyz, 5, NULL, 0, NULL, tet, 2, NULL);
+    REQUIRE(io_write(io_path("tg0.node"), io_tg0_node, sizeof io_tg0_node - 1));
+    REQUIRE(io_write(io_path("tg0.ele"), io_tg0_ele, sizeof io_tg0_ele - 1));
+    REQUIRE_STATUS(xpbd_io_load_tetgen(io_path("tg0"), &p, &err), XPBD_OK);
+    io_expect_same(&p, &m);
+    xpbd_mesh_data_free(&p);
+    xpbd_mesh_data_free(&m);
+    /* 0-based with a face file with markers and an .ele with real-valued
+     * integer region attributes, CRLF line ends */
+    const char node[] = "4 3 0 0\r\n0 0 0 0\r\n1 1 0 0\r\n2 0 1 0\r\n3 0 0 1\r\n";
+    const char ele[] = "1 4 1\r\n0 0 1 2 3 -2.0e0\r\n";
+    const char face[] = "2 1\r\n0 0 1 2 5\r\n1 0 1 3 6\r\n";
+    static const uint32_t tri[] = {0, 1, 2, 0, 1, 3};
+    static const int32_t tri_label[] = {5, 6}, tet_label[] = {-2};
+    REQUIRE_STATUS(xpbd_io_load_tetgen_mem(node, sizeof node - 1, ele, sizeof ele - 1, face,
+                                           sizeof face - 1, &m, &err),
+                   XPBD_OK);
+    io_expect(&m, io_tg_xyz, 4, tri, 2, tri_label, tet, 1, tet_label);
+    xpbd_mesh_data_free(&m);
+}
+
+/* -------------------------------------------------------------- Gmsh --- */
+
+static void io_expect_msh41(const xpbd_mesh_data *m)
+{
+    static const int32_t tri_label[] = {10, 10}, tet_label[] = {20, 20};
+    io_expect(m, io_tg_xyz, 5, io_msh_tri, 2, tri_label, io_msh_tet, 2, tet_label);
+    ENSURE_INT(m->labels, 2);
+    if (m->labels == 2) {
+        ENSURE_INT(m->label_id[0], 10);
+        ENSURE(strcmp(m->label_name[0], "skin") == 0);
+        ENSURE_INT(m->label_id[1], 20);
+        ENSURE(strcmp(m->label_name[1], "body part") == 0);
+    }
+}
+
+static void io_gmsh_41(void)
+{
+    xpbd_mesh_data m, p;
+    xpbd_io_error err;
+    memset(&err, 0xcd, sizeof err);
+    REQUIRE_STATUS(xpbd_io_load_gmsh_mem(io_msh41, sizeof io_msh41 - 1, &m, &err), XPBD_OK);
+    io_expect_ok(&err, 2); /* a line and a point */
+    io_expect_msh41(&m);
+    REQUIRE(io_write(io_path("ascii41.msh"), io_msh41, sizeof io_msh41 - 1));
+    REQUIRE_STATUS(xpbd_io_load_gmsh(io_path("ascii41.msh"), &p, &err), XPBD_OK);
+    io_expect_same(&p, &m);
+    xpbd_mesh_data_free(&p);
+    /* binary, both byte orders, size_t fields of 8 and 4 bytes: the same mesh */
+    static io_bw w;
+    for (int le = 0; le < 2; ++le)
+        for (size_t ds = 4; ds <= 8; ds += 4) {
+            io_msh41_binary(&w, le, ds, IO_BIN_VALID);
+            memset(&err, 0xcd, sizeof err);
+            const xpbd_status st = xpbd_io_load_gmsh_mem(w.buf, w.n, &p, &err);
+            if (st != XPBD_OK)
+                fprintf(stderr, "binary %s ds %zu: %s at offset %zu\n", le ? "LE" : "BE", ds,
+                        err.what, err.byte_offset);
+            REQUIRE_STATUS(st, XPBD_OK);
+            io_expect_ok(&err, 2);
+            io_expect_same(&p, &m);
+            xpbd_mesh_data_free(&p);
+        }
+    io_msh41_binary(&w, 0, 8, IO_BIN_VALID);
+    REQUIRE(io_write(io_path("binary41be.msh"), w.buf, w.n));
+    REQUIRE_STATUS(xpbd_io_load_gmsh(io_path("binary41be.msh"), &p, &err), XPBD_OK);
+    io_expect_same(&p, &m);
+    xpbd_mesh_data_free(&p);
+    xpbd_mesh_data_free(&m);
+
+    /* no $Entities: no labels; consecutive tags; an empty $PhysicalNames */
+    const char plain[] = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
+                         "$PhysicalNames\n0\n$EndPhysicalNames\n"
+                         "$Nodes\n1 4 1 4\n3 1 0 4\n1\n2\n3\n4\n"
+                         "0 0 0\n1 0 0\n0 1 0\n0 0 1\n$EndNodes\n"
+                         "$Elements\n1 1 1 1\n3 1 4 1\n1 4 3 2 1\n$EndElements\n"
+                         "$NodeData\n1\n\"x\"\n$EndNodeData\n";
+    static const uint32_t tet[] = {3, 2, 1, 0};
+    REQUIRE_STATUS(xpbd_io_load_gmsh_mem(plain, sizeof plain - 1, &m, &err), XPBD_OK);
+    io_expect(&m, io_tg_xyz, 4, NULL, 0, NULL, tet, 1, NULL);
+    ENSURE(m.labels == 0 && m.label_id == NULL && m.label_name == NULL);
+    io_expect_ok(&err, 0);
+    xpbd_mesh_data_free(&m);
+}
+
+static void io_gmsh_22(void)
+{
+    static const uint32_t tri[] = {0, 1, 2};
+    static const int32_t tri_label[] = {3}, tet_label[] = {4, 0};
+    xpbd_mesh_data m, p;
+    xpbd_io_error err;
+    REQUIRE_STATUS(xpbd_io_load_gmsh_mem(io_msh22, sizeof io_msh22 - 1, &m, &err), XPBD_OK);
+    io_expect_ok(&err, 2);
+    io_expect(&m, io_tg_xyz, 5, tri, 1, tri_label, io_msh_tet, 2, tet_label);
+    ENSURE_INT(m.labels, 2);
+    if (m.labels == 2) {
+        ENSURE(m.label_id[0] == 3 && strcmp(m.label_name[0], "top") == 0);
+        ENSURE(m.label_id[1] == 4 && strcmp(m.label_name[1], "solid") == 0);
+    }
+    REQUIRE(io_write(io_path("ascii22.msh"), io_msh22, sizeof io_msh22 - 1));
+    REQUIRE_STATUS(xpbd_io_load_gmsh(io_path("ascii22.msh"), &p, &err), XPBD_OK);
+    io_expect_same(&p, &m);
+    xpbd_mesh_data_free(&p);
+    xpbd_mesh_data_free(&m);
+    /* tags not in order: dense indices in the order of $Nodes */
+    const char shuffled[] = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+                            "$Nodes\n4\n40 0 0 1\n7 1 0 0\n100 0 1 0\n8 0 0 0\n$EndNodes\n"
+                            "$Elements\n1\n9 4 2 1 1 8 7 100 40\n$EndElements\n";
+    static const double xyz[] = {0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0};
+    static const uint32_t tet[] = {3, 1, 2, 0};
+    static const int32_t one[] = {1};
+    REQUIRE_STATUS(xpbd_io_load_gmsh_mem(shuffled, sizeof shuffled - 1, &m, &err), XPBD_OK);
+    io_expect(&m, xyz, 4, NULL, 0, NULL, tet, 1, one);
+    xpbd_mesh_data_free(&m);
+}
+
+/* --------------------------------------------------------- catalogue --- */
+
+/* One malformed file. '@' in a text marks the fault: the expected byte
+ * offset, and the line it is on (a '@' at the very end, after the last
+ * line end: the last line, where a file cut short is named). Binary rows
+ * are io_msh41_binary's variants (its mark the offset, line 0). */
+typedef struct io_row {
+    char format;         /* 'o' OBJ, 't' TetGen, 'g' Gmsh text, 'b' Gmsh binary */
+    const char *text[3]; /* OBJ, Gmsh: [0]; TetGen: .node, .ele, .face (NULL: absent) */
+    xpbd_status want;
+    const char *what;    /* a part of the message */
+    double scale;        /* OBJ */
+    int variant, le;     /* binary */
+    size_t ds;
+} io_row;
+
+#define TGN "4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n"
+#define M41 "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
+#define M22 "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+#define N41 "$Nodes\n1 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n$EndNodes\n"
+#define E41 "$Elements\n1 1 1 1\n2 1 2 1\n1 1 2 3\n$EndElements\n"
+#define N22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n"
+
+static const io_row io_rows[] = {
+    /* OBJ */
+    {'o', {"v 0 0 0\nv 1 0 0\nf 1 2 @3\n"},
+     XPBD_ERR_INDEX, "f: v index 3 out of range", 0, 0, 0, 0},
+    {'o', {"v 0 0 0\nf @0 1 1\n"}, XPBD_ERR_INDEX, "v index 0", 0, 0, 0, 0},
+    {'o', {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf @-4 1 2\n"},
+     XPBD_ERR_INDEX, "index -4 out of range", 0, 0, 0, 0},
+    {'o', {"v 0 0 @nan\n"}, XPBD_ERR_POSITION, "v: z is not finite", 0, 0, 0, 0},
+    {'o', {"v 0 0@\n"}, XPBD_ERR_FILE, "v: z missing", 0, 0, 0, 0},
+    {'o', {"v 0 0 @1x\n"}, XPBD_ERR_FILE, "not a number", 0, 0, 0, 0},
+    {'o', {"v 1 2 3\r\nv 1 2 3\r\n@f 1 2\r\n"}, XPBD_ERR_FILE, "2 corners, at least 3", 0, 0, 0, 0},
+    {'o', {"v 1 2 3\nf 1/@2 1 1\n"}, XPBD_ERR_INDEX, "vt index 2 out of range", 0, 0, 0, 0},
+    {'o', {"# nothing\nmtllib a.mtl\n@"}, XPBD_ERR_FILE, "no vertices", 0, 0, 0, 0},
+    {'o', {"v @1e999 0 0\n"}, XPBD_ERR_POSITION, "x is not finite", 0, 0, 0, 0},
+    {'o', {"v 1 2 3 4 5 6 7 @8\n"}, XPBD_ERR_FILE, "unexpected '8'", 0, 0, 0, 0},
+    {'o', {"v 1 2 3\nf @1/1/1/1 1 1\n"}, XPBD_ERR_FILE, "more than 3 parts", 0, 0, 0, 0},
+    {'o', {"v @1,5 2 3\n"}, XPBD_ERR_FILE, "'1,5' is not a number", 0, 0, 0, 0},
+    {'o', {"v @1e10 0 0\n"}, XPBD_ERR_POSITION, "(scaled)", 1e300, 0, 0, 0},
+    {'o', {"v 1 2 3\nvn 0 0 1\nf 1//@-2 1//1 1//1\n"}, XPBD_ERR_INDEX, "vn index -2", 0, 0, 0, 0},
+    {'o', {"v 1 2 3\nf @1/x 1 1\n"}, XPBD_ERR_FILE, "is not v[/vt][/vn]", 0, 0, 0, 0},
+    /* TetGen */
+    {'t', {"3 3 0 0\n1 0.5 0.5 0.5\n2 1.5 0.25 0.125\n@"},
+     XPBD_ERR_FILE, ".node: cut short: 2 of the header's 3", 0, 0, 0, 0},
+    {'t', {"2 3 0 0\n1 0 0 0\n2 1 0 0\n@3 0 1 0\n"},
+     XPBD_ERR_FILE, ".node: more records", 0, 0, 0, 0},
+    {'t', {"2 3 0 0\n1 0.5 0.5@\n2 1.5 0.25 0.125\n"},
+     XPBD_ERR_FILE, ".node: z missing", 0, 0, 0, 0},
+    {'t', {"2 3 0 0\n@2 0 0 0\n3 1 0 0\n"}, XPBD_ERR_FILE, "starts at 0 or 1", 0, 0, 0, 0},
+    {'t', {"2 3 0 0\n1 0 0 0\n@3 1 0 0\n"},
+     XPBD_ERR_FILE, "point number 3 where 2 is next", 0, 0, 0, 0},
+    {'t', {"1 @2 0 0\n1 0 0\n"}, XPBD_ERR_FILE, ".node: dimension 2 out of range", 0, 0, 0, 0},
+    {'t', {"1 3 0 0\n1 @nan 0 0\n"},
+     XPBD_ERR_POSITION, ".node: point 0: x is not finite", 0, 0, 0, 0},
+    {'t', {"@999999999999 3 0 0\n1 0 0 0\n"}, XPBD_ERR_FILE, "cannot fit", 0, 0, 0, 0},
+    {'t', {TGN, "1 4 0\n1 1 2 3 @5\n"}, XPBD_ERR_INDEX, ".ele: point 5 out of range", 0, 0, 0, 0},
+    {'t', {TGN, "2 4 0\n1    1    2    3    4\n@"},
+     XPBD_ERR_FILE, ".ele: cut short: 1 of the header's 2", 0, 0, 0, 0},
+    {'t', {TGN, "1 4 1\n1 1 2 3 4 @1.5\n"},
+     XPBD_ERR_FILE, "region attribute 1.5 is not", 0, 0, 0, 0},
+    {'t', {TGN, "@1 5 0\n1 1 2 3 4 4\n"}, XPBD_ERR_FILE, ".ele: 5 points per tet", 0, 0, 0, 0},
+    {'t', {TGN, NULL, "1 1\n1 1 2 @9 3\n"},
+     XPBD_ERR_INDEX, ".face: point 9 out of range", 0, 0, 0, 0},
+    {'t', {TGN, NULL, "1 1\n1  1 2 3@\n"},
+     XPBD_ERR_FILE, ".face: boundary marker missing", 0, 0, 0, 0},
+    {'t', {"@"}, XPBD_ERR_FILE, ".node: empty", 0, 0, 0, 0},
+    {'t', {TGN, "1 4 0\n@0 1 2 3 4\n"},
+     XPBD_ERR_FILE, ".ele: tet number 0 where 1 is next", 0, 0, 0, 0},
+    {'t', {"@1 3 99999999999 0\n1 0 0 0\n"}, XPBD_ERR_FILE, "cannot fit", 0, 0, 0, 0},
+    {'t', {"@0 3 0 0\n"}, XPBD_ERR_FILE, ".node: no points", 0, 0, 0, 0},
+    {'t', {"# only a comment\n\n@"}, XPBD_ERR_FILE, ".node: empty", 0, 0, 0, 0},
+    {'t', {"2 3 0 1\n1 0 0 0 1\n2 1.5 0.25 0.125@\n"},
+     XPBD_ERR_FILE, "point marker missing", 0, 0, 0, 0},
+    {'t', {TGN, "1 4 0\n1 1 2 3 4 @9\n"}, XPBD_ERR_FILE, ".ele: tet: unexpected '9'", 0, 0, 0, 0},
+    /* Gmsh, text */
+    {'g', {"@"}, XPBD_ERR_FILE, "empty: no $MeshFormat", 0, 0, 0, 0},
+    {'g', {"@solid box\nfacet\n"}, XPBD_ERR_FILE, "not a Gmsh file", 0, 0, 0, 0},
+    {'g', {"$MeshFormat\n@3.0 0 8\n$EndMeshFormat\n"},
+     XPBD_ERR_FILE, "'3.0' not supported", 0, 0, 0, 0},
+    {'g', {"$MeshFormat\n2.2 @1 8\n$EndMeshFormat\n"}, XPBD_ERR_FILE, "binary MSH 2", 0, 0, 0, 0},
+    {'g', {"$MeshFormat\n4.1 1 @6\n"}, XPBD_ERR_FILE, "data size 6", 0, 0, 0, 0},
+    {'g', {M41 "$Nodes\n1 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n@"}, XPBD_ERR_FILE,
+     "cut short in $Nodes", 0, 0, 0, 0},
+    {'g', {M41 "$Nodes\n1 3 1 3\n2 1 0 2\n1\n2\n0 0 0\n1 0 0\n@$EndNodes\n" E41}, XPBD_ERR_FILE,
+     "hold 2 nodes, the header says 3", 0, 0, 0, 0},
+    {'g', {M41 N41 "$Elements\n1 1 1 1\n2 1 2 1\n1 1 2 @9\n$EndElements\n"}, XPBD_ERR_INDEX,
+     "node tag 9 not in $Nodes", 0, 0, 0, 0},
+    {'g', {M41 "$Nodes\n1 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 @nan 0\n0 1 0\n$EndNodes\n" E41},
+     XPBD_ERR_POSITION, "node 1: y is not finite", 0, 0, 0, 0},
+    {'g', {M41 N41 "@"}, XPBD_ERR_FILE, "no $Elements section", 0, 0, 0, 0},
+    {'g', {M41 "@" E41}, XPBD_ERR_FILE, "$Elements before $Nodes", 0, 0, 0, 0},
+    {'g', {M41 "$Nodes\n1 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n@$Elements\n"},
+     XPBD_ERR_FILE, "$EndNodes expected", 0, 0, 0, 0},
+    {'g', {M41 "$Nodes\n1 @99999999999 1 3\n"}, XPBD_ERR_FILE, "cannot fit", 0, 0, 0, 0},
+    {'g', {M22 "@$Nodes\n2\n1 0 0 0\n1 1 0 0\n$EndNodes\n$Elements\n0\n$EndElements\n"},
+     XPBD_ERR_FILE, "node tag 1 repeated", 0, 0, 0, 0},
+    {'g', {M22 N22 "$Elements\n1\n1 4 0 1 2 3@\n$EndElements\n"}, XPBD_ERR_FILE,
+     "node number missing", 0, 0, 0, 0},
+    {'g', {M22 N22 "$Elements\n2\n1 2 0 1 2 3\n@$EndElements\n"}, XPBD_ERR_FILE,
+     "element number: '$EndElements' is not an integer", 0, 0, 0, 0},
+    {'g', {M41 "$Foo\nbar\n@"}, XPBD_ERR_FILE, "$Foo not closed by $EndFoo", 0, 0, 0, 0},
+    {'g', {M41 "$PhysicalNames\n1\n2 1 @skin\n$EndPhysicalNames\n"}, XPBD_ERR_FILE,
+     "not closed by '\"'", 0, 0, 0, 0},
+    {'g', {M41 N41 "$Elements\n1 1 1 1\n@3 1 2 1\n1 1 2 3\n$EndElements\n"}, XPBD_ERR_FILE,
+     "triangles in an entity of dimension 3", 0, 0, 0, 0},
+    {'g', {M41 "$Entities\n0 0 1 0\n1 0 0 0 1 1 0 0 0\n$EndEntities\n" N41
+               "$Elements\n1 1 1 1\n@2 7 2 1\n1 1 2 3\n$EndElements\n"},
+     XPBD_ERR_FILE, "entity (2, 7) not in $Entities", 0, 0, 0, 0},
+    {'g', {M41 "$Nodes\n1 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0 @5\n1 0 0\n0 1 0\n$EndNodes\n" E41},
+     XPBD_ERR_FILE, "unexpected '5'", 0, 0, 0, 0},
+    {'g', {M41 N41 "$Elements\n1 2 1 2\n2 1 2 1\n1 1 2 3\n@$EndElements\n"}, XPBD_ERR_FILE,
+     "hold 1 elements, the header says 2", 0, 0, 0, 0},
+    {'g', {M41 "$Nodes\n1 3 1 3\n2 1 0 3\n1\n2\n@7\n0 0 0\n1 0 0\n0 1 0\n$EndNodes\n" E41},
+     XPBD_ERR_FILE, "node tag 7 outside", 0, 0, 0, 0},
+    {'g', {M41 "$Entities\n0 0 2 0\n1 0 0 0 1 1 0 0 0\n@1 0 0 0 1 1 0 0 0\n$EndEntities\n" N41 E41},
+     XPBD_ERR_FILE, "surface entity 1 repeated", 0, 0, 0, 0},
+    {'g', {M41 N41 E41 "@$EndNodes\n"}, XPBD_ERR_FILE, "closes no section", 0, 0, 0, 0},
+    {'g', {M41 N41 E41 "@$Nodes\n"}, XPBD_ERR_FILE, "second $Nodes", 0, 0, 0, 0},
+    /* Gmsh 4.1 binary */
+    {'b', {NULL}, XPBD_ERR_FILE, "1 in neither byte order", 0, IO_BIN_ENDIAN, 1, 8},
+    {'b', {NULL}, XPBD_ERR_FILE, "cut short in parametric coordinate", 0, IO_BIN_TRUNCATED, 0, 8},
+    {'b', {NULL}, XPBD_ERR_FILE, "nodes cannot fit", 0, IO_BIN_HUGE_NODES, 1, 8},
+    {'b', {NULL}, XPBD_ERR_INDEX, "node tag 99 not in $Nodes", 0, IO_BIN_BAD_NODE, 0, 8},
+    {'b', {NULL}, XPBD_ERR_POSITION, "node 1: z is not finite", 0, IO_BIN_NAN, 1, 4},
+    {'b', {NULL}, XPBD_ERR_FILE, "element type 99: node count not known", 0, IO_BIN_TYPE, 0, 4},
+    {'b', {NULL}, XPBD_ERR_FILE, "hold 4 nodes, the header says 5", 0, IO_BIN_BLOCKS, 1, 8},
+};
+
+/* text without its '@'; *offset and *line: where it was */
+static size_t io_unmark(const char *text, char *out, size_t room, size_t *offset, size_t *line)
+{
+    size_t n = 0, lines = 1;
+    *offset = SIZE_MAX;
+    for (const char *s = text; *s && n + 1 < room; ++s) {
+        if (*s == '@') {
+            *offset = n;
+            *line = lines;
+            continue;
+        }
+        lines += *s == '\n';
+        out[n++] = *s;
+    }
+    out[n] = '\0';
+    if (*offset == n && n > 0 && out[n - 1] == '\n' && *line > 1)
+        --*line; /* at the end: the last line */
+    return n;
+}
+
+static xpbd_status io_row_load(const io_row *r, int from_path, const char *const *text,
+                               const size_t *size, xpbd_mesh_data *m, xpbd_io_error *err,
+                               int index)
+{
+    char name[64];
+    const xpbd_obj_options opt = {r->scale, XPBD_IO_UP_Y};
+    switch (r->format) {
+    case 'o':
+        if (!from_path)
+            return xpbd_io_load_obj_mem(text[0], size[0], &opt, m, err);
+        snprintf(name, sizeof name, "row%02d.obj", index);
+        if (!io_write(io_path(name), text[0], size[0]))
+            return XPBD_SKIPPED;
+        return xpbd_io_load_obj(io_path(name), &opt, m, err);
+    case 't': {
+        if (!from_path)
+            return xpbd_io_load_tetgen_mem(text[0], size[0], text[1], size[1], text[2], size[2],
+                                           m, err);
+        static const char *const ext[3] = {"node", "ele", "face"};
+        for (int k = 0; k < 3; ++k) {
+            snprintf(name, sizeof name, "row%02d.%s", index, ext[k]);
+            remove(io_path(name));
+            if (text[k] && !io_write(io_path(name), text[k], size[k]))
+                return XPBD_SKIPPED;
+        }
+        snprintf(name, sizeof name, "row%02d", index);
+        return xpbd_io_load_tetgen(io_path(name), m, err);
+    }
+    default:
+        if (!from_path)
+            return xpbd_io_load_gmsh_mem(text[0], size[0], m, err);
+        snprintf(name, sizeof name, "row%02d.msh", index);
+        if (!io_write(io_path(name), text[0], size[0]))
+            return XPBD_SKIPPED;
+        return xpbd_io_load_gmsh(io_path(name), m, err);
+    }
+}
+
+static void io_catalogue(void)
+{
+    const size_t rows = sizeof io_rows / sizeof io_rows[0];
+    ENSURE(rows >= 30);
+    static char buf[3][4096];
+    static io_bw w;
+    size_t failed_rows = 0;
+    for (size_t i = 0; i < rows; ++i) {
+        const io_row *r = &io_rows[i];
+        const unsigned long before = xt_failures;
+        const char *text[3] = {NULL, NULL, NULL};
+        size_t size[3] = {0, 0, 0}, want_offset = SIZE_MAX, want_line = 0;
+        if (r->format == 'b') {
+            io_msh41_binary(&w, r->le, r->ds, r->variant);
+            text[0] = (const char *)w.buf;
+            size[0] = w.n;
+            want_offset = w.mark;
+        } else {
+            for (int k = 0; k < 3; ++k) {
+                if (!r->text[k])
+                    continue;
+                size_t off, line = 0;
+                size[k] = io_unmark(r->text[k], buf[k], sizeof buf[k], &off, &line);
+                text[k] = buf[k];
+                if (off != SIZE_MAX) {
+                    want_offset = off;
+                    want_line = line;
+                }
+            }
+            ENSURE(want_offset != SIZE_MAX); /* every text row marks its fault */
+        }
+        xpbd_io_error first;
+        for (int from_path = 0; from_path < 2; ++from_path) {
+            xpbd_mesh_data m;
+            xpbd_io_error err;
+            memset(&m, 0xab, sizeof m);
+            memset(&err, 0xcd, sizeof err);
+            const xpbd_status st = io_row_load(r, from_path, text, size, &m, &err, (int)i);
+            if (st == XPBD_SKIPPED) {
+                ENSURE(!"row file written");
+                continue;
+            }
+            ENSURE_STATUS(st, r->want);
+            ENSURE(io_zeroed(&m));
+            ENSURE(memchr(err.what, '\0', sizeof err.what) != NULL);
+            ENSURE(strstr(err.what, r->what) != NULL);
+            ENSURE_INT(err.line, want_line);
+            ENSURE_INT(err.byte_offset, want_offset);
+            ENSURE_INT(err.skipped, 0);
+            if (from_path == 0)
+                first = err;
+            else
+                ENSURE(memcmp(&first, &err, sizeof err) == 0); /* the same report */
+            if (st == XPBD_OK)
+                xpbd_mesh_data_free(&m);
+        }
+        if (xt_failures != before) {
+            ++failed_rows;
+            fprintf(stderr, "      row %zu (%c): what '%s', line %zu, offset %zu\n", i,
+                    r->format, first.what, first.line, first.byte_offset);
+        }
+    }
+    printf("      %zu rows, %zu failed\n", rows, failed_rows);
+}
+
+/* ---------------------------------------------------- a real mesher --- */
+
+/* 2 x 1 x 0.5 box as a piecewise linear complex, one region */
+static const char io_box_poly[] = "# box 2 x 1 x 0.5\n"
+                                  "8 3 0 0\n"
+                                  "1 0 0 0\n2 2 0 0\n3 2 1 0\n4 0 1 0\n"
+                                  "5 0 0 0.5\n6 2 0 0.5\n7 2 1 0.5\n8 0 1 0.5\n"
+                                  "6 1\n"
+                                  "1 0 1\n4 1 2 3 4\n"
+                                  "1 0 2\n4 5 6 7 8\n"
+                                  "1 0 3\n4 1 2 6 5\n"
+                                  "1 0 4\n4 2 3 7 6\n"
+                                  "1 0 5\n4 3 4 8 7\n"
+                                  "1 0 6\n4 4 1 5 8\n"
+                                  "0\n"
+                                  "1\n1 1 1 0.25 7 0\n";
+
+static void io_check_box(const xpbd_mesh_data *m, int labels)
+{
+    REQUIRE(m->tets > 0);
+    REQUIRE(m->triangles > 0);
+    for (size_t k = 0; k < 4 * m->tets; ++k)
+        ENSURE(m->tet[k] < m->particles);
+    for (size_t k = 0; k < 3 * m->triangles; ++k)
+        ENSURE(m->triangle[k] < m->particles);
+    double volume = 0, area = 0;
+    for (size_t t = 0; t < m->tets; ++t) {
+        const double *x0 = m->xyz + 3 * m->tet[4 * t], *x1 = m->xyz + 3 * m->tet[4 * t + 1];
+        const double *x2 = m->xyz + 3 * m->tet[4 * t + 2], *x3 = m->xyz + 3 * m->tet[4 * t + 3];
+        double a[3], b[3], c[3];
+        for (int k = 0; k < 3; ++k) {
+            a[k] = x1[k] - x0[k];
+            b[k] = x2[k] - x0[k];
+            c[k] = x3[k] - x0[k];
+        }
+        const double v6 = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+                          a[2] * (b[0] * c[1] - b[1] * c[0]);
+        volume += fabs(v6) / 6;
+        if (labels)
+            ENSURE_INT(m->tet_label ? m->tet_label[t] : -1, 7);
+    }
+    for (size_t f = 0; f < m->triangles; ++f) {
+        const double *x0 = m->xyz + 3 * m->triangle[3 * f];
+        const double *x1 = m->xyz + 3 * m->triangle[3 * f + 1];
+        const double *x2 = m->xyz + 3 * m->triangle[3 * f + 2];
+        double a[3], b[3];
+        for (int k = 0; k < 3; ++k) {
+            a[k] = x1[k] - x0[k];
+            b[k] = x2[k] - x0[k];
+        }
+        const double n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                             a[0] * b[1] - a[1] * b[0]};
+        area += sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) / 2;
+        ENSURE(m->triangle_label && m->triangle_label[f] >= 1 && m->triangle_label[f] <= 6);
+    }
+    ENSURE_NEAR(volume, 1.0, 1e-12);
+    ENSURE_NEAR(area, 7.0, 7e-12);
+    ENSURE((m->tet_label != NULL) == (labels != 0));
+    printf("      %zu points, %zu tets, %zu boundary triangles: volume %.17g, area %.17g\n",
+           m->particles, m->tets, m->triangles, volume, area);
+}
+
+static void io_mesher(void)
+{
+    if (system("command -v tetgen >/dev/null 2>&1") != 0) {
+        printf("      tetgen is not on PATH (Debian: apt-get install tetgen): skipped\n");
+        io_skipped = 1;
+        return;
+    }
+    REQUIRE(io_write(io_path("box.poly"), io_box_poly, sizeof io_box_poly - 1));
+    REQUIRE(io_write(io_path("box0.poly"), io_box_poly, sizeof io_box_poly - 1));
+    char cmd[4096];
+    /* quality 1.5, tets of at most 0.005 (a few hundred), numbered from 1;
+     * then from 0 (-z) with the region attribute (-A) */
+    snprintf(cmd, sizeof cmd, "tetgen -pq1.5a0.005 '%s' >'%s' 2>&1", io_path("box.poly"),
+             io_path("tetgen.log"));
+    REQUIRE(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "tetgen -pq1.5a0.005zA '%s' >'%s' 2>&1", io_path("box0.poly"),
+             io_path("tetgen0.log"));
+    REQUIRE(system(cmd) == 0);
+    xpbd_mesh_data one, zero;
+    xpbd_io_error err;
+    const xpbd_status st = xpbd_io_load_tetgen(io_path("box.1.node"), &one, &err);
+    if (st != XPBD_OK)
+        fprintf(stderr, "box.1: %s, line %zu\n", err.what, err.line);
+    REQUIRE_STATUS(st, XPBD_OK);
+    io_check_box(&one, 0);
+    REQUIRE_STATUS(xpbd_io_load_tetgen(io_path("box0.1"), &zero, &err), XPBD_OK);
+    io_check_box(&zero, 1);
+    /* the same mesh, numbered from 0 */
+    ENSURE_INT(zero.particles, one.particles);
+    ENSURE_INT(zero.tets, one.tets);
+    if (zero.particles == one.particles && zero.tets == one.tets) {
+        IO_SAME(zero.xyz, one.xyz, 3 * one.particles, "%.17g");
+        IO_SAME(zero.tet, one.tet, 4 * one.tets, "%u");
+    }
+    xpbd_mesh_data_free(&one);
+    xpbd_mesh_data_free(&zero);
+}
+
+/* ------------------------------------------------------------ runner --- */
+
+static const xt_test io_tests[] = {
+    {"io.status", io_status},
+    {"io.obj.features", io_obj_features},
+    {"io.obj.options", io_obj_options},
+    {"io.tetgen.one_based", io_tetgen_one_based},
+    {"io.tetgen.zero_based", io_tetgen_zero_based},
+    {"io.gmsh.v41", io_gmsh_41},
+    {"io.gmsh.v22", io_gmsh_22},
+    {"io.catalogue", io_catalogue},
+    {"io.mesher", io_mesher},
+    {NULL, NULL},
+};
+
+int main(int argc, char **argv)
+{
+    int first = 1;
+    while (first < argc && strncmp(argv[first], "--", 2) == 0) {
+        if (strcmp(argv[first], "--dir") == 0 && first + 1 < argc) {
+            io_dir = argv[first + 1];
+            first += 2;
+        } else {
+            fprintf(stderr, "usage: xpbd-io-tests [--dir DIR] [PREFIX...]\n");
+            return 2;
+        }
+    }
+    unsigned passed = 0, failed = 0, skipped = 0;
+    for (const xt_test *x = io_tests; x->name; ++x) {
+        int chosen = first >= argc;
+        for (int i = first; i < argc; ++i)
+            chosen |= strncmp(x->name, argv[i], strlen(argv[i])) == 0;
+        if (!chosen)
+            continue;
+        current_test = x->name;
+        xt_failures = 0;
+        io_skipped = 0;
+        x->fn();
+        if (xt_failures) {
+            ++failed;
+            printf("FAIL  %s (%lu failed checks)\n", x->name, xt_failures);
+        } else if (io_skipped) {
+            ++skipped;
+            printf("skip  %s\n", x->name);
+        } else {
+            ++passed;
+            printf("ok    %s\n", x->name);
+        }
+        fflush(stdout);
+    }
+    if (passed + failed + skipped == 0) {
+        fprintf(stderr, "xpbd-io-tests: no test matches the given prefix\n");
+        return 2;
+    }
+    printf("%u passed, %u failed%s\n", passed, failed, skipped ? ", some skipped" : "");
+    if (failed)
+        return 1;
+    return passed == 0 ? 77 : 0;
+}

@@ -3,6 +3,7 @@
  *
  *     xpbd-replay [--quiet] FILE
  *     xpbd-replay --check [--threads N] [--quiet] FILE
+ *     xpbd-replay --export DIR [--quiet] FILE
  *
  * The first replays FILE and compares the final state with the recording's
  * hash. Exit status: 0 the replay reproduced the recording bit for bit; 1 it
@@ -19,6 +20,13 @@
  * path differs, the recording is not reproduced or the reference's steps
  * fail; 2 the file was refused, unreadable or malformed, its scene refused,
  * or the usage was wrong.
+ *
+ * --export DIR replays FILE writing results into DIR (which must exist,
+ * xpbd/io.h's writers): frame_NNNN.vtu after every frame (NNNN from 0000),
+ * run.pvd (rewritten after every frame), rest.obj and run.pc2 (the
+ * starting particles, one sample a frame, start frame = the first frame
+ * replayed + 1, rate 1); exit status as the plain replay, 2 also when an
+ * output cannot be written.
  *
  * The per-precision part is written once: this file includes itself with
  * XRP_BODY defined, once for float and once for double. */
@@ -529,6 +537,149 @@ static xpbd_status FN(xrp_check)(const xrp_file *ref, const xrp_file *run, xrp_p
     return XPBD_OK;
 }
 
+#ifdef XPBD_REPLAY_MAIN
+/* ------------------------------------------------------------ export --- */
+
+/* xpbd-replay --export: replays fl, writing DIR/frame_NNNN.vtu after every
+ * frame (the particles, velocity as point data, the engine's tets and the
+ * triangles of its bending stencils), DIR/run.pvd rewritten after every
+ * frame, DIR/rest.obj (the starting particles' rest shape, the stencils'
+ * triangles and the tets' boundary faces) and DIR/run.pc2 (the starting
+ * particles, a sample a frame). 0; 1 a step failed or the end state is not
+ * the recorded one; 2 the scene was refused or an output could not be
+ * written, 3 a step failed (message in err for 2 and 3). */
+static int FN(xrp_export)(const xrp_file *fl, const char *dir, uint64_t *hash, char *err,
+                          size_t errlen)
+{
+    ENG *e = NULL;
+    xpbd_io_pc2_writer *pc = NULL;
+    double *xyz = NULL, *vel = NULL;
+    uint32_t *tri = NULL;
+    char *names = NULL;
+    const char **file = NULL;
+    double *time = NULL;
+    size_t cap = 0, ntri = 0;
+    int rc = 2;
+    const size_t dlen = strlen(dir);
+    char *path = malloc(dlen + 40);
+    xpbd_status st = FN(xrp_create)(fl, &e, err, errlen);
+    if (st != XPBD_OK) {
+        rc = 2;
+        goto done;
+    }
+    const size_t n0 = PARTICLES(e)->count, frames = (size_t)fl->frames;
+    names = malloc((frames ? frames : 1) * 32);
+    file = malloc((frames ? frames : 1) * sizeof *file);
+    time = malloc((frames ? frames : 1) * sizeof *time);
+    if (!path || !names || !file || !time) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    SCENE sc;
+    SFX(xpbd_engine_scene)(e, &sc);
+    cap = sc.particles;
+    xyz = malloc(3 * (cap ? cap : 1) * sizeof *xyz);
+    vel = malloc(3 * (cap ? cap : 1) * sizeof *vel);
+    if (!xyz || !vel) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < 3 * n0; ++i)
+        xyz[i] = (double)sc.rest_xyz[i];
+    if (xrp_triangles(sc.bend, sc.bends, sc.tet, sc.tets, xyz, 1, &tri, &ntri) != 0) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    snprintf(path, dlen + 40, "%s/rest.obj", dir);
+    st = xpbd_io_write_obj(path, n0, xyz, ntri, tri);
+    if (st != XPBD_OK) {
+        snprintf(err, errlen, "%s: %s", path, xrp_write_what(st));
+        goto done;
+    }
+    snprintf(path, dlen + 40, "%s/run.pc2", dir);
+    st = xpbd_io_pc2_open(&pc, path, n0, (float)(fl->start_frame + 1), 1.0f);
+    if (st != XPBD_OK) {
+        snprintf(err, errlen, "%s: %s", path, xrp_write_what(st));
+        goto done;
+    }
+    size_t next = 0;
+    for (size_t k = 0; k < frames; ++k) {
+        st = FN(xrp_frame)(fl, e, fl->start_frame + k, &next, err, errlen);
+        if (st < 0) {
+            rc = 3;
+            goto done;
+        }
+        const SFX(xpbd_particles) *p = PARTICLES(e);
+        const size_t n = p->count;
+        if (n < n0) {
+            snprintf(err, errlen, "frame %zu: fewer particles than at the start", k);
+            rc = 3;
+            goto done;
+        }
+        if (n > cap) {
+            double *x2 = realloc(xyz, 3 * n * sizeof *xyz);
+            if (x2)
+                xyz = x2;
+            double *v2 = realloc(vel, 3 * n * sizeof *vel);
+            if (v2)
+                vel = v2;
+            if (!x2 || !v2) {
+                snprintf(err, errlen, "out of memory");
+                goto done;
+            }
+            cap = n;
+        }
+        SFX(xpbd_io_interleave)(n, p->x, p->y, p->z, xyz);
+        SFX(xpbd_io_interleave)(n, p->vx, p->vy, p->vz, vel);
+        SFX(xpbd_engine_scene)(e, &sc);
+        free(tri);
+        if (xrp_triangles(sc.bend, sc.bends, NULL, 0, NULL, 0, &tri, &ntri) != 0) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
+        const xpbd_io_frame fr = {.points = n, .xyz = xyz, .vel = vel, .tets = sc.tets,
+                                  .tet = sc.tet, .triangles = ntri, .triangle = tri};
+        char *name = names + 32 * k;
+        snprintf(name, 32, "frame_%04zu.vtu", k);
+        file[k] = name;
+        time[k] = (double)(fl->start_frame + k + 1) * fl->h;
+        snprintf(path, dlen + 40, "%s/%s", dir, name);
+        st = xpbd_io_write_vtu(path, &fr);
+        if (st == XPBD_OK) {
+            snprintf(path, dlen + 40, "%s/run.pvd", dir);
+            st = xpbd_io_write_pvd(path, k + 1, file, time);
+        }
+        if (st == XPBD_OK) {
+            snprintf(path, dlen + 40, "%s/run.pc2", dir);
+            st = xpbd_io_pc2_append(pc, xyz);
+        }
+        if (st != XPBD_OK) {
+            snprintf(err, errlen, "%s: %s", path, xrp_write_what(st));
+            goto done;
+        }
+    }
+    st = xpbd_io_pc2_close(pc);
+    pc = NULL;
+    if (st != XPBD_OK) {
+        snprintf(err, errlen, "%s/run.pc2: %s", dir, xrp_write_what(st));
+        goto done;
+    }
+    *hash = FN(xrp_state_hash)(e);
+    rc = *hash == fl->hash ? 0 : 1;
+done:
+    xpbd_io_pc2_discard(pc);
+    SFX(xpbd_engine_destroy)(e);
+    free(xyz);
+    free(vel);
+    free(tri);
+    free(names);
+    free(file);
+    free(time);
+    free(path);
+    return rc;
+}
+#endif /* XPBD_REPLAY_MAIN */
+
 #undef FN
 #undef ENG
 #undef SCENE
@@ -570,6 +721,122 @@ static void xrp_write_config(FILE *f, const xpbd_step_config *c)
             c->contact_skin, c->contact_weighted, c->contact_velocity_pass,
             (int)c->contact_order, c->relative_damping, c->threads);
 }
+
+#ifdef XPBD_REPLAY_MAIN
+/* ------------------------------------------- --export: mesh helpers --- */
+
+#include <xpbd/io.h>
+
+/* what a writer's status means for the export */
+static const char *xrp_write_what(xpbd_status st)
+{
+    return st == XPBD_ERR_FILE ? "cannot be written (does the directory exist, is it writable?)"
+                               : xpbd_status_str(st);
+}
+
+typedef struct xrp_face {
+    uint32_t key[3]; /* sorted corners */
+    uint32_t v[3];   /* as the face runs */
+} xrp_face;
+
+static int xrp_face_cmp(const void *a, const void *b)
+{
+    const xrp_face *x = a, *y = b;
+    for (int k = 0; k < 3; ++k)
+        if (x->key[k] != y->key[k])
+            return x->key[k] < y->key[k] ? -1 : 1;
+    return 0;
+}
+
+static void xrp_face_set(xrp_face *f, uint32_t a, uint32_t b, uint32_t c)
+{
+    f->v[0] = a;
+    f->v[1] = b;
+    f->v[2] = c;
+    uint32_t t;
+    if (a > b) { t = a; a = b; b = t; }
+    if (b > c) { t = b; b = c; c = t; }
+    if (a > b) { t = a; a = b; b = t; }
+    f->key[0] = a;
+    f->key[1] = b;
+    f->key[2] = c;
+}
+
+/* Sorts the n faces and writes to tri [3 * n] the faces that occur once
+ * (once = 1: a tet mesh's boundary) or every distinct face once (once = 0),
+ * in key order; returns their count. */
+static size_t xrp_faces_pick(xrp_face *face, size_t n, int once, uint32_t *tri)
+{
+    qsort(face, n, sizeof *face, xrp_face_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && xrp_face_cmp(&face[i], &face[j]) == 0)
+            ++j;
+        if (!once || j == i + 1) {
+            memcpy(tri + 3 * m, face[i].v, sizeof face[i].v);
+            ++m;
+        }
+        i = j;
+    }
+    return m;
+}
+
+/* The triangles the export shows: the triangles of the bending stencils
+ * (a b c and b a d, each once) and, with boundary, the boundary faces of
+ * the tets (outward for a tet of positive volume at rest [3n]). *tri is
+ * malloc'd [3 * count] (NULL when there is none). 0, or -1: no memory. */
+static int xrp_triangles(const uint32_t *bend, size_t bends, const uint32_t *tet, size_t tets,
+                         const double *rest, int boundary, uint32_t **tri, size_t *count)
+{
+    *tri = NULL;
+    *count = 0;
+    const size_t nb = 2 * bends, nt = boundary ? 4 * tets : 0;
+    if (nb + nt == 0)
+        return 0;
+    xrp_face *face = malloc((nb > nt ? nb : nt) * sizeof *face);
+    uint32_t *out = malloc(3 * (nb + nt) * sizeof *out);
+    if (!face || !out) {
+        free(face);
+        free(out);
+        return -1;
+    }
+    for (size_t s = 0; s < bends; ++s) {
+        const uint32_t *q = bend + 4 * s;
+        xrp_face_set(&face[2 * s], q[0], q[1], q[2]);
+        xrp_face_set(&face[2 * s + 1], q[1], q[0], q[3]);
+    }
+    size_t m = nb ? xrp_faces_pick(face, nb, 0, out) : 0;
+    for (size_t t = 0; t < (boundary ? tets : 0); ++t) {
+        uint32_t a = tet[4 * t], b = tet[4 * t + 1];
+        const uint32_t c = tet[4 * t + 2], d = tet[4 * t + 3];
+        double e[3][3];
+        for (int k = 0; k < 3; ++k) {
+            e[0][k] = rest[3 * b + (size_t)k] - rest[3 * a + (size_t)k];
+            e[1][k] = rest[3 * c + (size_t)k] - rest[3 * a + (size_t)k];
+            e[2][k] = rest[3 * d + (size_t)k] - rest[3 * a + (size_t)k];
+        }
+        const double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                           e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                           e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+        if (det < 0) {
+            const uint32_t x = a;
+            a = b;
+            b = x;
+        }
+        xrp_face_set(&face[4 * t], b, c, d);
+        xrp_face_set(&face[4 * t + 1], a, d, c);
+        xrp_face_set(&face[4 * t + 2], a, b, d);
+        xrp_face_set(&face[4 * t + 3], a, c, b);
+    }
+    if (nt)
+        m += xrp_faces_pick(face, nt, 1, out + 3 * m);
+    free(face);
+    *tri = out;
+    *count = m;
+    return 0;
+}
+#endif /* XPBD_REPLAY_MAIN */
 
 #define XRP_BODY
 #define XPBD_REAL_F32
@@ -1115,7 +1382,8 @@ static double xrp_now(void)
 static void xrp_usage(FILE *f)
 {
     fprintf(f, "usage: xpbd-replay [--quiet] FILE\n"
-               "       xpbd-replay --check [--threads N] [--quiet] FILE\n");
+               "       xpbd-replay --check [--threads N] [--quiet] FILE\n"
+               "       xpbd-replay --export DIR [--quiet] FILE\n");
 }
 
 /* "avx2 3 <hash> = scalar" or where the path first differs. */
@@ -1182,11 +1450,14 @@ int main(int argc, char **argv)
 {
     int quiet = 0, check = 0, a = 1;
     uint32_t threads = 0;
+    const char *export_dir = NULL;
     for (; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; ++a) {
         if (strcmp(argv[a], "--quiet") == 0) {
             quiet = 1;
         } else if (strcmp(argv[a], "--check") == 0) {
             check = 1;
+        } else if (strcmp(argv[a], "--export") == 0 && a + 1 < argc && argv[a + 1][0]) {
+            export_dir = argv[++a];
         } else if (strcmp(argv[a], "--threads") == 0 && a + 1 < argc) {
             char *end;
             errno = 0;
@@ -1204,6 +1475,11 @@ int main(int argc, char **argv)
                    "thread and N (--threads, default: the default executor's workers when more\n"
                    "than one, else 3) and prints, a path a line, 'isa threads hash = scalar' or\n"
                    "where the run first differs from the scalar one-thread run.\n"
+                   "--export DIR replays it writing DIR/frame_NNNN.vtu a frame (particles,\n"
+                   "velocity, tets, the bending stencils' triangles), DIR/run.pvd (rewritten\n"
+                   "a frame), DIR/rest.obj (rest shape; the stencils' triangles and the tets'\n"
+                   "boundary) and DIR/run.pc2 (the starting particles, a sample a frame);\n"
+                   "DIR must exist.\n"
                    "Exit status: 0 reproduced (--check: all equal); 1 not reproduced, a path\n"
                    "differs or a step failed; 2 refused (wrong format or protocol version),\n"
                    "unreadable, or bad usage.\n",
@@ -1218,7 +1494,7 @@ int main(int argc, char **argv)
         xrp_usage(stdout);
         return 0;
     }
-    if (a + 1 != argc || (threads && !check)) {
+    if (a + 1 != argc || (threads && !check) || (export_dir && check)) {
         xrp_usage(stderr);
         return 2;
     }
@@ -1234,6 +1510,24 @@ int main(int argc, char **argv)
         const int rc = xrp_check_main(path, &f, threads, quiet);
         xrp_free(&f);
         return rc;
+    }
+    if (export_dir) {
+        uint64_t hash = 0;
+        const int rc = f.f64 ? xrp_export_f64(&f, export_dir, &hash, err, sizeof err)
+                             : xrp_export_f32(&f, export_dir, &hash, err, sizeof err);
+        if (rc >= 2) {
+            fprintf(stderr, "xpbd-replay: %s: %s\n", path, err);
+        } else {
+            if (!quiet)
+                printf("%s: exported %llu frames to %s (frame_NNNN.vtu, run.pvd, rest.obj, "
+                       "run.pc2)\n",
+                       path, (unsigned long long)f.frames, export_dir);
+            printf("final state %016llx, recorded %016llx: %s\n", (unsigned long long)hash,
+                   (unsigned long long)f.hash,
+                   rc == 0 ? "reproduced bit for bit" : "NOT reproduced (the replay diverged)");
+        }
+        xrp_free(&f);
+        return rc == 3 ? 1 : rc;
     }
     const double t0 = xrp_now();
     uint64_t hash = 0;

@@ -4,7 +4,8 @@
 # a tet box that tears and sleeps (f64) pass on every path, one line a path
 # saying "= scalar", the scalar one-thread path first; a recording whose end
 # hash is not what its replay gives exits 1 saying so; bad usage and a
-# missing file exit 2; with -DREPORT=<xpbd-report>, the README's sweep of
+# missing file exit 2; --export writes a .vtu a frame, run.pvd, rest.obj and
+# run.pc2 (header: the particles, a sample a frame); with -DREPORT=<xpbd-report>, the README's sweep of
 # both recordings over ISAs and threads finds them 0 from the reference.
 # (Where a path's run first differs is tested on xrp_check itself with a
 # perturbed run: softbody.replay_check.)
@@ -56,6 +57,73 @@ if(REPORT)
       message(FATAL_ERROR "sweep of ${scene}.xrp: want 4 points ok at 0 from the reference")
     endif()
   endforeach()
+endif()
+
+# --export DIR: a .vtu a frame, run.pvd listing them, rest.obj, and run.pc2
+# whose header says the recording's particles and one sample a frame
+foreach(scene cloth tet_box)
+  file(READ ${WORK}/${scene}.xrp text LIMIT 65536)
+  string(REGEX MATCH "\nparticles ([0-9]+) " m "${text}")
+  set(points ${CMAKE_MATCH_1})
+  file(STRINGS ${WORK}/${scene}.xrp endline REGEX "^end [0-9]+ ")
+  string(REGEX REPLACE "^end ([0-9]+) .*" "\\1" frames "${endline}")
+  set(out ${WORK}/export-${scene})
+  file(MAKE_DIRECTORY ${out})
+  execute_process(COMMAND ${REPLAY} --export ${out} ${WORK}/${scene}.xrp RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE sout ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT sout MATCHES "reproduced bit for bit")
+    message(FATAL_ERROR "xpbd-replay --export ${scene}.xrp: exit ${rc}, want 0\n${sout}${err}")
+  endif()
+  file(GLOB vtus ${out}/frame_*.vtu)
+  list(LENGTH vtus count)
+  file(GLOB parts ${out}/*.part)
+  file(STRINGS ${out}/run.pvd datasets REGEX "<DataSet ")
+  list(LENGTH datasets listed)
+  if(NOT count EQUAL frames OR NOT listed EQUAL frames OR parts OR NOT EXISTS ${out}/rest.obj
+     OR NOT EXISTS ${out}/frame_0000.vtu)
+    message(FATAL_ERROR "xpbd-replay --export ${scene}.xrp: ${count} .vtu files and ${listed} "
+                        "run.pvd entries, want ${frames}; rest.obj; no .part file")
+  endif()
+  # the PC2 header: "POINTCACHE2\0", version 1, points, start, rate, samples
+  file(READ ${out}/run.pc2 head LIMIT 32 HEX)
+  math(EXPR words_bytes "32 + ${points} * ${frames} * 12")
+  file(SIZE ${out}/run.pc2 size)
+  set(hex "")
+  foreach(v ${points})
+    math(EXPR v "${v}" OUTPUT_FORMAT HEXADECIMAL)
+    string(SUBSTRING "${v}" 2 -1 v)
+    string(LENGTH "${v}" len)
+    while(len LESS 8)
+      set(v "0${v}")
+      string(LENGTH "${v}" len)
+    endwhile()
+    string(REGEX REPLACE "(..)(..)(..)(..)" "\\4\\3\\2\\1" v "${v}")
+    string(APPEND hex "${v}")
+  endforeach()
+  math(EXPR s "${frames}" OUTPUT_FORMAT HEXADECIMAL)
+  string(SUBSTRING "${s}" 2 -1 s)
+  string(LENGTH "${s}" len)
+  while(len LESS 8)
+    set(s "0${s}")
+    string(LENGTH "${s}" len)
+  endwhile()
+  string(REGEX REPLACE "(..)(..)(..)(..)" "\\4\\3\\2\\1" s "${s}")
+  string(TOLOWER "${hex}" hex)
+  string(TOLOWER "${s}" s)
+  string(SUBSTRING "${head}" 0 40 magic)
+  string(SUBSTRING "${head}" 56 8 samples)
+  if(NOT magic STREQUAL "504f494e544341434845320001000000${hex}" OR NOT samples STREQUAL s
+     OR NOT size EQUAL words_bytes)
+    message(FATAL_ERROR "run.pc2 of ${scene}.xrp: header ${head}, ${size} bytes; want "
+                        "${points} points, ${frames} samples, ${words_bytes} bytes")
+  endif()
+  message(STATUS "xpbd-replay --export ${scene}.xrp: ${frames} frames, ${points} points")
+endforeach()
+# an output directory that does not exist: exit 2
+execute_process(COMMAND ${REPLAY} --export ${WORK}/no_such_dir ${WORK}/cloth.xrp
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR EXISTS ${WORK}/no_such_dir)
+  message(FATAL_ERROR "xpbd-replay --export into a missing directory: exit ${rc}, want 2")
 endif()
 
 # a recording whose end hash is not its replay's: exit 1, the recording named

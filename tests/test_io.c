@@ -9,7 +9,9 @@
  * triangles, tets, labels and names), io.catalogue (the malformed-file
  * table: status, line, byte offset, message, *out zeroed, memory and path
  * loaders alike), io.mesher (a box meshed by the `tetgen` program; skipped,
- * exit 77, when it is not on PATH). Ends with "N passed, M failed". */
+ * exit 77, when it is not on PATH), io.export (the result writers: .vtu,
+ * .vtk, .pvd, PC2 and OBJ read back exactly, failed writes leaving no
+ * file). Ends with "N passed, M failed". */
 #include "io_files.h"
 #include "test.h"
 
@@ -778,6 +780,391 @@ static void io_mesher(void)
     xpbd_mesh_data_free(&zero);
 }
 
+/* ------------------------------------------------------- results out --- */
+
+/* the whole file at path, NUL-terminated (malloc'd; NULL: cannot be read) */
+static char *io_slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap + 1);
+    size_t got;
+    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *g = realloc(b, 2 * cap + 1);
+            if (!g) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = g;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (b)
+        b[n] = 0;
+    if (size)
+        *size = n;
+    return b;
+}
+
+static int io_same_bits(const void *a, const void *b, size_t n)
+{
+    return memcmp(a, b, n) == 0;
+}
+
+static int io_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* after `key` in s, the text from the next '>' on (XML: the element's
+ * content) or right after key (xml = 0); NULL if key is not there */
+static const char *io_after(const char *s, const char *key, int xml)
+{
+    const char *p = s ? strstr(s, key) : NULL;
+    if (!p)
+        return NULL;
+    p += strlen(key);
+    if (xml) {
+        p = strchr(p, '>');
+        if (p)
+            ++p;
+    }
+    return p;
+}
+
+/* n reals (doubles) parsed from *p on; 0 if one does not parse */
+static int io_reals(const char *p, double *out, size_t n)
+{
+    for (size_t k = 0; k < n; ++k) {
+        char *end;
+        if (!p)
+            return 0;
+        out[k] = strtod(p, &end);
+        if (end == p)
+            return 0;
+        p = end;
+    }
+    return 1;
+}
+
+static int io_uints(const char *p, unsigned long *out, size_t n)
+{
+    for (size_t k = 0; k < n; ++k) {
+        char *end;
+        if (!p)
+            return 0;
+        out[k] = strtoul(p, &end, 10);
+        if (end == p)
+            return 0;
+        p = end;
+    }
+    return 1;
+}
+
+/* two tets sharing face 1 2 3, and a triangle; reals that need all 17 digits */
+static const double io_ex_xyz[15] = {0.1, 1.0 / 3.0, -2.5e-300, 1e300, 2.0 / 3.0, -0.7,
+                                     0.2, 1.1,  7.0,       -1.0 / 7.0, 0.3, 0.9,
+                                     5e-324, -0.0, 123456789.123456789};
+static const double io_ex_vel[15] = {1, 2, 3, -4.25, 0.1, 0, 0, 0, 1e-17, 9, 8, 7, 0.5, 0.25,
+                                     -1.0 / 3.0};
+static const double io_ex_strain[5] = {0, 0.125, 1.0 / 9.0, 3, -2};
+static const uint32_t io_ex_tet[8] = {0, 1, 2, 3, 1, 2, 3, 4};
+static const uint32_t io_ex_tri[3] = {0, 1, 4};
+
+static xpbd_io_frame io_ex_frame(xpbd_io_point_array *arr)
+{
+    arr->name = "max_strain";
+    arr->values = io_ex_strain;
+    const xpbd_io_frame fr = {.points = 5, .xyz = io_ex_xyz, .vel = io_ex_vel, .tets = 2,
+                              .tet = io_ex_tet, .triangles = 1, .triangle = io_ex_tri,
+                              .arrays = 1, .array = arr};
+    return fr;
+}
+
+static void io_export_vtu(void)
+{
+    xpbd_io_point_array arr;
+    const xpbd_io_frame fr = io_ex_frame(&arr);
+    const char *path = io_path("frame.vtu");
+    remove(path);
+    REQUIRE_STATUS(xpbd_io_write_vtu(path, &fr), XPBD_OK);
+    char *s = io_slurp(path, NULL);
+    REQUIRE(s != NULL);
+    ENSURE(strstr(s, "<VTKFile type=\"UnstructuredGrid\"") != NULL);
+    ENSURE(strstr(s, "NumberOfPoints=\"5\" NumberOfCells=\"3\"") != NULL);
+    double xyz[15], vel[15], strain[5];
+    ENSURE(io_reals(io_after(io_after(s, "<Points>", 0), "<DataArray", 1), xyz, 15));
+    IO_SAME(xyz, io_ex_xyz, 15, "%.17g");
+    ENSURE(io_reals(io_after(s, "Name=\"velocity\" NumberOfComponents=\"3\"", 1), vel, 15));
+    IO_SAME(vel, io_ex_vel, 15, "%.17g");
+    ENSURE(io_reals(io_after(s, "Name=\"max_strain\"", 1), strain, 5));
+    IO_SAME(strain, io_ex_strain, 5, "%.17g");
+    unsigned long conn[11], off[3], type[3];
+    static const unsigned long want_conn[11] = {0, 1, 2, 3, 1, 2, 3, 4, 0, 1, 4};
+    static const unsigned long want_off[3] = {4, 8, 11}, want_type[3] = {10, 10, 5};
+    ENSURE(io_uints(io_after(s, "Name=\"connectivity\"", 1), conn, 11));
+    ENSURE(io_uints(io_after(s, "Name=\"offsets\"", 1), off, 3));
+    ENSURE(io_uints(io_after(s, "Name=\"types\"", 1), type, 3));
+    IO_SAME(conn, want_conn, 11, "%lu");
+    IO_SAME(off, want_off, 3, "%lu");
+    IO_SAME(type, want_type, 3, "%lu");
+    ENSURE(strstr(s, "</VTKFile>\n") != NULL);
+    free(s);
+    ENSURE(!io_exists(io_path("frame.vtu.part")));
+}
+
+static void io_export_vtk(void)
+{
+    xpbd_io_point_array arr;
+    const xpbd_io_frame fr = io_ex_frame(&arr);
+    const char *path = io_path("frame.vtk");
+    remove(path);
+    REQUIRE_STATUS(xpbd_io_write_vtk(path, &fr), XPBD_OK);
+    char *s = io_slurp(path, NULL);
+    REQUIRE(s != NULL);
+    ENSURE(strncmp(s, "# vtk DataFile Version 3.0\n", 27) == 0);
+    ENSURE(strstr(s, "\nASCII\nDATASET UNSTRUCTURED_GRID\n") != NULL);
+    double xyz[15], vel[15], strain[5];
+    ENSURE(io_reals(io_after(s, "\nPOINTS 5 double\n", 0), xyz, 15));
+    IO_SAME(xyz, io_ex_xyz, 15, "%.17g");
+    unsigned long cells[14], types[3];
+    static const unsigned long want_cells[14] = {4, 0, 1, 2, 3, 4, 1, 2, 3, 4, 3, 0, 1, 4};
+    static const unsigned long want_types[3] = {10, 10, 5};
+    ENSURE(io_uints(io_after(s, "\nCELLS 3 14\n", 0), cells, 14));
+    IO_SAME(cells, want_cells, 14, "%lu");
+    ENSURE(io_uints(io_after(s, "\nCELL_TYPES 3\n", 0), types, 3));
+    IO_SAME(types, want_types, 3, "%lu");
+    ENSURE(strstr(s, "\nPOINT_DATA 5\n") != NULL);
+    ENSURE(io_reals(io_after(s, "\nVECTORS velocity double\n", 0), vel, 15));
+    IO_SAME(vel, io_ex_vel, 15, "%.17g");
+    ENSURE(io_reals(io_after(s, "\nSCALARS max_strain double 1\nLOOKUP_TABLE default\n", 0),
+                    strain, 5));
+    IO_SAME(strain, io_ex_strain, 5, "%.17g");
+    free(s);
+}
+
+static void io_export_pvd(void)
+{
+    const char *files[4] = {"frame_0000.vtu", "frame_0001.vtu", "sub/frame_0002.vtu",
+                            "frame_0003.vtu"};
+    const double times[4] = {1.0 / 60.0, 2.0 / 60.0, 0.05, 1e-3};
+    const char *path = io_path("run.pvd");
+    for (size_t count = 1; count <= 4; ++count) {
+        REQUIRE_STATUS(xpbd_io_write_pvd(path, count, files, times), XPBD_OK);
+        char *s = io_slurp(path, NULL);
+        REQUIRE(s != NULL);
+        ENSURE(strstr(s, "<VTKFile type=\"Collection\"") != NULL);
+        ENSURE(strstr(s, "</Collection>\n</VTKFile>\n") != NULL);
+        const char *p = s;
+        size_t k = 0;
+        while ((p = strstr(p, "<DataSet timestep=\"")) != NULL) {
+            p += strlen("<DataSet timestep=\"");
+            double t;
+            ENSURE(io_reals(p, &t, 1));
+            const char *q = strstr(p, "file=\"");
+            REQUIRE(q != NULL);
+            q += 6;
+            const char *e = strchr(q, '"');
+            REQUIRE(e != NULL);
+            if (k < count) {
+                ENSURE(io_same_bits(&t, &(double){times[k]}, sizeof(t)));
+                ENSURE((size_t)(e - q) == strlen(files[k]) && strncmp(q, files[k], strlen(files[k])) == 0);
+            }
+            ++k;
+        }
+        ENSURE_INT(k, count);
+        free(s);
+    }
+    const char *bad[1] = {"a\"b.vtu"};
+    ENSURE_STATUS(xpbd_io_write_pvd(path, 1, bad, times), XPBD_ERR_ARGUMENT);
+    const double inf[1] = {HUGE_VAL};
+    ENSURE_STATUS(xpbd_io_write_pvd(path, 1, files, inf), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_write_pvd(NULL, 1, files, times), XPBD_ERR_ARGUMENT);
+}
+
+static uint32_t io_le32(const unsigned char *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static void io_export_pc2(void)
+{
+    enum { P = 5, S = 4 };
+    double xyz[S][3 * P];
+    for (size_t s = 0; s < S; ++s)
+        for (size_t k = 0; k < 3 * P; ++k)
+            xyz[s][k] = io_ex_xyz[k] * (double)(s + 1) * 1e-3 + 0.1 * (double)k + (double)s / 3.0;
+    xyz[1][0] = 1e300; /* rounds to +inf in float */
+    char path[1100];
+    snprintf(path, sizeof path, "%s", io_path("run.pc2"));
+    remove(path);
+    xpbd_io_pc2_writer *w = NULL;
+    REQUIRE_STATUS(xpbd_io_pc2_open(&w, path, P, 1.5f, 0.25f), XPBD_OK);
+    for (size_t s = 0; s < S; ++s)
+        REQUIRE_STATUS(xpbd_io_pc2_append(w, xyz[s]), XPBD_OK);
+    ENSURE(!io_exists(path)); /* not in place before close */
+    REQUIRE_STATUS(xpbd_io_pc2_close(w), XPBD_OK);
+    ENSURE(!io_exists(io_path("run.pc2.part")));
+    size_t size;
+    unsigned char *b = (unsigned char *)io_slurp(path, &size);
+    REQUIRE(b != NULL);
+    ENSURE_INT(size, 32 + (size_t)S * P * 12);
+    ENSURE(memcmp(b, "POINTCACHE2\0", 12) == 0);
+    ENSURE_INT(io_le32(b + 12), 1);
+    ENSURE_INT(io_le32(b + 16), P);
+    float start, rate;
+    uint32_t u = io_le32(b + 20);
+    memcpy(&start, &u, 4);
+    u = io_le32(b + 24);
+    memcpy(&rate, &u, 4);
+    ENSURE(io_same_bits(&start, &(float){1.5f}, sizeof(start)));
+    ENSURE(io_same_bits(&rate, &(float){0.25f}, sizeof(rate)));
+    ENSURE_INT(io_le32(b + 28), S);
+    for (size_t k = 0; k < (size_t)S * P * 3 && size == 32 + (size_t)S * P * 12; ++k) {
+        const float want = (float)xyz[k / (3 * P)][k % (3 * P)];
+        uint32_t wb;
+        memcpy(&wb, &want, 4);
+        if (io_le32(b + 32 + 4 * k) != wb) {
+            ENSURE_INT(io_le32(b + 32 + 4 * k), wb);
+            break;
+        }
+    }
+    free(b);
+    xpbd_io_pc2 pc;
+    REQUIRE_STATUS(xpbd_io_read_pc2(path, &pc), XPBD_OK);
+    ENSURE_INT(pc.points, P);
+    ENSURE_INT(pc.samples, S);
+    ENSURE(io_same_bits(&pc.start_frame, &(float){1.5f}, sizeof(pc.start_frame)));
+    ENSURE(io_same_bits(&pc.sample_rate, &(float){0.25f}, sizeof(pc.sample_rate)));
+    float want[S * P * 3];
+    for (size_t k = 0; k < (size_t)S * P * 3; ++k)
+        want[k] = (float)xyz[k / (3 * P)][k % (3 * P)];
+    ENSURE(pc.xyz && memcmp(pc.xyz, want, sizeof want) == 0);
+    xpbd_io_pc2_free(&pc);
+    ENSURE(pc.xyz == NULL);
+    /* no sample: a valid, empty cache */
+    REQUIRE_STATUS(xpbd_io_pc2_open(&w, path, 2, 0.0f, 1.0f), XPBD_OK);
+    REQUIRE_STATUS(xpbd_io_pc2_close(w), XPBD_OK);
+    REQUIRE_STATUS(xpbd_io_read_pc2(path, &pc), XPBD_OK);
+    ENSURE_INT(pc.points, 2);
+    ENSURE_INT(pc.samples, 0);
+    xpbd_io_pc2_free(&pc);
+    /* a cut file is refused, *out zeroed */
+    static const unsigned char cut[36] = "POINTCACHE2\0\1\0\0\0\1\0\0\0\0\0\0\0\0\0\200\77\1\0\0\0";
+    REQUIRE(io_write(io_path("cut.pc2"), cut, sizeof cut));
+    ENSURE_STATUS(xpbd_io_read_pc2(io_path("cut.pc2"), &pc), XPBD_ERR_FILE);
+    ENSURE(pc.xyz == NULL && pc.points == 0);
+    ENSURE_STATUS(xpbd_io_pc2_open(&w, path, 0, 0.0f, 1.0f), XPBD_ERR_ARGUMENT);
+    ENSURE(w == NULL);
+    ENSURE_STATUS(xpbd_io_pc2_append(NULL, xyz[0]), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_pc2_close(NULL), XPBD_ERR_ARGUMENT);
+    /* discard: nothing written, the old file kept */
+    REQUIRE_STATUS(xpbd_io_pc2_open(&w, path, P, 1.0f, 1.0f), XPBD_OK);
+    REQUIRE_STATUS(xpbd_io_pc2_append(w, xyz[0]), XPBD_OK);
+    xpbd_io_pc2_discard(w);
+    ENSURE(!io_exists(io_path("run.pc2.part")));
+    REQUIRE_STATUS(xpbd_io_read_pc2(path, &pc), XPBD_OK);
+    ENSURE_INT(pc.points, 2);
+    xpbd_io_pc2_free(&pc);
+}
+
+static void io_export_obj(void)
+{
+    static const uint32_t tri[12] = {0, 2, 1, 0, 1, 3, 1, 2, 3, 2, 0, 3};
+    const char *path = io_path("rest.obj");
+    REQUIRE_STATUS(xpbd_io_write_obj(path, 5, io_ex_xyz, 4, tri), XPBD_OK);
+    xpbd_mesh_data m;
+    xpbd_io_error err;
+    REQUIRE_STATUS(xpbd_io_load_obj(path, NULL, &m, &err), XPBD_OK);
+    io_expect(&m, io_ex_xyz, 5, tri, 4, NULL, NULL, 0, NULL);
+    xpbd_mesh_data_free(&m);
+    ENSURE_STATUS(xpbd_io_write_obj(path, 0, io_ex_xyz, 0, NULL), XPBD_ERR_ARGUMENT);
+    static const uint32_t far[3] = {0, 1, 5};
+    ENSURE_STATUS(xpbd_io_write_obj(path, 5, io_ex_xyz, 1, far), XPBD_ERR_INDEX);
+}
+
+/* refusals and failed writes: no file left behind, a previous one kept */
+static void io_export_fail(void)
+{
+    xpbd_io_point_array arr;
+    xpbd_io_frame fr = io_ex_frame(&arr);
+    char missing[1100];
+    snprintf(missing, sizeof missing, "%s", io_path("no_such_dir/frame.vtu"));
+    ENSURE_STATUS(xpbd_io_write_vtu(missing, &fr), XPBD_ERR_FILE);
+    ENSURE_STATUS(xpbd_io_write_vtk(missing, &fr), XPBD_ERR_FILE);
+    ENSURE_STATUS(xpbd_io_write_pvd(io_path("no_such_dir/run.pvd"), 0, NULL, NULL), XPBD_ERR_FILE);
+    ENSURE_STATUS(xpbd_io_write_obj(io_path("no_such_dir/rest.obj"), 5, io_ex_xyz, 0, NULL),
+                  XPBD_ERR_FILE);
+    xpbd_io_pc2_writer *w = (xpbd_io_pc2_writer *)&fr;
+    ENSURE_STATUS(xpbd_io_pc2_open(&w, io_path("no_such_dir/run.pc2"), 5, 0.0f, 1.0f),
+                  XPBD_ERR_FILE);
+    ENSURE(w == NULL);
+    ENSURE(!io_exists(missing) && !io_exists(io_path("no_such_dir/frame.vtu.part")));
+    /* the target is a directory (the work directory itself): the .part file
+     * beside it is written, the rename fails, the .part file is removed */
+    char part[1100];
+    snprintf(part, sizeof part, "%s.part", io_dir);
+    ENSURE_STATUS(xpbd_io_write_vtu(io_dir, &fr), XPBD_ERR_FILE);
+    ENSURE(!io_exists(part));
+    ENSURE_STATUS(xpbd_io_write_vtk(io_dir, &fr), XPBD_ERR_FILE);
+    ENSURE(!io_exists(part));
+    REQUIRE_STATUS(xpbd_io_pc2_open(&w, io_dir, 5, 0.0f, 1.0f), XPBD_OK);
+    REQUIRE_STATUS(xpbd_io_pc2_append(w, io_ex_xyz), XPBD_OK);
+    ENSURE_STATUS(xpbd_io_pc2_close(w), XPBD_ERR_FILE);
+    ENSURE(!io_exists(part));
+    /* bad frames are refused before anything is opened; the old file kept */
+    char path[1100];
+    snprintf(path, sizeof path, "%s", io_path("kept.vtu"));
+    REQUIRE_STATUS(xpbd_io_write_vtu(path, &fr), XPBD_OK);
+    size_t before, after;
+    char *a = io_slurp(path, &before);
+    xpbd_io_frame bad = fr;
+    static const uint32_t far[8] = {0, 1, 2, 3, 1, 2, 3, 5};
+    bad.tet = far;
+    ENSURE_STATUS(xpbd_io_write_vtu(path, &bad), XPBD_ERR_INDEX);
+    double nan_xyz[15];
+    memcpy(nan_xyz, io_ex_xyz, sizeof nan_xyz);
+    nan_xyz[4] = NAN;
+    bad = fr;
+    bad.xyz = nan_xyz;
+    ENSURE_STATUS(xpbd_io_write_vtk(path, &bad), XPBD_ERR_POSITION);
+    xpbd_io_point_array two[2] = {{"a", io_ex_strain}, {"a", io_ex_strain}};
+    bad = fr;
+    bad.array = two;
+    bad.arrays = 2;
+    ENSURE_STATUS(xpbd_io_write_vtu(path, &bad), XPBD_ERR_ARGUMENT);
+    two[1].name = "has space";
+    ENSURE_STATUS(xpbd_io_write_vtu(path, &bad), XPBD_ERR_ARGUMENT);
+    bad = fr;
+    bad.xyz = NULL;
+    ENSURE_STATUS(xpbd_io_write_vtu(path, &bad), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_write_vtu(path, NULL), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_io_write_vtk(NULL, &fr), XPBD_ERR_ARGUMENT);
+    char *b = io_slurp(path, &after);
+    ENSURE(a && b && before == after && memcmp(a, b, before) == 0);
+    free(a);
+    free(b);
+    /* the interleaving helpers */
+    const float xf[2] = {1.5f, 0.1f}, yf[2] = {2, -3}, zf[2] = {0.25f, 7};
+    double out[6];
+    xpbd_io_interleave_f32(2, xf, yf, zf, out);
+    const double want[6] = {1.5, 2, 0.25, (double)0.1f, -3, 7};
+    IO_SAME(out, want, 6, "%.17g");
+    const double xd[1] = {0.1}, yd[1] = {0.2}, zd[1] = {0.3};
+    xpbd_io_interleave_f64(1, xd, yd, zd, out);
+    const double wantd[3] = {0.1, 0.2, 0.3};
+    IO_SAME(out, wantd, 3, "%.17g");
+}
+
 /* ------------------------------------------------------------ runner --- */
 
 static const xt_test io_tests[] = {
@@ -790,6 +1177,12 @@ static const xt_test io_tests[] = {
     {"io.gmsh.v22", io_gmsh_22},
     {"io.catalogue", io_catalogue},
     {"io.mesher", io_mesher},
+    {"io.export.vtu", io_export_vtu},
+    {"io.export.vtk", io_export_vtk},
+    {"io.export.pvd", io_export_pvd},
+    {"io.export.pc2", io_export_pc2},
+    {"io.export.obj", io_export_obj},
+    {"io.export.fail", io_export_fail},
     {NULL, NULL},
 };
 

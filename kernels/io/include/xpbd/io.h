@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* xpbd/io.h: mesh loaders, the library xpbd::io (libxpbd_io) beside the
- * kernels; the kernel library itself opens no file.
+/* xpbd/io.h: mesh loaders and result writers ("results out" below), the
+ * library xpbd::io (libxpbd_io) beside the kernels; the kernel library
+ * itself opens no file.
  *
  * Each loader reads one mesh format into an xpbd_mesh_data (xpbd/mesh.h):
  * positions in double, triangles and tetrahedra as 0-based vertex indices
@@ -173,6 +174,116 @@ XPBD_IO_API xpbd_status xpbd_io_load_gmsh(const char *path, xpbd_mesh_data *out,
                                           xpbd_io_error *err);
 XPBD_IO_API xpbd_status xpbd_io_load_gmsh_mem(const void *data, size_t size,
                                               xpbd_mesh_data *out, xpbd_io_error *err);
+
+/* ----------------------------------------------------------- results out ---
+ *
+ * Writers for results: a frame as a VTK XML unstructured grid (.vtu, ASCII)
+ * or a legacy VTK file (.vtk, ASCII UNSTRUCTURED_GRID), a ParaView sequence
+ * index (.pvd), the rest mesh as OBJ and a PC2 point cache (Blender's Mesh
+ * Cache modifier). Positions and point data come in double, interleaved
+ * (x, y, z) per point (xpbd_io_interleave_* makes that of an engine's
+ * separate float or double x, y, z arrays); indices 0-based. Reals are
+ * printed with %.17g, so a double reads back exactly, with '.' as the
+ * decimal point whatever the C locale.
+ *
+ * Every writer writes PATH.part beside PATH and renames it onto PATH once
+ * the whole file is written and closed: on any failure the .part file is
+ * removed and PATH is left as it was (no half-written output). Statuses,
+ * every writer: XPBD_ERR_ARGUMENT for a NULL or inconsistent argument (a
+ * count with a NULL array, a bad array or file name), XPBD_ERR_POSITION for
+ * a NaN or infinite position, XPBD_ERR_INDEX for a corner out of range,
+ * XPBD_ERR_FILE when PATH.part cannot be created or written or cannot be
+ * renamed onto PATH (a directory that does not exist or is not writable),
+ * XPBD_ERR_NOMEM. Two writers must not write the same PATH at once. */
+
+/* A named per-point scalar array (VTK point data), e.g. "max_strain". */
+typedef struct xpbd_io_point_array {
+    const char *name;     /* letters, digits, '_', '-', '.'; not "velocity"; unique */
+    const double *values; /* [points] */
+} xpbd_io_point_array;
+
+/* One frame: points, cells (tets as VTK_TETRA = 10, then triangles as
+ * VTK_TRIANGLE = 5) and point data. */
+typedef struct xpbd_io_frame {
+    size_t points;                    /* at most UINT32_MAX */
+    const double *xyz;                /* [3 * points] positions */
+    const double *vel;                /* [3 * points] velocities ("velocity"); NULL = none */
+    size_t tets;
+    const uint32_t *tet;              /* [4 * tets] */
+    size_t triangles;
+    const uint32_t *triangle;         /* [3 * triangles] */
+    size_t arrays;
+    const xpbd_io_point_array *array; /* [arrays] extra scalar point data */
+} xpbd_io_frame;
+
+/* Writes *frame to path as .vtu (VTK XML UnstructuredGrid, ASCII, Float64
+ * points and point data, Int64 connectivity and offsets) or as .vtk
+ * (legacy ASCII UNSTRUCTURED_GRID: POINTS double, CELLS, CELL_TYPES,
+ * POINT_DATA with VECTORS velocity and SCALARS NAME double 1). Returns
+ * XPBD_OK or a status above. Allocates only the .part file's name (freed
+ * before it returns). */
+XPBD_IO_API xpbd_status xpbd_io_write_vtu(const char *path, const xpbd_io_frame *frame);
+XPBD_IO_API xpbd_status xpbd_io_write_vtk(const char *path, const xpbd_io_frame *frame);
+
+/* Writes the .pvd Collection at path: count DataSet entries, file[k] (as
+ * written: a path relative to the .pvd's directory, no '<', '>', '&', '"'
+ * or line end) at timestep time[k] (finite). Call it again after every
+ * frame with one more entry: the index is rewritten whole (renamed into
+ * place), so a viewer never sees half of it. Allocates only the .part
+ * file's name (freed before it returns). */
+XPBD_IO_API xpbd_status xpbd_io_write_pvd(const char *path, size_t count,
+                                          const char *const *file, const double *time);
+
+/* Writes an OBJ file: `v x y z` a point, `f a b c` a triangle (1-based),
+ * which xpbd_io_load_obj reads back exactly. points > 0. Allocates only
+ * the .part file's name (freed before it returns). */
+XPBD_IO_API xpbd_status xpbd_io_write_obj(const char *path, size_t points, const double *xyz,
+                                          size_t triangles, const uint32_t *triangle);
+
+/* xyz[3i..3i+2] = (x[i], y[i], z[i]) for i < n: an engine's particle arrays
+ * (xpbd_particles_*) as the writers take them. Never allocates. */
+XPBD_IO_API void xpbd_io_interleave_f32(size_t n, const float *x, const float *y,
+                                        const float *z, double *xyz);
+XPBD_IO_API void xpbd_io_interleave_f64(size_t n, const double *x, const double *y,
+                                        const double *z, double *xyz);
+
+/* A PC2 point cache being written. The format (little endian): char[12]
+ * "POINTCACHE2\0", int32 version 1, int32 points, float32 start frame,
+ * float32 sample rate, int32 samples; then samples x points x 3 float32. */
+typedef struct xpbd_io_pc2_writer xpbd_io_pc2_writer;
+
+/* Opens a PC2 writer for path (writing path.part): points > 0 (at most
+ * INT32_MAX / 12), start_frame and sample_rate finite (Blender: the frame
+ * of the first sample and the frames between samples, e.g. 1). Allocates
+ * the writer (freed by close or discard); on failure *out is NULL and
+ * nothing is left allocated or on disk. */
+XPBD_IO_API xpbd_status xpbd_io_pc2_open(xpbd_io_pc2_writer **out, const char *path,
+                                         size_t points, float start_frame, float sample_rate);
+/* Appends one sample: xyz [3 * points] rounded to float. XPBD_ERR_FILE on
+ * a write error (then close fails too and leaves no file). Never
+ * allocates. */
+XPBD_IO_API xpbd_status xpbd_io_pc2_append(xpbd_io_pc2_writer *w, const double *xyz);
+/* Writes the sample count into the header, closes and renames the file
+ * into place, and frees w (also on failure: XPBD_ERR_FILE, no file left;
+ * path as it was). */
+XPBD_IO_API xpbd_status xpbd_io_pc2_close(xpbd_io_pc2_writer *w);
+/* Frees w and removes what it wrote (path as it was); NULL is a no-op. */
+XPBD_IO_API void xpbd_io_pc2_discard(xpbd_io_pc2_writer *w);
+
+/* A PC2 file read back (xpbd_io_read_pc2). */
+typedef struct xpbd_io_pc2 {
+    uint32_t points, samples;
+    float start_frame, sample_rate;
+    float *xyz; /* [samples * points * 3], NULL when there is no sample */
+} xpbd_io_pc2;
+
+/* Reads the PC2 file at path into *out. XPBD_ERR_FILE: cannot be read, not
+ * "POINTCACHE2\0" version 1, or its size is not the header's points x
+ * samples; XPBD_ERR_ARGUMENT for NULL; XPBD_ERR_NOMEM. Allocates out->xyz
+ * (free: xpbd_io_pc2_free) and the file's bytes while reading; on failure
+ * nothing is left allocated and *out is zeroed. */
+XPBD_IO_API xpbd_status xpbd_io_read_pc2(const char *path, xpbd_io_pc2 *out);
+XPBD_IO_API void xpbd_io_pc2_free(xpbd_io_pc2 *pc);
 
 #ifdef __cplusplus
 }

@@ -119,13 +119,19 @@ static const char *sw_opt(int argc, char **argv, int *i, const char *opt, char *
     return argv[++*i];
 }
 
+/* Whether key k shapes a mesh:FILE scene as built (density, scale, pin). */
+static int sw_mesh_key(int k)
+{
+    return k >= SW_K_DENSITY && k <= SW_K_PIN;
+}
+
 static int sw_check_n(const sw_spec *s, const sw_value *v, int count, char *err, size_t errlen)
 {
     const sw_scene_info *sc = &sw_scenes[s->scene];
-    if (s->scene == SW_REPLAY) {
-        snprintf(err, errlen,
-                 "key n does not apply to scene replay:%s (it sizes the built-in scenes)",
-                 s->replay);
+    if (s->scene == SW_REPLAY || s->scene == SW_MESH) {
+        snprintf(err, errlen, "key n does not apply to scene %s%s (it sizes the built-in scenes)",
+                 s->scene == SW_REPLAY ? "replay:" : "mesh:",
+                 s->scene == SW_REPLAY ? s->replay : s->mesh);
         return -1;
     }
     for (int c = 0; c < count; ++c)
@@ -157,6 +163,9 @@ static int sw_parse(int argc, char **argv, sw_spec *s, int args_only, char *err,
             if (strncmp(v, "replay:", 7) == 0 && v[7]) {
                 s->scene = SW_REPLAY;
                 s->replay = v + 7;
+            } else if (strncmp(v, "mesh:", 5) == 0 && v[5]) {
+                s->scene = SW_MESH;
+                s->mesh = v + 5;
             } else {
                 for (int k = 0; k < SW_REPLAY; ++k)
                     if (strcmp(v, sw_scenes[k].name) == 0)
@@ -282,6 +291,24 @@ static int sw_parse(int argc, char **argv, sw_spec *s, int args_only, char *err,
     for (int k = 0; k < s->nref; ++k)
         if (s->ref[k].key == SW_K_N && sw_check_n(s, &s->ref[k].v, 1, err, errlen) != 0)
             return -1;
+    /* density, scale, pin: the mesh scenes only, and not in --reference
+     * (a reference is the same scene run more finely) */
+    if (s->scene != SW_MESH) {
+        for (int k = 0; k < s->nset + s->nvary; ++k) {
+            const int key = k < s->nset ? s->set[k].key : s->vary[k - s->nset].key;
+            if (sw_mesh_key(key)) {
+                snprintf(err, errlen, "key %s applies to mesh:FILE scenes only",
+                         sw_keys[key].name);
+                return -1;
+            }
+        }
+    }
+    for (int k = 0; k < s->nref; ++k)
+        if (sw_mesh_key(s->ref[k].key)) {
+            snprintf(err, errlen, "key %s cannot be a --reference key (it changes the scene)",
+                     sw_keys[s->ref[k].key].name);
+            return -1;
+        }
     for (int k = 0; k < s->nset; ++k)
         for (int j = 0; j < s->nvary; ++j)
             if (s->set[k].key == s->vary[j].key) {
@@ -341,19 +368,28 @@ nomem:
     return -1;
 }
 
+/* Key k = v in *pt (a text key by its text). */
+static void sw_point_put(sw_point *pt, int k, const sw_value *v)
+{
+    if (sw_keys[k].kind == SW_TEXT) {
+        pt->val[k] = 0;
+        snprintf(pt->pin, sizeof pt->pin, "%s", v->text);
+    } else {
+        pt->val[k] = v->num;
+    }
+    pt->has[k] = 1;
+}
+
 /* The keys of point i: the --set ones, then the varied ones. */
 static void sw_point_of(const sw_spec *s, size_t i, sw_point *pt)
 {
     memset(pt, 0, sizeof *pt);
-    for (int k = 0; k < s->nset; ++k) {
-        pt->val[s->set[k].key] = s->set[k].v.num;
-        pt->has[s->set[k].key] = 1;
-    }
-    for (int j = 0; j < s->nvary; ++j) {
-        pt->val[s->vary[j].key] = s->vary[j].v[sw_point_index(s, i, j)].num;
-        pt->has[s->vary[j].key] = 1;
-    }
+    for (int k = 0; k < s->nset; ++k)
+        sw_point_put(pt, s->set[k].key, &s->set[k].v);
+    for (int j = 0; j < s->nvary; ++j)
+        sw_point_put(pt, s->vary[j].key, &s->vary[j].v[sw_point_index(s, i, j)]);
 }
+
 
 /* ------------------------------------------------------------- running --- */
 
@@ -514,8 +550,8 @@ static void sw_provenance(char *buf, size_t size, const sw_spec *s, double secon
              "fork",
 #endif
              s->shard_n ? "; a shard: merge the shards with xpbd-report merge" : "",
-             s->scene == SW_REPLAY ? "replay:" : sw_scenes[s->scene].name,
-             s->scene == SW_REPLAY ? s->replay : "");
+             s->scene == SW_REPLAY ? "replay:" : s->scene == SW_MESH ? "mesh:" : sw_scenes[s->scene].name,
+             s->scene == SW_REPLAY ? s->replay : s->scene == SW_MESH ? s->mesh : "");
 }
 
 static void sw_results_free(sw_result *r, size_t n)
@@ -572,10 +608,8 @@ static int sw_execute(const sw_spec *s, const sw_base *base, const char *command
         for (size_t t = 0; t < j.ntodo; ++t) {
             sw_point rp;
             sw_point_of(s, j.todo[t], &rp);
-            for (int k = 0; k < s->nref; ++k) {
-                rp.val[s->ref[k].key] = s->ref[k].v.num;
-                rp.has[s->ref[k].key] = 1;
-            }
+            for (int k = 0; k < s->nref; ++k)
+                sw_point_put(&rp, s->ref[k].key, &s->ref[k].v);
             size_t r = 0;
             while (r < j.nref && memcmp(&j.refpt[r], &rp, sizeof rp) != 0)
                 ++r;
@@ -629,6 +663,30 @@ done:
     return code;
 }
 
+/* Builds the mesh scene at every combination of the mesh keys' values
+ * the points use (the points whose other varied keys are at their first
+ * value), so that a bad pin, density or mesh is refused before any point
+ * runs. Returns 0, or -1 with the first failure in err. */
+static int sw_mesh_check(const sw_spec *s, const sw_base *b, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < s->points; ++i) {
+        int first = 1;
+        for (int j = 0; j < s->nvary && first; ++j)
+            if (!sw_mesh_key(s->vary[j].key) && sw_point_index(s, i, j) != 0)
+                first = 0;
+        if (!first)
+            continue;
+        sw_point pt;
+        sw_point_of(s, i, &pt);
+        xrp_file f;
+        const int st = sw_mesh_file(b, &pt, &f, err, errlen);
+        xrp_free(&f);
+        if (st != XPBD_OK)
+            return -1;
+    }
+    return 0;
+}
+
 int xr_sweep_main(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
@@ -654,9 +712,15 @@ int xr_sweep_main(int argc, char **argv)
         if (s.set[k].key == SW_K_N)
             n = (int)s.set[k].v.num;
     const int st = s.scene == SW_REPLAY ? sw_base_load(&base, s.replay, err, sizeof err)
+                   : s.scene == SW_MESH ? sw_base_load_mesh(&base, s.mesh, err, sizeof err)
                                         : sw_base_build(&base, s.scene, n, err, sizeof err);
+    if (st == 0 && s.scene == SW_MESH && sw_mesh_check(&s, &base, err, sizeof err) != 0) {
+        sw_base_free(&base);
+        sw_spec_free(&s);
+        return sw_refuse("sweep", err);
+    }
     if (st != 0) {
-        const int replay = s.scene == SW_REPLAY;
+        const int replay = s.scene == SW_REPLAY || s.scene == SW_MESH;
         sw_spec_free(&s);
         if (replay)
             return sw_refuse("sweep", err);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "replay.h"
+#include "xpbd/mesh.h"
 
 /* --------------------------------------------------------------- names --- */
 
@@ -24,6 +25,7 @@ typedef enum sw_scene_id {
     SW_BALL_PILE,
     SW_CLOTH_SPHERE,
     SW_REPLAY,
+    SW_MESH,                /* mesh:FILE, loaded by xpbd::io */
     SW_NSCENES
 } sw_scene_id;
 
@@ -52,6 +54,11 @@ typedef enum sw_key_id {
     SW_K_PRECISION,
     SW_K_ISA,
     SW_K_THREADS,
+    SW_K_TET_COMPLIANCE,
+    SW_K_BEND_COMPLIANCE,
+    SW_K_DENSITY,           /* mesh:FILE only (SW_K_DENSITY..SW_K_PIN) */
+    SW_K_SCALE,
+    SW_K_PIN,
     SW_NKEYS
 } sw_key_id;
 
@@ -62,12 +69,14 @@ typedef enum sw_metric_id {
     SW_M_ENERGY_DRIFT,
     SW_M_PENETRATION,
     SW_M_MOMENTUM_ERROR,
+    SW_M_VOLUME_ERROR,
     SW_M_MS_PER_FRAME,
     SW_M_ERROR_VS_REFERENCE,
     SW_NMETRICS
 } sw_metric_id;
 
-typedef enum sw_kind { SW_INT, SW_REAL, SW_ENUM } sw_kind;
+/* SW_TEXT: a word checked by the key's own syntax (pin); listed, not ranged */
+typedef enum sw_kind { SW_INT, SW_REAL, SW_ENUM, SW_TEXT } sw_kind;
 
 typedef struct sw_key {
     const char *name;
@@ -126,6 +135,7 @@ typedef struct sw_vary {
 typedef struct sw_spec {
     int scene;              /* sw_scene_id */
     const char *replay;     /* path of replay:FILE */
+    const char *mesh;       /* path of mesh:FILE */
     sw_assign set[SW_MAX_ASSIGN];
     int nset;
     sw_vary vary[SW_MAX_VARY];
@@ -154,6 +164,9 @@ int sw_metric_find(const char *name);
 void sw_key_names(char *buf, size_t size);
 void sw_metric_names(char *buf, size_t size);
 void sw_scene_names(char *buf, size_t size);
+/* Parses a pin value: 0 none, 1 a coordinate predicate into *sel, 2 a
+ * label (number or name, *is_label = 1), -1 malformed. */
+int sw_pin_parse(const char *text, xpbd_mesh_select *sel, int *is_label);
 /* Shortest decimal of v that reads back as v. */
 void sw_num(char *buf, size_t size, double v);
 /* `xpbd-report sweep --list` */
@@ -165,6 +178,7 @@ void sw_list(FILE *f);
 typedef struct sw_point {
     double val[SW_NKEYS];
     unsigned char has[SW_NKEYS];
+    char pin[32];           /* the text of key pin (has[SW_K_PIN]) */
 } sw_point;
 
 /* What a run gives. status: the first failing step's status (state kept as
@@ -186,6 +200,8 @@ typedef struct sw_base {
     int scene;
     int n;                  /* the size it was built at (built-in scenes) */
     int default_frames;
+    xpbd_mesh_data mesh;    /* mesh:FILE: loaded once, built per point */
+    const char *mesh_path;
 } sw_base;
 
 /* Builds built-in scene `scene` at size n (<= 0: its default). Returns 0, or
@@ -194,6 +210,13 @@ int sw_base_build(sw_base *b, int scene, int n, char *err, size_t errlen);
 /* Loads replay:FILE. Returns 0, or -1 with the loader's message. */
 int sw_base_load(sw_base *b, const char *path, char *err, size_t errlen);
 void sw_base_free(sw_base *b);
+/* Loads mesh:FILE (format by extension: .obj OBJ, .msh Gmsh, else TetGen
+ * .node or basename). Returns 0, or -1 with one line naming the file, the
+ * line and what was wrong. */
+int sw_base_load_mesh(sw_base *b, const char *path, char *err, size_t errlen);
+/* Builds the point's scene of a mesh base into *f (density, scale, pin);
+ * returns XPBD_OK or the build's status with a message in err. */
+int sw_mesh_file(const sw_base *b, const sw_point *pt, xrp_file *f, char *err, size_t errlen);
 
 /* Runs the point (the built-in scene is rebuilt when the point sets n). */
 void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_result *r);

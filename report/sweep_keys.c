@@ -47,6 +47,18 @@ const sw_key sw_keys[SW_NKEYS] = {
     {"threads", "", SW_INT, 0, 1024, 0, 0, NULL,
      "workers of the step: 1 serial, 0 all the default executor offers, N at most N (results "
      "are the same bit for bit for every value)"},
+    {"tet_compliance", "m^5/N", SW_REAL, 0, 1e6, 0, 0, NULL,
+     "replaces every volume constraint's compliance (C = 6V - 6V0; mesh:FILE default 1e-9)"},
+    {"bend_compliance", "1/(Nm)", SW_REAL, 0, 1e6, 0, 0, NULL,
+     "replaces every bending constraint's compliance (mesh:FILE default 1e-3)"},
+    {"density", "kg/m^3", SW_REAL, 0, 1e9, 1, 0, NULL,
+     "mesh:FILE: kg/m^3 of the tets, kg/m^2 of a surface without tets (default 1000, 1)"},
+    {"scale", "", SW_REAL, 0, 1e6, 1, 0, NULL,
+     "mesh:FILE: multiplies every coordinate as loaded (pins compare scaled ones; default 1)"},
+    {"pin", "", SW_TEXT, 0, 0, 0, 0, NULL,
+     "mesh:FILE: none (default), a label (the file's number or Gmsh group name: the corners "
+     "of its elements), or AXIS OP VALUE, AXIS x|y|z, OP < <= > >=, VALUE in m or with % of "
+     "the extent (y>0.9, y>=100%: the top layer)"},
 };
 
 const sw_scene_info sw_scenes[SW_NSCENES] = {
@@ -66,6 +78,9 @@ const sw_scene_info sw_scenes[SW_NSCENES] = {
     {"replay:FILE", "a recording made by the engine (report/replay.h): its particles, sets, bodies, "
                     "planes and inputs",
      0, 0, 0, NULL},
+    {"mesh:FILE", "a mesh file: OBJ surface (.obj), Gmsh (.msh) or TetGen (.node or basename), "
+                  "edges of 1e-6 m/N (compliance), volume or bending, free unless pinned (pin)",
+     0, 0, 0, NULL},
 };
 
 const sw_metric_info sw_metrics[SW_NMETRICS] = {
@@ -80,6 +95,8 @@ const sw_metric_info sw_metrics[SW_NMETRICS] = {
     {"momentum_error", "m/s",
      "|P_end - P_start - M g T| / M: momentum not explained by gravity (0 for a free body; "
      "supports, contacts and damping show here)"},
+    {"volume_error", "",
+     "|V_end / V_start - 1| of the total tet volume; NaN without tets (a surface)"},
     {"ms_per_frame", "ms", "wall time of the steps per frame (timing: not reproducible)"},
     {"error_vs_reference", "m",
      "largest particle distance from the --reference run's final state"},
@@ -145,9 +162,54 @@ static void sw_choices(char *buf, size_t size, const char *const *c)
         sw_join(buf, size, c[i], i == 0);
 }
 
+static int key_is_text(const sw_key *k)
+{
+    return k->kind == SW_TEXT;
+}
+
+int sw_pin_parse(const char *text, xpbd_mesh_select *sel, int *is_label)
+{
+    *is_label = 0;
+    memset(sel, 0, sizeof *sel);
+    if (strcmp(text, "none") == 0)
+        return 0;
+    if (strchr("xyz", text[0]) && text[0] && strchr("<>", text[1]) && text[1]) {
+        const char *p = text + 2;
+        const int eq = *p == '=';
+        p += eq;
+        sel->axis = (uint32_t)(text[0] - 'x');
+        sel->compare = text[1] == '<' ? (eq ? XPBD_MESH_LESS_EQUAL : XPBD_MESH_LESS)
+                                      : (eq ? XPBD_MESH_GREATER_EQUAL : XPBD_MESH_GREATER);
+        char *end;
+        errno = 0;
+        const double x = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(x))
+            return -1;
+        if (*end == '%' && !end[1]) {
+            sel->relative = 1;
+            sel->value = x / 100;
+            return sel->value >= 0 && sel->value <= 1 ? 1 : -1;
+        }
+        if (*end)
+            return -1;
+        sel->value = x;
+        return 1;
+    }
+    for (const char *p = text; *p; ++p)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              *p == '_' || *p == '-' || *p == '.'))
+            return -1;
+    *is_label = 1;
+    return text[0] ? 2 : -1;
+}
+
 static void sw_range_text(char *buf, size_t size, const sw_key *k)
 {
     char lo[32], hi[32];
+    if (key_is_text(k)) {
+        snprintf(buf, size, "none|LABEL|AXIS OP VALUE[%%]");
+        return;
+    }
     if (k->kind == SW_ENUM) {
         sw_choices(buf, size, k->choices);
         return;
@@ -163,6 +225,19 @@ int sw_value_parse(int k, const char *text, sw_value *v, char *err, size_t errle
     char range[160];
     sw_range_text(range, sizeof range, key);
     memset(v, 0, sizeof *v);
+    if (key->kind == SW_TEXT) {
+        xpbd_mesh_select sel;
+        int is_label;
+        if (strlen(text) >= sizeof v->text || sw_pin_parse(text, &sel, &is_label) < 0) {
+            snprintf(err, errlen,
+                     "bad value '%s' for key %s (valid: none, a label such as 2 or top, or "
+                     "AXIS OP VALUE such as y>0.9 or y>=100%%)",
+                     text, key->name);
+            return -1;
+        }
+        snprintf(v->text, sizeof v->text, "%s", text);
+        return 0;
+    }
     if (key->kind == SW_ENUM) {
         for (int i = 0; key->choices[i]; ++i) {
             if (strcmp(text, key->choices[i]) == 0) {
@@ -223,7 +298,7 @@ static int sw_range_parse(int k, const char *spec, sw_vary *out, char *err, size
     char buf[128];
     snprintf(buf, sizeof buf, "%s", spec);
     char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    if (key->kind == SW_ENUM) {
+    if (key->kind == SW_ENUM || key->kind == SW_TEXT) {
         snprintf(err, errlen, "bad range '%s=%s': key %s takes a list of names", key->name, spec,
                  key->name);
         return -1;
@@ -323,8 +398,11 @@ int sw_vary_parse(const char *arg, sw_vary *out, char *err, size_t errlen)
         tok[n] = 0;
         if (sw_value_parse(k, tok, &out->v[i], err, errlen) != 0)
             return -1;
+        if (sw_keys[k].kind == SW_TEXT)
+            out->v[i].num = (double)i; /* its position: the plot's x */
         for (size_t j = 0; j < i; ++j)
-            if (out->v[j].num == out->v[i].num) {
+            if (sw_keys[k].kind == SW_TEXT ? strcmp(out->v[j].text, out->v[i].text) == 0
+                                           : out->v[j].num == out->v[i].num) {
                 snprintf(err, errlen, "bad list in --vary %s: value %s repeated", arg, tok);
                 return -1;
             }

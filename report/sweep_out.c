@@ -227,7 +227,7 @@ static void sw_gp_label(FILE *f, const char *name, const char *unit)
  * positive and spanning two decades or more. */
 static int sw_log_axis(const sw_vary *v)
 {
-    if (sw_keys[v->key].kind == SW_ENUM)
+    if (sw_keys[v->key].kind >= SW_ENUM)
         return 0;
     if (v->log)
         return 1;
@@ -243,7 +243,7 @@ static int sw_log_axis(const sw_vary *v)
 static void sw_gp_x(FILE *f, const sw_vary *v)
 {
     const char *name = sw_keys[v->key].name;
-    if (sw_keys[v->key].kind != SW_ENUM) {
+    if (sw_keys[v->key].kind < SW_ENUM) {
         fprintf(f, "column('%s')", name);
         return;
     }
@@ -291,12 +291,21 @@ static void sw_write_gp(FILE *f, const sw_spec *s, const sw_row *rows, const cha
         fprintf(f, "  set logscale x\n  set format x '10^{%%L}'\n");
     else
         fprintf(f, "  unset logscale x\n");
-    if (sw_keys[x->key].kind == SW_ENUM) {
+    if (sw_keys[x->key].kind >= SW_ENUM) {
         fprintf(f, "  set xtics (");
         for (int i = 0; i < x->count; ++i)
         {
+            /* a tic label is a format: a pin's % doubled */
+            char tic[64];
+            size_t o = 0;
+            for (const char *c = x->v[i].text; *c && o + 2 < sizeof tic; ++c) {
+                if (*c == '%')
+                    tic[o++] = '%';
+                tic[o++] = *c;
+            }
+            tic[o] = 0;
             fprintf(f, "%s", i ? ", " : "");
-            sw_gp_str(f, x->v[i].text);
+            sw_gp_str(f, tic);
             fprintf(f, " %d", i);
         }
         fprintf(f, ")\n  set xrange [-0.5:%d.5]\n", x->count - 1);
@@ -459,8 +468,11 @@ int sw_write_output(const sw_spec *s, const sw_row *rows, const char *tmpdir, co
         return 1;
     }
     char title[256];
-    snprintf(title, sizeof title, "Sweep of %s%s", s->scene == SW_REPLAY ? "replay " : "",
-             s->scene == SW_REPLAY ? s->replay : sw_scenes[s->scene].name);
+    snprintf(title, sizeof title, "Sweep of %s%s",
+             s->scene == SW_REPLAY ? "replay " : s->scene == SW_MESH ? "mesh " : "",
+             s->scene == SW_REPLAY ? s->replay
+             : s->scene == SW_MESH ? s->mesh
+                                   : sw_scenes[s->scene].name);
     for (int k = 0; k < s->nset; ++k) {
         const size_t len = strlen(title);
         snprintf(title + len, sizeof title - len, "%s%s = %s", k ? ", " : " (",

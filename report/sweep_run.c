@@ -11,6 +11,7 @@
 
 #include "scenes.h"
 #include "sweep_internal.h"
+#include "xpbd/io.h"
 
 /* ------------------------------------------------------ built-in scenes --- */
 
@@ -199,7 +200,7 @@ int sw_base_build(sw_base *b, int scene, int n, char *err, size_t errlen)
     if (n <= 0)
         n = sw_scenes[scene].n_default;
     b->n = n;
-    static const int frames[SW_NSCENES] = {120, 60, 90, 90, 90, 0};
+    static const int frames[SW_NSCENES] = {120, 60, 90, 90, 90, 0, 120};
     b->default_frames = frames[scene];
     int ok = 0;
     switch (scene) {
@@ -230,8 +231,153 @@ int sw_base_load(sw_base *b, const char *path, char *err, size_t errlen)
     return 0;
 }
 
+/* ---------------------------------------------------------- mesh:FILE --- */
+
+static int sw_ends_with(const char *s, const char *tail)
+{
+    const size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+int sw_base_load_mesh(sw_base *b, const char *path, char *err, size_t errlen)
+{
+    memset(b, 0, sizeof *b);
+    b->scene = SW_MESH;
+    b->mesh_path = path;
+    b->default_frames = 120;
+    xpbd_io_error e;
+    memset(&e, 0, sizeof e);
+    xpbd_status st;
+    const char *format;
+    if (sw_ends_with(path, ".obj")) {
+        format = "OBJ";
+        st = xpbd_io_load_obj(path, NULL, &b->mesh, &e);
+    } else if (sw_ends_with(path, ".msh")) {
+        format = "Gmsh";
+        st = xpbd_io_load_gmsh(path, &b->mesh, &e);
+    } else {
+        format = "TetGen";
+        st = xpbd_io_load_tetgen(path, &b->mesh, &e);
+    }
+    if (st != XPBD_OK) {
+        char where[48] = "";
+        if (e.line > 0)
+            snprintf(where, sizeof where, " line %zu:", e.line);
+        else if (e.byte_offset > 0)
+            snprintf(where, sizeof where, " byte %zu:", e.byte_offset);
+        snprintf(err, errlen, "cannot load mesh %s (%s):%s %s (%s)", path, format, where,
+                 e.what[0] ? e.what : "unreadable", xpbd_status_str(st));
+        memset(&b->mesh, 0, sizeof b->mesh);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const sw_part_names[] = {"mesh",  "particle", "triangle", "tet",
+                                             "option", "pin label", "pin"};
+
+int sw_mesh_file(const sw_base *b, const sw_point *pt, xrp_file *f, char *err, size_t errlen)
+{
+    const xpbd_mesh_data *m0 = &b->mesh;
+    const char *pin = pt->has[SW_K_PIN] ? pt->pin : "none";
+    const double scale = pt->has[SW_K_SCALE] ? pt->val[SW_K_SCALE] : 1;
+    xpbd_mesh_data m = *m0;
+    double *xyz = NULL;
+    memset(f, 0, sizeof *f);
+    if (scale != 1) {
+        xyz = malloc((3 * m.particles + 1) * sizeof *xyz);
+        if (!xyz) {
+            snprintf(err, errlen, "out of memory");
+            return XPBD_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < 3 * m.particles; ++i)
+            xyz[i] = m0->xyz[i] * scale;
+        m.xyz = xyz;
+    }
+    xpbd_mesh_scene_options o;
+    memset(&o, 0, sizeof o);
+    o.density = o.surface_density = pt->has[SW_K_DENSITY] ? pt->val[SW_K_DENSITY]
+                                    : m.tets            ? 1000
+                                                        : 1;
+    o.edge_alpha = 1e-6;
+    o.tet_alpha = 1e-9;
+    o.bend_alpha = 1e-3;
+    xpbd_mesh_select sel;
+    int is_label = 0;
+    int32_t label = 0;
+    const int kind = sw_pin_parse(pin, &sel, &is_label);
+    if (kind == 1) {
+        o.pin_wheres = 1;
+        o.pin_where = &sel;
+    } else if (kind == 2) {
+        char *end;
+        const long n = strtol(pin, &end, 10);
+        int found = !*end && end != pin;
+        label = (int32_t)n;
+        for (size_t k = 0; !found && k < m.labels; ++k)
+            if (strcmp(m.label_name[k], pin) == 0) {
+                label = m.label_id[k];
+                found = 1;
+            }
+        if (!found) {
+            snprintf(err, errlen, "pin=%s: mesh %s has no label named '%s' (%zu named)", pin,
+                     b->mesh_path, pin, m.labels);
+            free(xyz);
+            return XPBD_ERR_CONFIG;
+        }
+        o.pin_labels = 1;
+        o.pin_label = &label;
+    }
+    xpbd_mesh_scene_f64 sc;
+    xpbd_status st = xpbd_mesh_scene_build_f64(&sc, &m, &o);
+    free(xyz);
+    if (st != XPBD_OK && sc.bad_part == XPBD_MESH_PART_PIN_LABEL) {
+        snprintf(err, errlen, "pin=%s: no tet or triangle of mesh %s has label %d", pin,
+                 b->mesh_path, (int)label);
+        return st;
+    }
+    if (st != XPBD_OK) {
+        const unsigned part = (unsigned)sc.bad_part <= 6 ? (unsigned)sc.bad_part : 0;
+        snprintf(err, errlen, "mesh %s%s%s: %s %zu: %s", b->mesh_path, kind ? " with pin=" : "",
+                 kind ? pin : "", sw_part_names[part], sc.bad_index, xpbd_status_str(st));
+        return st;
+    }
+    if (kind && sc.pinned == 0) {
+        snprintf(err, errlen, "pin=%s pins no particle of mesh %s (scale %g)", pin, b->mesh_path,
+                 scale);
+        xpbd_mesh_scene_free_f64(&sc);
+        return XPBD_ERR_CONFIG;
+    }
+    const xpbd_scene_f64 *v = &sc.scene;
+    f->f64 = 1;
+    f->format = XRP_FORMAT;
+    f->protocol = XPBD_PROTOCOL_VERSION;
+    f->h = 1.0 / 60;
+    f->config = xpbd_step_config_default();
+    f->frames = (uint64_t)b->default_frames;
+    if (!sw_file_alloc(f, v->particles, v->edges, v->tets, v->bends, 0)) {
+        xpbd_mesh_scene_free_f64(&sc);
+        xrp_free(f);
+        snprintf(err, errlen, "out of memory");
+        return XPBD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < v->particles; ++i)
+        sw_put(f, i, sc.xyz[3 * i], sc.xyz[3 * i + 1], sc.xyz[3 * i + 2], sc.inv_mass[i]);
+    memcpy(f->edge, sc.edge, 2 * v->edges * sizeof *f->edge);
+    sw_edges_rest(f, v->edge_alpha);
+    memcpy(f->tet, sc.tet, 4 * v->tets * sizeof *f->tet);
+    for (size_t t = 0; t < v->tets; ++t)
+        f->tet_compliance[t] = v->tet_alpha;
+    memcpy(f->bend, sc.bend, 4 * v->bends * sizeof *f->bend);
+    for (size_t k = 0; k < v->bends; ++k)
+        f->bend_compliance[k] = v->bend_alpha;
+    xpbd_mesh_scene_free_f64(&sc);
+    return XPBD_OK;
+}
+
 void sw_base_free(sw_base *b)
 {
+    xpbd_mesh_data_free(&b->mesh);
     xrp_free(&b->file);
     memset(b, 0, sizeof *b);
 }
@@ -445,6 +591,36 @@ static void sw_metrics_of(const sw_state *s0, const sw_state *s1, const double g
     r->m[SW_M_PENETRATION] = sw_penetration(s1);
 }
 
+/* Total signed volume of the file's tets at positions x (3 per particle). */
+static double sw_tet_volume(const xrp_file *f, const double *x)
+{
+    double v = 0;
+    for (size_t t = 0; t < f->tets; ++t) {
+        const double *p[4];
+        for (int c = 0; c < 4; ++c)
+            p[c] = x + 3 * (size_t)f->tet[4 * t + (size_t)c];
+        double a[3], b[3], d[3];
+        for (int k = 0; k < 3; ++k) {
+            a[k] = p[1][k] - p[0][k];
+            b[k] = p[2][k] - p[0][k];
+            d[k] = p[3][k] - p[0][k];
+        }
+        v += (a[0] * (b[1] * d[2] - b[2] * d[1]) - a[1] * (b[0] * d[2] - b[2] * d[0]) +
+              a[2] * (b[0] * d[1] - b[1] * d[0])) /
+             6;
+    }
+    return v;
+}
+
+/* |V_end / V_start - 1|; NaN without tets or when the particles changed. */
+static double sw_volume_error(const xrp_file *f, const sw_state *s0, const sw_state *s1)
+{
+    if (f->tets == 0 || s0->n != f->n || s1->n != f->n)
+        return NAN;
+    const double v0 = sw_tet_volume(f, s0->x);
+    return v0 != 0 ? fabs(sw_tet_volume(f, s1->x) / v0 - 1) : NAN;
+}
+
 static double sw_now(void)
 {
     struct timespec t;
@@ -504,6 +680,7 @@ static double sw_now(void)
                 sw_metrics_of(&s0, &s1, f->config.gravity, f->h * frames, COUNTERS(e)->max_residual, \
                               r);                                                               \
                 r->m[SW_M_MS_PER_FRAME] = 1e3 * time / frames;                                  \
+                r->m[SW_M_VOLUME_ERROR] = sw_volume_error(f, &s0, &s1);                         \
                 if (keep_final) {                                                               \
                     r->final = s1.x;                                                            \
                     r->n = s1.n;                                                                \
@@ -599,7 +776,15 @@ void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_resul
     sw_base sized;
     const sw_base *base = b;
     char err[256];
-    if (b->scene != SW_REPLAY && pt->has[SW_K_N] && (int)pt->val[SW_K_N] != b->n) {
+    if (b->scene == SW_MESH) {
+        memset(&sized, 0, sizeof sized);
+        sized.scene = SW_MESH;
+        sized.default_frames = b->default_frames;
+        r->status = sw_mesh_file(b, pt, &sized.file, err, sizeof err);
+        if (r->status != XPBD_OK)
+            return;
+        base = &sized;
+    } else if (b->scene != SW_REPLAY && pt->has[SW_K_N] && (int)pt->val[SW_K_N] != b->n) {
         if (sw_base_build(&sized, b->scene, (int)pt->val[SW_K_N], err, sizeof err) != 0) {
             r->status = XPBD_ERR_NOMEM;
             return;
@@ -619,9 +804,10 @@ void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_resul
     const int rep = pt->has[SW_K_COMPLIANCE], sc = pt->has[SW_K_COMPLIANCE_SCALE];
     const double cv = pt->val[SW_K_COMPLIANCE], cs = pt->val[SW_K_COMPLIANCE_SCALE];
     double *ec = sw_scaled(f.edge_compliance, f.edges, rep, cv, sc, cs);
-    double *tc = sw_scaled(f.tet_compliance, f.tets, 0, 0, sc, cs);
-    double *bc = sw_scaled(f.bend_compliance, f.bends, 0, 0, sc, cs);
-    if (((rep || sc) && !ec) || (sc && (!tc || !bc))) {
+    const int rt = pt->has[SW_K_TET_COMPLIANCE], rb = pt->has[SW_K_BEND_COMPLIANCE];
+    double *tc = sw_scaled(f.tet_compliance, f.tets, rt, pt->val[SW_K_TET_COMPLIANCE], sc, cs);
+    double *bc = sw_scaled(f.bend_compliance, f.bends, rb, pt->val[SW_K_BEND_COMPLIANCE], sc, cs);
+    if (((rep || sc) && !ec) || ((sc || rt) && !tc) || ((sc || rb) && !bc)) {
         r->status = XPBD_ERR_NOMEM;
     } else {
         f.edge_compliance = ec ? ec : f.edge_compliance;

@@ -363,12 +363,16 @@ int sw_mesh_file(const sw_base *b, const sw_point *pt, xrp_file *f, char *err, s
     }
     for (size_t i = 0; i < v->particles; ++i)
         sw_put(f, i, sc.xyz[3 * i], sc.xyz[3 * i + 1], sc.xyz[3 * i + 2], sc.inv_mass[i]);
-    memcpy(f->edge, sc.edge, 2 * v->edges * sizeof *f->edge);
+    /* an empty array may be NULL: memcpy only what there is */
+    if (v->edges)
+        memcpy(f->edge, sc.edge, 2 * v->edges * sizeof *f->edge);
     sw_edges_rest(f, v->edge_alpha);
-    memcpy(f->tet, sc.tet, 4 * v->tets * sizeof *f->tet);
+    if (v->tets)
+        memcpy(f->tet, sc.tet, 4 * v->tets * sizeof *f->tet);
     for (size_t t = 0; t < v->tets; ++t)
         f->tet_compliance[t] = v->tet_alpha;
-    memcpy(f->bend, sc.bend, 4 * v->bends * sizeof *f->bend);
+    if (v->bends)
+        memcpy(f->bend, sc.bend, 4 * v->bends * sizeof *f->bend);
     for (size_t k = 0; k < v->bends; ++k)
         f->bend_compliance[k] = v->bend_alpha;
     xpbd_mesh_scene_free_f64(&sc);

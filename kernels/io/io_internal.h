@@ -98,8 +98,11 @@ void *xpbd__io_alloc(size_t n, size_t size, int zero);
 xpbd_status xpbd__io_read_file(const char *path, const char *file, char **data, size_t *size,
                                int *absent, xpbd_io_error *err);
 
-/* Frees what the loader allocated in *m and zeroes it (the loaders' own
- * release: the library's allocations stay within this library). */
+/* Frees what the loader allocated in *m and zeroes it. It does what
+ * xpbd_mesh_data_free does, on purpose: a loader's blocks are allocated and
+ * freed within this library, so the test build whose io allocations go
+ * through counting hooks (tests/alloc_fail.h, io.alloc) frees them through
+ * the same hooks; the kernel library's free is not hooked. */
 void xpbd__io_release(xpbd_mesh_data *m);
 
 #endif

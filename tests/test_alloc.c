@@ -859,43 +859,37 @@ typedef struct sleep_ctx {
 
 static const xpbd_engine_options sleep_options = {.sleep_energy = 1e-3, .sleep_steps = 1};
 
+/* The two-cloth scene of either precision (P: 32 or 64). */
+#define SL_SCENE(sc, P)                                                                       \
+    do {                                                                                      \
+        memset(&(sc), 0, sizeof(sc));                                                         \
+        (sc).particles = 2 * cloth_k.particles;                                               \
+        (sc).xyz = sl_xyz##P;                                                                 \
+        (sc).inv_mass = sl_w##P;                                                              \
+        (sc).radius = sl_r##P;                                                                \
+        (sc).edges = 2 * cloth_k.edges;                                                       \
+        (sc).edge = sl_edge;                                                                  \
+        (sc).edge_alpha = 1e-7;                                                               \
+        (sc).bends = 2 * cloth_k.bends;                                                       \
+        (sc).bend = sl_bend;                                                                  \
+        (sc).bend_alpha = 1e-2;                                                               \
+        (sc).max_contacts = 64;                                                               \
+        (sc).bodies = 2;                                                                      \
+        (sc).body_begin = sl_body;                                                            \
+    } while (0)
+
 static xpbd_status sleep_create(sleep_ctx *c)
 {
     if (c->f64) {
         xpbd_scene_f64 sc;
-        memset(&sc, 0, sizeof sc);
-        sc.particles = 2 * cloth_k.particles;
-        sc.xyz = sl_xyz64;
-        sc.inv_mass = sl_w64;
-        sc.radius = sl_r64;
-        sc.edges = 2 * cloth_k.edges;
-        sc.edge = sl_edge;
-        sc.edge_alpha = 1e-7;
-        sc.bends = 2 * cloth_k.bends;
-        sc.bend = sl_bend;
-        sc.bend_alpha = 1e-2;
-        sc.max_contacts = 64;
-        sc.bodies = 2;
-        sc.body_begin = sl_body;
+        SL_SCENE(sc, 64);
         return xpbd_engine_create_f64(&c->e64, &sc, NULL, &sleep_options, NULL);
     }
     xpbd_scene_f32 sc;
-    memset(&sc, 0, sizeof sc);
-    sc.particles = 2 * cloth_k.particles;
-    sc.xyz = sl_xyz32;
-    sc.inv_mass = sl_w32;
-    sc.radius = sl_r32;
-    sc.edges = 2 * cloth_k.edges;
-    sc.edge = sl_edge;
-    sc.edge_alpha = 1e-7;
-    sc.bends = 2 * cloth_k.bends;
-    sc.bend = sl_bend;
-    sc.bend_alpha = 1e-2;
-    sc.max_contacts = 64;
-    sc.bodies = 2;
-    sc.body_begin = sl_body;
+    SL_SCENE(sc, 32);
     return xpbd_engine_create_f32(&c->e32, &sc, NULL, &sleep_options, NULL);
 }
+#undef SL_SCENE
 
 static xpbd_status sleep_step(sleep_ctx *c)
 {

@@ -147,16 +147,22 @@ static void ex_column(FILE *f, const double *v, size_t n, const char *indent)
 
 /* ------------------------------------------------------------ frames --- */
 
-xpbd_status xpbd_io_write_vtu(const char *path, const xpbd_io_frame *frame)
+/* A frame's file: path and frame checked, PATH.part opened for writing. */
+static xpbd_status ex_open_frame(const char *path, const xpbd_io_frame *frame, FILE **f,
+                                 char **part)
 {
     if (!path)
         return XPBD_ERR_ARGUMENT;
-    xpbd_status st = ex_check_frame(frame);
-    if (st != XPBD_OK)
-        return st;
+    const xpbd_status st = ex_check_frame(frame);
+    return st != XPBD_OK ? st : ex_open(path, "w", f, part);
+}
+
+xpbd_status xpbd_io_write_vtu(const char *path, const xpbd_io_frame *frame)
+{
     FILE *f;
     char *part;
-    if ((st = ex_open(path, "w", &f, &part)) != XPBD_OK)
+    const xpbd_status st = ex_open_frame(path, frame, &f, &part);
+    if (st != XPBD_OK)
         return st;
     const xpbd_io_frame *fr = frame;
     const char *in = "          ";
@@ -214,14 +220,10 @@ xpbd_status xpbd_io_write_vtu(const char *path, const xpbd_io_frame *frame)
 
 xpbd_status xpbd_io_write_vtk(const char *path, const xpbd_io_frame *frame)
 {
-    if (!path)
-        return XPBD_ERR_ARGUMENT;
-    xpbd_status st = ex_check_frame(frame);
-    if (st != XPBD_OK)
-        return st;
     FILE *f;
     char *part;
-    if ((st = ex_open(path, "w", &f, &part)) != XPBD_OK)
+    const xpbd_status st = ex_open_frame(path, frame, &f, &part);
+    if (st != XPBD_OK)
         return st;
     const xpbd_io_frame *fr = frame;
     const size_t cells = fr->tets + fr->triangles;

@@ -56,12 +56,6 @@ static size_t gm_left(const gm *g)
     return (size_t)(g->t.end - g->t.p);
 }
 
-static int gm_is(xpbd__io_tok k, const char *word)
-{
-    const size_t n = strlen(word);
-    return k.n == n && memcmp(k.s, word, n) == 0;
-}
-
 /* ----------------------------------------------------------- fields --- */
 
 /* n bytes of the file in its byte order, as an unsigned number */
@@ -228,7 +222,7 @@ static xpbd_status gm_format(gm *g)
     if (!xpbd__io_record(t))
         return xpbd__io_fail_eof(t, XPBD_ERR_FILE, "empty: no $MeshFormat");
     xpbd__io_token(t, &k);
-    if (!gm_is(k, "$MeshFormat"))
+    if (!xpbd__io_is(k, "$MeshFormat"))
         return xpbd__io_fail_at(t, k.s, XPBD_ERR_FILE,
                                 "not a Gmsh file: '%.*s' where $MeshFormat should be",
                                 XPBD__IO_TOK(k));
@@ -238,9 +232,9 @@ static xpbd_status gm_format(gm *g)
     if (!xpbd__io_record(t))
         return xpbd__io_fail_eof(t, XPBD_ERR_FILE, "cut short in $MeshFormat");
     xpbd__io_token(t, &k);
-    if (gm_is(k, "4.1"))
+    if (xpbd__io_is(k, "4.1"))
         g->v41 = 1;
-    else if (gm_is(k, "2.2") || gm_is(k, "2.1") || gm_is(k, "2.0") || gm_is(k, "2"))
+    else if (xpbd__io_is(k, "2.2") || xpbd__io_is(k, "2.1") || xpbd__io_is(k, "2.0") || xpbd__io_is(k, "2"))
         g->v41 = 0;
     else
         return xpbd__io_fail_at(t, k.s, XPBD_ERR_FILE,
@@ -919,21 +913,21 @@ static xpbd_status gm_sections(gm *g)
             return xpbd__io_fail_at(&g->t, k.s, XPBD_ERR_FILE,
                                     "'%.*s' where a section ($Name) should start",
                                     XPBD__IO_TOK(k));
-        if (gm_is(k, "$PhysicalNames")) {
+        if (xpbd__io_is(k, "$PhysicalNames")) {
             if (g->have_names)
                 return xpbd__io_fail_at(&g->t, k.s, XPBD_ERR_FILE,
                                         "second $PhysicalNames section");
             g->have_names = 1;
             st = gm_names(g);
-        } else if (gm_is(k, "$Entities") && g->v41) {
+        } else if (xpbd__io_is(k, "$Entities") && g->v41) {
             if (g->have_entities)
                 return xpbd__io_fail_at(&g->t, k.s, XPBD_ERR_FILE, "second $Entities section");
             st = gm_entities(g, k.s);
-        } else if (gm_is(k, "$Nodes")) {
+        } else if (xpbd__io_is(k, "$Nodes")) {
             st = gm_nodes(g, k.s);
-        } else if (gm_is(k, "$Elements")) {
+        } else if (xpbd__io_is(k, "$Elements")) {
             st = gm_elements(g, k.s);
-        } else if (gm_is(k, "$MeshFormat")) {
+        } else if (xpbd__io_is(k, "$MeshFormat")) {
             return xpbd__io_fail_at(&g->t, k.s, XPBD_ERR_FILE, "second $MeshFormat section");
         } else if (k.n > 4 && memcmp(k.s, "$End", 4) == 0) {
             return xpbd__io_fail_at(&g->t, k.s, XPBD_ERR_FILE, "'%.*s' closes no section",

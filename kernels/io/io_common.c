@@ -364,3 +364,9 @@ xpbd_status xpbd__io_read_file(const char *path, const char *file, char **data, 
     *size = used;
     return XPBD_OK;
 }
+
+int xpbd__io_is(xpbd__io_tok k, const char *word)
+{
+    const size_t n = strlen(word);
+    return k.n == n && memcmp(k.s, word, n) == 0;
+}

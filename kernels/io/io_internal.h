@@ -37,6 +37,9 @@ typedef struct xpbd__io_tok {
     size_t n;
 } xpbd__io_tok;
 
+/* 1 if token k is exactly word. */
+int xpbd__io_is(xpbd__io_tok k, const char *word);
+
 void xpbd__io_text_init(xpbd__io_text *t, const void *data, size_t size, const char *file,
                         xpbd_io_error *err);
 /* Skips blank and comment-only lines: 1 when t->p is at a record, 0 at the

@@ -19,12 +19,6 @@ typedef struct obj_cfg {
     xpbd_io_up up;
 } obj_cfg;
 
-static int obj_is(xpbd__io_tok k, const char *word)
-{
-    const size_t n = strlen(word);
-    return k.n == n && memcmp(k.s, word, n) == 0;
-}
-
 /* One index of a corner (v, vt or vn): value as written, so_far the
  * elements of its kind defined before this line, total (second pass) all
  * of the file's, or SIZE_MAX (first pass: positive ones not checked). */
@@ -99,7 +93,7 @@ static xpbd_status obj_pass(xpbd__io_text *t, const obj_cfg *cfg, const obj_coun
     while (xpbd__io_record(t)) {
         xpbd__io_tok kw;
         xpbd__io_token(t, &kw);
-        if (obj_is(kw, "v")) {
+        if (xpbd__io_is(kw, "v")) {
             double x[3];
             static const char *const axis[3] = {"v: x", "v: y", "v: z"};
             const char *at[3];
@@ -136,11 +130,11 @@ static xpbd_status obj_pass(xpbd__io_text *t, const obj_cfg *cfg, const obj_coun
                 return xpbd__io_fail_at(t, kw.s, XPBD_ERR_FILE,
                                         "v: more than %lu vertices (32-bit indices)",
                                         (unsigned long)UINT32_MAX);
-        } else if (obj_is(kw, "vt")) {
+        } else if (xpbd__io_is(kw, "vt")) {
             ++c->vt;
-        } else if (obj_is(kw, "vn")) {
+        } else if (xpbd__io_is(kw, "vn")) {
             ++c->vn;
-        } else if (obj_is(kw, "f")) {
+        } else if (xpbd__io_is(kw, "f")) {
             xpbd__io_tok k;
             size_t corners = 0, first = 0, prev = 0;
             while (xpbd__io_token(t, &k)) {
@@ -162,7 +156,7 @@ static xpbd_status obj_pass(xpbd__io_text *t, const obj_cfg *cfg, const obj_coun
                 return xpbd__io_fail_at(t, kw.s, XPBD_ERR_FILE, "f: %zu corners, at least 3 needed",
                                         corners);
             c->triangles += corners - 2;
-        } else if (obj_is(kw, "l") || obj_is(kw, "p")) {
+        } else if (xpbd__io_is(kw, "l") || xpbd__io_is(kw, "p")) {
             ++c->skipped;
         }
         /* everything else (o, g, s, usemtl, mtllib, vp, curves, ...): skipped */

@@ -131,4 +131,21 @@ xpbd_status xpbd__config_check(const xpbd_step_config *cfg, xpbd_field *field);
  * its field. */
 xpbd_status xpbd__executor_check(const xpbd_executor *ex, xpbd_field *field);
 
+/* 1 if v is finite and >= 0: the rule of the non-negative configuration
+ * and option fields. */
+static inline int xpbd__finite_nonneg(double v)
+{
+    return isfinite(v) && v >= 0;
+}
+
+/* 1 if cfg asks for the contact lesson order where it does not apply: a
+ * world with constraints (distance, tet, bend sets or tethers) or a solver
+ * other than XPBD (XPBD_ERR_CONFIG, contact_order). The step and the
+ * engine's create both refuse it by this rule. */
+static inline int xpbd__lesson_refused(const xpbd_step_config *cfg, int constrained)
+{
+    return cfg->contact_order == XPBD_CONTACTS_LESSON &&
+           (constrained || cfg->solver != XPBD_SOLVER_XPBD);
+}
+
 #endif

@@ -38,11 +38,6 @@ xpbd_step_config xpbd_step_config_default(void)
     return c;
 }
 
-static int finite_nonneg(double v)
-{
-    return isfinite(v) && v >= 0;
-}
-
 xpbd_status xpbd__executor_check(const xpbd_executor *ex, xpbd_field *field)
 {
     *field = XPBD_FIELD_NONE;
@@ -69,10 +64,10 @@ xpbd_status xpbd__config_check(const xpbd_step_config *cfg, xpbd_field *field)
         {cfg->iterations == 0, XPBD_ERR_CONFIG, XPBD_FIELD_ITERATIONS},
         {!isfinite(cfg->gravity[0]) || !isfinite(cfg->gravity[1]) || !isfinite(cfg->gravity[2]),
          XPBD_ERR_CONFIG, XPBD_FIELD_GRAVITY},
-        {!finite_nonneg(cfg->damping) || cfg->damping >= 1, XPBD_ERR_CONFIG, XPBD_FIELD_DAMPING},
+        {!xpbd__finite_nonneg(cfg->damping) || cfg->damping >= 1, XPBD_ERR_CONFIG, XPBD_FIELD_DAMPING},
         {!isfinite(cfg->pbd_stiffness) || !(cfg->pbd_stiffness > 0) || cfg->pbd_stiffness > 1,
          XPBD_ERR_CONFIG, XPBD_FIELD_PBD_STIFFNESS},
-        {!finite_nonneg(cfg->spring_damping), XPBD_ERR_CONFIG, XPBD_FIELD_SPRING_DAMPING},
+        {!xpbd__finite_nonneg(cfg->spring_damping), XPBD_ERR_CONFIG, XPBD_FIELD_SPRING_DAMPING},
         {cfg->solver != XPBD_SOLVER_XPBD && cfg->solver != XPBD_SOLVER_PBD &&
              cfg->solver != XPBD_SOLVER_SPRINGS,
          XPBD_ERR_CONFIG, XPBD_FIELD_SOLVER},
@@ -94,14 +89,14 @@ xpbd_status xpbd__config_check(const xpbd_step_config *cfg, xpbd_field *field)
     const struct rule contact[] = {
         {!isfinite(cfg->contact_beta) || !(cfg->contact_beta > 0) || cfg->contact_beta > 1,
          XPBD_ERR_BETA, XPBD_FIELD_CONTACT_BETA},
-        {!finite_nonneg(cfg->restitution) || cfg->restitution > 1, XPBD_ERR_RESTITUTION,
+        {!xpbd__finite_nonneg(cfg->restitution) || cfg->restitution > 1, XPBD_ERR_RESTITUTION,
          XPBD_FIELD_RESTITUTION},
-        {!finite_nonneg(cfg->contact_slop), XPBD_ERR_SLOP, XPBD_FIELD_CONTACT_SLOP},
-        {!finite_nonneg(cfg->friction_static), XPBD_ERR_FRICTION, XPBD_FIELD_FRICTION_STATIC},
-        {!finite_nonneg(cfg->friction_dynamic) || cfg->friction_dynamic > cfg->friction_static,
+        {!xpbd__finite_nonneg(cfg->contact_slop), XPBD_ERR_SLOP, XPBD_FIELD_CONTACT_SLOP},
+        {!xpbd__finite_nonneg(cfg->friction_static), XPBD_ERR_FRICTION, XPBD_FIELD_FRICTION_STATIC},
+        {!xpbd__finite_nonneg(cfg->friction_dynamic) || cfg->friction_dynamic > cfg->friction_static,
          XPBD_ERR_FRICTION, XPBD_FIELD_FRICTION_DYNAMIC},
-        {!finite_nonneg(cfg->contact_skin), XPBD_ERR_CONFIG, XPBD_FIELD_CONTACT_SKIN},
-        {!finite_nonneg(cfg->relative_damping) || cfg->relative_damping > 1, XPBD_ERR_CONFIG,
+        {!xpbd__finite_nonneg(cfg->contact_skin), XPBD_ERR_CONFIG, XPBD_FIELD_CONTACT_SKIN},
+        {!xpbd__finite_nonneg(cfg->relative_damping) || cfg->relative_damping > 1, XPBD_ERR_CONFIG,
          XPBD_FIELD_RELATIVE_DAMPING},
     };
     for (size_t r = 0; r < sizeof contact / sizeof contact[0]; ++r)

@@ -623,8 +623,7 @@ static xpbd_status SFX(step_validate)(SFX(step_run) *s, const xpbd_step_config *
         !isfinite(1 / (s->hs * s->hs)))
         return XPBD_ERR_TIMESTEP; /* h, an argument: the status says it all */
     s->lesson = cfg->contact_order == XPBD_CONTACTS_LESSON;
-    if (s->lesson && (s->c || w->tets || w->bends || w->tether_anchor ||
-                      cfg->solver != XPBD_SOLVER_XPBD))
+    if (xpbd__lesson_refused(cfg, s->c || w->tets || w->bends || w->tether_anchor))
         return xpbd__refuse(k, XPBD_ERR_CONFIG, XPBD_PART_CONFIG, XPBD_FIELD_CONTACT_ORDER);
     xpbd_isa isa;
     if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)

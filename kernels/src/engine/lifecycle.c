@@ -2,11 +2,6 @@
 /* The engine's lifecycle (xpbd/engine.h): create and destroy. */
 #include "engine/common.h"
 
-static int engine_finite_nonneg(double v)
-{
-    return isfinite(v) && v >= 0;
-}
-
 /* Options out of range for a scene of n particles: XPBD_ERR_CONFIG, the
  * first bad field (in the struct's order) in *field. */
 static xpbd_status engine_check_options(const xpbd_engine_options *opt, size_t n,
@@ -15,9 +10,9 @@ static xpbd_status engine_check_options(const xpbd_engine_options *opt, size_t n
     *field = XPBD_FIELD_NONE;
     if (!opt)
         return XPBD_OK;
-    if (!engine_finite_nonneg(opt->tear_stretch))
+    if (!xpbd__finite_nonneg(opt->tear_stretch))
         *field = XPBD_FIELD_TEAR_STRETCH;
-    else if (!engine_finite_nonneg(opt->sleep_energy))
+    else if (!xpbd__finite_nonneg(opt->sleep_energy))
         *field = XPBD_FIELD_SLEEP_ENERGY;
     else if (opt->keep_hinges > 1)
         *field = XPBD_FIELD_KEEP_HINGES;

@@ -220,8 +220,7 @@ static xpbd_status SFX(engine_config_check)(const xpbd_step_config *run,
         return engine_refuse(where, st, options ? XPBD_PART_OPTIONS : XPBD_PART_CONFIG, SIZE_MAX,
                              field);
     }
-    if (run->contact_order == XPBD_CONTACTS_LESSON &&
-        (constrained || run->solver != XPBD_SOLVER_XPBD))
+    if (xpbd__lesson_refused(run, constrained))
         return engine_refuse(where, XPBD_ERR_CONFIG, XPBD_PART_CONFIG, SIZE_MAX,
                              XPBD_FIELD_CONTACT_ORDER);
     xpbd_isa isa;
@@ -283,13 +282,13 @@ static xpbd_status SFX(scene_check)(const SC *sc, const xpbd_step_config *run,
     xpbd_field field;
     if ((st = engine_check_options(opt, n, &field)) != XPBD_OK)
         return engine_refuse(where, st, XPBD_PART_OPTIONS, SIZE_MAX, field);
-    if (!engine_finite_nonneg(sc->edge_alpha))
+    if (!xpbd__finite_nonneg(sc->edge_alpha))
         return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE, SIZE_MAX,
                              XPBD_FIELD_EDGE_ALPHA);
-    if (!engine_finite_nonneg(sc->tet_alpha))
+    if (!xpbd__finite_nonneg(sc->tet_alpha))
         return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_TET, SIZE_MAX,
                              XPBD_FIELD_TET_ALPHA);
-    if (!engine_finite_nonneg(sc->bend_alpha))
+    if (!xpbd__finite_nonneg(sc->bend_alpha))
         return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_BEND, SIZE_MAX,
                              XPBD_FIELD_BEND_ALPHA);
     if ((st = xpbd__check_planes(sc->plane, sc->planes, &where->index)) != XPBD_OK)

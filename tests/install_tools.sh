@@ -51,7 +51,8 @@ grep -q "$work/moved/share/xpbd/plots" q/report.md ||
     { echo "report.md does not name the plots beside the moved executable"; exit 1; }
 tail -n 1 report.log | grep -q " 0 failed" || { tail -n 3 report.log; exit 1; }
 "$bin/xpbd-report" sweep --scene chain --set n=4 --set frames=20 --vary substeps=1,2 \
-    --metric max_strain --out sweep > sweep.log 2>&1 || code=\$?
+    --metric max_strain --out sweep > sweep.log 2>&1 ||
+    { cat sweep.log; echo "the sweep exited \$?"; exit 1; }
 [ -s sweep/data/sweep.tsv ] || { cat sweep.log; echo "the sweep wrote no table"; exit 1; }
 rows=\$(awk 'END {print NR}' sweep/data/sweep.tsv)
 [ "\$rows" -eq 3 ] || { echo "sweep.tsv has \$rows lines, want a header and 2 points"; exit 1; }

@@ -119,7 +119,7 @@ int xpbd__rigid_ok(const xpbd_rigid_f64 *b);
  * XPBD_FIELD_NONE exactly when xpbd__rigid_ok(b). */
 xpbd_field xpbd__rigid_field(const xpbd_rigid_f64 *b);
 
-/* The step configuration's own rules, the first the step checks (step.c):
+/* The step configuration's own rules, the first the step checks (step/driver.c):
  * the version (XPBD_ERR_VERSION), then the fields in xpbd_step_config's
  * order (XPBD_ERR_CONFIG), the executor, the contact fields (XPBD_ERR_BETA,
  * _RESTITUTION, _SLOP, _FRICTION), contact_skin and relative_damping

@@ -26,6 +26,8 @@
  *                  last (xpbd_engine_step_f32). Use it for internal (static)
  *                  names only: an exported function's full name is written
  *                  where it is defined, so grep finds it.
+ *     PREC(a, b)   a (float) or b (double): the two full names of one
+ *                  function, for the name lines of self-instantiating files
  *     SQRT, FABS   sqrtf/fabsf or sqrt/fabs
  *     R_EPS, R_MAX FLT_EPSILON/FLT_MAX or DBL_EPSILON/DBL_MAX
  *
@@ -34,6 +36,26 @@
  *
  *     P   xpbd_particles_f32        DS  xpbd_distance_set_f32
  *     QS  xpbd_quad_set_f32
+ *
+ * A concept file written as one .c for both precisions (the step's files,
+ * kernels/src/step/) instantiates itself instead, and keeps its functions'
+ * real names in the text, so that grep, ctags and a profile all see
+ * step_predict_task_f32 and not SFX:
+ *
+ *     #ifndef XPBD_SELF
+ *     #  define XPBD_SELF "step/stages.c"
+ *     #  include "each_precision.h"  -- reads XPBD_SELF once per precision
+ *     #else
+ *     #define step_predict_task PREC(step_predict_task_f32, step_predict_task_f64)
+ *     ...
+ *     static void step_predict_task(uint32_t b, ...) { ... }
+ *     #endif
+ *
+ * Each function is named once, on one line that spells both of its full
+ * names: PREC(a, b) below is a while float is open, b while double is.
+ * The definition and every call use the stem; the symbol (the debugger's,
+ * the profile's, nm's) is the full name that line shows. .ctags.d lists
+ * both full names of every such line as functions.
  *
  * No include guard: the header is meant to be read once per open and close. */
 
@@ -44,6 +66,7 @@
 #  undef R_NAME
 #  undef SFX
 #  undef SFX_
+#  undef PREC
 #  undef SQRT
 #  undef FABS
 #  undef R_EPS
@@ -65,6 +88,7 @@
 #    define R_F64 0
 #    define R_NAME "f32"
 #    define SFX_(n) n##_f32
+#    define PREC(f32_name, f64_name) f32_name
 #    define SQRT sqrtf
 #    define FABS fabsf
 #    define R_EPS FLT_EPSILON
@@ -74,6 +98,7 @@
 #    define R_F64 1
 #    define R_NAME "f64"
 #    define SFX_(n) n##_f64
+#    define PREC(f32_name, f64_name) f64_name
 #    define SQRT sqrt
 #    define FABS fabs
 #    define R_EPS DBL_EPSILON

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The rules a world's planes and tethers meet, stated once for the two
- * places that hold a world to them: the step's validate stage (step_tmpl.h:
- * check_contacts, tether_scan_task) and the engine's create
+ * places that hold a world to them: the step's validate stage (step/validate.c:
+ * step_check_contacts, step_tether_scan_task) and the engine's create
  * (engine/lifecycle_tmpl.h: scene_check), so both refuse the same input
  * with the same status and index (xpbd/step.h, xpbd/engine.h).
  *

@@ -253,16 +253,12 @@ static xpbd_status step_world_step(const xpbd_step_config *cfg, double h, SFX(xp
  * enqueue. */
 static int step_team_pays(const SFX(xpbd_world) *w)
 {
-    const size_t colour = 2 * (size_t)XPBD__MIN_BATCHES * XPBD_BATCH;
     if (w->particles->count >= 2 * (size_t)XPBD__MIN_PBLOCKS * XPBD__PBLOCK)
         return 1;
-    if (w->constraints && w->constraints->slots >= colour * (w->constraints->colours + 1u))
-        return 1;
-    if (w->tets && w->tets->slots >= colour * (w->tets->colours + 1u))
-        return 1;
-    if (w->bends && w->bends->slots >= colour * (w->bends->colours + 1u))
-        return 1;
-    return w->contacts && w->contacts->capacity >= colour;
+    for (const step_kind *const *r = xpbd__kind_table; *r; ++r)
+        if ((*r)->pays && (*r)->present(w) && (*r)->pays(w))
+            return 1;
+    return 0;
 }
 
 static void step_drive(void *ctx)
@@ -281,12 +277,9 @@ static xpbd_status step_world_checked(step_run *s, const xpbd_step_config *cfg, 
     if (st != XPBD_OK)
         return st;
     s->status = XPBD_OK;
-    if (s->find) {
-        xpbd__step_stage(s, STAGE_BROAD_PHASE, k); /* XPBD_OVERFLOW carries on */
-        if (s->status < 0)
-            return s->status;
-    }
-    k->contacts = s->cr.cs ? s->cr.cs->count : 0;
+    xpbd__step_stage(s, STAGE_PREPARE, k); /* XPBD_OVERFLOW carries on */
+    if (s->status < 0)
+        return s->status;
     memset(s->part, 0, sizeof s->part);
     xpbd__step_stage(s, STAGE_SNAPSHOT, k);
     const int teaching = xpbd__step_teaching(cfg) && !s->springs;
@@ -303,10 +296,10 @@ static xpbd_status step_world_checked(step_run *s, const xpbd_step_config *cfg, 
     return s->status;
 }
 
-/* XPBD and PBD: the usual XPBD substep. The lambdas are reset by the
- * first pass over each set in the substep: a slot's lambda is read by its
- * own solve only, so that is the reset at the substep's start without a
- * pass of its own. */
+/* XPBD and PBD: the usual XPBD substep, each iteration every row's pass in
+ * table order. The lambdas are reset by the first pass over each set in
+ * the substep: a slot's lambda is read by its own solve only, so that is
+ * the reset at the substep's start without a pass of its own. */
 static void step_substep_solve(step_run *s, xpbd_step_counters *k)
 {
     const xpbd_step_config *cfg = s->cfg;
@@ -319,14 +312,9 @@ static void step_substep_solve(step_run *s, xpbd_step_counters *k)
          * lambdas of a substep's only pass are read by nobody: the next
          * substep's first pass resets them */
         s->lambda_dead = it == 0 && cfg->iterations == 1 && s->sub + 1 < cfg->substeps;
-        xpbd__step_stage(s, STAGE_CONSTRAINT_COLOURS, k);
-        if (s->soft)
-            xpbd__step_stage(s, STAGE_SOFT_BODIES, k);
+        xpbd__step_stage(s, STAGE_SOLVE, k);
         s->zero_lambda = 0;
         s->lambda_dead = 0;
-        if (s->contacts)
-            xpbd__step_stage(s, STAGE_CONTACTS, k);
-        xpbd__step_stage(s, STAGE_COUPLING, k);
         k->iterations++;
     }
     /* nothing between this update and the next predict: one pass */
@@ -347,7 +335,7 @@ static void step_substep_solve(step_run *s, xpbd_step_counters *k)
 static void step_substep_springs(step_run *s, xpbd_step_counters *k)
 {
     xpbd__step_stage(s, STAGE_RESET_LAMBDA, k);
-    xpbd__step_stage(s, STAGE_CONSTRAINT_COLOURS, k);
+    xpbd__step_stage(s, STAGE_SPRING_FORCES, k);
     xpbd__step_stage(s, STAGE_PREDICT, k); /* integrate, save velocities, pack */
     if (!s->contacts)
         return;

@@ -16,7 +16,7 @@
 #define step_finite_task PREC(step_finite_task_f32, step_finite_task_f64)
 #define step_lambda_finite_task PREC(step_lambda_finite_task_f32, step_lambda_finite_task_f64)
 #define step_first_nonfinite PREC(step_first_nonfinite_f32, step_first_nonfinite_f64)
-#define step_residual PREC(step_residual_f32, step_residual_f64)
+#define step_part_of PREC(step_part_of_f32, step_part_of_f64)
 #define step_sleepers_back_task PREC(step_sleepers_back_task_f32, step_sleepers_back_task_f64)
 
 /* Sums the workers' counters into k and clears them. */
@@ -29,7 +29,7 @@ static void step_collect_counters(step_run *s, xpbd_step_counters *k)
     }
 }
 
-/* Lambda slots [b, e) of all sets (distance, tetrahedra, bending in turn):
+/* Lambda slots [b, e) of all sets (counted across them in table order):
  * saved to, restored from the snapshot, or zeroed. */
 static void step_lambda_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
 {
@@ -40,7 +40,7 @@ static void step_lambda_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
                                                               : s->all_slots;
     size_t base = 0;
     R *save = s->sc.save + 9 * s->n;
-    for (int k = 0; k < 3; ++k) {
+    for (uint32_t k = 0; k < s->lam.count; ++k) {
         const size_t lo = g0 > base ? g0 - base : 0;
         const size_t hi = g1 - base < s->lam.slots[k] ? g1 - base : s->lam.slots[k];
         if (g1 > base && hi > lo) {
@@ -88,8 +88,9 @@ void xpbd__step_snapshot(step_run *s, xpbd__copy copy)
     s->copy = copy;
     step_run_particles(s, step_snapshot_task);
     xpbd__step_lambdas(s, copy);
-    if (s->w->rigid_count)
-        memset(s->w->rigid_impulse, 0, s->w->rigid_count * sizeof *s->w->rigid_impulse);
+    for (uint32_t r = 0; r < s->row_count; ++r)
+        if (s->rows[r]->clear)
+            s->rows[r]->clear(s);
 }
 
 /* Bodies [b, e): the sleeping ones put back to their step-start state. */
@@ -140,7 +141,7 @@ static void step_lambda_finite_task(uint32_t b, uint32_t e, uint32_t worker, voi
     const size_t g1 = (size_t)e * XPBD__SBLOCK < s->all_slots ? (size_t)e * XPBD__SBLOCK
                                                               : s->all_slots;
     size_t base = 0;
-    for (int k = 0; k < 3; ++k) {
+    for (uint32_t k = 0; k < s->lam.count; ++k) {
         const size_t lo = g0 > base ? g0 - base : 0;
         const size_t hi = g1 - base < s->lam.slots[k] ? g1 - base : s->lam.slots[k];
         if (g1 > base && hi > lo && !SFX(screen_finite)(s->lam.lambda[k] + lo, hi - lo))
@@ -155,7 +156,7 @@ static void step_lambda_finite_task(uint32_t b, uint32_t e, uint32_t worker, voi
 }
 
 /* First non-finite element after a step: particle i, or n + slot (slots
- * counted across the sets in the order distance, tetrahedra, bending). */
+ * counted across the sets in table order). */
 static size_t step_first_nonfinite(step_run *s)
 {
     step_clear_partials(s);
@@ -175,19 +176,17 @@ static size_t step_first_nonfinite(step_run *s)
     return bad == SIZE_MAX ? SIZE_MAX : s->n + bad;
 }
 
-/* Max |C + at*lambda| over the distance set at step end. */
-static R step_residual(step_run *s)
+/* What a first non-finite element belongs to: a particle, or the row
+ * whose lambda it is (slots counted across the rows in table order). */
+static xpbd_part step_part_of(const step_run *s, size_t bad)
 {
-    const DS *c = s->c;
-    s->dset = c;
-    step_clear_partials(s);
-    xpbd__step_run_colours(s, OP_RESIDUAL, c->colours, c->colour_begin);
-    R m = 0;
-    for (uint32_t t = 0; t < s->ex.workers; ++t)
-        if (s->part[t].max > m)
-            m = s->part[t].max;
-    const R r = SFX(xpbd_serial_residual)(s->p, c, c->overflow_begin, c->slots, s->hs, NULL);
-    return r > m ? r : m;
+    if (bad < s->n)
+        return XPBD_PART_PARTICLES;
+    size_t g = bad - s->n;
+    uint32_t k = 0;
+    while (k + 1 < s->lam.count && g >= s->lam.slots[k])
+        g -= s->lam.slots[k++];
+    return s->lam.part[k];
 }
 
 /* Sleeping bodies end the step as they began it; a non-finite result puts
@@ -202,17 +201,15 @@ xpbd_status xpbd__step_finalize(step_run *s, xpbd_status result,
     if (bad != SIZE_MAX) {
         xpbd__step_snapshot(s, COPY_RESTORE);
         k->bad_index = bad;
-        /* a particle, or the set whose lambda it is (slots counted across
-         * the sets: distance, tetrahedra, bending) */
-        const size_t g = bad < s->n ? 0 : bad - s->n;
-        const xpbd_part part = bad < s->n                  ? XPBD_PART_PARTICLES
-                               : g < s->lam.slots[0]       ? XPBD_PART_DISTANCE
-                               : g - s->lam.slots[0] < s->lam.slots[1] ? XPBD_PART_TET
-                                                                       : XPBD_PART_BEND;
-        return xpbd__refuse(k, XPBD_ERR_DIVERGED, part, XPBD_FIELD_NONE);
+        return xpbd__refuse(k, XPBD_ERR_DIVERGED, step_part_of(s, bad), XPBD_FIELD_NONE);
     }
-    if (s->c && s->cfg->measure_residual)
-        k->max_residual = step_residual(s);
+    /* the largest over the rows that measure one (counters start at 0) */
+    for (uint32_t r = 0; s->cfg->measure_residual && r < s->row_count; ++r)
+        if (s->rows[r]->residual) {
+            const R m = s->rows[r]->residual(s);
+            if (m > k->max_residual)
+                k->max_residual = m;
+        }
     return result;
 }
 

@@ -14,15 +14,20 @@
  * and the per-iteration lambda reset) beside the serial references: the
  * driver hands a step in those modes to it.
  *
+ * No file of the step names a constraint kind: each kind is one row of the
+ * set-kind table (step_kind below, ../kinds/table.c), in its own file
+ * ../kinds/<kind>.c, and the stages, the validators and the reference side
+ * loop over the world's rows.
+ *
  * A step is a fixed list of stages (xpbd__stage). Each stage is a function
  * over a range [begin, end) of its items (blocks of particles, blocks of
  * lambda slots, the batches of one colour, bodies), so the same code runs
  * inline or cut into ranges on the executor's workers:
  *
  *     validate     configuration, sets, contacts, bodies; kernel tables once
- *     broad phase  contact pairs from the step-start positions
+ *     prepare      the rows' preparation (the found contacts' broad phase)
  *     snapshot     the state a failed step puts back
- *     per substep  predict, iterations of (constraint colours, soft bodies,
+ *     per substep  predict, iterations of every row's pass (constraints,
  *                  contacts, coupling), velocity update, velocity pass,
  *                  relative damping; the lambda reset rides on the first
  *                  pass over each set, and a velocity update with nothing
@@ -44,22 +49,37 @@
 #ifndef XPBD_STEP_STEP_H
 #define XPBD_STEP_STEP_H
 /* The stages, in the order a substep of the XPBD / PBD solver runs them
- * (the spring scheme uses a subset, see driver.c). */
+ * (the spring scheme uses a subset, see driver.c). A stage that works on
+ * constraints runs the rows of the set-kind table (kinds/table.c) that
+ * take part in it, in the table's order. */
 typedef enum xpbd__stage {
-    STAGE_BROAD_PHASE,        /* once: contact pairs from the step-start positions */
+    STAGE_PREPARE,            /* once: each row's preparation (the broad phase) */
     STAGE_SNAPSHOT,           /* once: copy of the state a failed step restores */
     STAGE_RESET_LAMBDA,       /* lambda = 0 (the solve fuses it into its first pass) */
     STAGE_PREDICT,            /* predict (+ pack, freeze sleepers, save velocities) */
-    STAGE_CONSTRAINT_COLOURS, /* distance colours then the serial overflow */
-    STAGE_SOFT_BODIES,        /* tetrahedra and bending colours, overflows, tethers */
-    STAGE_CONTACTS,           /* contact colours, overflow, planes (position level) */
-    STAGE_COUPLING,           /* two-way coupling with each rigid body */
+    STAGE_SOLVE,              /* one iteration: every row's position-level pass */
+    STAGE_SPRING_FORCES,      /* the springs' forces (the spring scheme) */
+    STAGE_CONTACTS,           /* the contact rows' position-level pass alone */
     STAGE_VELOCITY_UPDATE,    /* velocity from positions (and unpack) */
     STAGE_VELOCITY_PREDICT,   /* a velocity update and the next substep's predict in one pass */
-    STAGE_VELOCITY_PASS,      /* contact restitution / impulse pass */
+    STAGE_VELOCITY_PASS,      /* every row's velocity pass (contact restitution) */
     STAGE_RELATIVE_DAMPING,   /* each awake body's relative velocity damped */
     STAGE_FINALIZE            /* sleepers back, finite check or rollback, residual */
 } xpbd__stage;
+
+/* Where a row's position-level pass runs in an iteration: the
+ * constraints (whose lambdas the first pass resets), the contacts (which
+ * the spring scheme also runs), the coupling with rigid bodies; world
+ * state that is only checked has no pass. */
+typedef enum xpbd__row_class {
+    ROW_CONSTRAINT,
+    ROW_CONTACT,
+    ROW_COUPLING,
+    ROW_STATE
+} xpbd__row_class;
+
+/* Rows a table holds at most. */
+#define XPBD__ROWS_MAX 16u
 
 /* Items per range unit and the smallest share worth another worker: a
  * range task over particles works on blocks of XPBD__PBLOCK particles (so
@@ -88,19 +108,17 @@ typedef enum xpbd__stage {
 #    define XPBD__MIN_BODIES 4u
 #  endif
 
-/* What a pass over a colour's batches does. */
-typedef enum xpbd__colour_op {
-    OP_DISTANCE_XPBD,
-    OP_DISTANCE_PBD,
-    OP_SPRING_FORCES,
-    OP_TET_VOLUME,
-    OP_BENDING,
-    OP_CONTACT_POSITION,
-    OP_CONTACT_RESTITUTION,
-    OP_RESIDUAL
-} xpbd__colour_op;
-
 typedef enum xpbd__copy { COPY_SAVE, COPY_RESTORE, COPY_ZERO } xpbd__copy;
+
+/* The slots a colour walk visits, as the serial references walk them:
+ * each colour's real slots [s0, s1) in colour order, then the overflow
+ * (any coloured set: distance, quad, contact). */
+#define XPBD__EACH_COLOUR_RANGE(set, s0, s1)                                                  \
+    for (uint32_t col_ = 0, s0 = 0, s1 = 0; col_ <= (set)->colours; ++col_)                   \
+        if ((col_ < (set)->colours                                                            \
+                 ? (s0 = (set)->colour_begin[col_], s1 = s0 + (set)->colour_size[col_])       \
+                 : (s0 = (set)->overflow_begin, s1 = (set)->slots)),                          \
+            s1 > s0)
 
 /* An error's place into the step's counters (xpbd/step.h): its part and
  * field (bad_index is set where the element is found). Returns st. */
@@ -143,6 +161,9 @@ static inline int xpbd__step_teaching(const xpbd_step_config *cfg)
 #define step_contact_run PREC(step_contact_run_f32, step_contact_run_f64)
 #define step_partial PREC(step_partial_f32, step_partial_f64)
 #define step_run PREC(step_run_f32, step_run_f64)
+#define step_kind PREC(step_kind_f32, step_kind_f64)
+#define xpbd__kind_table PREC(xpbd__kind_table_f32, xpbd__kind_table_f64)
+#define xpbd__kind_checks PREC(xpbd__kind_checks_f32, xpbd__kind_checks_f64)
 #define step_particle_blocks PREC(step_particle_blocks_f32, step_particle_blocks_f64)
 #define step_block_particles PREC(step_block_particles_f32, step_block_particles_f64)
 #define step_run_particles PREC(step_run_particles_f32, step_run_particles_f64)
@@ -153,6 +174,12 @@ static inline int xpbd__step_teaching(const xpbd_step_config *cfg)
 #define xpbd__step_validate PREC(xpbd__step_validate_f32, xpbd__step_validate_f64)
 #define xpbd__step_stage PREC(xpbd__step_stage_f32, xpbd__step_stage_f64)
 #define xpbd__step_run_colours PREC(xpbd__step_run_colours_f32, xpbd__step_run_colours_f64)
+#define xpbd__step_zero_batches PREC(xpbd__step_zero_batches_f32, xpbd__step_zero_batches_f64)
+#define xpbd__step_zero_overflow PREC(xpbd__step_zero_overflow_f32, xpbd__step_zero_overflow_f64)
+#define xpbd__step_checks_on_ranges PREC(xpbd__step_checks_on_ranges_f32, xpbd__step_checks_on_ranges_f64)
+#define xpbd__step_check_repeats PREC(xpbd__step_check_repeats_f32, xpbd__step_check_repeats_f64)
+#define xpbd__step_check_quad_set PREC(xpbd__step_check_quad_set_f32, xpbd__step_check_quad_set_f64)
+#define xpbd__step_scan_particles PREC(xpbd__step_scan_particles_f32, xpbd__step_scan_particles_f64)
 #define xpbd__step_lambdas PREC(xpbd__step_lambdas_f32, xpbd__step_lambdas_f64)
 #define xpbd__step_snapshot PREC(xpbd__step_snapshot_f32, xpbd__step_snapshot_f64)
 #define xpbd__step_finalize PREC(xpbd__step_finalize_f32, xpbd__step_finalize_f64)
@@ -171,9 +198,13 @@ typedef struct step_scratch {
 } step_scratch;
 
 /* The multipliers of a world's sets, for the snapshot and the final check. */
+/* The multipliers of the world's rows that have them, in table order
+ * (slots are counted across them in this order). */
 typedef struct step_lambdas {
-    R *lambda[3];
-    uint32_t slots[3];
+    R *lambda[XPBD__ROWS_MAX];
+    uint32_t slots[XPBD__ROWS_MAX];
+    xpbd_part part[XPBD__ROWS_MAX];
+    uint32_t count;
 } step_lambdas;
 
 /* Contact parameters in the step's precision. */
@@ -196,14 +227,66 @@ typedef struct step_partial {
     int stamped;                   /* the worker's repeat-check stamp is cleared */
 } step_partial;
 
+struct step_run;
+
+/* A row of the set-kind table: one constraint set kind (or a piece of
+ * world state the step checks), everything the step, its validators and
+ * the reference side need of it. A NULL hook: the kind takes no part in
+ * that stage. Each row lives in its kind's file, kinds/<kind>.c. */
+typedef struct step_kind {
+    const char *name;       /* the kind, as docs/glossary.md and errors name it */
+    xpbd_part part;         /* what its refusals name */
+    xpbd__row_class class;  /* where its pass runs in an iteration */
+    int needs_radius;       /* its particles need radii (the radius row checks) */
+    /* 1 if the world has this kind's set */
+    int (*present)(const SFX(xpbd_world) *w);
+    /* its multipliers and their slots, or NULL (none) */
+    R *(*lambda)(const SFX(xpbd_world) *w, uint32_t *slots);
+    /* its checks, refusing with its part (xpbd__refuse); stamp: n entries
+     * of scratch for the repeat check */
+    xpbd_status (*check)(struct step_run *s, uint32_t *stamp, xpbd_step_counters *k);
+    /* the pairs its broad phase may keep, or NULL / 0: none runs (the
+     * scratch then holds no broad-phase workspace) */
+    size_t (*found_pairs)(const SFX(xpbd_world) *w);
+    /* 1 if its colours are big enough for a team (before validation) */
+    int (*pays)(const SFX(xpbd_world) *w);
+    /* after validation: what its passes read from the world and config */
+    void (*setup)(struct step_run *s);
+    /* once, before the snapshot (the broad phase): a status < 0 ends the step */
+    xpbd_status (*prepare)(struct step_run *s, xpbd_step_counters *k);
+    /* one iteration at position level (s->zero_lambda: its first pass) */
+    void (*solve)(struct step_run *s, xpbd_step_counters *k);
+    /* the spring scheme's forces */
+    void (*forces)(struct step_run *s, xpbd_step_counters *k);
+    /* zero what it reports of a step (impulses): at the snapshot, and
+     * again when a failed step is put back */
+    void (*clear)(struct step_run *s);
+    /* the velocity pass after the substep's velocity update */
+    void (*velocity)(struct step_run *s);
+    /* solve as the serial references state it (reference_step.c); with
+     * s->lesson, the lesson's position pass */
+    void (*reference)(struct step_run *s, xpbd_step_counters *k);
+    /* the lesson's velocity pass (plain impulses) */
+    void (*lesson_velocity)(struct step_run *s);
+    /* max |C + a~ lambda| over its set at step end (counters.max_residual) */
+    R (*residual)(struct step_run *s);
+} step_kind;
+
+/* The set-kind table (kinds/table.c): every row in the order an iteration
+ * solves them, NULL-terminated; and the order the validators check them
+ * in (xpbd/step.h lists it), with the world state between the kinds. */
+extern const step_kind *const xpbd__kind_table[];
+extern const step_kind *const xpbd__kind_checks[];
+
 /* Everything a step's stages share: validated inputs, kernel tables,
  * scratch, per-step constants and the pass being run. */
 typedef struct step_run {
     const xpbd_step_config *cfg;
     SFX(xpbd_world) *w;
     P *p;
-    DS *c;
     size_t n;
+    const step_kind *rows[XPBD__ROWS_MAX]; /* the world's rows, in table order */
+    uint32_t row_count;
     size_t all_slots, max_contacts;
     const SFX(xpbd_kernels) *kt;
     const SFX(xpbd_contact_kernels) *ckt;
@@ -213,13 +296,12 @@ typedef struct step_run {
     step_contact_run cr;
     R *impulse;                         /* the planes' impulses (may be NULL) */
     R hs, gx, gy, gz, keep, ks, sd, rest_speed;
-    int find, contacts, soft, solve, springs, vpass;
+    int find, contacts, solve, springs, vpass;
+    int lesson;                         /* the lesson order (reference side only) */
     uint32_t sub;                       /* current substep */
     xpbd_status status;                 /* the broad phase's, then the step's */
-    /* the pass being run by the range tasks */
-    xpbd__colour_op op;
-    const DS *dset;
-    const QS *qset;
+    /* the pass being run by the range tasks: its set and colour */
+    const void *set;
     uint32_t colour;
     int zero_lambda;                    /* the pass zeroes its slots' lambdas first */
     int lambda_dead;                    /* ... and nothing reads the distance lambdas it
@@ -291,11 +373,29 @@ xpbd_status xpbd__step_validate(step_run *s, const xpbd_step_config *cfg, double
                                 SFX(xpbd_world) *w, void *scratch, size_t scratch_bytes,
                                 xpbd_step_counters *k);
 
-/* stages.c: one stage (the broad phase and the finalize stage leave their
- * status in s->status); a colour op over every colour of a set. */
+/* validate.c, for the rows' checks: whether set checks run over ranges
+ * (workers, and scratch room for a stamp each); the repeat check of a
+ * coloured set over its colours on those ranges (the lowest slot); a quad
+ * set (tetrahedra, bending) validated as xpbd_quad_set_validate does; a
+ * per-particle scan over ranges (the lowest bad particle). */
+int xpbd__step_checks_on_ranges(const step_run *s);
+xpbd_status xpbd__step_check_repeats(step_run *s, const uint32_t *const idx[4], unsigned k,
+                                     const uint32_t *source, uint32_t colours,
+                                     const uint32_t *colour_begin, const uint32_t *colour_size,
+                                     size_t *bad);
+xpbd_status xpbd__step_check_quad_set(step_run *s, const QS *q, uint32_t *stamp, size_t *bad);
+xpbd_status xpbd__step_scan_particles(step_run *s, xpbd_range_task *task, size_t *bad);
+
+/* stages.c: one stage (the prepare and finalize stages leave their status
+ * in s->status); task over every colour of a set (s->set, s->colour set
+ * for it), one colour after another; a colour pass's fused lambda reset
+ * (s->zero_lambda) on batches [b0, b1) and on the serial overflow. */
 void xpbd__step_stage(step_run *s, xpbd__stage stage, xpbd_step_counters *k);
-void xpbd__step_run_colours(step_run *s, xpbd__colour_op op, uint32_t colours,
-                            const uint32_t *colour_begin);
+void xpbd__step_run_colours(step_run *s, const void *set, xpbd_range_task *task,
+                            uint32_t colours, const uint32_t *colour_begin);
+void xpbd__step_zero_batches(const step_run *s, R *lambda, const uint32_t *colour_begin,
+                             uint32_t b0, uint32_t b1);
+void xpbd__step_zero_overflow(const step_run *s, R *lambda, uint32_t begin, uint32_t end);
 
 /* snapshot.c: every set's lambdas saved, restored or zeroed; the state (the
  * particles, the lambdas) saved or restored; the end of a step (returns

@@ -1,51 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /* step/validate.c: everything a step reads, checked before anything is
- * written (the step's first stage, see step.h). The checks are the
- * validators' own (xpbd_particles_validate, the set validators, the world
- * rules), cut into ranges when the step has workers, with the status and
- * index a serial pass gives; then the scratch is laid out and the per-step
- * constants set. */
+ * written (the step's first stage, see step.h). The configuration and the
+ * particles here, every set and piece of world state by its row of the
+ * set-kind table (kinds/table.c: xpbd__kind_checks, in the order
+ * xpbd/step.h gives); the checks are the validators' own, cut into ranges
+ * when the step has workers, with the status and index a serial pass
+ * gives. Then the scratch is laid out and the per-step constants set. */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "step/validate.c"
 #  include "each_precision.h"
 #else
 #include "step/step.h"
 #include "screen_tmpl.h"
-#include "world_rules_tmpl.h"
 
+#define step_world_rows PREC(step_world_rows_f32, step_world_rows_f64)
 #define step_world_state_bytes PREC(step_world_state_bytes_f32, step_world_state_bytes_f64)
-#define step_particles_scan_task PREC(step_particles_scan_task_f32, step_particles_scan_task_f64)
-#define step_radius_scan_task PREC(step_radius_scan_task_f32, step_radius_scan_task_f64)
-#define step_tether_scan_task PREC(step_tether_scan_task_f32, step_tether_scan_task_f64)
-#define step_scan_particles PREC(step_scan_particles_f32, step_scan_particles_f64)
-#define step_check_particles PREC(step_check_particles_f32, step_check_particles_f64)
-#define step_check_contacts PREC(step_check_contacts_f32, step_check_contacts_f64)
-#define step_set_screen_task PREC(step_set_screen_task_f32, step_set_screen_task_f64)
-#define step_set_repeat_task PREC(step_set_repeat_task_f32, step_set_repeat_task_f64)
-#define step_check_repeats PREC(step_check_repeats_f32, step_check_repeats_f64)
-#define step_checks_on_ranges PREC(step_checks_on_ranges_f32, step_checks_on_ranges_f64)
-#define step_quad_slots_task PREC(step_quad_slots_task_f32, step_quad_slots_task_f64)
-#define step_check_quad_set PREC(step_check_quad_set_f32, step_check_quad_set_f64)
-#define step_check_distance_set PREC(step_check_distance_set_f32, step_check_distance_set_f64)
-#define step_check_sets PREC(step_check_sets_f32, step_check_sets_f64)
-#define step_check_bodies PREC(step_check_bodies_f32, step_check_bodies_f64)
-#define step_constants PREC(step_constants_f32, step_constants_f64)
 #define step_scratch_layout PREC(step_scratch_layout_f32, step_scratch_layout_f64)
-#define step_world_lambdas PREC(step_world_lambdas_f32, step_world_lambdas_f64)
+#define step_particles_scan_task PREC(step_particles_scan_task_f32, step_particles_scan_task_f64)
+#define step_check_particles PREC(step_check_particles_f32, step_check_particles_f64)
+#define step_check_rows PREC(step_check_rows_f32, step_check_rows_f64)
+#define step_set_repeat_task PREC(step_set_repeat_task_f32, step_set_repeat_task_f64)
+#define step_quad_slots_task PREC(step_quad_slots_task_f32, step_quad_slots_task_f64)
+#define step_constants PREC(step_constants_f32, step_constants_f64)
 
 /* What xpbd__step_validate runs, in its order (defined below it). */
+static int step_world_rows(step_run *s);
 static step_scratch step_scratch_layout(void *scratch, size_t n, size_t slots,
                                         size_t max_contacts, int find);
 static xpbd_status step_check_particles(step_run *s, size_t *bad);
-static xpbd_status step_check_sets(step_run *s, xpbd_step_counters *k);
-static xpbd_status step_check_bodies(const SFX(xpbd_world) *w, size_t n, xpbd_step_counters *k);
+static xpbd_status step_check_rows(step_run *s, xpbd_step_counters *k);
 static void step_constants(step_run *s);
 
 /* Validates everything the step reads and fills s: nothing is written to
  * the world before this returns XPBD_OK. */
 xpbd_status xpbd__step_validate(step_run *s, const xpbd_step_config *cfg, double h,
-                                      SFX(xpbd_world) *w, void *scratch, size_t scratch_bytes,
-                                      xpbd_step_counters *k)
+                                SFX(xpbd_world) *w, void *scratch, size_t scratch_bytes,
+                                xpbd_step_counters *k)
 {
     if (!cfg)
         return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_CONFIG, XPBD_FIELD_NONE);
@@ -54,7 +44,7 @@ xpbd_status xpbd__step_validate(step_run *s, const xpbd_step_config *cfg, double
     s->cfg = cfg;
     s->w = w;
     s->p = w->particles;
-    s->c = w->constraints;
+    const int constrained = step_world_rows(s);
     xpbd_field field;
     xpbd_status st = xpbd__config_check(cfg, &field);
     if (st != XPBD_OK)
@@ -63,7 +53,7 @@ xpbd_status xpbd__step_validate(step_run *s, const xpbd_step_config *cfg, double
     if (!isfinite(h) || !(h > 0) || !isfinite(s->hs) || !(s->hs > 0) ||
         !isfinite(1 / (s->hs * s->hs)))
         return XPBD_ERR_TIMESTEP; /* h, an argument: the status says it all */
-    if (xpbd__lesson_refused(cfg, s->c || w->tets || w->bends || w->tether_anchor))
+    if (xpbd__lesson_refused(cfg, constrained))
         return xpbd__refuse(k, XPBD_ERR_CONFIG, XPBD_PART_CONFIG, XPBD_FIELD_CONTACT_ORDER);
     xpbd_isa isa;
     if (xpbd_isa_resolve(cfg->isa, &isa) != XPBD_OK)
@@ -75,12 +65,6 @@ xpbd_status xpbd__step_validate(step_run *s, const xpbd_step_config *cfg, double
     if (!s->kt || !s->ckt || !s->skt)
         return xpbd__refuse(k, XPBD_ERR_ISA, XPBD_PART_CONFIG, XPBD_FIELD_ISA);
     s->n = s->p->count;
-    s->all_slots = (size_t)(s->c ? s->c->slots : 0) + (w->tets ? w->tets->slots : 0) +
-                   (w->bends ? w->bends->slots : 0);
-    /* a found set of capacity 0 can keep nothing: no broad phase (nor its
-     * workspace, which xpbd_world_scratch_bytes leaves out for 0) */
-    s->find = w->radius && w->contacts && !w->contacts_fixed && w->contacts->max_contacts;
-    s->max_contacts = s->find ? w->contacts->max_contacts : 0;
     const size_t need = xpbd__step_scratch_bytes(s->n, s->all_slots, s->max_contacts, s->find);
     if (!scratch || need == SIZE_MAX || scratch_bytes < need)
         return xpbd__refuse(k, XPBD_ERR_CAPACITY, XPBD_PART_SCRATCH, XPBD_FIELD_NONE);
@@ -89,12 +73,44 @@ xpbd_status xpbd__step_validate(step_run *s, const xpbd_step_config *cfg, double
     s->sc = step_scratch_layout(scratch, s->n, s->all_slots, s->max_contacts, s->find);
     if ((st = step_check_particles(s, &k->bad_index)) != XPBD_OK)
         return xpbd__refuse(k, st, XPBD_PART_PARTICLES, XPBD_FIELD_NONE);
-    if ((st = step_check_sets(s, k)) != XPBD_OK)
-        return st;
-    if ((st = step_check_bodies(w, s->n, k)) != XPBD_OK)
+    if ((st = step_check_rows(s, k)) != XPBD_OK)
         return st;
     step_constants(s);
     return XPBD_OK;
+}
+
+/* The rows of the world's kinds in table order, their lambdas (slots
+ * counted across them in that order) and the broad phase's pairs, from
+ * the world's pointers and counts alone. Returns 1 if the world has a
+ * constraint (the lesson order's rule). */
+static int step_world_rows(step_run *s)
+{
+    const SFX(xpbd_world) *w = s->w;
+    int constrained = 0;
+    s->row_count = 0;
+    s->all_slots = 0;
+    s->find = 0;
+    s->max_contacts = 0;
+    memset(&s->lam, 0, sizeof s->lam);
+    for (const step_kind *const *r = xpbd__kind_table; *r; ++r) {
+        const step_kind *row = *r;
+        if (!row->present(w))
+            continue;
+        s->rows[s->row_count++] = row;
+        constrained |= row->class == ROW_CONSTRAINT;
+        if (row->lambda) {
+            step_lambdas *l = &s->lam;
+            l->lambda[l->count] = row->lambda(w, &l->slots[l->count]);
+            l->part[l->count] = row->part;
+            s->all_slots += l->slots[l->count++];
+        }
+        const size_t pairs = row->found_pairs ? row->found_pairs(w) : 0;
+        if (pairs) {
+            s->find = 1;
+            s->max_contacts = pairs;
+        }
+    }
+    return constrained;
 }
 
 /* ---- the scratch ---------------------------------------------------------- */
@@ -124,6 +140,7 @@ size_t xpbd__step_scratch_bytes(size_t n, size_t slots, size_t max_contacts, int
 }
 
 
+/* The pointers into a scratch of xpbd__step_scratch_bytes. */
 static step_scratch step_scratch_layout(void *scratch, size_t n, size_t slots,
                                         size_t max_contacts, int find)
 {
@@ -139,26 +156,6 @@ static step_scratch step_scratch_layout(void *scratch, size_t n, size_t slots,
     s.bp_bytes = find ? xpbd_contacts_work_bytes(n, max_contacts) : 0;
     s.still = find ? (uint8_t *)s.bp_work + s.bp_bytes : NULL;
     return s;
-}
-
-
-static step_lambdas step_world_lambdas(const SFX(xpbd_world) *w)
-{
-    step_lambdas l;
-    memset(&l, 0, sizeof l);
-    if (w->constraints) {
-        l.lambda[0] = w->constraints->lambda;
-        l.slots[0] = w->constraints->slots;
-    }
-    if (w->tets) {
-        l.lambda[1] = w->tets->lambda;
-        l.slots[1] = w->tets->slots;
-    }
-    if (w->bends) {
-        l.lambda[2] = w->bends->lambda;
-        l.slots[2] = w->bends->slots;
-    }
-    return l;
 }
 
 /* ---- the particles --------------------------------------------------------- */
@@ -178,40 +175,9 @@ static void step_particles_scan_task(uint32_t b, uint32_t e, uint32_t worker, vo
         step_note_bad(s, worker, i0 + bad, st);
 }
 
-/* Radii finite and >= 0 on blocks [b, e). */
-static void step_radius_scan_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
-{
-    step_run *s = ctx;
-    const R *radius = s->w->radius;
-    size_t i0, i1;
-    step_block_particles(s, b, e, &i0, &i1);
-    for (size_t i = i0; i < i1; ++i)
-        if (!isfinite(radius[i]) || radius[i] < 0) {
-            step_note_bad(s, worker, i, XPBD_ERR_RADIUS);
-            return;
-        }
-}
-
-/* Tether anchors in range and lengths finite and >= 0 on blocks [b, e). */
-static void step_tether_scan_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
-{
-    step_run *s = ctx;
-    const SFX(xpbd_world) *w = s->w;
-    size_t i0, i1;
-    step_block_particles(s, b, e, &i0, &i1);
-    for (size_t i = i0; i < i1; ++i) {
-        const xpbd_status st =
-            SFX(xpbd__check_tether)(w->tether_anchor[i], w->tether_length[i], s->n);
-        if (st != XPBD_OK) {
-            step_note_bad(s, worker, i, st);
-            return;
-        }
-    }
-}
-
 /* Runs a per-particle scan over ranges; the lowest bad particle names the
  * status, as a scan in particle order would. */
-static xpbd_status step_scan_particles(step_run *s, xpbd_range_task *task, size_t *bad)
+xpbd_status xpbd__step_scan_particles(step_run *s, xpbd_range_task *task, size_t *bad)
 {
     step_clear_partials(s);
     step_run_particles(s, task);
@@ -226,50 +192,27 @@ static xpbd_status step_check_particles(step_run *s, size_t *bad)
     if (p->count == 0 || !p->x || !p->y || !p->z || !p->px || !p->py || !p->pz || !p->vx ||
         !p->vy || !p->vz || !p->w || p->count > (size_t)INT32_MAX)
         return SFX(xpbd_particles_validate)(p, bad);
-    return step_scan_particles(s, step_particles_scan_task, bad);
+    return xpbd__step_scan_particles(s, step_particles_scan_task, bad);
 }
 
-/* ---- the sets, the contacts, the bodies ------------------------------------ */
+/* ---- the rows ----------------------------------------------------------------- */
 
-/* Planes, radii and the contact set, each error with its part. */
-static xpbd_status step_check_contacts(step_run *s, uint32_t *stamp, xpbd_step_counters *k)
+/* Each row the world has, in the checks' order; the set validators' repeat
+ * check stamps particles: the scratch is not in use yet and holds at least
+ * 16n reals. */
+static xpbd_status step_check_rows(step_run *s, xpbd_step_counters *k)
 {
-    const SFX(xpbd_world) *w = s->w;
-    const size_t n = s->n;
-    if (w->plane_count > 8 || (w->plane_count && !w->planes))
-        return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_PLANE, XPBD_FIELD_NONE);
-    if ((w->plane_count || w->contacts) && !w->radius)
-        return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_RADIUS, XPBD_FIELD_NONE);
-    xpbd_status st = xpbd__check_planes(w->planes, w->plane_count, &k->bad_index);
-    if (st != XPBD_OK)
-        return xpbd__refuse(k, st, XPBD_PART_PLANE, XPBD_FIELD_NONE);
-    if (w->radius &&
-        (st = step_scan_particles(s, step_radius_scan_task, &k->bad_index)) != XPBD_OK)
-        return xpbd__refuse(k, st, XPBD_PART_RADIUS, XPBD_FIELD_NONE);
-    const xpbd_contact_set *cs = w->contacts;
-    if (cs) {
-        const xpbd_part part = w->contacts_fixed ? XPBD_PART_CONTACT_FIXED
-                                                 : XPBD_PART_CONTACT_FOUND;
-        if (!cs->i0 || !cs->i1 || cs->slots > cs->capacity || cs->colours > XPBD_MAX_COLOURS)
-            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, part, XPBD_FIELD_NONE);
-        if (w->contacts_fixed)
-            return xpbd__refuse(k, xpbd_contact_set_validate(cs, n, stamp, &k->bad_index), part,
-                                XPBD_FIELD_NONE);
-    }
+    uint32_t *stamp = (uint32_t *)(void *)s->sc.save;
+    for (const step_kind *const *r = xpbd__kind_checks; *r; ++r)
+        if ((*r)->present(s->w)) {
+            const xpbd_status st = (*r)->check(s, stamp, k);
+            if (st != XPBD_OK)
+                return st;
+        }
     return XPBD_OK;
 }
 
-/* The distance set's per-slot screen on slot blocks [b, e): a failure is
- * only flagged (the validator names the slot). */
-static void step_set_screen_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
-{
-    step_run *s = ctx;
-    const uint32_t slots = s->c->slots;
-    const uint32_t s0 = b * XPBD__SBLOCK;
-    const uint32_t s1 = (uint64_t)e * XPBD__SBLOCK < slots ? e * XPBD__SBLOCK : slots;
-    if (!SFX(xpbd__distance_set_screen)(s->c, s->n, s0, s1))
-        step_note_bad(s, worker, 0, XPBD_ERR_INDEX);
-}
+/* ---- what the rows' checks share ------------------------------------------ */
 
 /* The repeat check of the set in s->vidx... on colours [c0, c1), on the
  * worker's own stamp (n entries after the other workers'): tags are colour
@@ -289,10 +232,10 @@ static void step_set_repeat_task(uint32_t c0, uint32_t c1, uint32_t worker, void
 }
 
 /* The repeat check of a coloured set over its colours: the lowest slot. */
-static xpbd_status step_check_repeats(step_run *s, const uint32_t *const idx[4],
-                                      unsigned k, const uint32_t *source, uint32_t colours,
-                                      const uint32_t *colour_begin,
-                                      const uint32_t *colour_size, size_t *bad)
+xpbd_status xpbd__step_check_repeats(step_run *s, const uint32_t *const idx[4], unsigned k,
+                                     const uint32_t *source, uint32_t colours,
+                                     const uint32_t *colour_begin, const uint32_t *colour_size,
+                                     size_t *bad)
 {
     for (int a = 0; a < 4; ++a)
         s->vidx[a] = idx[a];
@@ -307,138 +250,45 @@ static xpbd_status step_check_repeats(step_run *s, const uint32_t *const idx[4],
 
 /* Whether the set checks run over ranges: workers, and scratch room for a
  * stamp each (the scratch holds 16n reals before the step uses it). */
-static int step_checks_on_ranges(const step_run *s)
+int xpbd__step_checks_on_ranges(const step_run *s)
 {
     return s->ex.workers > 1 && (size_t)s->ex.workers * sizeof(uint32_t) <= 16 * sizeof(R);
 }
 
-/* The per-slot checks of the tetrahedron / bending set s->qset on slot
+/* The per-slot checks of the tetrahedron / bending set s->set on slot
  * blocks [b, e): the first bad slot there. */
 static void step_quad_slots_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
 {
     step_run *s = ctx;
-    const uint32_t slots = s->qset->slots;
+    const uint32_t slots = ((const QS *)s->set)->slots;
     const uint32_t s0 = b * XPBD__SBLOCK;
     const uint32_t s1 = (uint64_t)e * XPBD__SBLOCK < slots ? e * XPBD__SBLOCK : slots;
     size_t bad;
-    const xpbd_status st = SFX(xpbd__quad_set_slots)(s->qset, s->n, s0, s1, &bad);
+    const xpbd_status st = SFX(xpbd__quad_set_slots)(s->set, s->n, s0, s1, &bad);
     if (st != XPBD_OK)
         step_note_bad(s, worker, bad, st);
 }
 
-/* xpbd_quad_set_validate over ranges (see check_distance_set). */
-static xpbd_status step_check_quad_set(step_run *s, const QS *q, uint32_t *stamp,
-                                       size_t *bad)
+/* xpbd_quad_set_validate over ranges (as kinds/distance.c checks its set). */
+xpbd_status xpbd__step_check_quad_set(step_run *s, const QS *q, uint32_t *stamp, size_t *bad)
 {
-    if (!step_checks_on_ranges(s))
+    if (!xpbd__step_checks_on_ranges(s))
         return SFX(xpbd_quad_set_validate)(q, s->n, stamp, bad);
     xpbd_status st = SFX(xpbd__quad_set_fields)(q, stamp);
     if (st != XPBD_OK || q->slots == 0)
         return st;
-    s->qset = q;
+    s->set = q;
     step_clear_partials(s);
     xpbd__run(&s->ex, step_quad_slots_task, (q->slots + XPBD__SBLOCK - 1) / XPBD__SBLOCK,
               XPBD__MIN_SBLOCKS, s);
     if ((st = step_lowest_bad(s, bad)) != XPBD_OK)
         return st;
     const uint32_t *const idx[4] = {q->i0, q->i1, q->i2, q->i3};
-    return step_check_repeats(s, idx, 4, NULL, q->colours, q->colour_begin, q->colour_size, bad);
+    return xpbd__step_check_repeats(s, idx, 4, NULL, q->colours, q->colour_begin, q->colour_size, bad);
 }
 
-/* xpbd_distance_set_validate over ranges when the run has workers and the
- * scratch room for a stamp each: the set's fields, the screen over slot
- * blocks (a failure: the validator itself names the slot), the repeat
- * check over colours, with the status and index the validator gives. */
-static xpbd_status step_check_distance_set(step_run *s, uint32_t *stamp, size_t *bad)
-{
-    const DS *c = s->c;
-    const size_t n = s->n;
-    if (!step_checks_on_ranges(s))
-        return SFX(xpbd_distance_set_validate)(c, n, stamp, bad);
-    xpbd_status st = SFX(xpbd__distance_set_fields)(c, stamp);
-    if (st != XPBD_OK || c->slots == 0)
-        return st;
-    step_clear_partials(s);
-    xpbd__run(&s->ex, step_set_screen_task, (c->slots + XPBD__SBLOCK - 1) / XPBD__SBLOCK,
-              XPBD__MIN_SBLOCKS, s);
-    size_t first = SIZE_MAX;
-    if (step_lowest_bad(s, &first) != XPBD_OK)
-        return SFX(xpbd_distance_set_validate)(c, n, stamp, bad);
-    const uint32_t *const idx[4] = {c->i0, c->i1, NULL, NULL};
-    return step_check_repeats(s, idx, 2, c->source, c->colours, c->colour_begin, c->colour_size,
-                              bad);
-}
-
-/* Distance constraints, tetrahedra, bending and tethers. */
-static xpbd_status step_check_sets(step_run *s, xpbd_step_counters *k)
-{
-    const xpbd_step_config *cfg = s->cfg;
-    const SFX(xpbd_world) *w = s->w;
-    const DS *c = w->constraints;
-    /* the set validators' repeat check stamps particles: the scratch is not
-     * in use yet and holds at least 16n reals */
-    uint32_t *stamp = (uint32_t *)(void *)s->sc.save;
-    xpbd_status st;
-    if (c) {
-        st = step_check_distance_set(s, stamp, &k->bad_index);
-        if (st != XPBD_OK)
-            return xpbd__refuse(k, st, XPBD_PART_DISTANCE, XPBD_FIELD_NONE);
-        if (cfg->solver == XPBD_SOLVER_SPRINGS)
-            for (uint32_t s = 0; s < c->slots; ++s)
-                if (c->source[s] != XPBD_PAD && !(c->compliance[s] > 0)) {
-                    k->bad_index = s;
-                    return xpbd__refuse(k, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE,
-                                        XPBD_FIELD_NONE);
-                }
-        k->colours = c->colours;
-        k->overflow = c->slots - c->overflow_begin;
-    }
-    st = step_check_contacts(s, stamp, k);
-    if (st != XPBD_OK)
-        return st;
-    if (w->tets && (st = step_check_quad_set(s, w->tets, stamp, &k->bad_index)) != XPBD_OK)
-        return xpbd__refuse(k, st, XPBD_PART_TET, XPBD_FIELD_NONE);
-    if (w->bends && (st = step_check_quad_set(s, w->bends, stamp, &k->bad_index)) != XPBD_OK)
-        return xpbd__refuse(k, st, XPBD_PART_BEND, XPBD_FIELD_NONE);
-    if (w->tether_anchor) {
-        if (!w->tether_length)
-            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_TETHER, XPBD_FIELD_NONE);
-        return xpbd__refuse(k, step_scan_particles(s, step_tether_scan_task, &k->bad_index),
-                            XPBD_PART_TETHER, XPBD_FIELD_NONE);
-    }
-    return XPBD_OK;
-}
-
-/* Host rigid bodies and the body ranges: the first bad body names its
- * index (and a rigid body its first bad field). */
-static xpbd_status step_check_bodies(const SFX(xpbd_world) *w, size_t n, xpbd_step_counters *k)
-{
-    if (w->rigid_count) {
-        if (!w->rigids || !w->rigid_impulse)
-            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_RIGID, XPBD_FIELD_NONE);
-        if (!w->radius)
-            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_RADIUS, XPBD_FIELD_NONE);
-        for (uint32_t b = 0; b < w->rigid_count; ++b) {
-            const xpbd_field f = xpbd__rigid_field(&w->rigids[b]);
-            if (f != XPBD_FIELD_NONE) {
-                k->bad_index = b;
-                return xpbd__refuse(k, XPBD_ERR_CONFIG, XPBD_PART_RIGID, f);
-            }
-        }
-    }
-    if (w->body_count) {
-        if (!w->body_begin)
-            return xpbd__refuse(k, XPBD_ERR_ARGUMENT, XPBD_PART_BODY, XPBD_FIELD_NONE);
-        for (uint32_t b = 0; b < w->body_count; ++b)
-            if (w->body_begin[b] > w->body_begin[b + 1] || w->body_begin[b + 1] > n) {
-                k->bad_index = b;
-                return xpbd__refuse(k, XPBD_ERR_CONFIG, XPBD_PART_BODY, XPBD_FIELD_BODY_BEGIN);
-            }
-    }
-    return XPBD_OK;
-}
-
-/* The per-step constants and contact parameters, once validated. */
+/* The per-step constants and contact parameters, once validated; then
+ * each row's own (its setup). */
 static void step_constants(step_run *s)
 {
     const xpbd_step_config *cfg = s->cfg;
@@ -446,26 +296,23 @@ static void step_constants(step_run *s)
     step_contact_run *cr = &s->cr;
     memset(cr, 0, sizeof *cr);
     cr->radius = w->radius;
-    cr->cs = w->radius ? w->contacts : NULL;
-    cr->planes_n = w->radius ? w->plane_count : 0;
-    for (uint32_t i = 0; i < cr->planes_n; ++i) {
-        for (int j = 0; j < 3; ++j)
-            cr->planes[i][j] = (R)w->planes[i].n[j];
-        cr->planes[i][3] = (R)w->planes[i].d;
-    }
     cr->beta = (R)cfg->contact_beta;
     cr->mu_s = (R)cfg->friction_static;
     cr->mu_k = (R)cfg->friction_dynamic;
     cr->e = (R)cfg->restitution;
     cr->slop = (R)cfg->contact_slop;
     cr->weighted = cfg->contact_weighted != 0;
-    s->contacts = cr->cs || cr->planes_n;
-    s->soft = w->tets || w->bends || w->tether_anchor;
-    s->solve = s->c || s->contacts || s->soft || w->rigid_count;
+    s->contacts = s->solve = 0;
+    for (uint32_t r = 0; r < s->row_count; ++r) {
+        const step_kind *row = s->rows[r];
+        if (row->setup)
+            row->setup(s);
+        s->contacts |= row->class == ROW_CONTACT;
+        s->solve |= row->solve != NULL;
+    }
     s->springs = cfg->solver == XPBD_SOLVER_SPRINGS;
     s->vpass = s->contacts && cfg->contact_velocity_pass;
     s->impulse = w->plane_impulse;
-    s->lam = step_world_lambdas(w);
     s->gx = (R)cfg->gravity[0];
     s->gy = (R)cfg->gravity[1];
     s->gz = (R)cfg->gravity[2];

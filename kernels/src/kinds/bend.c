@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* kinds/bend.c: the bending constraints' row of the set-kind table (step/step.h:
+ * step_kind). The set is the world's xpbd_quad_set `bends`; its maths is
+ * kernels/bend.h, its builder softbody_tmpl.h. Here: its checks (the
+ * quad set validator over ranges), its pass over the colours with the
+ * lambda reset fused into the first one, and its reference pass. */
+#ifndef XPBD_SELF
+#  define XPBD_SELF "kinds/bend.c"
+#  include "each_precision.h"
+#else
+#include "step/step.h"
+
+#define xpbd__kind_bend PREC(xpbd__kind_bend_f32, xpbd__kind_bend_f64)
+#define bend_present PREC(bend_present_f32, bend_present_f64)
+#define bend_lambda PREC(bend_lambda_f32, bend_lambda_f64)
+#define bend_check PREC(bend_check_f32, bend_check_f64)
+#define bend_pays PREC(bend_pays_f32, bend_pays_f64)
+#define bend_task PREC(bend_task_f32, bend_task_f64)
+#define bend_solve PREC(bend_solve_f32, bend_solve_f64)
+#define bend_reference PREC(bend_reference_f32, bend_reference_f64)
+
+static int bend_present(const SFX(xpbd_world) *w)
+{
+    return w->bends != NULL;
+}
+
+static R *bend_lambda(const SFX(xpbd_world) *w, uint32_t *slots)
+{
+    *slots = w->bends->slots;
+    return w->bends->lambda;
+}
+
+static xpbd_status bend_check(step_run *s, uint32_t *stamp, xpbd_step_counters *k)
+{
+    return xpbd__refuse(k, xpbd__step_check_quad_set(s, s->w->bends, stamp, &k->bad_index),
+                        XPBD_PART_BEND, XPBD_FIELD_NONE);
+}
+
+static int bend_pays(const SFX(xpbd_world) *w)
+{
+    const size_t colour = 2 * (size_t)XPBD__MIN_BATCHES * XPBD_BATCH;
+    return w->bends->slots >= colour * (w->bends->colours + 1u);
+}
+
+/* Batches [b0, b1) of colour s->colour, the lambdas reset first in the
+ * iteration's first pass. */
+static void bend_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
+{
+    step_run *s = ctx;
+    const QS *q = s->set;
+    xpbd__step_zero_batches(s, q->lambda, q->colour_begin, b0, b1);
+    s->part[worker].skipped += s->skt->bending(s->sc.q, q, s->colour, b0, b1, s->hs);
+}
+
+/* One iteration: the colours, then the serial overflow. */
+static void bend_solve(step_run *s, xpbd_step_counters *k)
+{
+    const QS *q = s->w->bends;
+    xpbd__step_run_colours(s, q, bend_task, q->colours, q->colour_begin);
+    xpbd__step_zero_overflow(s, q->lambda, q->overflow_begin, q->slots);
+    s->part[0].skipped +=
+        SFX(xpbd_serial_bending)(s->sc.q, q, q->overflow_begin, q->slots, s->hs);
+    k->solves += q->count;
+}
+
+static void bend_reference(step_run *s, xpbd_step_counters *k)
+{
+    const QS *q = s->w->bends;
+    XPBD__EACH_COLOUR_RANGE(q, a, b)
+        s->part[0].skipped += SFX(xpbd_serial_bending)(s->sc.q, q, a, b, s->hs);
+    k->solves += q->count;
+}
+
+const step_kind xpbd__kind_bend = {
+    .name = "bend",
+    .part = XPBD_PART_BEND,
+    .class = ROW_CONSTRAINT,
+    .present = bend_present,
+    .lambda = bend_lambda,
+    .check = bend_check,
+    .pays = bend_pays,
+    .solve = bend_solve,
+    .reference = bend_reference,
+};
+
+#endif /* XPBD_SELF */

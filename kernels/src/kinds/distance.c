@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/* kinds/distance.c: the distance constraints' row of the set-kind table
+ * (step/step.h: step_kind). The set is the world's xpbd_distance_set; its
+ * maths is kernels/distance.h (PBD, XPBD) and kernels/spring.h (the
+ * springs' forces), its builder and validator soa_tmpl.h. Here: its
+ * checks over ranges, its pass on each solver with the lambda reset fused
+ * into the first one, its reference pass and its residual. */
+#ifndef XPBD_SELF
+#  define XPBD_SELF "kinds/distance.c"
+#  include "each_precision.h"
+#else
+#include "step/step.h"
+
+#define xpbd__kind_distance PREC(xpbd__kind_distance_f32, xpbd__kind_distance_f64)
+#define distance_present PREC(distance_present_f32, distance_present_f64)
+#define distance_lambda PREC(distance_lambda_f32, distance_lambda_f64)
+#define distance_screen_task PREC(distance_screen_task_f32, distance_screen_task_f64)
+#define distance_check_set PREC(distance_check_set_f32, distance_check_set_f64)
+#define distance_check PREC(distance_check_f32, distance_check_f64)
+#define distance_pays PREC(distance_pays_f32, distance_pays_f64)
+#define distance_xpbd_task PREC(distance_xpbd_task_f32, distance_xpbd_task_f64)
+#define distance_pbd_task PREC(distance_pbd_task_f32, distance_pbd_task_f64)
+#define distance_spring_task PREC(distance_spring_task_f32, distance_spring_task_f64)
+#define distance_residual_task PREC(distance_residual_task_f32, distance_residual_task_f64)
+#define distance_solve PREC(distance_solve_f32, distance_solve_f64)
+#define distance_forces PREC(distance_forces_f32, distance_forces_f64)
+#define distance_reference PREC(distance_reference_f32, distance_reference_f64)
+#define distance_residual PREC(distance_residual_f32, distance_residual_f64)
+
+static int distance_present(const SFX(xpbd_world) *w)
+{
+    return w->constraints != NULL;
+}
+
+static R *distance_lambda(const SFX(xpbd_world) *w, uint32_t *slots)
+{
+    *slots = w->constraints->slots;
+    return w->constraints->lambda;
+}
+
+/* ---- checks ---------------------------------------------------------------- */
+
+/* The set's per-slot screen on slot blocks [b, e): a failure is only
+ * flagged (the validator names the slot). */
+static void distance_screen_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
+{
+    step_run *s = ctx;
+    const DS *c = s->w->constraints;
+    const uint32_t s0 = b * XPBD__SBLOCK;
+    const uint32_t s1 = (uint64_t)e * XPBD__SBLOCK < c->slots ? e * XPBD__SBLOCK : c->slots;
+    if (!SFX(xpbd__distance_set_screen)(c, s->n, s0, s1))
+        step_note_bad(s, worker, 0, XPBD_ERR_INDEX);
+}
+
+/* xpbd_distance_set_validate over ranges when the run has workers and the
+ * scratch room for a stamp each: the set's fields, the screen over slot
+ * blocks (a failure: the validator itself names the slot), the repeat
+ * check over colours, with the status and index the validator gives. */
+static xpbd_status distance_check_set(step_run *s, uint32_t *stamp, size_t *bad)
+{
+    const DS *c = s->w->constraints;
+    if (!xpbd__step_checks_on_ranges(s))
+        return SFX(xpbd_distance_set_validate)(c, s->n, stamp, bad);
+    xpbd_status st = SFX(xpbd__distance_set_fields)(c, stamp);
+    if (st != XPBD_OK || c->slots == 0)
+        return st;
+    step_clear_partials(s);
+    xpbd__run(&s->ex, distance_screen_task, (c->slots + XPBD__SBLOCK - 1) / XPBD__SBLOCK,
+              XPBD__MIN_SBLOCKS, s);
+    size_t first = SIZE_MAX;
+    if (step_lowest_bad(s, &first) != XPBD_OK)
+        return SFX(xpbd_distance_set_validate)(c, s->n, stamp, bad);
+    const uint32_t *const idx[4] = {c->i0, c->i1, NULL, NULL};
+    return xpbd__step_check_repeats(s, idx, 2, c->source, c->colours, c->colour_begin,
+                                    c->colour_size, bad);
+}
+
+/* The set, then the springs' rule (a spring needs a stiffness: compliance
+ * > 0); the counters' colours and overflow describe this set. */
+static xpbd_status distance_check(step_run *s, uint32_t *stamp, xpbd_step_counters *k)
+{
+    const DS *c = s->w->constraints;
+    const xpbd_status st = distance_check_set(s, stamp, &k->bad_index);
+    if (st != XPBD_OK)
+        return xpbd__refuse(k, st, XPBD_PART_DISTANCE, XPBD_FIELD_NONE);
+    if (s->cfg->solver == XPBD_SOLVER_SPRINGS)
+        for (uint32_t i = 0; i < c->slots; ++i)
+            if (c->source[i] != XPBD_PAD && !(c->compliance[i] > 0)) {
+                k->bad_index = i;
+                return xpbd__refuse(k, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE,
+                                    XPBD_FIELD_NONE);
+            }
+    k->colours = c->colours;
+    k->overflow = c->slots - c->overflow_begin;
+    return XPBD_OK;
+}
+
+static int distance_pays(const SFX(xpbd_world) *w)
+{
+    const size_t colour = 2 * (size_t)XPBD__MIN_BATCHES * XPBD_BATCH;
+    return w->constraints->slots >= colour * (w->constraints->colours + 1u);
+}
+
+/* ---- the passes over a colour's batches [b0, b1) ------------------------- */
+
+/* XPBD. The reset of the lambdas rides on the first pass over them;
+ * lambdas that the next pass resets again are not written at all. */
+static void distance_xpbd_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
+{
+    step_run *s = ctx;
+    const DS *c = s->set;
+    step_partial *pt = &s->part[worker];
+    if (!s->zero_lambda)
+        pt->skipped += s->kt->distance_xpbd_packed(s->sc.q, c, s->colour, b0, b1, s->hs);
+    else if (s->lambda_dead)
+        pt->skipped += s->kt->distance_xpbd_packed_once(s->sc.q, c, s->colour, b0, b1, s->hs);
+    else
+        pt->skipped += s->kt->distance_xpbd_packed_first(s->sc.q, c, s->colour, b0, b1, s->hs);
+}
+
+static void distance_pbd_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
+{
+    step_run *s = ctx;
+    const DS *c = s->set;
+    xpbd__step_zero_batches(s, c->lambda, c->colour_begin, b0, b1);
+    s->part[worker].skipped += s->kt->distance_pbd_packed(s->sc.q, c, s->colour, b0, b1, s->ks);
+}
+
+static void distance_spring_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
+{
+    step_run *s = ctx;
+    s->part[worker].skipped += s->kt->spring_forces(s->p, s->set, s->sc.fx, s->sc.fy, s->sc.fz,
+                                                    s->colour, b0, b1, s->sd);
+}
+
+static void distance_residual_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
+{
+    step_run *s = ctx;
+    const R m = s->kt->residual(s->p, s->set, s->colour, b0, b1, s->hs, NULL);
+    if (m > s->part[worker].max)
+        s->part[worker].max = m;
+}
+
+/* ---- the row's stages ------------------------------------------------------- */
+
+/* One iteration: the colours, then the serial overflow. */
+static void distance_solve(step_run *s, xpbd_step_counters *k)
+{
+    const DS *c = s->w->constraints;
+    step_partial *pt = &s->part[0];
+    if (s->cfg->solver == XPBD_SOLVER_XPBD) {
+        xpbd__step_run_colours(s, c, distance_xpbd_task, c->colours, c->colour_begin);
+        xpbd__step_zero_overflow(s, c->lambda, c->overflow_begin, c->slots);
+        pt->skipped += SFX(xpbd_serial_distance_xpbd_packed)(s->sc.q, c, c->overflow_begin,
+                                                             c->slots, s->hs);
+    } else {
+        xpbd__step_run_colours(s, c, distance_pbd_task, c->colours, c->colour_begin);
+        xpbd__step_zero_overflow(s, c->lambda, c->overflow_begin, c->slots);
+        pt->skipped += SFX(xpbd_serial_distance_pbd_packed)(s->sc.q, c, c->overflow_begin,
+                                                            c->slots, s->ks);
+    }
+    k->solves += c->count;
+}
+
+/* The springs' forces on the colours, then the overflow. */
+static void distance_forces(step_run *s, xpbd_step_counters *k)
+{
+    const DS *c = s->w->constraints;
+    xpbd__step_run_colours(s, c, distance_spring_task, c->colours, c->colour_begin);
+    s->part[0].skipped += SFX(xpbd_serial_spring_forces)(s->p, c, s->sc.fx, s->sc.fy, s->sc.fz,
+                                                         c->overflow_begin, c->slots, s->sd);
+    k->solves += c->count;
+}
+
+static void distance_reference(step_run *s, xpbd_step_counters *k)
+{
+    const DS *c = s->w->constraints;
+    const int xpbd = s->cfg->solver == XPBD_SOLVER_XPBD;
+    XPBD__EACH_COLOUR_RANGE(c, a, b)
+        s->part[0].skipped +=
+            xpbd ? SFX(xpbd_serial_distance_xpbd_packed)(s->sc.q, c, a, b, s->hs)
+                 : SFX(xpbd_serial_distance_pbd_packed)(s->sc.q, c, a, b, s->ks);
+    k->solves += c->count;
+}
+
+/* Max |C + at*lambda| over the set at step end. */
+static R distance_residual(step_run *s)
+{
+    const DS *c = s->w->constraints;
+    step_clear_partials(s);
+    xpbd__step_run_colours(s, c, distance_residual_task, c->colours, c->colour_begin);
+    R m = 0;
+    for (uint32_t t = 0; t < s->ex.workers; ++t)
+        if (s->part[t].max > m)
+            m = s->part[t].max;
+    const R r = SFX(xpbd_serial_residual)(s->p, c, c->overflow_begin, c->slots, s->hs, NULL);
+    return r > m ? r : m;
+}
+
+const step_kind xpbd__kind_distance = {
+    .name = "distance",
+    .part = XPBD_PART_DISTANCE,
+    .class = ROW_CONSTRAINT,
+    .present = distance_present,
+    .lambda = distance_lambda,
+    .check = distance_check,
+    .pays = distance_pays,
+    .solve = distance_solve,
+    .forces = distance_forces,
+    .reference = distance_reference,
+    .residual = distance_residual,
+};
+
+#endif /* XPBD_SELF */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* kinds/tet_volume.c: the tetrahedral volume constraints' row of the set-kind table (step/step.h:
+ * step_kind). The set is the world's xpbd_quad_set `tets`; its maths is
+ * kernels/volume.h, its builder softbody_tmpl.h. Here: its checks (the
+ * quad set validator over ranges), its pass over the colours with the
+ * lambda reset fused into the first one, and its reference pass. */
+#ifndef XPBD_SELF
+#  define XPBD_SELF "kinds/tet_volume.c"
+#  include "each_precision.h"
+#else
+#include "step/step.h"
+
+#define xpbd__kind_tet_volume PREC(xpbd__kind_tet_volume_f32, xpbd__kind_tet_volume_f64)
+#define tet_present PREC(tet_present_f32, tet_present_f64)
+#define tet_lambda PREC(tet_lambda_f32, tet_lambda_f64)
+#define tet_check PREC(tet_check_f32, tet_check_f64)
+#define tet_pays PREC(tet_pays_f32, tet_pays_f64)
+#define tet_task PREC(tet_task_f32, tet_task_f64)
+#define tet_solve PREC(tet_solve_f32, tet_solve_f64)
+#define tet_reference PREC(tet_reference_f32, tet_reference_f64)
+
+static int tet_present(const SFX(xpbd_world) *w)
+{
+    return w->tets != NULL;
+}
+
+static R *tet_lambda(const SFX(xpbd_world) *w, uint32_t *slots)
+{
+    *slots = w->tets->slots;
+    return w->tets->lambda;
+}
+
+static xpbd_status tet_check(step_run *s, uint32_t *stamp, xpbd_step_counters *k)
+{
+    return xpbd__refuse(k, xpbd__step_check_quad_set(s, s->w->tets, stamp, &k->bad_index),
+                        XPBD_PART_TET, XPBD_FIELD_NONE);
+}
+
+static int tet_pays(const SFX(xpbd_world) *w)
+{
+    const size_t colour = 2 * (size_t)XPBD__MIN_BATCHES * XPBD_BATCH;
+    return w->tets->slots >= colour * (w->tets->colours + 1u);
+}
+
+/* Batches [b0, b1) of colour s->colour, the lambdas reset first in the
+ * iteration's first pass. */
+static void tet_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
+{
+    step_run *s = ctx;
+    const QS *q = s->set;
+    xpbd__step_zero_batches(s, q->lambda, q->colour_begin, b0, b1);
+    s->part[worker].skipped += s->skt->tet_volume(s->sc.q, q, s->colour, b0, b1, s->hs);
+}
+
+/* One iteration: the colours, then the serial overflow. */
+static void tet_solve(step_run *s, xpbd_step_counters *k)
+{
+    const QS *q = s->w->tets;
+    xpbd__step_run_colours(s, q, tet_task, q->colours, q->colour_begin);
+    xpbd__step_zero_overflow(s, q->lambda, q->overflow_begin, q->slots);
+    s->part[0].skipped +=
+        SFX(xpbd_serial_tet_volume)(s->sc.q, q, q->overflow_begin, q->slots, s->hs);
+    k->solves += q->count;
+}
+
+static void tet_reference(step_run *s, xpbd_step_counters *k)
+{
+    const QS *q = s->w->tets;
+    XPBD__EACH_COLOUR_RANGE(q, a, b)
+        s->part[0].skipped += SFX(xpbd_serial_tet_volume)(s->sc.q, q, a, b, s->hs);
+    k->solves += q->count;
+}
+
+const step_kind xpbd__kind_tet_volume = {
+    .name = "tet volume",
+    .part = XPBD_PART_TET,
+    .class = ROW_CONSTRAINT,
+    .present = tet_present,
+    .lambda = tet_lambda,
+    .check = tet_check,
+    .pays = tet_pays,
+    .solve = tet_solve,
+    .reference = tet_reference,
+};
+
+#endif /* XPBD_SELF */

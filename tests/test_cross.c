@@ -3,6 +3,7 @@
  * reference, bit for bit, in both precisions (see cross_tmpl.h). */
 #include "fixture.h"
 #include <xpbd/reference.h>
+#include "step_kernels.h" /* the step's private rows */
 
 #include <float.h>
 #include <math.h>

@@ -11,6 +11,7 @@
 #define XPBD_DISPATCH_H
 
 #include "xpbd/xpbd.h"
+#include "step_kernels.h"
 
 /* X(ENUM, name, f32 lanes, f64 lanes) for every path this library knows;
  * the enum value is XPBD_ISA_<ENUM>, the name is xpbd_isa_name's. */
@@ -53,6 +54,8 @@ typedef struct xpbd__path {
     const xpbd_contact_kernels_f64 *contact_f64;
     const xpbd_softbody_kernels_f32 *softbody_f32;
     const xpbd_softbody_kernels_f64 *softbody_f64;
+    const xpbd__step_kernels_f32 *step_f32; /* the step's private rows */
+    const xpbd__step_kernels_f64 *step_f64;
 } xpbd__path;
 
 /* xpbd__scalar_path, xpbd__sse4_path, ... */

@@ -180,3 +180,15 @@ const xpbd_softbody_kernels_f64 *xpbd_softbody_kernels_get_f64(xpbd_isa isa)
     const xpbd__path *p = path_of(isa);
     return p ? p->softbody_f64 : NULL;
 }
+
+const xpbd__step_kernels_f32 *xpbd__step_kernels_get_f32(xpbd_isa isa)
+{
+    const xpbd__path *p = path_of(isa);
+    return p ? p->step_f32 : NULL;
+}
+
+const xpbd__step_kernels_f64 *xpbd__step_kernels_get_f64(xpbd_isa isa)
+{
+    const xpbd__path *p = path_of(isa);
+    return p ? p->step_f64 : NULL;
+}

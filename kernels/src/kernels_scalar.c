@@ -20,6 +20,8 @@ const xpbd__path xpbd__scalar_path = {
     .contact_f64 = &one_contact_kernels_f64,
     .softbody_f32 = &one_softbody_kernels_f32,
     .softbody_f64 = &one_softbody_kernels_f64,
+    .step_f32 = &one_step_kernels_f32,
+    .step_f64 = &one_step_kernels_f64,
 };
 
 /* ----------------------------------------------- serial slot ranges --- */

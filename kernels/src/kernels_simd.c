@@ -32,4 +32,6 @@ const xpbd__path XPBD_PATH_ROW(XPBD_SIMD_NAME) = {
     .contact_f64 = &wide_contact_kernels_f64,
     .softbody_f32 = &wide_softbody_kernels_f32,
     .softbody_f64 = &wide_softbody_kernels_f64,
+    .step_f32 = &wide_step_kernels_f32,
+    .step_f64 = &wide_step_kernels_f64,
 };

@@ -41,6 +41,13 @@
  * scattered stores. distance_*_packed compute exactly what distance_* do.
  * pack writes x, y, z, w; unpack writes back x, y, z only.
  *
+ * Stability: these tables hold the conceptual kernels a host calls itself
+ * (predict, velocity update, the distance solves on particles and on the
+ * packed copy, pack and unpack with their predict / velocity fusions,
+ * springs, diagnostics). Their fields, order and maths change only with a
+ * minor version and a CHANGELOG entry. The step's own fusions are private
+ * (it is free to gain or lose them); each computes what these kernels do.
+ *
  * Constraint kernels return the number of real constraints they skipped
  * (both endpoints static, w0 + w1 == 0, or coincident endpoints). The
  * serial statement of each kernel, one slot at a time, is in
@@ -91,29 +98,6 @@ typedef struct xpbd_kernels_f32 {
                          float gx, float gy, float gz);
     void (*unpack_velocity)(const float *q, const xpbd_particles_f32 *p, size_t begin, size_t end,
                             float h, float keep);
-    /* unpack_velocity(h, keep) then predict_pack(h, g) in one pass: a substep's end and the
-     * next one's start, with the same results as the two calls */
-    void (*unpack_velocity_predict_pack)(float *q, const xpbd_particles_f32 *p, size_t begin,
-                                         size_t end, float h, float keep, float gx, float gy,
-                                         float gz);
-    /* distance_xpbd_packed with the lambdas of the batch range taken as 0, not read (a
-     * substep's first pass, with its reset): the same results as zeroing them, then
-     * distance_xpbd_packed */
-    uint32_t (*distance_xpbd_packed_first)(float *q, const xpbd_distance_set_f32 *c,
-                                           uint32_t colour, uint32_t batch_begin,
-                                           uint32_t batch_end, float h);
-    /* unpack_velocity_predict_pack writing only q and the substep-start positions
-     * (px, py, pz), with the same bits there; x and v are left as they were. For a
-     * substep loop that reads neither until its last unpack_velocity, which computes
-     * both from q and px alone */
-    void (*relaunch_packed)(float *q, const xpbd_particles_f32 *p, size_t begin, size_t end,
-                            float h, float keep, float gx, float gy, float gz);
-    /* distance_xpbd_packed_first writing no lambda: the same positions, the lambdas of the
-     * range left as they were. For a pass whose lambdas nothing reads (one iteration per
-     * substep: the next substep's first pass takes them as 0 again) */
-    uint32_t (*distance_xpbd_packed_once)(float *q, const xpbd_distance_set_f32 *c,
-                                          uint32_t colour, uint32_t batch_begin,
-                                          uint32_t batch_end, float h);
 } xpbd_kernels_f32;
 
 typedef struct xpbd_kernels_f64 {
@@ -151,22 +135,6 @@ typedef struct xpbd_kernels_f64 {
                          double gx, double gy, double gz);
     void (*unpack_velocity)(const double *q, const xpbd_particles_f64 *p, size_t begin, size_t end,
                             double h, double keep);
-    /* unpack_velocity(h, keep) then predict_pack(h, g) in one pass: a substep's end and the
-     * next one's start, with the same results as the two calls */
-    void (*unpack_velocity_predict_pack)(double *q, const xpbd_particles_f64 *p, size_t begin,
-                                         size_t end, double h, double keep, double gx, double gy,
-                                         double gz);
-    /* see xpbd_kernels_f32 */
-    uint32_t (*distance_xpbd_packed_first)(double *q, const xpbd_distance_set_f64 *c,
-                                           uint32_t colour, uint32_t batch_begin,
-                                           uint32_t batch_end, double h);
-    /* see xpbd_kernels_f32 */
-    void (*relaunch_packed)(double *q, const xpbd_particles_f64 *p, size_t begin, size_t end,
-                            double h, double keep, double gx, double gy, double gz);
-    /* see xpbd_kernels_f32 */
-    uint32_t (*distance_xpbd_packed_once)(double *q, const xpbd_distance_set_f64 *c,
-                                          uint32_t colour, uint32_t batch_begin,
-                                          uint32_t batch_end, double h);
 } xpbd_kernels_f64;
 
 /* The table of a path, or NULL if it is not compiled in or not supported by

@@ -9,14 +9,13 @@
  *   spring_integrate w > 0: v += (f*w + g)*h;  p = x;  x += v*h;  then f = 0
  *   pack, unpack     q[4*i .. 4*i+3] = x, y, z, w and back (x, y, z only)
  *   predict_pack, unpack_velocity   the two fused in one pass each
- *   unpack_velocity_predict_pack    one substep's unpack_velocity and the
- *                    next one's predict_pack in one pass (the same
- *                    arithmetic: v = ((q - p) * (1/h)) * keep; w > 0:
- *                    v += g*h; p = q; x = q + v*h; q = x, w)
- *   relaunch_packed  unpack_velocity_predict_pack writing p and q only (x
- *                    and v left as they were: a substep loop that reads
+ *   relaunch_packed  one substep's unpack_velocity and the next one's
+ *                    predict_pack in one pass (the same arithmetic:
+ *                    v = ((q - p) * (1/h)) * keep; w > 0: v += g*h;
+ *                    p = q; x = q + v*h; q = x, w), writing p and q only
+ *                    (x and v left as they were: a substep loop that reads
  *                    neither before its last update, which computes both
- *                    from q and p alone)
+ *                    from q and p alone); the step's private row
  *
  * Template over the precision and the backend (lanes.h): each lane function
  * handles the L particles from i; the range kernels run it on whole
@@ -237,12 +236,6 @@ LANE_FN void K(relaunch_range)(R *q, const P *p, size_t begin, size_t end, R h, 
         O1(load4c)(q, i, &x, &y, &z, &w);
         TAIL(relaunch_at)(p, q, i, x, y, z, ih, keep, h, gxh, gyh, gzh, full);
     }
-}
-
-static inline void K(unpack_velocity_predict_pack)(R *q, const P *p, size_t begin, size_t end,
-                                                   R h, R keep, R gx, R gy, R gz)
-{
-    K(relaunch_range)(q, p, begin, end, h, keep, gx, gy, gz, 1);
 }
 
 static inline void K(relaunch_packed)(R *q, const P *p, size_t begin, size_t end, R h, R keep,

@@ -20,10 +20,15 @@ static const SFX(xpbd_kernels) K(kernels) = {
     .distance_xpbd_packed = K(distance_xpbd_packed),
     .predict_pack = K(predict_pack),
     .unpack_velocity = K(unpack_velocity),
-    .unpack_velocity_predict_pack = K(unpack_velocity_predict_pack),
+};
+
+/* The step's private row (step_kernels.h). */
+static const SFX(xpbd__step_kernels) K(step_kernels) = {
+    .isa = XPBD_TABLE_ISA,
+    .lanes = L,
     .distance_xpbd_packed_first = K(distance_xpbd_packed_first),
-    .relaunch_packed = K(relaunch_packed),
     .distance_xpbd_packed_once = K(distance_xpbd_packed_once),
+    .relaunch_packed = K(relaunch_packed),
 };
 
 static const SFX(xpbd_contact_kernels) K(contact_kernels) = {

@@ -113,9 +113,9 @@ static void distance_xpbd_task(uint32_t b0, uint32_t b1, uint32_t worker, void *
     if (!s->zero_lambda)
         pt->skipped += s->kt->distance_xpbd_packed(s->sc.q, c, s->colour, b0, b1, s->hs);
     else if (s->lambda_dead)
-        pt->skipped += s->kt->distance_xpbd_packed_once(s->sc.q, c, s->colour, b0, b1, s->hs);
+        pt->skipped += s->sk->distance_xpbd_packed_once(s->sc.q, c, s->colour, b0, b1, s->hs);
     else
-        pt->skipped += s->kt->distance_xpbd_packed_first(s->sc.q, c, s->colour, b0, b1, s->hs);
+        pt->skipped += s->sk->distance_xpbd_packed_first(s->sc.q, c, s->colour, b0, b1, s->hs);
 }
 
 static void distance_pbd_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)

@@ -222,7 +222,7 @@ static void step_velocity_predict_task(uint32_t b, uint32_t e, uint32_t worker, 
     step_run *s = ctx;
     size_t i0, i1;
     step_block_particles(s, b, e, &i0, &i1);
-    s->kt->relaunch_packed(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy, s->gz);
+    s->sk->relaunch_packed(s->sc.q, s->p, i0, i1, s->hs, s->keep, s->gx, s->gy, s->gz);
     step_freeze_sleepers(s, i0, i1);
 }
 

@@ -42,6 +42,7 @@
  * instantiates itself (precision.h, each_precision.h). */
 #include "internal.h"
 #include "exec.h"
+#include "step_kernels.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -291,6 +292,7 @@ typedef struct step_run {
     const SFX(xpbd_kernels) *kt;
     const SFX(xpbd_contact_kernels) *ckt;
     const SFX(xpbd_softbody_kernels) *skt;
+    const SFX(xpbd__step_kernels) *sk; /* the step's private row of the path */
     step_scratch sc;
     step_lambdas lam;
     step_contact_run cr;

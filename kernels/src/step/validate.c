@@ -62,7 +62,8 @@ xpbd_status xpbd__step_validate(step_run *s, const xpbd_step_config *cfg, double
     s->kt = SFX(xpbd_kernels_get)(isa);
     s->ckt = SFX(xpbd_contact_kernels_get)(isa);
     s->skt = SFX(xpbd_softbody_kernels_get)(isa);
-    if (!s->kt || !s->ckt || !s->skt)
+    s->sk = SFX(xpbd__step_kernels_get)(isa);
+    if (!s->kt || !s->ckt || !s->skt || !s->sk)
         return xpbd__refuse(k, XPBD_ERR_ISA, XPBD_PART_CONFIG, XPBD_FIELD_ISA);
     s->n = s->p->count;
     const size_t need = xpbd__step_scratch_bytes(s->n, s->all_slots, s->max_contacts, s->find);

@@ -337,6 +337,15 @@ set_tests_properties(license.spdx PROPERTIES LABELS "unit")
 add_test(NAME names.written_out
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/names_check.sh $<TARGET_FILE:xpbd>
           ${PROJECT_SOURCE_DIR}/kernels/src)
+# The internal functions of the step, the set-kind rows and the kernels keep
+# names that grep and ctags follow (tests/internal_names_check.sh: object by
+# object, so on the static library only).
+if(NOT BUILD_SHARED_LIBS)
+  add_test(NAME names.internal
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/internal_names_check.sh $<TARGET_FILE:xpbd>
+            ${PROJECT_SOURCE_DIR}/kernels)
+  set_tests_properties(names.internal PROPERTIES LABELS "unit")
+endif()
 # the same of xpbd::io's functions, in kernels/io (a handful: at least 6)
 add_test(NAME names.written_out.io
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/names_check.sh $<TARGET_FILE:xpbd_io>

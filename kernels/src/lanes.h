@@ -13,8 +13,12 @@
  * While open:
  *   V, M, L     vector type, mask type, lanes
  *   O(op)       the operation op of the vocabulary (wf_add, od_mul, ...)
- *   K(name)     this backend's static name for a kernel or lane function:
- *               one_name_f32 or wide_name_f32
+ *   K(name)     this backend's static name for a kernel or lane function,
+ *               carrying its path, so that a profile or a debugger tells
+ *               the paths apart: name_avx2_f32 (the wide backend of the
+ *               avx2 translation unit), name_scalar_f32 (the scalar path),
+ *               name_avx2_tail_f32 (the one-lane backend a SIMD path uses
+ *               for its tails)
  *   TAIL(name)  the one-lane instantiation of a lane function, which the
  *               wide kernels call for the elements past the last full vector
  *               (the one-lane instantiation of a file is read first)
@@ -34,6 +38,9 @@
 #  undef O
 #  undef K
 #  undef TAIL
+#  undef XPBD_ONE_NAME
+#  undef XPBD_PATHNAME
+#  undef XPBD_PATHNAME_
 #  undef O1
 #  undef LANES_IS_ONE
 #  undef FOR_SLOTS
@@ -47,10 +54,17 @@
 #    error "open a precision (precision.h) before lanes.h"
 #  endif
 #  define LANE_FN static inline __attribute__((always_inline))
+#  define XPBD_PATHNAME_(n, path) n##_##path
+#  define XPBD_PATHNAME(n, path) XPBD_PATHNAME_(n, path)
+#  if defined(XPBD_SIMD_NAME)
+#    define XPBD_ONE_NAME(n) SFX(XPBD_PATHNAME(n, XPBD_PATHNAME(XPBD_SIMD_NAME, tail)))
+#  else
+#    define XPBD_ONE_NAME(n) SFX(XPBD_PATHNAME(n, scalar))
+#  endif
 #  if defined(XPBD_LANES_ONE)
 #    include "simd/one.h"
 #    define LANES_IS_ONE 1
-#    define K(n) SFX(one_##n)
+#    define K(n) XPBD_ONE_NAME(n)
 #    if R_F64
 #      define V od
 #      define M odm
@@ -65,7 +79,7 @@
 #  elif defined(XPBD_LANES_WIDE)
 #    include "simd/wide.h"
 #    define LANES_IS_ONE 0
-#    define K(n) SFX(wide_##n)
+#    define K(n) SFX(XPBD_PATHNAME(n, XPBD_SIMD_NAME))
 #    if R_F64
 #      define V wd
 #      define M wdm
@@ -80,7 +94,7 @@
 #  else
 #    error "define XPBD_LANES_ONE or XPBD_LANES_WIDE before lanes.h"
 #  endif
-#  define TAIL(n) SFX(one_##n)
+#  define TAIL(n) XPBD_ONE_NAME(n)
 #  if R_F64
 #    define O1(n) od_##n
 #  else

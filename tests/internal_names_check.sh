@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The library's internal functions keep names that grep and ctags follow
 # (kernels/src/precision.h, kernels/src/lanes.h):
-#   - every function of the step's objects (kernels/src/step/, kinds/,
-#     reference_step.c), static or not, has its full name written in the
+#   - every function of the step's and the engine's objects
+#     (kernels/src/step/, kinds/, reference_step.c, engine/), static or
+#     not, has its full name written in the
 #     source: on its definition or on the one name line that spells both
 #     precisions' names (PREC);
 #   - every kernel and lane function of a path's object carries its path
@@ -15,7 +16,7 @@
 set -eu
 lib=$1
 src=$2
-step_objs='driver.c.o stages.c.o validate.c.o snapshot.c.o reference_step.c.o table.c.o distance.c.o tet_volume.c.o bend.c.o tether.c.o contact.c.o plane.c.o coupling.c.o state.c.o'
+step_objs='lifecycle.c.o step.c.o input.c.o tearing.c.o split.c.o sleeping.c.o counters.c.o order.c.o driver.c.o stages.c.o validate.c.o snapshot.c.o reference_step.c.o table.c.o distance.c.o tet_volume.c.o bend.c.o tether.c.o contact.c.o plane.c.o coupling.c.o state.c.o'
 path_objs='kernels_scalar.c.o kernels_simd.c.o'
 nm_out=$(nm -A --defined-only "$lib")
 checked=0
@@ -30,6 +31,7 @@ functions() {
 }
 for entry in $(functions "$step_objs"); do
     name=${entry#*:}
+    name=${name%%.*} # the compiler's clones: name.part.0, name.isra.0, name.constprop.0
     case $name in xpbd_*[!_]*) case $name in xpbd__*) ;; *) continue ;; esac ;; esac
     checked=$((checked + 1))
     if ! grep -rqw --include='*.c' --include='*.h' "$name" "$src"; then
@@ -39,6 +41,7 @@ for entry in $(functions "$step_objs"); do
 done
 for entry in $(functions "$path_objs"); do
     name=${entry#*:}
+    name=${name%%.*}
     case $name in xpbd_*) continue ;; esac
     checked=$((checked + 1))
     stem=$(printf '%s\n' "$name" | sed -E 's/_(scalar|sse4|avx2|avx512|neon)(_tail)?_f(32|64)$//')

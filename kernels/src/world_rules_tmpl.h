@@ -2,7 +2,7 @@
 /* The rules a world's planes and tethers meet, stated once for the two
  * places that hold a world to them: the step's validate stage (step/validate.c:
  * step_check_contacts, step_tether_scan_task) and the engine's create
- * (engine/lifecycle_tmpl.h: scene_check), so both refuse the same input
+ * (engine/lifecycle.c: engine_scene_check), so both refuse the same input
  * with the same status and index (xpbd/step.h, xpbd/engine.h).
  *
  * Read inside an open precision (precision.h): the plane rule does not

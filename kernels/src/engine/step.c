@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Stepping (xpbd/engine.h): one frame of the engine, and the coupling with
  * a host rigid body between frames. */
+#ifndef XPBD_SELF
+#define XPBD_SELF "engine/step.c"
 #include "engine/common.h"
 
-#define XPBD_REAL_F32
-#include "engine/step_tmpl.h"
-#define XPBD_REAL_F64
-#include "engine/step_tmpl.h"
+#  include "each_precision.h"
 
 xpbd_status xpbd_engine_step_f32(xpbd_engine_f32 *e, double h) { return engine_step_f32(e, h); }
 xpbd_status xpbd_engine_step_f64(xpbd_engine_f64 *e, double h) { return engine_step_f64(e, h); }
@@ -22,3 +21,135 @@ xpbd_status xpbd_engine_couple_rigid_f64(xpbd_engine_f64 *e, const xpbd_rigid_f6
 {
     return engine_couple_rigid_f64(e, body, h, out);
 }
+
+#else /* one precision, read through each_precision.h */
+/* Stepping, once per precision: one frame of the engine, and the coupling
+ * with a host rigid body between frames. */
+
+/* The names of this file's functions, both precisions (precision.h). */
+#define engine_sleep_undo PREC(engine_sleep_undo_f32, engine_sleep_undo_f64)
+#define engine_step PREC(engine_step_f32, engine_step_f64)
+#define engine_couple_rigid PREC(engine_couple_rigid_f32, engine_couple_rigid_f64)
+
+#define E SFX(xpbd_engine)
+
+/* A failed frame puts back the sleep flags and calm counts that
+ * xpbd_sleep_prepare changed (woke bodies woken); the sets, if rebuilt for
+ * them, are rebuilt again by the next frame that needs it. */
+static void engine_sleep_undo(E *e, uint32_t woke)
+{
+    if (!woke)
+        return;
+    memcpy(e->sleep.asleep, e->asleep_undo_, e->sleep.body_count);
+    memcpy(e->sleep.calm, e->calm_undo_, e->sleep.body_count * sizeof *e->calm_undo_);
+}
+
+static xpbd_status engine_step(E *e, double h)
+{
+    if (!e || !e->particles.w)
+        return XPBD_ERR_ARGUMENT;
+    SFX(xpbd__engine_point)(e);
+    const int sleeping = e->options.sleep_energy > 0 && e->sleep.body_count > 0;
+    uint32_t woke = 0, fell = 0, woke2 = 0;
+    if (sleeping) {
+        /* a body the host moved wakes before the frame; a frame that fails
+         * puts the flags back, so a refused frame changes nothing and the
+         * wake is counted by the frame that takes it */
+        memcpy(e->asleep_undo_, e->sleep.asleep, e->sleep.body_count);
+        memcpy(e->calm_undo_, e->sleep.calm, e->sleep.body_count * sizeof *e->calm_undo_);
+        woke = SFX(xpbd_sleep_prepare)(&e->sleep, &e->world);
+    }
+    /* the sets follow the sleep flags: rebuilt (between frames) when a body
+     * fell asleep or woke since they were built */
+    if (e->sleep.body_count &&
+        memcmp(e->active_, e->sleep.asleep, e->sleep.body_count) != 0) {
+        const xpbd_status as = SFX(xpbd__engine_activate)(e);
+        SFX(xpbd__engine_point)(e);
+        if (as != XPBD_OK) {
+            engine_sleep_undo(e, woke);
+            return as;
+        }
+    }
+    xpbd_step_counters k;
+    const xpbd_status st =
+        SFX(xpbd_world_step)(&e->config, h, &e->world, e->scratch, e->scratch_bytes, &k);
+    if (st < 0) {
+        engine_sleep_undo(e, woke);
+        SFX(xpbd__counters_fill)(&e->world, &k, NULL, &e->counters);
+        e->counters.frame = e->frame;
+        return st;
+    }
+    if (sleeping)
+        (void)SFX(xpbd_sleep_update)(&e->sleep, &e->world, &fell, &woke2);
+    e->frame++;
+    uint32_t torn = 0;
+    double stretch = 0;
+    const int tearing = e->options.tear_stretch > 0 && e->world.constraints;
+    if (tearing) { /* one stretch pass: the flags and the counters' max stretch */
+        memset(e->torn, 0, e->edge_count); /* edges of sleeping bodies are not in the set */
+        torn = SFX(xpbd_tear_flag)(&e->particles, &e->distance, e->options.tear_stretch, e->torn,
+                                   &stretch);
+    }
+    SFX(xpbd__counters_fill)(&e->world, &k, tearing ? &stretch : NULL, &e->counters);
+    e->counters.frame = e->frame;
+    e->counters.fell_asleep = fell;
+    e->counters.woke = woke + woke2;
+    e->counters.torn = torn;
+    if (torn) {
+        uint32_t split = 0, woke3 = 0, dropped = 0;
+        const xpbd_status ts = SFX(xpbd__engine_tear)(e, &split, &woke3, &dropped);
+        e->counters.split_dropped = dropped;
+        if (woke3) { /* a body that grew woke: the snapshot's count is recounted */
+            e->counters.sleeping = 0;
+            for (uint32_t b = 0; b < e->sleep.body_count; ++b)
+                e->counters.sleeping += e->sleep.asleep[b] != 0;
+        }
+        if (split && e->max_contacts) /* its pairs name the old particle indices */
+            (void)xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_,
+                                        e->contacts.capacity, e->max_contacts);
+        SFX(xpbd__engine_point)(e);
+        e->counters.distance = e->distance.count;
+        e->counters.split = split;
+        e->counters.woke += woke3;
+        if (ts != XPBD_OK)
+            return ts;
+    }
+    return st;
+}
+
+static xpbd_status engine_couple_rigid(E *e, const xpbd_rigid_f64 *body, double h,
+                                            xpbd_rigid_impulse *out)
+{
+    if (!e || !body || !out || !e->radius || !e->scratch)
+        return XPBD_ERR_ARGUMENT;
+    P *p = &e->particles;
+    const size_t n = p->count;
+    /* the step's scratch holds at least 13n reals: room for q (4n) */
+    R *q = e->scratch;
+    for (size_t i = 0; i < n; ++i) {
+        q[4 * i] = p->x[i];
+        q[4 * i + 1] = p->y[i];
+        q[4 * i + 2] = p->z[i];
+        q[4 * i + 3] = p->w[i];
+    }
+    const xpbd_status st = SFX(xpbd_couple_rigid)(q, p, e->radius, 0, n, body, h, out);
+    if (st != XPBD_OK || out->contacts == 0)
+        return st;
+    const R ih = (R)(1.0 / h);
+    for (size_t i = 0; i < n; ++i) {
+        const R dx = q[4 * i] - p->x[i], dy = q[4 * i + 1] - p->y[i], dz = q[4 * i + 2] - p->z[i];
+        if (dx == 0 && dy == 0 && dz == 0)
+            continue;
+        p->x[i] = q[4 * i];
+        p->y[i] = q[4 * i + 1];
+        p->z[i] = q[4 * i + 2];
+        p->vx[i] = p->vx[i] + dx * ih;
+        p->vy[i] = p->vy[i] + dy * ih;
+        p->vz[i] = p->vz[i] + dz * ih;
+    }
+    return XPBD_OK;
+}
+
+#undef E
+
+#endif /* XPBD_SELF */

@@ -295,33 +295,10 @@ typedef struct xpbd_input {
     double value[3];
 } xpbd_input;
 
-/* Vertex split. Removing torn edges alone leaves a hinge where a crack runs
- * through a vertex: two pieces joined at one particle. So at step end, for
- * each vertex v whose surroundings the tear changed (an end of a torn edge
- * or of a corner pair of a dropped tet, or a neighbour of both ends of one)
- * the engine looks at v's link: its neighbours (through edges and tets), two
- * of them joined when an edge or a tet joins them. Fans (joined groups of
- * two or more neighbours: material) that were one group before this frame's
- * tear and are now apart are separated: the one with the lowest neighbour
- * index keeps v, each other one gets a new particle (a copy of v: position,
- * velocity, rest position, radius, tether) and its edges, tets and bending
- * stencils are rewired to it. v's mass is shared equally (w times the number
- * of pieces), so mass and momentum are kept. A bending stencil whose
- * vertices end up on different pieces is dropped. A wire (a single neighbour
- * a: the tear took everything around the edge v-a) separates nothing and
- * stays on v, so a thread left across the crack joins both sides until it
- * is torn too, and the two sides of a chain's vertex stay joined; fans that
- * were already apart before this frame (a hinge the scene was built with)
- * are left alone. Decisions use the frame's topology only, so the result
- * does not depend on the order vertices are visited.
- *
- * New particles go at the end of their body's range (bodies stay
- * contiguous; later bodies' indices shift by the copies inserted before
- * them) or, for a vertex in no body, at the end of the array; origin[i]
- * names the scene particle each one descends from. Without bodies a scene
- * particle keeps its index for the engine's lifetime. With
- * options.max_particles the arrays are allocated once, for that many, and
- * keep their addresses. */
+/* Vertex split: at step end, a vertex a tear has cut through gets a new
+ * particle for each piece that the tear separated (mass and momentum
+ * kept; new particles at the end of their body's range); how the engine
+ * decides, and what keeps its index: docs/vertex-split.md. */
 
 /* An engine: a world built from a scene, its sleep state, counters and the
  * current topology in input order (what a replay file or a rebuild needs).

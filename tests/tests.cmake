@@ -94,7 +94,7 @@ if(XPBD_SANITIZE MATCHES "thread" AND XPBD_OPENMP)
 endif()
 # The threaded tests run against a test-only static build of the library's
 # own sources with the smallest shares a stage hands to another worker
-# lowered to one item (step/step.h, contacts_tmpl.h) and the team's first
+# lowered to one item (step/step.h, contacts.c) and the team's first
 # member waiting for the others before the first stage (team.c), so that
 # every stage runs on the workers at the tests' sizes; the shipped xpbd
 # target keeps its measured thresholds and starts without waiting. Its

@@ -95,7 +95,7 @@ static inline void xpbd__run(const xpbd__exec *x, xpbd_range_task *task, uint32_
 }
 
 /* The broad phase of xpbd_contacts_find_* with its scans and pair search
- * cut into ranges on x (contacts_tmpl.h); the step calls it directly. */
+ * cut into ranges on x (contacts.c); the step calls it directly. */
 xpbd_status xpbd__contacts_find_run_f32(const xpbd_particles_f32 *p, const float *radius,
                                         const xpbd_broadphase *bp, void *work, size_t work_bytes,
                                         xpbd_contact_set *cs, size_t *bad_index,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* kinds/bend.c: the bending constraints' row of the set-kind table (step/step.h:
  * step_kind). The set is the world's xpbd_quad_set `bends`; its maths is
- * kernels/bend.h, its builder softbody_tmpl.h. Here: its checks (the
+ * kernels/bend.h, its builder softbody.c. Here: its checks (the
  * quad set validator over ranges), its pass over the colours with the
  * lambda reset fused into the first one, and its reference pass. */
 #ifndef XPBD_SELF

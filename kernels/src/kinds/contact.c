@@ -3,7 +3,7 @@
  * (step/step.h: step_kind), one per way a world holds its xpbd_contact_set:
  * fixed (the host's pairs, validated like any set) or found (filled by the
  * step's broad phase from the step-start positions). Their maths is
- * kernels/contact.h, the broad phase contacts_tmpl.h. Both solve at
+ * kernels/contact.h, the broad phase contacts.c. Both solve at
  * position level (friction), then in the velocity pass (restitution); the
  * lesson order has its own plain impulse pass (reference_step.c). */
 #ifndef XPBD_SELF

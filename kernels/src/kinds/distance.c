@@ -2,7 +2,7 @@
 /* kinds/distance.c: the distance constraints' row of the set-kind table
  * (step/step.h: step_kind). The set is the world's xpbd_distance_set; its
  * maths is kernels/distance.h (PBD, XPBD) and kernels/spring.h (the
- * springs' forces), its builder and validator soa_tmpl.h. Here: its
+ * springs' forces), its builder and validator soa.c. Here: its
  * checks over ranges, its pass on each solver with the lambda reset fused
  * into the first one, its reference pass and its residual. */
 #ifndef XPBD_SELF

@@ -346,6 +346,13 @@ if(NOT BUILD_SHARED_LIBS)
             ${PROJECT_SOURCE_DIR}/kernels)
   set_tests_properties(names.internal PROPERTIES LABELS "unit")
 endif()
+# The step, its validators, the reference side and the engine files that
+# loop over the set-kind table name no kind (tests/kinds_unnamed_check.sh).
+add_test(NAME kinds.unnamed
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/kinds_unnamed_check.sh ${PROJECT_SOURCE_DIR}/kernels/src
+          step/step.h step/driver.c step/stages.c step/validate.c step/snapshot.c
+          reference_step.c engine/counters.c)
+set_tests_properties(kinds.unnamed PROPERTIES LABELS "unit")
 # the same of xpbd::io's functions, in kernels/io (a handful: at least 6)
 add_test(NAME names.written_out.io
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/names_check.sh $<TARGET_FILE:xpbd_io>

@@ -43,37 +43,12 @@ void xpbd_counters_snapshot_f64(const xpbd_world_f64 *w, const xpbd_step_counter
 
 #else /* one precision, read through each_precision.h */
 /* Counters, once per precision. */
+#include "step/step.h" /* the set-kind table */
 
 /* The names of this file's functions, both precisions (precision.h). */
-#define engine_counters_tets PREC(engine_counters_tets_f32, engine_counters_tets_f64)
 #define xpbd__counters_fill PREC(xpbd__counters_fill_f32, xpbd__counters_fill_f64)
 
 #define W SFX(xpbd_world)
-
-/* Volume error and degenerate count over a tet set at step end. */
-static void engine_counters_tets(const P *p, const QS *t, xpbd_engine_counters *out)
-{
-    for (uint32_t s = 0; s < t->slots; ++s) {
-        if (t->source[s] == XPBD_PAD)
-            continue;
-        const uint32_t v[4] = {t->i0[s], t->i1[s], t->i2[s], t->i3[s]};
-        double e[3][3];
-        for (int a = 0; a < 3; ++a) {
-            e[a][0] = (double)p->x[v[a + 1]] - (double)p->x[v[0]];
-            e[a][1] = (double)p->y[v[a + 1]] - (double)p->y[v[0]];
-            e[a][2] = (double)p->z[v[a + 1]] - (double)p->z[v[0]];
-        }
-        const double vol6 = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) +
-                            e[0][1] * (e[1][2] * e[2][0] - e[1][0] * e[2][2]) +
-                            e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
-        const double rest = t->rest[s];
-        const double err = fabs(vol6 - rest) / fabs(rest);
-        if (err > out->volume_error)
-            out->volume_error = err;
-        if (!(vol6 * rest > 0) || fabs(vol6) < 1e-6 * fabs(rest))
-            out->degenerate++;
-    }
-}
 
 /* The snapshot; max_stretch (may be NULL) is the distance set's when the
  * caller's stretch pass already measured it (the engine's tear pass). */
@@ -91,21 +66,10 @@ void xpbd__counters_fill(const W *w, const xpbd_step_counters *k, const double *
     }
     if (!w || !w->particles)
         return;
-    const P *p = w->particles;
-    if (w->constraints) {
-        out->colours_distance = w->constraints->colours;
-        out->distance = w->constraints->count;
-        if (max_stretch)
-            out->max_stretch = *max_stretch;
-        else
-            (void)SFX(xpbd_tear_flag)(p, w->constraints, 0, NULL, &out->max_stretch);
-    }
-    if (w->bends)
-        out->colours_bends = w->bends->colours;
-    if (w->tets) {
-        out->colours_tets = w->tets->colours;
-        engine_counters_tets(p, w->tets, out);
-    }
+    /* each row's own counters (kinds/<kind>.c) */
+    for (const step_kind *const *r = xpbd__kind_table; *r; ++r)
+        if ((*r)->counters && (*r)->present(w))
+            (*r)->counters(w, max_stretch, out);
     out->colours = out->colours_distance + out->colours_tets + out->colours_bends;
     out->bodies = w->body_count;
     for (uint32_t b = 0; w->body_asleep && b < w->body_count; ++b)

@@ -18,6 +18,7 @@
 #define bend_task PREC(bend_task_f32, bend_task_f64)
 #define bend_solve PREC(bend_solve_f32, bend_solve_f64)
 #define bend_reference PREC(bend_reference_f32, bend_reference_f64)
+#define bend_counters PREC(bend_counters_f32, bend_counters_f64)
 
 static int bend_present(const SFX(xpbd_world) *w)
 {
@@ -71,6 +72,14 @@ static void bend_reference(step_run *s, xpbd_step_counters *k)
     k->solves += q->count;
 }
 
+/* The engine's counters: the set's colours. */
+static void bend_counters(const SFX(xpbd_world) *w, const double *max_stretch,
+                          xpbd_engine_counters *out)
+{
+    (void)max_stretch;
+    out->colours_bends = w->bends->colours;
+}
+
 const step_kind xpbd__kind_bend = {
     .name = "bend",
     .part = XPBD_PART_BEND,
@@ -81,6 +90,7 @@ const step_kind xpbd__kind_bend = {
     .pays = bend_pays,
     .solve = bend_solve,
     .reference = bend_reference,
+    .counters = bend_counters,
 };
 
 #endif /* XPBD_SELF */

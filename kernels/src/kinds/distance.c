@@ -26,6 +26,7 @@
 #define distance_forces PREC(distance_forces_f32, distance_forces_f64)
 #define distance_reference PREC(distance_reference_f32, distance_reference_f64)
 #define distance_residual PREC(distance_residual_f32, distance_residual_f64)
+#define distance_counters PREC(distance_counters_f32, distance_counters_f64)
 
 static int distance_present(const SFX(xpbd_world) *w)
 {
@@ -197,6 +198,19 @@ static R distance_residual(step_run *s)
     return r > m ? r : m;
 }
 
+/* The engine's counters: the set's colours and constraints, its largest
+ * stretch. */
+static void distance_counters(const SFX(xpbd_world) *w, const double *max_stretch,
+                              xpbd_engine_counters *out)
+{
+    out->colours_distance = w->constraints->colours;
+    out->distance = w->constraints->count;
+    if (max_stretch)
+        out->max_stretch = *max_stretch;
+    else
+        (void)SFX(xpbd_tear_flag)(w->particles, w->constraints, 0, NULL, &out->max_stretch);
+}
+
 const step_kind xpbd__kind_distance = {
     .name = "distance",
     .part = XPBD_PART_DISTANCE,
@@ -209,6 +223,7 @@ const step_kind xpbd__kind_distance = {
     .forces = distance_forces,
     .reference = distance_reference,
     .residual = distance_residual,
+    .counters = distance_counters,
 };
 
 #endif /* XPBD_SELF */

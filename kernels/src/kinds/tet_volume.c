@@ -18,6 +18,7 @@
 #define tet_task PREC(tet_task_f32, tet_task_f64)
 #define tet_solve PREC(tet_solve_f32, tet_solve_f64)
 #define tet_reference PREC(tet_reference_f32, tet_reference_f64)
+#define tet_counters PREC(tet_counters_f32, tet_counters_f64)
 
 static int tet_present(const SFX(xpbd_world) *w)
 {
@@ -71,6 +72,38 @@ static void tet_reference(step_run *s, xpbd_step_counters *k)
     k->solves += q->count;
 }
 
+/* The engine's counters: the set's colours, the largest volume error and
+ * the degenerate elements (flat or inverted: vol6 and rest of opposite
+ * signs, or |vol6| below 1e-6 of |rest|), in double. */
+static void tet_counters(const SFX(xpbd_world) *w, const double *max_stretch,
+                         xpbd_engine_counters *out)
+{
+    (void)max_stretch;
+    const P *p = w->particles;
+    const QS *t = w->tets;
+    out->colours_tets = t->colours;
+    for (uint32_t s = 0; s < t->slots; ++s) {
+        if (t->source[s] == XPBD_PAD)
+            continue;
+        const uint32_t v[4] = {t->i0[s], t->i1[s], t->i2[s], t->i3[s]};
+        double e[3][3];
+        for (int a = 0; a < 3; ++a) {
+            e[a][0] = (double)p->x[v[a + 1]] - (double)p->x[v[0]];
+            e[a][1] = (double)p->y[v[a + 1]] - (double)p->y[v[0]];
+            e[a][2] = (double)p->z[v[a + 1]] - (double)p->z[v[0]];
+        }
+        const double vol6 = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) +
+                            e[0][1] * (e[1][2] * e[2][0] - e[1][0] * e[2][2]) +
+                            e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+        const double rest = t->rest[s];
+        const double err = fabs(vol6 - rest) / fabs(rest);
+        if (err > out->volume_error)
+            out->volume_error = err;
+        if (!(vol6 * rest > 0) || fabs(vol6) < 1e-6 * fabs(rest))
+            out->degenerate++;
+    }
+}
+
 const step_kind xpbd__kind_tet_volume = {
     .name = "tet volume",
     .part = XPBD_PART_TET,
@@ -81,6 +114,7 @@ const step_kind xpbd__kind_tet_volume = {
     .pays = tet_pays,
     .solve = tet_solve,
     .reference = tet_reference,
+    .counters = tet_counters,
 };
 
 #endif /* XPBD_SELF */

@@ -14,6 +14,13 @@
  * and the per-iteration lambda reset) beside the serial references: the
  * driver hands a step in those modes to it.
  *
+ * From the entry point to a kernel, top-down: xpbd_step_f32 ->
+ * step_world_step -> step_drive -> step_world_checked -> step_substep_solve
+ * (driver.c) -> xpbd__step_stage(STAGE_SOLVE) -> step_stage_rows (stages.c)
+ * -> the row's solve, distance_solve (kinds/distance.c) ->
+ * xpbd__step_run_colours (stages.c) -> distance_xpbd_task -> the path's
+ * kernel, distance_xpbd_packed_avx2_f32 (kernels/distance.h).
+ *
  * No file of the step names a constraint kind: each kind is one row of the
  * set-kind table (step_kind below, ../kinds/table.c), in its own file
  * ../kinds/<kind>.c, and the stages, the validators and the reference side
@@ -43,6 +50,7 @@
 #include "internal.h"
 #include "exec.h"
 #include "step_kernels.h"
+#include "xpbd/engine.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -271,6 +279,11 @@ typedef struct step_kind {
     void (*lesson_velocity)(struct step_run *s);
     /* max |C + a~ lambda| over its set at step end (counters.max_residual) */
     R (*residual)(struct step_run *s);
+    /* the engine's counters of its set after a step (xpbd_engine_counters:
+     * its colours and what it measures); max_stretch: the distance set's,
+     * when the caller's stretch pass measured it already (may be NULL) */
+    void (*counters)(const SFX(xpbd_world) *w, const double *max_stretch,
+                     xpbd_engine_counters *out);
 } step_kind;
 
 /* The set-kind table (kinds/table.c): every row in the order an iteration

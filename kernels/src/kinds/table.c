@@ -43,6 +43,10 @@ const step_kind *const xpbd__kind_table[] = {
     NULL,
 };
 
+/* a step keeps the world's rows and lambdas in arrays of XPBD__ROWS_MAX */
+_Static_assert(sizeof xpbd__kind_table / sizeof xpbd__kind_table[0] <= XPBD__ROWS_MAX + 1,
+               "more rows than XPBD__ROWS_MAX");
+
 /* The order the step checks them in (xpbd/step.h), the world state
  * between them. */
 const step_kind *const xpbd__kind_checks[] = {

@@ -129,9 +129,9 @@ static int soa_screen_particles(const P *p)
     unsigned bad = 0;
     for (size_t i = 0; i < n; ++i)
         bad |= !(p->w[i] >= 0) | !(p->w[i] - p->w[i] == 0);
-    return bad == 0 && SFX(screen_finite)(p->x, n) && SFX(screen_finite)(p->y, n) &&
-           SFX(screen_finite)(p->z, n) && SFX(screen_finite)(p->vx, n) &&
-           SFX(screen_finite)(p->vy, n) && SFX(screen_finite)(p->vz, n);
+    return bad == 0 && screen_finite(p->x, n) && screen_finite(p->y, n) &&
+           screen_finite(p->z, n) && screen_finite(p->vx, n) &&
+           screen_finite(p->vy, n) && screen_finite(p->vz, n);
 }
 
 /* Everything the slow loop of the set validator checks, slot by slot,

@@ -31,7 +31,12 @@ static inline xpbd_status xpbd__check_planes(const xpbd_plane *plane, uint32_t c
 /* One particle's tether in a world of n particles: its anchor in range
  * (else XPBD_ERR_INDEX), then its length finite and >= 0 (else
  * XPBD_ERR_REST). */
-static inline xpbd_status SFX(xpbd__check_tether)(uint32_t anchor, R length, size_t n)
+#ifndef XPBD_WORLD_RULES_NAMES
+#define XPBD_WORLD_RULES_NAMES
+/* the name line (precision.h): read once, it holds for both precisions */
+#define xpbd__check_tether PREC(xpbd__check_tether_f32, xpbd__check_tether_f64)
+#endif
+static inline xpbd_status xpbd__check_tether(uint32_t anchor, R length, size_t n)
 {
     if (anchor >= n)
         return XPBD_ERR_INDEX;

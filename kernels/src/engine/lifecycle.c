@@ -463,7 +463,7 @@ static xpbd_status engine_scene_check(const SC *sc, const xpbd_step_config *run,
         if (sc->origin[i] >= n)
             return engine_refuse(where, XPBD_ERR_INDEX, XPBD_PART_SCENE, i, XPBD_FIELD_NONE);
     for (size_t i = 0; sc->tether_anchor && i < n; ++i) {
-        st = SFX(xpbd__check_tether)(sc->tether_anchor[i], sc->tether_length[i], n);
+        st = xpbd__check_tether(sc->tether_anchor[i], sc->tether_length[i], n);
         if (st != XPBD_OK)
             return engine_refuse(where, st, XPBD_PART_TETHER, i, XPBD_FIELD_NONE);
     }

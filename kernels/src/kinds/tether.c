@@ -32,7 +32,7 @@ static void tether_scan_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
     step_block_particles(s, b, e, &i0, &i1);
     for (size_t i = i0; i < i1; ++i) {
         const xpbd_status st =
-            SFX(xpbd__check_tether)(w->tether_anchor[i], w->tether_length[i], s->n);
+            xpbd__check_tether(w->tether_anchor[i], w->tether_length[i], s->n);
         if (st != XPBD_OK) {
             step_note_bad(s, worker, i, st);
             return;

@@ -119,9 +119,9 @@ static void step_finite_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx)
     size_t i0, i1;
     step_block_particles(s, b, e, &i0, &i1);
     const size_t m = i1 - i0;
-    if (SFX(screen_finite)(p->x + i0, m) && SFX(screen_finite)(p->y + i0, m) &&
-        SFX(screen_finite)(p->z + i0, m) && SFX(screen_finite)(p->vx + i0, m) &&
-        SFX(screen_finite)(p->vy + i0, m) && SFX(screen_finite)(p->vz + i0, m))
+    if (screen_finite(p->x + i0, m) && screen_finite(p->y + i0, m) &&
+        screen_finite(p->z + i0, m) && screen_finite(p->vx + i0, m) &&
+        screen_finite(p->vy + i0, m) && screen_finite(p->vz + i0, m))
         return;
     for (size_t i = i0; i < i1; ++i)
         if (!isfinite(p->x[i]) || !isfinite(p->y[i]) || !isfinite(p->z[i]) ||
@@ -144,7 +144,7 @@ static void step_lambda_finite_task(uint32_t b, uint32_t e, uint32_t worker, voi
     for (uint32_t k = 0; k < s->lam.count; ++k) {
         const size_t lo = g0 > base ? g0 - base : 0;
         const size_t hi = g1 - base < s->lam.slots[k] ? g1 - base : s->lam.slots[k];
-        if (g1 > base && hi > lo && !SFX(screen_finite)(s->lam.lambda[k] + lo, hi - lo))
+        if (g1 > base && hi > lo && !screen_finite(s->lam.lambda[k] + lo, hi - lo))
             for (size_t i = lo; i < hi; ++i)
                 if (!isfinite(s->lam.lambda[k][i])) {
                     if (base + i < s->part[worker].bad)

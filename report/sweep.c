@@ -678,9 +678,9 @@ static int sw_mesh_check(const sw_spec *s, const sw_base *b, char *err, size_t e
             continue;
         sw_point pt;
         sw_point_of(s, i, &pt);
-        xrp_file f;
+        xpbd_replay_file f;
         const int st = sw_mesh_file(b, &pt, &f, err, errlen);
-        xrp_free(&f);
+        xpbd_replay_free(&f);
         if (st != XPBD_OK)
             return -1;
     }

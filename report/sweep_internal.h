@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "replay.h"
 #include "xpbd/mesh.h"
+#include "xpbd/replay.h"
 
 /* --------------------------------------------------------------- names --- */
 
@@ -196,7 +196,7 @@ typedef struct sw_result {
 /* The base scene of a sweep, as a replay recording (built-in scenes are
  * built at a given n as recordings with no inputs). */
 typedef struct sw_base {
-    xrp_file file;
+    xpbd_replay_file file;
     int scene;
     int n;                  /* the size it was built at (built-in scenes) */
     int default_frames;
@@ -216,7 +216,8 @@ void sw_base_free(sw_base *b);
 int sw_base_load_mesh(sw_base *b, const char *path, char *err, size_t errlen);
 /* Builds the point's scene of a mesh base into *f (density, scale, pin);
  * returns XPBD_OK or the build's status with a message in err. */
-int sw_mesh_file(const sw_base *b, const sw_point *pt, xrp_file *f, char *err, size_t errlen);
+int sw_mesh_file(const sw_base *b, const sw_point *pt, xpbd_replay_file *f, char *err,
+                 size_t errlen);
 
 /* Runs the point (the built-in scene is rebuilt when the point sets n). */
 void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_result *r);

@@ -18,7 +18,9 @@
 #                 unit stepping the library (S0, free fall, pendulum, the
 #                 default executor) in a project with no C enabled
 #   pkg_config    cc main.c $(pkg-config --cflags --libs xpbd): the flags
-#                 point into the prefix, the program links and runs
+#                 point into the prefix, the program links and runs; the
+#                 same with xpbd-io (-lxpbd_io and, by Requires, -lxpbd),
+#                 main.c loading an OBJ through xpbd::io
 #   relocated     a prefix of its own, installed, moved elsewhere (the
 #                 original gone): tests/consumers/c as a mixed C and C++
 #                 project (both programs) and the pkg-config link against
@@ -143,7 +145,9 @@ function(consumer name src bin pkg_prefix exe)
   endforeach()
 endfunction()
 
-# cc main.c $(pkg-config --cflags --libs xpbd) against the package in pkg_prefix
+# cc main.c $(pkg-config --cflags --libs xpbd) against the package in
+# pkg_prefix, then the same with xpbd-io (main.c with XPBD_CONSUMER_IO: an
+# OBJ loaded), whose Requires: xpbd brings the kernels' flags along
 function(pkg_config_consumer pkg_prefix)
   find_program(PKG_CONFIG_EXE NAMES pkg-config pkgconf)
   if(NOT PKG_CONFIG_EXE)
@@ -153,57 +157,72 @@ function(pkg_config_consumer pkg_prefix)
   endif()
   set(pc_env "PKG_CONFIG_PATH=${pkg_prefix}/${LIBDIR}/pkgconfig"
              "PKG_CONFIG_LIBDIR=${pkg_prefix}/${LIBDIR}/pkgconfig")
-  run("pkg-config --modversion xpbd" ${CMAKE_COMMAND} -E env ${pc_env}
-      "${PKG_CONFIG_EXE}" --modversion xpbd)
-  string(STRIP "${run_output}" pc_version)
-  if(NOT pc_version STREQUAL VERSION)
-    message(FATAL_ERROR "pkg-config --modversion xpbd: '${pc_version}', want '${VERSION}'")
-  endif()
-  run("pkg-config --cflags --libs xpbd" ${CMAKE_COMMAND} -E env ${pc_env}
-      "${PKG_CONFIG_EXE}" --cflags --libs xpbd)
-  string(STRIP "${run_output}" pc_flags)
-  message(STATUS "pkg-config --cflags --libs xpbd: ${pc_flags} (version ${pc_version})")
-  # the -I and -L directories resolve into the prefix (the .pc file finds
-  # its prefix from its own directory)
-  separate_arguments(pc_tokens UNIX_COMMAND "${pc_flags}")
-  get_filename_component(want_inc "${pkg_prefix}/include" REALPATH)
-  get_filename_component(want_lib "${pkg_prefix}/${LIBDIR}" REALPATH)
-  set(found_inc OFF)
-  set(found_lib OFF)
-  set(found_l OFF)
-  foreach(tok IN LISTS pc_tokens)
-    if(tok MATCHES "^-I(.+)$")
-      get_filename_component(dir "${CMAKE_MATCH_1}" REALPATH)
-      if(dir STREQUAL want_inc)
-        set(found_inc ON)
-      endif()
-    elseif(tok MATCHES "^-L(.+)$")
-      get_filename_component(dir "${CMAKE_MATCH_1}" REALPATH)
-      if(dir STREQUAL want_lib)
-        set(found_lib ON)
-      endif()
-    elseif(tok STREQUAL "-lxpbd")
-      set(found_l ON)
-    endif()
-  endforeach()
-  if(NOT found_inc OR NOT found_lib OR NOT found_l)
-    message(FATAL_ERROR "pkg-config does not point into ${pkg_prefix}: ${pc_flags}")
-  endif()
-  # linked exactly as a user types it, with no --static: a static install
-  # names libm and the OpenMP runtime in Libs
   find_program(SH_EXE sh)
   if(NOT SH_EXE)
     message(FATAL_ERROR "install_consumer.cmake: no sh for the pkg-config command line")
   endif()
-  set(out "${pkg_prefix}/../xpbd-consumer-pc")
-  set(pc_command "\"${C_COMPILER}\" ${flags} \"${SOURCE_DIR}/tests/consumers/c/main.c\" \
-$(\"${PKG_CONFIG_EXE}\" --cflags --libs xpbd) -o \"${out}\"")
-  message(STATUS "pkg-config consumer: ${pc_command}")
-  run("cc main.c $(pkg-config --cflags --libs xpbd)" ${CMAKE_COMMAND} -E env ${pc_env}
-      "${SH_EXE}" -c "${pc_command}")
-  run("pkg-config consumer run" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${pkg_prefix}/${LIBDIR}"
-      ${emulator} "${out}")
-  message(STATUS "pkg-config consumer: ${run_output}")
+  foreach(module IN ITEMS xpbd xpbd-io)
+    run("pkg-config --modversion ${module}" ${CMAKE_COMMAND} -E env ${pc_env}
+        "${PKG_CONFIG_EXE}" --modversion ${module})
+    string(STRIP "${run_output}" pc_version)
+    if(NOT pc_version STREQUAL VERSION)
+      message(FATAL_ERROR "pkg-config --modversion ${module}: '${pc_version}', want '${VERSION}'")
+    endif()
+    run("pkg-config --cflags --libs ${module}" ${CMAKE_COMMAND} -E env ${pc_env}
+        "${PKG_CONFIG_EXE}" --cflags --libs ${module})
+    string(STRIP "${run_output}" pc_flags)
+    message(STATUS "pkg-config --cflags --libs ${module}: ${pc_flags} (version ${pc_version})")
+    # the -I and -L directories resolve into the prefix (the .pc file finds
+    # its prefix from its own directory); xpbd-io names both libraries
+    separate_arguments(pc_tokens UNIX_COMMAND "${pc_flags}")
+    get_filename_component(want_inc "${pkg_prefix}/include" REALPATH)
+    get_filename_component(want_lib "${pkg_prefix}/${LIBDIR}" REALPATH)
+    set(found_inc OFF)
+    set(found_lib OFF)
+    set(found_l OFF)
+    set(found_io OFF)
+    foreach(tok IN LISTS pc_tokens)
+      if(tok MATCHES "^-I(.+)$")
+        get_filename_component(dir "${CMAKE_MATCH_1}" REALPATH)
+        if(dir STREQUAL want_inc)
+          set(found_inc ON)
+        endif()
+      elseif(tok MATCHES "^-L(.+)$")
+        get_filename_component(dir "${CMAKE_MATCH_1}" REALPATH)
+        if(dir STREQUAL want_lib)
+          set(found_lib ON)
+        endif()
+      elseif(tok STREQUAL "-lxpbd")
+        set(found_l ON)
+      elseif(tok STREQUAL "-lxpbd_io")
+        set(found_io ON)
+      endif()
+    endforeach()
+    if(module STREQUAL "xpbd")
+      set(found_io ON) # not asked for
+      set(define "")
+    else()
+      set(define "-DXPBD_CONSUMER_IO")
+    endif()
+    if(NOT found_inc OR NOT found_lib OR NOT found_l OR NOT found_io)
+      message(FATAL_ERROR "pkg-config ${module} does not point into ${pkg_prefix}: ${pc_flags}")
+    endif()
+    # linked exactly as a user types it, with no --static: a static install
+    # names libm and the OpenMP runtime in Libs
+    set(out "${pkg_prefix}/../${module}-consumer-pc")
+    set(pc_command "\"${C_COMPILER}\" ${flags} ${define} \
+\"${SOURCE_DIR}/tests/consumers/c/main.c\" \
+$(\"${PKG_CONFIG_EXE}\" --cflags --libs ${module}) -o \"${out}\"")
+    message(STATUS "pkg-config consumer: ${pc_command}")
+    run("cc main.c $(pkg-config --cflags --libs ${module})" ${CMAKE_COMMAND} -E env ${pc_env}
+        "${SH_EXE}" -c "${pc_command}")
+    run("pkg-config consumer run" ${CMAKE_COMMAND} -E env
+        "LD_LIBRARY_PATH=${pkg_prefix}/${LIBDIR}" ${emulator} "${out}")
+    message(STATUS "pkg-config consumer (${module}): ${run_output}")
+    if(module STREQUAL "xpbd-io" AND NOT run_output MATCHES "xpbd::io loaded an OBJ triangle")
+      message(FATAL_ERROR "the xpbd-io consumer did not load its OBJ: ${run_output}")
+    endif()
+  endforeach()
 endfunction()
 
 # --- the steps ---------------------------------------------------------------
@@ -212,7 +231,7 @@ if(STEP STREQUAL "prefix")
   set(pkgdir "${prefix}/${LIBDIR}/cmake/xpbd")
   foreach(f include/xpbd/xpbd.h include/xpbd/version.h ${LIBDIR}/cmake/xpbd/xpbdConfig.cmake
             ${LIBDIR}/cmake/xpbd/xpbdConfigVersion.cmake ${LIBDIR}/cmake/xpbd/xpbdTargets.cmake
-            ${LIBDIR}/pkgconfig/xpbd.pc)
+            ${LIBDIR}/pkgconfig/xpbd.pc ${LIBDIR}/pkgconfig/xpbd-io.pc)
     if(NOT EXISTS "${prefix}/${f}")
       message(FATAL_ERROR "install: ${prefix}/${f} is missing")
     endif()
@@ -235,7 +254,8 @@ if(STEP STREQUAL "prefix")
   # library from their own directory (${_IMPORT_PREFIX}), libm goes by name
   # (xpbd.pc may name a runtime's system directory: clang's libomp)
   file(GLOB package_files "${pkgdir}/*.cmake")
-  foreach(f IN LISTS package_files ITEMS "${prefix}/${LIBDIR}/pkgconfig/xpbd.pc")
+  foreach(f IN LISTS package_files ITEMS "${prefix}/${LIBDIR}/pkgconfig/xpbd.pc"
+                                          "${prefix}/${LIBDIR}/pkgconfig/xpbd-io.pc")
     file(READ "${f}" text)
     set(paths "${prefix}" "${BUILD_DIR}" "${SOURCE_DIR}")
     if(f MATCHES "[.]cmake$")

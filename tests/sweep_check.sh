@@ -22,13 +22,17 @@
 #              DIR untouched
 #   mesh       mesh:FILE: a TetGen cube of 5 tets hung by its top face
 #              (volume_error finite and small), an OBJ sheet (volume_error
-#              NaN), a malformed .ele refused with its line
+#              NaN), the committed Gmsh files (tests/data/gmsh) hung by a
+#              physical group's name (pin=top), a malformed .ele and a
+#              malformed .msh refused with the file and the line
 #   list       --list names every scene, key and metric
 set -u
 mode=$1
 xr=$2
 work=$3
 rec=${4:-}
+# the committed meshes, found beside this script (before the cd below)
+gmsh_data=$(cd "$(dirname "$0")" && pwd)/data/gmsh
 rm -rf "$work"
 mkdir -p "$work" || exit 1
 cd "$work" || exit 1
@@ -259,6 +263,30 @@ mesh)
     awk -F'\t' 'NR > 1 && ($2 != "ok" || $3 != "nan" || $4 == "nan") {
         print "density " $1 ": " $2 " " $3 " " $4; bad = 1 } END { exit bad }' sheet/data/sweep.tsv ||
         fail "OBJ sheet: want volume_error nan"
+    # Gmsh: the sheet (triangles) hung by its physical surface "top", the
+    # same as by its number 6; the unit cube (tets) by its face "top" at
+    # the TetGen cube's settings and bound (the same 1000 kg, 1 m cube),
+    # its 2.2 file giving the 4.1 file's table to the bit (the same mesh)
+    sweep --scene "mesh:$gmsh_data/sheet_v41.msh" --vary substeps=1,2 --set pin=top \
+        --set frames=30 --metric volume_error,max_strain --out gsheet
+    sweep --scene "mesh:$gmsh_data/sheet_v41.msh" --vary substeps=1,2 --set pin=6 \
+        --set frames=30 --metric volume_error,max_strain --out gsheet6
+    awk -F'\t' 'NR > 1 && ($2 != "ok" || $3 != "nan" || $4 == "nan" || !($4 + 0 > 0)) {
+        print "substeps " $1 ": " $2 " " $3 " " $4; bad = 1 } END { exit bad }' \
+        gsheet/data/sweep.tsv || fail "Gmsh sheet pinned by 'top'"
+    [ "$(rows gsheet/data/sweep.tsv)" = 2 ] && [ "$(rows gsheet6/data/sweep.tsv)" = 2 ] ||
+        fail "Gmsh sheet: want 2 rows"
+    cmp gsheet/data/sweep.tsv gsheet6/data/sweep.tsv || fail "pin=top differs from pin=6"
+    for v in v41 v22; do
+        sweep --scene "mesh:$gmsh_data/cube_$v.msh" --vary substeps=1,4 --set pin=top \
+            --set frames=30 --set compliance=1e-5 --set tet_compliance=1e-4 \
+            --metric volume_error,max_strain --out gcube_$v
+    done
+    awk -F'\t' 'NR > 1 {
+        if ($2 != "ok" || $3 == "nan" || !($3 + 0 > 0 && $3 + 0 < 0.05) || $4 == "nan" || !($4 + 0 > 0)) {
+            print "substeps " $1 ": " $2 " volume_error " $3 " max_strain " $4; bad = 1 }
+    } END { exit bad }' gcube_v41/data/sweep.tsv || fail "Gmsh cube volume_error"
+    cmp gcube_v41/data/sweep.tsv gcube_v22/data/sweep.tsv || fail "cube_v22.msh differs from cube_v41.msh"
     # refusals: exit 2, one line naming the file and the line, no output
     mkdir bad && cp cube.node bad/ && sed 's/^3 7 3 5 6$/3 7 3 5 9/' cube.ele >bad/cube.ele
     refuse() { # WANT... -- ARGS...
@@ -277,6 +305,11 @@ mesh)
         return 0
     }
     refuse bad/cube "line 5" "point 9" -- --scene mesh:bad/cube.node --vary substeps=1,4
+    # a node of the Gmsh sheet with a coordinate that is no number, line 20
+    awk 'NR == 20 { $2 = "1.5.3" } { print }' "$gmsh_data/sheet_v22.msh" >bad/sheet.msh
+    refuse bad/sheet.msh "line 20" "1.5.3" -- --scene mesh:bad/sheet.msh --vary substeps=1,4
+    refuse "no label named 'bottom'" -- --scene "mesh:$gmsh_data/sheet_v41.msh" --set pin=bottom \
+        --vary substeps=1,4
     refuse "pin=y>5" -- --scene mesh:cube.node --set 'pin=y>5' --vary substeps=1,4
     refuse "label 7" -- --scene mesh:cube.node --vary 'pin=none,7' --set frames=2
     refuse "'q>1'" -- --scene mesh:cube.node --set 'pin=q>1' --vary substeps=1,4

@@ -6,7 +6,7 @@
 if(TARGET xpbd-report)
   find_program(XPBD_SH sh REQUIRED)
   add_executable(sweep_record sweep_record.c)
-  target_link_libraries(sweep_record PRIVATE xpbd_replay)
+  target_link_libraries(sweep_record PRIVATE xpbd::io)
   foreach(mode closed reference diverge shards replay figure errors mesh list)
     add_test(NAME sweep.${mode}
       COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/sweep_check.sh ${mode}

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* xpbd-io-tests: the mesh loaders of xpbd::io (xpbd/io.h).
  *
- *   xpbd-io-tests [--dir DIR] [PREFIX...]
+ *   xpbd-io-tests [--dir DIR] [--data DATA] [PREFIX...]
  *
  * Every file is written by the test into DIR (default "."), then loaded
- * from memory and from its path. Groups: io.status (arguments, statuses),
+ * from memory and from its path; DATA (default "data") is the source
+ * tree's tests/data, the committed Gmsh files that io.files.* read
+ * (test_io_meshes.c). Groups: io.status (arguments, statuses),
  * io.obj, io.tetgen, io.gmsh (each format's features, exact coordinates,
  * triangles, tets, labels and names), io.catalogue (the malformed-file
  * table: status, line, byte offset, message, *out zeroed, memory and path
- * loaders alike), io.mesher (a box meshed by the `tetgen` program; skipped,
- * exit 77, when it is not on PATH), io.export (the result writers: .vtu,
+ * loaders alike), io.mesher.box (a box meshed by the `tetgen` program;
+ * skipped, exit 77, when it is not on PATH; the other io.mesher tests and
+ * io.files are in test_io_meshes.c), io.export (the result writers: .vtu,
  * .vtk, .pvd, PC2 and OBJ read back exactly, failed writes leaving no
  * file). Ends with "N passed, M failed". */
 #include "io_files.h"
-#include "test.h"
+#include "test_io.h"
 
 #include <locale.h>
 #include <math.h>
@@ -23,7 +26,8 @@
 unsigned long xt_failures;
 static const char *current_test = "";
 static const char *io_dir = ".";
-static int io_skipped; /* the running test skipped itself */
+static const char *io_data = "data";
+int io_skipped;
 
 int xt_fail_begin(const char *file, int line)
 {
@@ -41,13 +45,21 @@ void xt_fail_real(const char *file, int line, const char *what, double got, doub
                 what, got, got, want, want, tol, tol);
 }
 
-/* DIR/name, in one of a few rotating buffers */
-static const char *io_path(const char *name)
+const char *io_path(const char *name)
 {
     static char buf[4][1024];
     static int next;
     char *b = buf[next++ % 4];
     snprintf(b, sizeof buf[0], "%s/%s", io_dir, name);
+    return b;
+}
+
+const char *io_data_path(const char *name)
+{
+    static char buf[4][1024];
+    static int next;
+    char *b = buf[next++ % 4];
+    snprintf(b, sizeof buf[0], "%s/%s", io_data, name);
     return b;
 }
 
@@ -1176,7 +1188,7 @@ static const xt_test io_tests[] = {
     {"io.gmsh.v41", io_gmsh_41},
     {"io.gmsh.v22", io_gmsh_22},
     {"io.catalogue", io_catalogue},
-    {"io.mesher", io_mesher},
+    {"io.mesher.box", io_mesher},
     {"io.export.vtu", io_export_vtu},
     {"io.export.vtk", io_export_vtk},
     {"io.export.pvd", io_export_pvd},
@@ -1193,33 +1205,39 @@ int main(int argc, char **argv)
         if (strcmp(argv[first], "--dir") == 0 && first + 1 < argc) {
             io_dir = argv[first + 1];
             first += 2;
+        } else if (strcmp(argv[first], "--data") == 0 && first + 1 < argc) {
+            io_data = argv[first + 1];
+            first += 2;
         } else {
-            fprintf(stderr, "usage: xpbd-io-tests [--dir DIR] [PREFIX...]\n");
+            fprintf(stderr, "usage: xpbd-io-tests [--dir DIR] [--data DATA] [PREFIX...]\n");
             return 2;
         }
     }
     unsigned passed = 0, failed = 0, skipped = 0;
-    for (const xt_test *x = io_tests; x->name; ++x) {
-        int chosen = first >= argc;
-        for (int i = first; i < argc; ++i)
-            chosen |= strncmp(x->name, argv[i], strlen(argv[i])) == 0;
-        if (!chosen)
-            continue;
-        current_test = x->name;
-        xt_failures = 0;
-        io_skipped = 0;
-        x->fn();
-        if (xt_failures) {
-            ++failed;
-            printf("FAIL  %s (%lu failed checks)\n", x->name, xt_failures);
-        } else if (io_skipped) {
-            ++skipped;
-            printf("skip  %s\n", x->name);
-        } else {
-            ++passed;
-            printf("ok    %s\n", x->name);
+    const xt_test *tables[2] = {io_tests, io_mesh_tests};
+    for (int table = 0; table < 2; ++table) {
+        for (const xt_test *x = tables[table]; x->name; ++x) {
+            int chosen = first >= argc;
+            for (int i = first; i < argc; ++i)
+                chosen |= strncmp(x->name, argv[i], strlen(argv[i])) == 0;
+            if (!chosen)
+                continue;
+            current_test = x->name;
+            xt_failures = 0;
+            io_skipped = 0;
+            x->fn();
+            if (xt_failures) {
+                ++failed;
+                printf("FAIL  %s (%lu failed checks)\n", x->name, xt_failures);
+            } else if (io_skipped) {
+                ++skipped;
+                printf("skip  %s\n", x->name);
+            } else {
+                ++passed;
+                printf("ok    %s\n", x->name);
+            }
+            fflush(stdout);
         }
-        fflush(stdout);
     }
     if (passed + failed + skipped == 0) {
         fprintf(stderr, "xpbd-io-tests: no test matches the given prefix\n");

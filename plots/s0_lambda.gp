@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s0_lambda.gp: SPEC S0, residual stretch vs iteration, lambda kept vs reset.
+# s0_lambda.gp: S0 (one XPBD distance constraint), residual stretch vs iteration, lambda kept vs reset.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s0_lambda.tsv'; out='fig/s0_lambda.png'; fmt='png'" PLOTS/s0_lambda.gp
 # (PLOTS = this directory; fmt='pdf' with out='fig/s0_lambda.pdf' for the PDF.)
@@ -17,7 +17,7 @@ set yrange [5e-6:8]
 set xtics 1
 set key bottom left
 
-# the seed's four numbers (SPEC S0); tab-separated with a header like the data
+# the original measurement's four numbers (S0 (one XPBD distance constraint)); tab-separated with a header like the data
 $seed << EOD
 iteration	stretch
 1	0.3333333333333335
@@ -38,4 +38,4 @@ plot data using "iteration":"closed_kept" with lines dt 2 lw 1 lc rgb C7 title '
      '' using "iteration":"reset" with linespoints pt 5 ps 1.1 lw 2 lc rgb C4 title 'λ reset each iteration, dt = 0.1', \
      '' using "iteration":"kept_dt2" with linespoints pt 6 ps 1.1 lw 2 lc rgb C1 dt 4 title 'λ kept, dt/2 = 0.05 (α̃ = 4)', \
      '' using "iteration":"reset_dt2" with linespoints pt 4 ps 1.1 lw 2 lc rgb C4 dt 4 title 'λ reset each iteration, dt/2', \
-     $seed using 1:2 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'seed (SPEC S0), matched bit for bit'
+     $seed using 1:2 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'original measurement (S0), matched bit for bit'

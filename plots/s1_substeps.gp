@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s1_substeps.gp: SPEC S1 4.3, PBD k_s = 0.5 vs substeps against its
+# s1_substeps.gp: S1 (the hanging chain and cloth) 4.3, PBD k_s = 0.5 vs substeps against its
 # equivalent single pass, with XPBD beside it.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s1_substeps.tsv'; out='fig/s1_substeps.png'; fmt='png'" PLOTS/s1_substeps.gp
@@ -38,8 +38,8 @@ set xlabel 'substeps n_s per frame'
 set ylabel 'stretch ratio'
 set yrange [0.002:2]
 set key below vertical maxcols 1 font F9 samplen 2
-set label 1 'seed: off by up to 18x' at 8, 1.0/18 offset -1.5, 0 right font F9
+set label 1 'original measurement: off by up to 18x' at 8, 1.0/18 offset -1.5, 0 right font F9
 plot data using "n_s":"ratio" with linespoints pt 7 ps 1.1 lw 2 lc rgb C4 title 'PBD(k_s, n_s) / PBD(k_{eq}, 1)', \
-     '+' using (8):(1.0/18) every ::0::0 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'seed 1/18 at n_s = 8', \
+     '+' using (8):(1.0/18) every ::0::0 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'original 1/18 at n_s = 8', \
      1 with lines dt 2 lc rgb C7 title 'equivalence would give 1'
 unset multiplot

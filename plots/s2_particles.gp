@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s2_particles.gp: SPEC S2 in 3-D, balls poured into a box of planes:
+# s2_particles.gp: S2 (contacts) in 3-D, balls poured into a box of planes:
 # final positions (side view), energy and penetration vs time.
 # Reads data (s2_particles.tsv) and, beside it, s2_particles_time.tsv.
 # Render by hand, from the report's output directory (DIR of xpbd-report):

@@ -163,6 +163,37 @@ char *xr_dir_beside_exe(const char *argv0, const char *rel)
     return resolved;
 }
 
+char *xr_path_relative(const char *from_dir, const char *to)
+{
+    char *from = realpath(from_dir, NULL), *dest = realpath(to, NULL);
+    char *rel = NULL;
+    if (from && dest) {
+        /* the longest common prefix that ends at a component boundary */
+        size_t common = 0;
+        for (size_t i = 0;; ++i) {
+            const int end_f = from[i] == '\0' || from[i] == '/';
+            const int end_d = dest[i] == '\0' || dest[i] == '/';
+            if (end_f && end_d)
+                common = i;
+            if (from[i] != dest[i] || from[i] == '\0')
+                break;
+        }
+        xr_buf b = {0};
+        for (const char *c = from + common; *c; ++c)
+            if (*c == '/' && c[1] != '\0' && c[1] != '/')
+                xr_buf_printf(&b, "%s..", b.len ? "/" : "");
+        const char *rest = dest + common + (dest[common] == '/');
+        if (*rest)
+            xr_buf_printf(&b, "%s%s", b.len ? "/" : "", rest);
+        rel = b.len ? b.s : xr_strdup(".");
+        if (!b.len)
+            free(b.s);
+    }
+    free(from);
+    free(dest);
+    return rel;
+}
+
 char *xr_slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

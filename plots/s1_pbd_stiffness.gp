@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s1_pbd_stiffness.gp: S1 (the hanging chain and cloth) 4.2, PBD chain stretch vs k_s and vs time.
+# s1_pbd_stiffness.gp: PBD with a stiffness k_s on the hanging chain (S1), PBD chain stretch vs k_s and vs time.
 # Reads data (s1_pbd_stiffness.tsv) and, beside it, s1_pbd_stiffness_time.tsv.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s1_pbd_stiffness.tsv'; out='fig/s1_pbd_stiffness.png'; fmt='png'" PLOTS/s1_pbd_stiffness.gp
@@ -13,7 +13,7 @@ time = data[1:strlen(data) - 4] . '_time.tsv'
 
 g = 9.81; h = 1.0/60; floor = 10 * g * h * h
 
-set multiplot layout 1, 2 title "S1 4.2: PBD chain (N = 6, L_0 = 0.1 m, m = 1 kg, h = 1/60 s), one top-down pass per frame" font F11
+set multiplot layout 1, 2 title "PBD with a stiffness k_s on the hanging chain (S1) (N = 6, L_0 = 0.1 m, m = 1 kg, h = 1/60 s), one top-down pass per frame" font F11
 
 set title 'stretch vs stiffness k_s'
 set xlabel 'PBD stiffness k_s'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# S1 (the hanging chain and cloth) 4.1: explicit-spring chain swept over k, three regimes.
+# Explicit springs on the hanging chain (S1): explicit-spring chain swept over k, three regimes.
 #
 #   gnuplot -e "data='DIR/data/s1_springs_stability.tsv'; out='DIR/fig/s1_springs_stability.png'; fmt='png'" plots/s1_springs_stability.gp
 #
@@ -59,7 +59,7 @@ set object 1 rect from eq_lo, graph 0 to eq_hi, graph 1 behind fc rgb c_eq fs so
 set object 2 rect from lc_lo, graph 0 to lc_hi, graph 1 behind fc rgb c_lc fs solid 0.28 noborder
 set object 3 rect from dv_lo, graph 0 to dv_hi, graph 1 behind fc rgb c_dv fs solid 0.12 noborder
 
-set multiplot layout 2, 2 title "S1 (the hanging chain and cloth) 4.1: explicit springs, N = 6 chain, h = 1/60 s: equilibrium, limit cycle, divergence" font F11
+set multiplot layout 2, 2 title "Explicit springs on the hanging chain (S1), N = 6, h = 1/60 s: equilibrium, limit cycle, divergence" font F11
 # every key sits below its panel: none may cover data
 set key below horizontal maxcols 2 box opaque font F9 samplen 1.5
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s1_substeps.gp: S1 (the hanging chain and cloth) 4.3, PBD k_s = 0.5 vs substeps against its
+# s1_substeps.gp: PBD with substeps (S1), PBD k_s = 0.5 vs substeps against its
 # equivalent single pass, with XPBD beside it.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s1_substeps.tsv'; out='fig/s1_substeps.png'; fmt='png'" PLOTS/s1_substeps.gp
@@ -10,7 +10,7 @@ load dir . 'common.gp'
 # the keys go below the panels: a taller PDF than common.gp's
 if (fmt eq 'pdf') { eval pdf_terminal(4.4); set output out }
 
-set multiplot layout 1, 2 title "S1 4.3: PBD substeps (k_s = 0.5, one projection each) vs XPBD (α = 10^{-3} m/N), N = 6" font F11
+set multiplot layout 1, 2 title "PBD with substeps on the hanging chain (S1): k_s = 0.5, one projection each, against XPBD (α = 10^{-3} m/N), N = 6" font F11
 
 set title 'settled stretch vs substeps'
 set xlabel 'substeps n_s per frame (h = 1/60 s)'

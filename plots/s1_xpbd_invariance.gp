@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s1_xpbd_invariance.gp: S1 (the hanging chain and cloth) 4.4, XPBD stretch / closed form vs
+# s1_xpbd_invariance.gp: the XPBD chain (S1), XPBD stretch / closed form vs
 # substeps for alpha = 1e-2 ... 1e-5.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s1_xpbd_invariance.tsv'; out='fig/s1_xpbd_invariance.png'; fmt='png'" PLOTS/s1_xpbd_invariance.gp
@@ -16,7 +16,7 @@ col(k) = word(C1 . ' ' . C2 . ' ' . C3 . ' ' . C4, k)
 alpha(k) = 10.0 ** (-1 - k)
 lab(k) = sprintf('α = 10^{%d} m/N', -1 - k)
 
-set multiplot layout 1, 2 title "S1 4.4: XPBD chain (N = 6, 4 iterations per substep), settled stretch vs substeps" font F11
+set multiplot layout 1, 2 title "The XPBD chain (S1) (N = 6, 4 iterations per substep), settled stretch vs substeps" font F11
 
 set title '(a) α sets the target, substeps how close'
 set xlabel 'substeps n_s per frame (h = 1/60 s)'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s2_iterations.gp: S2 (contacts) Table 4, the four-ball tower after 1.5 s vs
+# s2_iterations.gp: the ball stack (S2), the four-ball tower after 1.5 s vs
 # iterations per frame, and max penetration vs time.
 # Reads data (s2_iterations.tsv) and, beside it, s2_iterations_time.tsv.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
@@ -16,7 +16,7 @@ series = data[1:strlen(data) - 4] . '_time.tsv'
 pos(v) = (v > 0 ? v : NaN)
 it(k, c) = (column("iterations") == k ? column(c) : NaN)
 
-set multiplot layout 1, 2 title "S2 Table 4: four balls on the plate (β = 1, e = 0.2, 1 cm overlaps), 1.5 s, lesson order" font F11
+set multiplot layout 1, 2 title "A stack of four balls (S2) on the plate (β = 1, e = 0.2, 1 cm overlaps), 1.5 s, lesson order" font F11
 
 set title '(a) final state vs iterations per frame'
 set xlabel 'iterations per frame'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s2_mass_ratio.gp: S2 (contacts) Table 3, two balls (upper 1 kg, lower mu kg):
+# s2_mass_ratio.gp: two balls (S2), two balls (upper 1 kg, lower mu kg):
 # share of the overlap each backs out and the velocities after one impulse
 # vs mu, against the closed forms.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
@@ -15,7 +15,7 @@ load dir . 'common.gp'
 sweep(c) = (column("table") == 0 ? column(c) : NaN)
 rows(c) = (column("table") == 1 ? column(c) : NaN)
 
-set multiplot layout 1, 2 title "S2 Table 3: two balls, upper m_1 = 1 kg, lower m_2 = μ kg (β = 1, e = 0.5, v_1 = −6 m/s, v_2 = 0)" font F11
+set multiplot layout 1, 2 title "Two balls (S2): upper m_1 = 1 kg, lower m_2 = μ kg (β = 1, e = 0.5, v_1 = −6 m/s, v_2 = 0)" font F11
 
 set title '(a) who backs out of the overlap (w = 1/m)'
 set xlabel 'mass ratio μ = m_2 / m_1'

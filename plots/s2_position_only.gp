@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s2_position_only.gp: S2 (contacts) Table 1, position-only contact correction,
+# s2_position_only.gp: position-only correction (S2), position-only contact correction,
 # one ball dropped from 1.42 m onto the plate: E/E0 and raw penetration vs
 # time for beta = 0.2 .. 1.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
@@ -14,7 +14,7 @@ load dir . 'common.gp'
 h = 1.0/60
 sel(b, c) = (abs(column("beta") - b) < 1e-9 ? column(c) : NaN)
 
-set multiplot layout 1, 2 title "S2 Table 1: position-only correction, a ball dropped from 1.42 m onto the plate (h = 1/60 s)" font F11
+set multiplot layout 1, 2 title "Position-only correction (S2): a ball dropped from 1.42 m onto the plate (h = 1/60 s)" font F11
 
 set title '(a) energy E/E_0 (from y = 0): nothing touches v'
 set xlabel 'time t (s)'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s2_restitution.gp: S2 (contacts) Table 2, v' = -e v on the infinite plate, and
+# s2_restitution.gp: a ball on the plate (S2), v' = -e v on the infinite plate, and
 # the drop from 1.42 m with the velocity pass on: height and E/E0 vs time.
 # Reads data (s2_restitution.tsv) and, beside it, s2_restitution_energy.tsv.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
@@ -16,7 +16,7 @@ energy = data[1:strlen(data) - 4] . '_energy.tsv'
 sel(e, c) = (abs(column("e") - e) < 1e-9 ? column(c) : NaN)
 col(k) = word(C1." ".C2." ".C3." ".C4." ".C5, k)
 
-set multiplot layout 1, 3 title "S2 Table 2: a ball on the infinite plate (w = 0), β = 1, restitution e" font F11
+set multiplot layout 1, 3 title "A ball on the infinite plate (S2) (w = 0), β = 1, restitution e" font F11
 
 set title "(a) v' after the pass, v = −6 m/s"
 set xlabel 'restitution e'

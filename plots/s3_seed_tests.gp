@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s3_seed_tests.gp: the tests S3 (soft bodies) prescribes, one panel each.
+# s3_seed_tests.gp: the checks every soft body passes (S3), one panel each.
 #   gnuplot -e "data='data/s3_seed_tests.tsv'; out='fig/s3_seed_tests.png'; fmt='png'" PLOTS/s3_seed_tests.gp
 # Columns (by name): frame t poke_dy fall_drop fall_closed fall_ideal
 # support_ratio v1 v2 platform_two_way platform_one_way.
@@ -12,7 +12,7 @@ if (fmt eq 'pdf') {
     set terminal pngcairo enhanced color font 'Sans,10' size 1500,900 linewidth 1.3
 }
 set output out
-set multiplot layout 2, 3 title "S3 (soft bodies) original tests: reconcile the numbers before the looks" font F11
+set multiplot layout 2, 3 title "Checks every soft body passes (S3): reconcile the numbers before the looks" font F11
 set xlabel 't (s)'
 set key inside font F9 samplen 2
 

@@ -122,7 +122,7 @@ const char *xr_num(char *buf, size_t size, double v);
 void xr_md(xr_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Declares figure NAME (plots/NAME.gp, data DIR/data/NAME.tsv unless the
- * script reads more files), with a caption citing the SPEC section and key
+ * script reads more files), with a caption naming the scenario and key
  * numbers. The framework renders it and links it in report.md. */
 void xr_figure(xr_ctx *ctx, const char *name, const char *caption);
 
@@ -130,7 +130,7 @@ void xr_figure(xr_ctx *ctx, const char *name, const char *caption);
 void xr_progress(xr_ctx *ctx, const char *what, int done, int total);
 
 /* Where the tolerance of the checks comes from ("closed form; f64 rounding
- * 1e-12", "original measurement: S2 Table 2 prints 3 digits"): shown in the
+ * 1e-12", "original measurement: 3 digits printed"): shown in the
  * check table's "tolerance from" column. Applies to every check the section
  * records after it with from = NULL, until called again; NULL or "" clears
  * it. */
@@ -204,7 +204,7 @@ typedef struct xr_table_desc {
 typedef struct xr_section {
     const char *name;                  /* data/fig stem and --only name */
     const char *title;                 /* one line, physics words */
-    const char *spec;                  /* the reference scenario part it reproduces ("S1 4.1"), or "" */
+    const char *spec;                  /* the reference scenario part it reproduces ("S1: the hanging chain, explicit springs"), or "" */
     const char *const *figures;        /* NULL-terminated figure names it declares */
     const xr_table_desc *tables;       /* {NULL, NULL}-terminated data tables, or NULL */
     int timed;                         /* 1: measures time, so it runs alone */

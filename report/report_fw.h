@@ -66,6 +66,22 @@ char *xr_path(const char *a, const char *b, const char *c);
 /* `to` as a path relative to the directory from_dir ("../share/xpbd/plots"),
  * both resolved first; NULL when either does not exist. Free it. */
 char *xr_path_relative(const char *from_dir, const char *to);
+/* The report's notation, in one place. Sections write symbols in ASCII
+ * ("alpha~ lambda", "h^2", "3^-k"); report.md prints them in Unicode
+ * ("α̃ λ", "h²", "3⁻ᵏ") and report.pdf in groff's Greek (\(*a ...) with
+ * raised exponents. The words are whole words only (s0_lambda and
+ * `lambda` in code stay as written): alpha~, alpha, lambda, beta, mu,
+ * omega, rho, Delta; an exponent is ^ after a letter, digit, ')' or '~'
+ * followed by digits, one letter or a parenthesised group. The Unicode
+ * forms are recognised too, so a section may also write them.
+ * xr_notation_at: the notation starting at s[i] (s[0..n), i at a word
+ * boundary) appended to out as UTF-8 (roff = 0) or troff (roff = 1);
+ * returns the input bytes consumed, 0 when there is none (nothing
+ * appended). */
+size_t xr_notation_at(xr_buf *out, const char *s, size_t i, size_t n, int roff);
+/* text[0..n) with its notation in Unicode, outside `code` spans, link
+ * targets "](...)" and indented code lines: appended to out. */
+void xr_notation_md(xr_buf *out, const char *text, size_t n);
 /* Grows arr (of *cap elements of size sz) to hold n + 1 elements. */
 void *xr_grow(void *arr, size_t *cap, size_t n, size_t sz);
 /* Opens path for writing; on failure says why on stderr and returns NULL. */

@@ -56,7 +56,7 @@ static void xr_usage(FILE *f)
             "  --quick          smaller sweeps for CI (seconds); every closed-form check is\n"
             "                   still made\n"
             "  --only NAME,...  run only these sections; a figure or table name selects its\n"
-            "                   section (names: --list)\n"
+            "                   section (names: --list); a list that names none is refused\n"
             "  --list           print every section, figure and table name with a one-line\n"
             "                   description, then exit\n"
             "  --jobs N         processes at a time (default 2): sections that time nothing,\n"
@@ -116,7 +116,8 @@ static void xr_usage(FILE *f)
             "Exit status:\n"
             "  0  every check passed; every requested figure and report.pdf written\n"
             "  1  a check failed or a section could not run (takes precedence over 3, 4)\n"
-            "  2  usage error: unknown option, section, format or ISA; DIR not writable\n"
+            "  2  usage error: unknown option, section, format or ISA, an --only that\n"
+            "     names no section; DIR not writable\n"
             "  3  every check passed but figures are missing (gnuplot not installed, or a\n"
             "     script failed: its log is kept in DIR/fig/)\n"
             "  4  every check passed and the figures exist, but report.pdf is missing\n"
@@ -169,11 +170,12 @@ static void xr_valid_names(FILE *f)
     fputc('\n', f);
 }
 
-/* Marks the sections named in a comma-separated list. -1 on an unknown name. */
+/* Marks the sections named in a comma-separated list. -1 on an unknown name
+ * or on a list that names nothing ('', ','). */
 static int xr_select(const char *list, int *sel)
 {
     char *copy = xr_strdup(list);
-    int bad = 0;
+    int bad = 0, named = 0;
     for (char *tok = copy, *next; tok; tok = next) {
         next = strchr(tok, ',');
         if (next)
@@ -181,6 +183,7 @@ static int xr_select(const char *list, int *sel)
         if (!*tok)
             continue;
         int found = 0;
+        ++named;
         for (size_t s = 0; s < XR_NSECTIONS; ++s)
             if (xr_names_section(tok, s))
                 sel[s] = found = 1;
@@ -190,6 +193,10 @@ static int xr_select(const char *list, int *sel)
         }
     }
     free(copy);
+    if (!named) {
+        fprintf(stderr, "xpbd-report: --only '%s' names no section\n", list);
+        bad = 1;
+    }
     return bad ? -1 : 0;
 }
 

@@ -122,7 +122,12 @@ static void xr_roff_inline_base(xr_buf *b, const char *s, size_t n, char base)
                 xr_buf_put(b, "[", 1);
             }
         } else {
-            xr_roff_plain(b, s + i, 1);
+            /* the notation (alpha~, lambda, h^2 ...) in groff's Greek */
+            const size_t used = xr_notation_at(b, s, i, n, 1);
+            if (used)
+                i += used - 1;
+            else
+                xr_roff_plain(b, s + i, 1);
         }
     }
     if (bold || ital)
@@ -726,11 +731,12 @@ static void xr_emit_contents(xr_doc *d)
         char tag[96];
         snprintf(tag, sizeof tag, "sec-%s", x->name);
         xr_page_text(d, tag, pg, sizeof pg);
-        /* one line: the title cut at a word near 80 characters */
+        /* one line: the title cut at a word near 80 characters, the
+         * identifier (what --only takes) in small print after it */
         size_t n = strlen(x->title), cols = 0, cut = n;
         for (size_t i = 0; i < n; ++i) {
             cols += (x->title[i] & 0xC0) != 0x80;
-            if (cols > 72 - strlen(x->name)) {
+            if (cols > 84 - strlen(x->name) / 2) {
                 cut = i;
                 while (cut > 0 && x->title[cut] != ' ')
                     --cut;
@@ -739,12 +745,22 @@ static void xr_emit_contents(xr_doc *d)
         }
         xr_contents_link(b, tag);
         xr_buf_printf(b, "%zu\\h'0.3i'\\f[B]", ++k);
+        xr_roff_inline_base(b, x->title, cut, 'B');
+        xr_buf_printf(b, "%s\\f[R]\\h'0.1i'\\s-2\\f(CR", cut < n ? " ..." : "");
         xr_roff_plain(b, x->name, strlen(x->name));
-        xr_buf_printf(b, "\\f[R]\\h'0.15i'");
-        xr_roff_inline(b, x->title, cut);
-        xr_buf_printf(b, "%s\001%s\\X'pdf: markend'\n", cut < n ? " ..." : "", pg);
+        xr_buf_printf(b, "\\f[R]\\s+2\001%s\\X'pdf: markend'\n", pg);
     }
     xr_buf_printf(b, ".lc\n.fi\n.ps\n.vs\n");
+}
+
+/* The number a section's heading and contents line carry: its place
+ * among the sections run. */
+static size_t xr_section_number(const xr_ctx *ctx, size_t s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i <= s && i < XR_NSECTIONS; ++i)
+        k += ctx->sec[i].ran != 0;
+    return k;
 }
 
 static void xr_emit_summary(xr_doc *d)
@@ -781,10 +797,12 @@ static void xr_emit_summary(xr_doc *d)
             snprintf(ov, sizeof ov, "%.6g", r->ours);
             xr_reference_verdict_text(vv, sizeof vv, r);
             const double dev = xr_deviation_pct(r->original, r->ours);
-            if (isfinite(dev))
+            if (dev == 0) /* also -0: no sign */
+                snprintf(dv, sizeof dv, "0%%");
+            else if (isfinite(dev))
                 snprintf(dv, sizeof dv, "%+.3g%%", dev);
             else
-                snprintf(dv, sizeof dv, "-");
+                snprintf(dv, sizeof dv, "\u2014");
             xr_buf ver = {0};
             if (r->verdict == XR_REF_NOT_CHECKED)
                 xr_buf_printf(&ver, "%s", vv);
@@ -797,9 +815,13 @@ static void xr_emit_summary(xr_doc *d)
                 xr_page_text(d, tag, pg, sizeof pg);
                 xr_buf_printf(&ex, "%s, p. %s", r->explained, pg);
             } else {
-                xr_buf_printf(&ex, "-");
+                xr_buf_printf(&ex, "\u2014");
             }
-            char *row[7] = {xr_strdup(xr_sections[r->section]->name), xr_strdup(r->item),
+            /* the section by its number in the contents (its title is a
+             * line long) */
+            char secno[16];
+            snprintf(secno, sizeof secno, "%zu", xr_section_number(ctx, r->section));
+            char *row[7] = {xr_strdup(secno), xr_strdup(r->item),
                             xr_strdup(sv), xr_strdup(ov), xr_strdup(dv), ver.s, ex.s};
             xr_table_add_row(&t, row);
         }
@@ -817,7 +839,9 @@ static void xr_emit_summary(xr_doc *d)
                 continue;
             xr_buf_printf(b, ".IP \\(bu 2\n\\&");
             xr_roff_inline_str(b, r->item);
-            xr_buf_printf(b, " (\\f(CR%s\\f[R]): ", xr_sections[r->section]->name);
+            xr_buf_printf(b, " (section %zu, ", xr_section_number(ctx, r->section));
+            xr_roff_inline_str(b, xr_sections[r->section]->title);
+            xr_buf_put(b, "): ", 3);
             xr_roff_inline_str(b, r->explained ? r->explained : "");
             xr_buf_put(b, "\n", 1);
         }
@@ -853,17 +877,20 @@ static void xr_emit_document(xr_doc *d)
         char tag[96];
         snprintf(tag, sizeof tag, "sec-%s", x->name);
         xr_buf head = {0};
-        xr_buf_printf(&head, "%zu  %s", ++k, x->name);
+        xr_buf_printf(&head, "%zu  %s", ++k, x->title);
         xr_buf_printf(b, ".bp\n");
         xr_heading(d, 1, tag, head.s, head.len);
         free(head.s);
-        xr_buf_printf(b, ".LP\n\\&\\fI");
+        /* under the title, in small print: the scenario, and the
+         * identifier a reader types to run the section alone */
+        xr_buf_printf(b, ".LP\n\\&\\s-1\\fI");
         if (x->spec && *x->spec) {
             xr_roff_inline_str(b, x->spec);
-            xr_buf_put(b, ": ", 2);
+            xr_buf_put(b, "; ", 2);
         }
-        xr_roff_inline_str(b, x->title);
-        xr_buf_printf(b, "\\f[R]\n");
+        xr_buf_printf(b, "\\f[R]\\f(CRxpbd-report --only ");
+        xr_roff_plain(b, x->name, strlen(x->name));
+        xr_buf_printf(b, "\\f[R]\\s+1\n");
         if (r->md.s)
             xr_md_to_roff(d, r->md.s);
         for (size_t i = 0; i < ctx->nfigs; ++i)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Section s0_lambda: the S0 (one XPBD distance constraint) two-particle lab through
+/* Section s0_lambda: the two-particle lab of the single distance constraint (S0) through
  * xpbd_distance1d_solve. The residual stretch after each of 10 iterations
  * with the accumulated lambda kept (correct) and reset every iteration (the
- * classic bug), at dt and dt/2, against the closed forms; the four seed
+ * classic bug), at dt and dt/2, against the closed forms; the four original
  * numbers bit for bit; the original measurement's random-input invariants. */
 #include "report.h"
 #include <xpbd/reference.h>
@@ -15,7 +15,7 @@
 #define S0_ITERS 10
 #define S0_DEV_RANDOM "Random inputs: a maximum over another sample of the same ranges"
 
-/* The fixed case of S0 (one XPBD distance constraint). */
+/* The fixed case of the single distance constraint (S0). */
 static const double s0_a = 0, s0_b = 2, s0_w = 1, s0_rest = 1, s0_compliance = 0.01, s0_dt = 0.1;
 
 /* Runs `iters` solves from the fixed case at time step dt and stores the
@@ -54,7 +54,7 @@ typedef struct s0_invariants {
     double max_further;  /* |change of b - a| over five more solves */
 } s0_invariants;
 
-/* The original measurement's invariant sweep over random inputs (S0 (one XPBD distance constraint)). */
+/* The original measurement's invariant sweep over random inputs (S0, the single distance constraint). */
 static s0_invariants s0_random(int runs)
 {
     s0_invariants r = {0};
@@ -94,11 +94,12 @@ static s0_invariants s0_random(int runs)
 
 static int s0_lambda_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** Two points on a line, a < b, are joined by one XPBD distance constraint with rest length rest, inverse masses wa, wb and compliance alpha (the inverse of a stiffness, m/N). One solve of a substep of length dt computes C = b - a - rest, the scaled compliance alpha~ = alpha/dt^2 and the step Delta lambda = (-C - alpha~ lambda)/(wa + wb + alpha~), and moves a and b apart or together by wa Delta lambda and wb Delta lambda. The multiplier lambda belongs to the constraint and accumulates over the iterations of a substep: after one solve C + alpha~ lambda = 0, and the stretch left is the deformation the compliance allows, not an unconverged error. Resetting lambda every iteration makes the link far too stiff, and so does passing the frame's length instead of the substep's. The original measurement printed four numbers of the fixed case below; IEEE double arithmetic in the order written reproduces them bit for bit.\n\n");
     double kept[S0_ITERS], reset[S0_ITERS], kept2[S0_ITERS], reset2[S0_ITERS];
     double rk[S0_ITERS], rr[S0_ITERS], rk2[S0_ITERS], rr2[S0_ITERS];
     if (s0_run(s0_dt, 0, kept, rk) || s0_run(s0_dt, 1, reset, rr) ||
         s0_run(s0_dt / 2, 0, kept2, rk2) || s0_run(s0_dt / 2, 1, reset2, rr2)) {
-        xr_md(ctx, "xpbd_distance1d_solve rejected the fixed case of S0 (one XPBD distance constraint).\n\n");
+        xr_md(ctx, "xpbd_distance1d_solve rejected the fixed case of the single distance constraint (S0).\n\n");
         return -1;
     }
 
@@ -120,7 +121,7 @@ static int s0_lambda_run(xr_ctx *ctx)
     double dev_kept = 0, dev_reset = 0, max_res_kept = 0;
     xr_md(ctx,
           "One 1-D distance constraint, a = 0, b = 2, wa = wb = 1, rest = 1, compliance = 0.01, "
-          "dt = 0.1 (alpha~ = 1), solved by `xpbd_distance1d_solve` (S0 (one XPBD distance constraint)). The residual "
+          "dt = 0.1 (alpha~ = 1), solved by `xpbd_distance1d_solve` (S0, the single distance constraint). The residual "
           "stretch C = (b - a) - rest after each iteration; closed forms: lambda kept, "
           "C = alpha~/(wa + wb + alpha~) C0 after every iteration (1/3; 2/3 at dt/2); lambda "
           "reset every iteration, C = (alpha~/(wa + wb + alpha~))^k C0 (3^-k; (2/3)^k at "
@@ -149,7 +150,7 @@ static int s0_lambda_run(xr_ctx *ctx)
 
     char q[4][32];
     xr_md(ctx,
-          "\nThe four numbers of S0 (one XPBD distance constraint), compared bit for bit (the original measurement printed them with "
+          "\nThe four numbers of the single-constraint scenario (S0), compared bit for bit (the original measurement printed them with "
           "round-trip precision):\n\n"
           "| quantity | ours | original |\n|---|---|---|\n"
           "| after 1 iteration (lambda kept) | %s | 0.3333333333333335 |\n"
@@ -163,7 +164,7 @@ static int s0_lambda_run(xr_ctx *ctx)
           xr_num(q[2], 32, reset[S0_ITERS - 1]), xr_num(q[3], 32, kept2[0]),
           reset[S0_ITERS - 1] / kept[S0_ITERS - 1], kept[S0_ITERS - 1] / reset[S0_ITERS - 1]);
 
-    xr_tolerance_source(ctx, "original measurement: IEEE double in the order of S0 (one XPBD distance constraint) "
+    xr_tolerance_source(ctx, "original measurement: IEEE double in the order the single-constraint scenario (S0) writes the update "
                              "reproduces its numbers bit for bit");
     xr_reference(ctx, "S0 residual stretch after 1 iteration (lambda kept)", 0.3333333333333335,
                  kept[0], "stretch after 1 iteration, lambda kept", NULL);
@@ -195,7 +196,7 @@ static int s0_lambda_run(xr_ctx *ctx)
 
     /* The original measurement's random-input invariants. The bounds are a few ulps of the
      * magnitudes involved (positions up to ~15, a/w up to ~150), so they hold
-     * for any sample, not just the seed's. */
+     * for any sample, not just the original one. */
     const int runs = 10000;
     const s0_invariants inv = s0_random(runs);
     xr_md(ctx,
@@ -237,13 +238,13 @@ static int s0_lambda_run(xr_ctx *ctx)
                  3.552713678800501e-15, inv.max_further,
                  "random inputs: max move of b - a over 5 further solves", S0_DEV_RANDOM);
 
-    /* Static endpoints (S0 (one XPBD distance constraint)): one static end, the other takes the whole
+    /* Static endpoints (S0, the single distance constraint): one static end, the other takes the whole
      * correction; both static, the solve is skipped and nothing moves. */
     {
         double a = 0, b = 2, lambda = 0;
         const xpbd_status st = xpbd_distance1d_solve(&a, &b, 0, 1, 1, 0.01, 0.1, &lambda);
         const double expect = 1.0 / (1.0 + 1.0); /* alpha~/(wb + alpha~) C0 */
-        xr_tolerance_source(ctx, "S0 (one XPBD distance constraint): one static end takes nothing, both static: skipped; "
+        xr_tolerance_source(ctx, "The single constraint (S0): one static end takes nothing, both static: skipped; "
                                  "every operand representable (exact)");
         xr_check(ctx, "static a (wa = 0): status", st, XPBD_OK, xr_exact(), NULL);
         xr_check(ctx, "static a (wa = 0): a unmoved (m)", a, 0, xr_exact(), NULL);
@@ -256,9 +257,9 @@ static int s0_lambda_run(xr_ctx *ctx)
                  (a2 != 0) + (b2 != 2) + (l2 != 0), 0, xr_exact(), NULL);
     }
 
-    char cap[640];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S0 (one XPBD distance constraint): residual stretch C = b - a - rest of one 1-D XPBD distance constraint "
+             "One distance constraint (S0): residual stretch C = b - a - rest of one 1-D XPBD distance constraint "
              "(a = 0, b = 2, w = 1, rest = 1, compliance 0.01) vs iteration count. With lambda "
              "kept, one solve reaches the compliant stretch %.4f m (alpha~ = 1) and further "
              "iterations leave it there; reset every iteration, the stretch shrinks by 1/3 per "
@@ -274,7 +275,7 @@ static int s0_lambda_run(xr_ctx *ctx)
 const xr_section xr_section_s0_lambda = {
     .name = "s0_lambda",
     .title = "Residual stretch vs iteration, lambda kept vs reset, dt/2; the four original numbers bit for bit",
-    .spec = "S0",
+    .spec = "S0: one distance constraint",
     .figures = XR_FIGURES("s0_lambda"),
     .tables = XR_TABLES({"s0_lambda", "stretch per iteration, 4 runs, with closed forms"}),
     .run = s0_lambda_run};

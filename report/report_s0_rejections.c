@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Section s0_rejections: the original measurement's input rules (S0 (one XPBD distance constraint)) through the
+/* Section s0_rejections: the input rules of the single distance constraint (S0) through the
  * public API. Every bad input the original measurement's validator rejects is fed to the
  * 1-D lab (xpbd_distance1d_solve) and, where the 3-D step has the same
  * input, to xpbd_step_f64 on a small chain: the status must name what is
@@ -79,7 +79,7 @@ static int s0_rejections_run(xr_ctx *ctx)
     if (!f)
         return -1;
     xr_md(ctx,
-          "The original measurement's input rules (S0 (one XPBD distance constraint)), one bad input at a time. The 1-D lab "
+          "The input rules of the single distance constraint (S0), one bad input at a time. The 1-D lab "
           "(`xpbd_distance1d_solve`) starts from the fixed case with lambda = -0.25 already "
           "accumulated; the 3-D step (`xpbd_step_f64`, a %d-particle chain, 4 substeps, "
           "lambda preset to 0.125 in every constraint slot, velocities 0.5 m/s) gets the same kinds of "
@@ -175,9 +175,9 @@ static int s0_rejections_run(xr_ctx *ctx)
     xr_check(ctx, "step cases that name a bad_index", index_cases, NAN, xr_at_least(1), NULL);
     xr_check(ctx, "positions, velocities and lambda unchanged bit for bit (cases)", same_ok,
              total, xr_exact(), NULL);
-    char cap[600];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S0 (one XPBD distance constraint) input rules: %d bad inputs, one at a time, through the 1-D lab and the 3-D "
+             "Input rules of the single distance constraint (S0): %d bad inputs, one at a time, through the 1-D lab and the 3-D "
              "step. Open circles: the status the rule calls for; filled: the status returned "
              "(%d of %d equal); crosses on the right: state not bit-identical after the "
              "rejected call (%d of %d unchanged).",
@@ -188,8 +188,8 @@ static int s0_rejections_run(xr_ctx *ctx)
 
 const xr_section xr_section_s0_rejections = {
     .name = "s0_rejections",
-    .title = "The original measurement's validation table through the public API: status, bad_index, state kept",
-    .spec = "S0",
+    .title = "Bad inputs refused through the public API: status, bad_index, state kept",
+    .spec = "S0: one distance constraint, input rules",
     .figures = XR_FIGURES("s0_rejections"),
     .tables = XR_TABLES({"s0_rejections", "per bad input: expected and returned status, "
                                           "bad_index, state unchanged"}),

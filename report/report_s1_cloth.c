@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* S1 (the hanging chain and cloth): how the distance solvers converge (chain and cloth), and the
+/* The hanging chain and cloth (S1): how the distance solvers converge (chain and cloth), and the
  * cloth itself.
  *
  * s1_convergence  one substep's Gauss-Seidel iterations watched one at a
@@ -7,7 +7,7 @@
  *                 (the correct rule) and reset every iteration (the S0 bug),
  *                 max |C| for PBD; then the "iteration tiers": the settled
  *                 stretch against the iteration count.
- * s1_cloth        the 8x6 cloth of S1 (the hanging chain and cloth) (82 constraints) and a 64x64 one
+ * s1_cloth        the 8x6 cloth of S1 (82 constraints) and a 64x64 one
  *                 hanging from two corners: final shape, stretch per edge,
  *                 and static equilibrium (the pins carry the whole weight).
  *
@@ -29,8 +29,8 @@
 
 enum { CV_KEPT = 0, CV_RESET = 1, CV_PBD = 2 };
 
-/* The S1 chain (N = 6) with its links in the serial top-down order the seed
- * used (0-1, 1-2, ...), so the one-pass numbers are the seed's. */
+/* The S1 chain (N = 6) with its links in the serial top-down order the original
+ * measurement used (0-1, 1-2, ...), so the one-pass numbers are comparable. */
 static int cv_chain(xs_world_f64 *w, double alpha)
 {
     if (xs_chain_f64(w, 6, CV_L0, alpha) != XPBD_OK)
@@ -501,9 +501,9 @@ static int s1_convergence_run(xr_ctx *ctx)
     xr_check(ctx, "tiers, chain alpha = 1e-3: lambda reset, stretch at 10 / at 4 iterations",
              r10 / r4, 0.5, xr_at_most(0.5), NULL);
 
-    char cap[640];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S1 (the hanging chain and cloth) (and the S0 lambda lesson, S3 iteration tiers). (a, b) One substep of "
+             "Convergence on the hanging chain and the cloth (S1), with the lambda lesson of S0 and the iteration tiers of S3. (a, b) One substep of "
              "h = 1/60 s, iteration by iteration, alpha = %g m/N: XPBD max |C + alpha~ lambda| "
              "with lambda kept falls by %.2g (chain, %d iterations) and %.2g (8x6 cloth, %d); "
              "with lambda reset the true residual stays large while the last-lambda residual "
@@ -643,7 +643,8 @@ static int cl_run(const xr_ctx *ctx, int id, const cl_spec *s, FILE *f, cl_resul
 
 static int s1_cloth_run(xr_ctx *ctx)
 {
-    /* Why these settings. 8x6: the S1 (the hanging chain and cloth) grid at the chain's spacing and
+    xr_md(ctx, "**The scenario.** The chain's solver on a grid: an 8 x 6 cloth whose neighbours are linked along rows and columns, 7 x 6 + 8 x 5 = 82 distance constraints, and no new solver code. A larger cloth shows the same solver at a size where convergence per frame matters.\n\n");
+    /* Why these settings. 8x6: the cloth grid (S1) at the chain's spacing and
      * particle mass, a compliance that shows (alpha = 1e-4 m/N, k = 1e4 N/m
      * per link), 4 substeps x 10 iterations. 64x64: a 1 m x 1 m, 1 kg sheet
      * (m = 1/4096 kg per particle); its weight ends up on two corners, which
@@ -744,9 +745,9 @@ static int s1_cloth_run(xr_ctx *ctx)
         xr_check(ctx, what, res[k].asym, 0.0, xr_abs(1e-6), NULL);
     }
 
-    char cap[900];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S1 (the hanging chain and cloth) cloth: the same solver on a grid. (a) the 8x6 cloth (82 links, alpha = 1e-4 "
+             "The cloth (S1): the chain's solver on a grid. (a) the 8x6 cloth (82 links, alpha = 1e-4 "
              "m/N, 1 kg particles) and (b) a %s, 1 kg sheet (%u links) hanging from two "
              "corners, settled; each link drawn at its final position, coloured by strain "
              "(log scale), rest grid in grey. The pins carry the weight: %.4f and %.4f of m g "
@@ -764,7 +765,7 @@ static int s1_cloth_run(xr_ctx *ctx)
 const xr_section xr_section_s1_convergence = {
     .name = "s1_convergence",
     .title = "Max |C + alpha~ lambda| vs iterations, chain and cloth, lambda kept vs reset; iteration tiers",
-    .spec = "S1",
+    .spec = "S1: the hanging chain and the cloth, convergence",
     .figures = XR_FIGURES("s1_convergence"),
     .tables = XR_TABLES({"s1_convergence", "residual per iteration"},
                         {"s1_convergence_tiers", "iteration tiers: XPBD and PBD stretch at 4 vs 10 iterations"}),
@@ -773,7 +774,7 @@ const xr_section xr_section_s1_convergence = {
 const xr_section xr_section_s1_cloth = {
     .name = "s1_cloth",
     .title = "8x6 cloth (82 constraints) and 64x64 cloth hanging from two corners; stretch per edge",
-    .spec = "S1",
+    .spec = "S1: the cloth",
     .figures = XR_FIGURES("s1_cloth"),
     .tables = XR_TABLES({"s1_cloth", "cloth edges with their stretch"}),
     .run = s1_cloth_run};

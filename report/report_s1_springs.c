@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* S1 (the hanging chain and cloth) 4.1: the explicit-spring chain and where semi-implicit Euler
+/* Explicit springs on the hanging chain (S1): the spring chain and where semi-implicit Euler
  * stops being a simulation of it.
  *
  * s1_springs_stability  the N = 6 chain released from rest length, swept
@@ -42,12 +42,12 @@
 #define SP_PI 3.14159265358979323846
 #define SP_M 1.0           /* kg per particle (the scene's w = 1) */
 #define SP_L0 0.1          /* m, rest length */
-#define SP_H (1.0 / 60.0)  /* s, the frame of S1 (the hanging chain and cloth) */
-#define SP_N 6             /* the S1 (the hanging chain and cloth) chain */
+#define SP_H (1.0 / 60.0)  /* s, the frame of the hanging chain (S1) */
+#define SP_N 6             /* the hanging chain (S1) */
 /* N*s/m along every spring. Why this value: some damping is needed for the
- * seed's middle regime to exist at all (undamped, our chain goes straight
+ * original measurement's middle regime to exist at all (undamped, our chain goes straight
  * from equilibrium to blow-up between k = 3900 and 3950), and it has to stay
- * small because it lowers the limit by 2c/h = 60 N/m; 0.5 keeps the seed's
+ * small because it lowers the limit by 2c/h = 60 N/m; 0.5 keeps the original's
  * k = 3800 on the stable side (k* = 3850.4). */
 #define SP_DAMP 0.5
 #define SP_T 60.0          /* s simulated per sweep point */
@@ -61,7 +61,7 @@
  * limit, while a limit cycle sits at 20-200x. */
 #define SP_EQ_ENVELOPE 3.0
 
-/* Headings of the paragraphs that explain where ours differs from the seed
+/* Headings of the paragraphs that explain where ours differs from the original measurement
  * (the summary links to them). */
 #define SP_DEV_3800 "k = 3800: our 2-s mean against the original measurement's last step"
 #define SP_DEV_10000 "k = 10000: a factor 10 from the original measurement is one frame of growth"
@@ -341,6 +341,7 @@ static const sp_point *sp_find(const sp_point *pts, size_t n, double k)
 
 static int s1_springs_stability_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** A chain of N = 6 particles of 1 kg hangs under gravity from particle 0, which is fixed; the links' rest length is L0 = 0.1 m. At static equilibrium link s carries the N - s particles below it, so the chain's total stretch is m g N(N-1)/(2k) (0.14715 m for k = 1000 N/m). Here the links are explicit springs integrated by semi-implicit Euler: one spring is stable while h omega < 2, omega = sqrt(k/m), that is k < 4m/h^2 = 14400 N/m, but the chain's highest mode puts the practical line near k = m/h^2 = 3600 N/m. The original measurement (with some damping) found k = 3800 stable at 0.0397 m of stretch, k = 4000 in a wrong limit cycle swinging between 0.78 and 1.83 m, and k >= 4500 diverging (k = 10000 reaching 5.5e21 m within 0.5 s).\n\n");
     const int quick = xr_quick(ctx);
     const double h = SP_H, c = SP_DAMP;
     const double k_mh2 = SP_M / (h * h), k_4mh2 = 4.0 * SP_M / (h * h);
@@ -457,7 +458,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
                    *p10000 = sp_find(pts, n, 10000);
 
     xr_md(ctx,
-          "The S1 (the hanging chain and cloth) chain (N = %d, m = %g kg, L0 = %g m, anchored at the top) with explicit "
+          "The hanging chain (S1) (N = %d, m = %g kg, L0 = %g m, anchored at the top) with explicit "
           "springs F = k(d - L0) and semi-implicit Euler (`XPBD_SOLVER_SPRINGS`, compliance "
           "1/k), h = 1/60 s, one substep. **Damping:** `spring_damping` c = %g N s/m along each "
           "spring (the springs path has no other damping); it is what makes the middle regime "
@@ -494,15 +495,15 @@ static int s1_springs_stability_run(xr_ctx *ctx)
         if (!p)
             continue;
         const sp_run *r = &p->r;
-        const char *seed = "";
+        const char *orig_text = "";
         if (show[i] == 3800)
-            seed = "stable, 0.0397 m (3% above 0.0387)";
+            orig_text = "stable, 0.0397 m (3% above 0.0387)";
         else if (show[i] == 4000)
-            seed = "limit cycle, 0.78..1.83 m";
+            orig_text = "limit cycle, 0.78..1.83 m";
         else if (show[i] == 4500)
-            seed = "diverges";
+            orig_text = "diverges";
         else if (show[i] == 10000)
-            seed = "diverges, 5.5e21 m within 0.5 s";
+            orig_text = "diverges, 5.5e21 m within 0.5 s";
         char mean[32], range[64];
         if (r->regime == SP_DIVERGED) {
             snprintf(mean, sizeof mean, "-");
@@ -513,7 +514,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
         }
         xr_md(ctx, "| %g | %.3f | %s | %s | %s | %.4g | %.3g | %.3g | %s |\n", p->k,
               h * sqrt(p->k / SP_M), sp_regime_name[r->regime], mean, range,
-              xs_chain_stretch_closed(SP_N, SP_M, 1.0 / p->k), r->v_peak, r->s_half, seed);
+              xs_chain_stretch_closed(SP_N, SP_M, 1.0 / p->k), r->v_peak, r->s_half, orig_text);
     }
     xr_md(ctx,
           "\n**Beside the original measurement.** k = 3800: original stable at 0.0397 m, ours %s at %.4f m "
@@ -559,7 +560,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
     xr_tolerance_source(ctx, "original measurement: k = 3800 stable, k = 4000 not (its bracket)");
     xr_check(ctx, "N = 6 boundary k_b (N/m) inside the original bracket [3800, 4000)", k_b, 3800,
              xr_bracket(3800, nextafter(4000, 0)), NULL);
-    xr_reference(ctx, "S1 4.1 stability line m/h^2 (N/m): largest stable k, N = 6", 3600, k_b,
+    xr_reference(ctx, "stability line m/h^2 (N/m): largest stable k, N = 6", 3600, k_b,
                  "N = 6 boundary k_b (N/m) inside the original bracket [3800, 4000)", SP_DEV_LINE);
     xr_tolerance_source(ctx, "closed form; bisection step 0.25 N/m of ~3850 and the 60-s window");
     xr_check_rel(ctx, "N = 6 boundary k_b vs closed-form limit (4m/mu_max - 2hc)/h^2 (N/m)", k_b,
@@ -619,7 +620,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
     xr_reference_check(ctx, "S1 k = 1000: stretch (m), the original's worked closed form", 0.1472,
                        settle1000, xr_abs(5e-5 + 1e-9 * cf1000), NULL, NULL);
     if (p4000 && p4000->r.regime != SP_LIMIT_CYCLE)
-        xr_reference_missing(ctx, "S1 4.1 k = 4000: a limit cycle swinging 0.78-1.83 m",
+        xr_reference_missing(ctx, "k = 4000: a limit cycle swinging 0.78-1.83 m",
                              "ours diverges at k = 4000; our limit cycles lie between k_b and "
                              "the undamped limit, a band that moves with the damping the "
                              "original does not state (see 'The stability line' paragraph of "
@@ -634,7 +635,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
         xr_check(ctx, "k = 3800: the original's 0.0397 m inside our swing, last 2 s (m)", 0.0397,
                  p3800->r.s_mean, xr_bracket(p3800->r.s_min, p3800->r.s_max),
                  "physics: a snapshot of a swing lies within the swing's range");
-        xr_reference(ctx, "S1 4.1 k = 3800: stretch (m)", 0.0397, p3800->r.s_mean,
+        xr_reference(ctx, "k = 3800: stretch (m)", 0.0397, p3800->r.s_mean,
                      "k = 3800: the original's 0.0397 m inside our swing, last 2 s (m)",
                      SP_DEV_3800);
     }
@@ -650,7 +651,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
          * damping, neither stated, and one frame of the unstable mode is a
          * factor g_closed (8.1): no tolerance can be derived for it, so the
          * row is not checked; the growth per frame is (below). */
-        xr_reference(ctx, "S1 4.1 k = 10000: stretch at 0.5 s (m)", 5.5e21,
+        xr_reference(ctx, "k = 10000: stretch at 0.5 s (m)", 5.5e21,
                      fabs(p10000->r.s_half), NULL, SP_DEV_10000);
     }
     xr_tolerance_source(ctx, "closed form: root of the linearised scheme, 1% for the "
@@ -664,9 +665,9 @@ static int s1_springs_stability_run(xr_ctx *ctx)
     xr_check(ctx, "regimes present (equilibrium, limit cycle, divergence)",
              (double)(have[0] + have[1] + have[2]), 3, xr_exact(), NULL);
 
-    char cap[640];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S1 (the hanging chain and cloth) 4.1: explicit-spring chain (N = 6, h = 1/60 s, spring damping %g N s/m) "
+             "Explicit springs on the hanging chain (S1) (N = 6, h = 1/60 s, spring damping %g N s/m) "
              "released from rest length, swept over k. (a) stretch (mean and range over the last "
              "%g s) against the closed form m g N(N-1)/(2k); (b) peak |v|; (c) zoom on the limit: "
              "equilibrium up to k_b = %.1f N/m (closed form %.1f), limit cycles to %.0f, "
@@ -770,6 +771,7 @@ static double sp_bisect(const xr_ctx *ctx, int n_particles, double h, double c, 
 
 static int s1_stability_map_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** The explicit-spring chain of the previous section, asked one question: the largest spring constant k at which semi-implicit Euler stays stable, as the frame length h and the chain length N vary. A single spring is stable below 4m/h^2; a chain's highest mode lowers the line towards m/h^2, and the exact threshold depends on N. The closed form drawn beside the measurement is that of the linearised scheme.\n\n");
     const int quick = xr_quick(ctx);
     static const double inv_h_full[] = {30, 45, 60, 90, 120, 180, 240};
     static const double inv_h_fast[] = {30, 60, 240};
@@ -907,7 +909,7 @@ static int s1_stability_map_run(xr_ctx *ctx)
                              "(strictly)");
     xr_check(ctx, "N = 6, undamped, h = 1/60: k* h^2/m above the practical line m/h^2", k6_h2m,
              1.0, xr_above(1.0), NULL);
-    xr_reference(ctx, "S1 4.1 practical line m/h^2 (units of m/h^2); ours: the N = 6 threshold",
+    xr_reference(ctx, "practical line m/h^2 (units of m/h^2); ours: the N = 6 threshold",
                  1.0, k6_h2m, "N = 6, undamped, h = 1/60: k* h^2/m above the practical line m/h^2",
                  NULL);
     xr_tolerance_source(ctx, "closed form: undamped, k* h^2/m does not depend on h; 1e-3 for "
@@ -915,9 +917,9 @@ static int s1_stability_map_run(xr_ctx *ctx)
     xr_check(ctx, "undamped k* h^2/m spread over h, N = 2, 6, 20 (max - min)", hspread, 0.0,
              xr_abs(1e-3), NULL);
 
-    char cap[512];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S1 (the hanging chain and cloth) 4.1: the stability limit as a curve. Largest stable k (bisection, explicit "
+             "Explicit springs on the hanging chain (S1): the stability limit as a curve. Largest stable k (bisection, explicit "
              "springs, semi-implicit Euler) (a) in units of m/h^2 vs h for N = 2, 6, 20, (b) vs N "
              "at h = 1/60 s, "
              "undamped and with spring damping %g N s/m, against m/h^2, 4m/h^2 and the closed "
@@ -931,7 +933,7 @@ static int s1_stability_map_run(xr_ctx *ctx)
 const xr_section xr_section_s1_springs_stability = {
     .name = "s1_springs_stability",
     .title = "Explicit-spring chain swept over k; three regimes; m/h^2 and 4m/h^2 lines",
-    .spec = "S1 4.1",
+    .spec = "S1: the hanging chain, explicit springs",
     .figures = XR_FIGURES("s1_springs_stability"),
     .tables = XR_TABLES({"s1_springs_stability", "explicit-spring sweep over k"},
                         {"s1_springs_stability_time", "stretch and |v| vs time at a few k, one per regime"}),
@@ -940,7 +942,7 @@ const xr_section xr_section_s1_springs_stability = {
 const xr_section xr_section_s1_stability_map = {
     .name = "s1_stability_map",
     .title = "Measured largest stable k vs h and vs N against m/h^2 and 4m/h^2",
-    .spec = "S1 4.1",
+    .spec = "S1: the hanging chain, explicit springs",
     .figures = XR_FIGURES("s1_stability_map"),
     .tables = XR_TABLES({"s1_stability_map", "measured stability limits"}),
     .run = s1_stability_map_run};

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Sections s1_pbd_stiffness, s1_substeps and s1_xpbd_invariance: the SPEC S1
+/* Sections s1_pbd_stiffness, s1_substeps and s1_xpbd_invariance: S1
  * chain (N = 6, L0 = 0.1 m, m = 1 kg, h = 1/60 s, particle 0 anchored) under
  * PBD with stiffness k_s and under XPBD with compliance alpha, over k_s,
  * substeps n_s and alpha, through the library's step driver.
@@ -9,7 +9,7 @@
  * per iteration: the order that reproduces the original measurements (the coloured
  * red-black order leaves larger one-pass floors, reported beside).
  *
- * Expected values. Besides the closed forms of S1 (the hanging chain and cloth), every table carries
+ * Expected values. Besides the closed forms of the hanging chain and cloth (S1), every table carries
  * the steady state of the discrete map: with v = 0 at substep start,
  * predict moves every free particle by -g h_s^2 and the iterations pull the
  * chain back; a configuration the substep maps onto itself is where the
@@ -144,7 +144,7 @@ static int s1_simulate(const xr_ctx *ctx, const s1_cfg *c, s1_out *o, double *se
 
 /* One substep of the vertical chain from rest (v = 0), in displacements u
  * from the rest configuration (u[0] = anchor = 0, positive up), evaluated
- * from the S1 (the hanging chain and cloth) formulas: predict u -= g h_s^2 on free particles; then
+ * from the formulas of the hanging chain (S1): predict u -= g h_s^2 on free particles; then
  * `iterations` top-down passes; link s joins particles s and s+1, its
  * constraint C = u_s - u_{s+1} (stretch), the upper end has w = 0 for s = 0.
  * PBD: dl = -k_s C/(w_s + w_{s+1}); XPBD: dl = (-C - at lambda)/(w_s +
@@ -233,6 +233,7 @@ static double s1_fixed_point(int n, int pbd, double ks, double alpha, int subste
 
 static int s1_pbd_stiffness_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** The same hanging chain, now projected by PBD with a stiffness k_s in (0, 1]: each link moves its two ends back by k_s of its error, shared by inverse mass. There is no closed form for the stretch. With k_s = 1 and one Gauss-Seidel pass per frame the chain keeps about 2.7 cm of stretch (the one-pass floor: fixing link i disturbs link i - 1; the original measurement read 0.02725 m after 5 s), and as k_s goes to 0 the chain falls without bound.\n\n");
     const int quick = xr_quick(ctx);
     const int frames = 300; /* 5 s, the original measurement's protocol */
     const double gh2 = XS_G * S1_H * S1_H;
@@ -332,7 +333,7 @@ static int s1_pbd_stiffness_run(xr_ctx *ctx)
         return -1;
 
     xr_md(ctx,
-          "PBD chain of S1 (the hanging chain and cloth) 4.2 (N = 6, L0 = 0.1 m, m = 1 kg, h = 1/60 s), one "
+          "The hanging chain (S1) projected by PBD with a stiffness k_s (N = 6, L0 = 0.1 m, m = 1 kg, h = 1/60 s), one "
           "Gauss-Seidel pass per frame (n_s = 1, 1 iteration), links solved top-down, chain "
           "released at rest length, stretch read at t = 5 s (the original measurement's protocol). %d values of "
           "k_s from 1e-4 to 1.\n\n"
@@ -355,7 +356,7 @@ static int s1_pbd_stiffness_run(xr_ctx *ctx)
 
     xr_tolerance_source(ctx, "original measurement: 2.7 cm printed to two digits, half a unit "
                              "of the last: 5e-4 m");
-    xr_reference_check(ctx, "S1 4.2 PBD k_s = 1, one pass per frame: stretch at 5 s (m)", 0.027,
+    xr_reference_check(ctx, "PBD, k_s = 1, one pass per frame: stretch at 5 s (m)", 0.027,
                        s_one, xr_abs(5e-4), NULL, NULL);
     xr_tolerance_source(ctx, "closed form: the one-pass floor (N-1)(N-2)/2 g h^2; 1e-4 after "
                              "5 s of settling, 1e-9 for the map's own fixed point, 1e-6 damped");
@@ -372,9 +373,9 @@ static int s1_pbd_stiffness_run(xr_ctx *ctx)
     xr_check(ctx, "k_s = 1e-4: still falling, stretch(5 s) / stretch(4 s)", s5_small / s4_small, 1,
              xr_above(1.05), NULL);
 
-    char cap[800];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S1 (the hanging chain and cloth) 4.2: PBD chain (N = 6, h = 1/60 s, one top-down pass per frame). Left: "
+             "PBD with a stiffness k_s on the hanging chain (S1) (N = 6, h = 1/60 s, one top-down pass per frame). Left: "
              "total stretch vs stiffness k_s at t = 5 s, the average over 4-5 s, and the steady "
              "state of the one-pass map; it grows like (N-1)^2 g h^2/k_s as k_s -> 0, and at "
              "k_s = 1 it stops at the one-pass floor (N-1)(N-2)/2 g h^2 = %.5f m (ours %.5f m, "
@@ -414,6 +415,7 @@ static double s1_keq_kernel(double ks, int n)
 
 static int s1_substeps_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** PBD with substeps: k_s is held at 0.5 and each frame is cut into n_s substeps. A constraint projected n times keeps (1 - k_s)^n of its error, which suggests one equivalent pass of stiffness 1 - (1 - k_s)^n (0.75 for n = 2, 0.9375 for n = 4). The original measurement found the two disagree, by up to 18 times, because substeps also shrink each step's sag while k_s stays: k_s has no physical meaning.\n\n");
     static const int ns_list[] = {1, 2, 4, 8, 16, 32};
     const int nn = 6;
     const double ks = 0.5, alpha = 1e-3;
@@ -428,7 +430,7 @@ static int s1_substeps_run(xr_ctx *ctx)
     double pbd[6], keq[6], keqk[6], single[6], x1[6], x4[6];
     double dev_fp = 0, dev_scaling = 0;
     xr_md(ctx,
-          "S1 (the hanging chain and cloth) 4.3: PBD with k_s frozen at 0.5, n_s substeps of h/n_s with one projection "
+          "PBD with substeps on the hanging chain (S1): k_s frozen at 0.5, n_s substeps of h/n_s with one projection "
           "each, against the single pass (n_s = 1) with the \"equivalent\" stiffness "
           "k_eq = 1 - (1 - k_s)^n_s that n projections would have on one isolated link. Beside "
           "it, XPBD with alpha = 1e-3 m/N (closed form %.5f m) at the same cost (1 iteration "
@@ -502,9 +504,9 @@ static int s1_substeps_run(xr_ctx *ctx)
           "does not follow n_s), while XPBD moves by %.1f%% of its closed form at 1 iteration "
           "per substep) and %.3f%% at 4. The equivalent single pass does not reproduce the "
           "substepped stretch: substeps also shrink the sag per step, and k_s does not follow "
-          "n_s, so k_s has no physical meaning (S1 (the hanging chain and cloth) 4.3).\n\n"
+          "n_s, so k_s has no physical meaning (PBD with substeps (S1)).\n\n"
           "### " S1_DEV_SAG "\n\n"
-          "S1 (the hanging chain and cloth) 4.3 says substeps shrink the per-step sag by 1/n_s. The sag a substep adds "
+          "The scenario says substeps shrink the per-step sag by 1/n_s. The sag a substep adds "
           "is g h_s^2 with h_s = h/n_s, i.e. 1/n_s^2 per substep (1/n_s per frame, summed over "
           "its n_s substeps); the steady state of the PBD map is linear in the per-substep sag "
           "and k_s stays fixed, so the settled stretch is exactly stretch(1)/n_s^2, which the "
@@ -513,7 +515,7 @@ static int s1_substeps_run(xr_ctx *ctx)
           pbd_var, 100 * x1_var, 100 * x4_var, dev_scaling);
 
     xr_tolerance_source(ctx, "original measurement: 'off by up to 18x' at n_s = 8, read to 10%");
-    xr_reference_check(ctx, "S1 4.3 PBD: single pass at k_eq / substepped, n_s = 8", 18,
+    xr_reference_check(ctx, "PBD: single pass at k_eq / substepped, n_s = 8", 18,
                        1 / (pbd[3] / single[3]), xr_rel(0.10), NULL, NULL);
     xr_tolerance_source(ctx, "closed form: steady state of the discrete map; 1e-6 for the "
                              "damped settling of 600 frames");
@@ -522,21 +524,21 @@ static int s1_substeps_run(xr_ctx *ctx)
     xr_check(ctx, "PBD stretch(n_s) n_s^2 / stretch(1) - 1, max over n_s = 1..32", dev_scaling, 0,
              xr_abs(1e-6), NULL);
     xr_tolerance_source(ctx, "physics: one Gauss-Seidel pass adds at most the one-pass floor "
-                             "(N-1)(N-2)/2 g h^2 = 0.02725 m (S1 4.2) to the compliant stretch");
+                             "(N-1)(N-2)/2 g h^2 = 0.02725 m (PBD stiffness (S1)) to the compliant stretch");
     const double floor_rel = (S1_N - 1) * (S1_N - 2) / 2.0 * XS_G * S1_H * S1_H / closed;
-    xr_check(ctx, "XPBD alpha = 1e-3, 1 it: (max-min)/closed over n_s = 1..16", x1_var, floor_rel,
+    xr_check(ctx, "XPBD, alpha = 1e-3, 1 it: (max-min)/closed over n_s = 1..16", x1_var, floor_rel,
              xr_at_most(floor_rel), NULL);
-    xr_tolerance_source(ctx, "original measurement: XPBD substep-invariant to 0.4% (S1 4.4)");
-    xr_check(ctx, "XPBD alpha = 1e-3, 4 it: (max-min)/closed over n_s = 1..16", x4_var, 0,
+    xr_tolerance_source(ctx, "original measurement: XPBD substep-invariant to 0.4% (XPBD chain (S1))");
+    xr_check(ctx, "XPBD, alpha = 1e-3, 4 it: (max-min)/closed over n_s = 1..16", x4_var, 0,
              xr_abs(0.004), NULL);
     /* the original's 1/n_s counts the sag per frame; the stretch scales
      * as 1/n_s^2, which the scaling check above holds to its tolerance */
-    xr_reference(ctx, "S1 4.3 per-step sag factor at n_s = 2 (S1: 1/n_s)", 0.5,
+    xr_reference(ctx, "per-step sag factor at n_s = 2 (the scenario says 1/n_s)", 0.5,
                  pbd[1] / pbd[0], NULL, S1_DEV_SAG);
 
-    char cap[800];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S1 (the hanging chain and cloth) 4.3: PBD with k_s = 0.5 and n_s substeps (one projection each) against "
+             "PBD with substeps on the hanging chain (S1): k_s = 0.5 and n_s substeps (one projection each) against "
              "one pass at the equivalent stiffness 1 - (1 - k_s)^n_s, and XPBD (alpha = 1e-3, "
              "closed form %.4f m) beside it. Left: settled stretch vs n_s; PBD falls as "
              "1/n_s^2 (a factor %.0f over n_s = 1..16), XPBD stays on its closed form. Right: "
@@ -551,13 +553,14 @@ static int s1_substeps_run(xr_ctx *ctx)
 
 static int s1_xpbd_invariance_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** The hanging chain under XPBD: each link has compliance alpha = 1/k, scaled per substep as alpha~ = alpha/h_s^2, and the closed form is the spring chain's stretch m g N(N-1)/2 alpha (1.4715, 0.14715, 0.014715 and 0.0014715 m for alpha = 1e-2 to 1e-5). The original measurement found the 8-substep result within 0.4%% of the closed form for every compliance (ratios 0.990, 1.000, 1.004, 1.002), where PBD differed 18 times; with one substep the two stiffest rows read 0.0176 and 0.0069 m, because the one-pass floor hides the compliance. The compliance sets the target; substeps decide how close the solver gets.\n\n");
     const int quick = xr_quick(ctx);
     static const double alphas[] = {1e-2, 1e-3, 1e-4, 1e-5};
     static const int ns_full[] = {1, 2, 4, 8, 16, 32};
     static const int ns_quick[] = {1, 4, 8, 32};
     const int *ns_list = quick ? ns_quick : ns_full;
     const int nn = quick ? 4 : 6, na = 4, iters = 4;
-    /* S1 (the hanging chain and cloth) 4.4 original numbers: ratio at n_s = 8, stretch at n_s = 1 */
+    /* the XPBD chain (S1) original numbers: ratio at n_s = 8, stretch at n_s = 1 */
     static const double seed8[] = {0.990, 1.000, 1.004, 1.002};
     static const double seed1[] = {NAN, NAN, 0.0176, 0.0069};
 
@@ -627,7 +630,7 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
         return -1;
 
     xr_md(ctx,
-          "S1 (the hanging chain and cloth) 4.4: XPBD chain (N = 6), compliance alpha per link, %d iterations per "
+          "The XPBD chain (S1) (N = 6): compliance alpha per link, %d iterations per "
           "substep, n_s substeps of h/n_s, links top-down. Stretch / closed form "
           "m g N(N-1)/2 alpha.\n\n"
           "Settling (the method): velocity damping of %.0f%% per frame (1 - 0.95^(1/n_s) per "
@@ -675,7 +678,7 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
           stretch[2][j1], stretch[3][j1], floor_ns[j1], iters, floor_ns[j8], checked10,
           100 * worst10);
 
-    xr_tolerance_source(ctx, "original measurement: n_s = 8 ratios within 0.4% of 1 (S1 4.4), read to 1%; "
+    xr_tolerance_source(ctx, "original measurement: n_s = 8 ratios within 0.4% of 1 (XPBD chain (S1)), read to 1%; "
                              "n_s = 1 stretches printed to 3 digits, 1%");
     xr_md(ctx,
           "### " S1_DEV_A2 "\n\n"
@@ -709,16 +712,16 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
         if (closed > floor_ns[j8])
             xr_check(ctx, what, ratio[a][j8], 1.0, xr_rel(1e-6 + iter_err), from);
         char item[96];
-        snprintf(item, sizeof item, "S1 4.4 XPBD alpha = %.0e: stretch / closed form, n_s = 8",
+        snprintf(item, sizeof item, "XPBD, alpha = %.0e: stretch / closed form, n_s = 8",
                  alphas[a]);
         xr_reference(ctx, item, seed8[a], ratio[a][j8], closed > floor_ns[j8] ? what : NULL,
                      S1_DEV_A2);
     }
     xr_tolerance_source(ctx, "original measurement: printed to 3 digits (0.0176) and 2 (0.0069), "
                              "half a unit of the last: 5e-5 m");
-    xr_reference_check(ctx, "S1 4.4 XPBD alpha = 1e-4, n_s = 1: stretch (m)", 0.0176,
+    xr_reference_check(ctx, "XPBD, alpha = 1e-4, n_s = 1: stretch (m)", 0.0176,
                        stretch[2][j1], xr_abs(5e-5), NULL, NULL);
-    xr_reference_check(ctx, "S1 4.4 XPBD alpha = 1e-5, n_s = 1: stretch (m)", 0.0069,
+    xr_reference_check(ctx, "XPBD, alpha = 1e-5, n_s = 1: stretch (m)", 0.0069,
                        stretch[3][j1], xr_abs(5e-5), NULL, NULL);
     xr_tolerance_source(ctx, "closed form; 1% where the closed form is 10x the one-pass floor "
                              "(the floor's share, <= 10%, is itself compliant)");
@@ -730,9 +733,9 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
     xr_check(ctx, "settled stretch vs fixed point of the map, max rel. dev.", dev_fp, 0,
              xr_abs(1e-6), NULL);
 
-    char cap[800];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S1 (the hanging chain and cloth) 4.4: XPBD chain (N = 6, %d iterations per substep), settled with "
+             "The XPBD chain (S1) (N = 6, %d iterations per substep), settled with "
              "damping. Left: stretch vs substeps n_s for alpha = 1e-2 ... 1e-5 m/N, closed forms "
              "m g N(N-1)/2 alpha dashed, and the floor (alpha = 0) that falls as 1/n_s^2. Right: "
              "|stretch / closed form - 1|, log scale; at n_s = 8 the ratios are %.4f, %.4f, %.4f, %.4f (original measurement "
@@ -748,7 +751,7 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
 const xr_section xr_section_s1_pbd_stiffness = {
     .name = "s1_pbd_stiffness",
     .title = "PBD total stretch vs k_s at one pass per frame; k_s = 1 -> 0.027 m",
-    .spec = "S1 4.2",
+    .spec = "S1: the hanging chain, PBD with a stiffness k_s",
     .figures = XR_FIGURES("s1_pbd_stiffness"),
     .tables = XR_TABLES({"s1_pbd_stiffness", "PBD k_s sweep at one pass per frame"},
                         {"s1_pbd_stiffness_time", "stretch vs time for a few k_s"}),
@@ -757,15 +760,15 @@ const xr_section xr_section_s1_pbd_stiffness = {
 const xr_section xr_section_s1_substeps = {
     .name = "s1_substeps",
     .title = "PBD k_s = 0.5 vs substeps against the equivalent single pass, beside XPBD",
-    .spec = "S1 4.3",
+    .spec = "S1: the hanging chain, PBD with substeps",
     .figures = XR_FIGURES("s1_substeps"),
-    .tables = XR_TABLES({"s1_substeps", "the S1 (the hanging chain and cloth) 4.3 table, with XPBD beside it"}),
+    .tables = XR_TABLES({"s1_substeps", "PBD with substeps, with XPBD beside it"}),
     .run = s1_substeps_run};
 
 const xr_section xr_section_s1_xpbd_invariance = {
     .name = "s1_xpbd_invariance",
     .title = "XPBD stretch / closed form for alpha 1e-2..1e-5 and n_s = 1, 4, 8, ...",
-    .spec = "S1 4.4",
+    .spec = "S1: the hanging chain, XPBD with compliance",
     .figures = XR_FIGURES("s1_xpbd_invariance"),
-    .tables = XR_TABLES({"s1_xpbd_invariance", "the S1 (the hanging chain and cloth) 4.4 table"}),
+    .tables = XR_TABLES({"s1_xpbd_invariance", "XPBD stretch / closed form per compliance and substep count"}),
     .run = s1_xpbd_invariance_run};

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Sections s2_*: S2 (contacts), contact solving -- who backs out of the overlap.
+/* Sections s2_*: contacts (S2) -- who backs out of the overlap.
  *
  * The lesson's 1-D stack: a plate of infinite mass (w = 0) of radius 0.34
  * centred at y = 0, balls of radius 0.18 above it, frames of h = 1/60 s in
- * the lesson's order (S2 (contacts) stepWorld: v += g h; velocity pass; y += v h;
+ * the lesson's order (the frame of S2: v += g h; velocity pass; y += v h;
  * raw penetration; position pass), run through the library: the world step
  * in XPBD_CONTACTS_LESSON order, or stage by stage through the contact
  * kernel table where the raw penetration (between the integration and the
@@ -157,7 +157,7 @@ static double s2_max_pen(const s2_set *s)
     return m;
 }
 
-/* Energy of the balls: m g y + m v^2/2, potential from y = 0 (S2 (contacts)). */
+/* Energy of the balls: m g y + m v^2/2, potential from y = 0 (the contact scenario (S2)). */
 static double s2_energy(const s2_set *s)
 {
     double e = 0;
@@ -208,7 +208,7 @@ static int s2_get_tables(const xr_ctx *ctx, s2_tables *t)
     return t->k && t->c ? 0 : -1;
 }
 
-/* One frame of S2 (contacts) stepWorld through the kernel table, one ball on the
+/* One frame of S2 through the kernel table, one ball on the
  * plate (particle 0): the plate as the plane y >= 0.34 (plane != 0) or as
  * the w = 0 sphere. Returns the raw penetration, measured after the
  * integration and before the position pass. */
@@ -247,6 +247,7 @@ static double s2_lesson_frame(const s2_tables *t, s2_set *s, int plane, double b
 
 static int s2_position_only_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** A vertical stack in one dimension: a plate of infinite mass (radius 0.34 m, centred at y = 0) and balls of radius 0.18 m above it; a ball rests when its centre is at 0.52 m. Each frame applies gravity to the velocity, moves the balls, and then a position pass pushes overlapping pairs apart by beta times the overlap. Without the velocity pass the raw penetration is about |v| h/beta and what is left after the pass is (1 - beta)/beta |v| h: with beta = 1 and |v| = 9.81 m/s the raw penetration is 0.1635 m exactly. The original measurement read 0.763 m at beta = 0.2 against that formula's 0.818, and an energy that grew to 3.4-3.9 times its start for every beta, because nothing touches the velocity.\n\n");
     static const double betas[S2_T1_BETAS] = {0.2, 0.4, 0.6, 0.8, 1.0};
     s2_tables t;
     if (s2_get_tables(ctx, &t) != 0) {
@@ -338,20 +339,20 @@ static int s2_position_only_run(xr_ctx *ctx)
         const double row[11] = {betas[b], vfin[b], raw[b], resid[b], rf, resf, eratio[b],
                                 sy[b],    original_raw, 3.4,  3.9};
         xr_row(f, 11, row);
-        char seed[96];
+        char orig_text[96];
         if (betas[b] == 1.0)
-            snprintf(seed, sizeof seed, "raw 0.1635, residual 0, E 3.4-3.9x");
+            snprintf(orig_text, sizeof orig_text, "raw 0.1635, residual 0, E 3.4-3.9x");
         else if (betas[b] == 0.2)
-            snprintf(seed, sizeof seed, "raw 0.763 (formula 0.818), E 3.4-3.9x");
+            snprintf(orig_text, sizeof orig_text, "raw 0.763 (formula 0.818), E 3.4-3.9x");
         else
-            snprintf(seed, sizeof seed, "E 3.4-3.9x");
+            snprintf(orig_text, sizeof orig_text, "E 3.4-3.9x");
         char sphere[64];
         if (sy[b] < 0)
             snprintf(sphere, sizeof sphere, "%.3f (fell through)", sy[b]);
         else
             snprintf(sphere, sizeof sphere, "%.4f", sy[b]);
         xr_md(ctx, "| %.1f | %.6f | %.6f | %.6f | %.6f | %.6f | %.4f | %s | %s |\n", betas[b],
-              vfin[b], raw[b], resid[b], rf, resf, eratio[b], seed, sphere);
+              vfin[b], raw[b], resid[b], rf, resf, eratio[b], orig_text, sphere);
     }
     xr_table_close(f);
     xr_md(ctx,
@@ -379,19 +380,19 @@ static int s2_position_only_run(xr_ctx *ctx)
     xr_check(ctx, "beta = 1: residual after the pass (m)", resid[last], 0, xr_abs(1e-15), NULL);
     xr_check_rel(ctx, "beta = 1: E/E0 = (0.52 + 9.81/2)/1.42", eratio[last],
                  (0.52 + 9.81 / 2) / 1.42, 1e-12, NULL);
-    xr_reference(ctx, "S2 Table 1 beta = 1: raw penetration (m)", 0.1635, raw[last],
+    xr_reference(ctx, "beta = 1: raw penetration (m)", 0.1635, raw[last],
                  "beta = 1: raw penetration = |v| h (m)", NULL);
     xr_tolerance_source(ctx, "original measurement: 3.4-3.9x printed to 2 digits, +-0.05");
     xr_check(ctx, "every beta: E/E0 at 1 s, lowest over beta, in the original 3.4-3.9x", emin, 3.4,
              xr_bracket(3.35, 3.95), NULL);
     xr_check(ctx, "every beta: E/E0 at 1 s, highest over beta, in the original 3.4-3.9x", emax,
              3.9, xr_bracket(3.35, 3.95), NULL);
-    xr_reference(ctx, "S2 Table 1 E/E0 at 1 s, lowest over beta", 3.4, emin,
+    xr_reference(ctx, "E/E0 at 1 s, lowest over beta", 3.4, emin,
                  "every beta: E/E0 at 1 s, lowest over beta, in the original 3.4-3.9x", NULL);
-    xr_reference(ctx, "S2 Table 1 E/E0 at 1 s, highest over beta", 3.9, emax,
+    xr_reference(ctx, "E/E0 at 1 s, highest over beta", 3.9, emax,
                  "every beta: E/E0 at 1 s, highest over beta, in the original 3.4-3.9x",
                  S2_DEV_1330);
-    xr_reference(ctx, "S2 3.2 text: energy growth without velocity pass (E/E0)", 14.3, emax,
+    xr_reference(ctx, "energy growth without the velocity pass, as the scenario text once said (E/E0)", 14.3, emax,
                  NULL, S2_DEV_1330);
     xr_tolerance_source(ctx, "physics: the residual is a lagged average over ~1/beta frames of "
                              "an accelerating ball: below |v|h/beta, above 0.85 of it");
@@ -405,15 +406,15 @@ static int s2_position_only_run(xr_ctx *ctx)
     }
     xr_tolerance_source(ctx, "original measurement: 0.763 printed to 3 digits, half a unit of "
                              "the last: 5e-4 m");
-    xr_reference_check(ctx, "S2 Table 1 beta = 0.2: raw penetration (m)", 0.763, raw[0],
+    xr_reference_check(ctx, "beta = 0.2: raw penetration (m)", 0.763, raw[0],
                        xr_abs(5e-4), NULL, NULL);
     xr_tolerance_source(ctx, "same arithmetic in the same order: bitwise");
     xr_check(ctx, "world step (lesson order) == kernel stages, bit for bit, sphere plate",
              same_as_world, 1, xr_exact(), NULL);
 
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S2 (contacts) Table 1, position-only correction: one ball dropped from 1.42 m onto the "
+             "Position-only correction (S2): one ball dropped from 1.42 m onto the "
              "plate, h = 1/60 s, velocity pass off. Left: E/E0 (potential from y = 0) vs time for "
              "beta = 0.2..1; it grows to %.2f-%.2fx (original measurement 3.4-3.9x) because nothing acts on v. "
              "Right: raw penetration (before the pass) vs time; dashed: |v|h/beta. beta = 1: "
@@ -430,6 +431,7 @@ static int s2_position_only_run(xr_ctx *ctx)
 
 static int s2_restitution_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** A ball arrives at the plate at v = -6 m/s with the velocity pass on: it takes the impulse j = -(1 + e) v/w and leaves at v' = -e v exactly (a difference of 0, not \"close\"; e = 0.5 gives +3.0 m/s). The impulses are equal and opposite, so momentum is conserved, and the pass only removes energy. With the velocity pass on, the energy growth of the position-only case falls to about 2.3%% in the original measurement; what is left is the position pass moving the ball without touching its velocity.\n\n");
     static const double es[S2_T2_ES] = {0, 0.25, 0.5, 0.75, 1};
     double vw[S2_T2_ES], vp[S2_T2_ES], imp[S2_T2_ES], emax1[S2_T2_ES], e1s[S2_T2_ES];
     double e3s[S2_T2_ES];
@@ -537,7 +539,7 @@ static int s2_restitution_run(xr_ctx *ctx)
     xr_check_exact(ctx, "e = 0..1: max |v' + e v| against the plane (m/s)", dp, 0, NULL);
     xr_check_exact(ctx, "e = 0..1: max |impulse on the plane - (1 + e) m |v|| (N s)", di, 0,
                    NULL);
-    xr_reference(ctx, "S2 Table 2 e = 0.5: v' (m/s)", 3.0, vw[2],
+    xr_reference(ctx, "e = 0.5: v' (m/s)", 3.0, vw[2],
                  "e = 0.5: v' (world step, lesson order) = -e v (m/s)", NULL);
     xr_md(ctx,
           "\nEnergy with the velocity pass on (the Table 1 drop from 1.42 m, beta = 1, 1 s): the "
@@ -577,14 +579,14 @@ static int s2_restitution_run(xr_ctx *ctx)
         snprintf(what, sizeof what, "velocity pass on, e = %g: max E/E0 over 1 s", es[k]);
         xr_check(ctx, what, emax1[k], NAN, xr_at_most(es[k] < 1 ? 1.052 : 1.16), NULL);
     }
-    xr_reference(ctx, "S2 3.2 velocity pass on: energy growth (E/E0), ours e = 0.5, 1 s", 1.023,
+    xr_reference(ctx, "velocity pass on: energy growth (E/E0), ours e = 0.5, 1 s", 1.023,
                  emax1[2], NULL, S2_DEV_E1);
-    xr_reference(ctx, "S2 3.2 velocity pass on: energy growth (E/E0), ours e = 1, 3 s", 1.023,
+    xr_reference(ctx, "velocity pass on: energy growth (E/E0), ours e = 1, 3 s", 1.023,
                  e3s[4], NULL, S2_DEV_E1);
 
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S2 (contacts) Table 2: a ball hitting the infinite plate at v = -6 m/s. Left: v' vs e, "
+             "A ball on the plate (S2) hitting it at v = -6 m/s. Left: v' vs e, "
              "points from the world step (lesson order) and against the plate's top as a plane, "
              "line the closed form v' = -e v = 6e: every point equal bit for bit (%s). Middle "
              "and right: the 1.42 m drop with the velocity pass on, height and E/E0 vs time; "
@@ -642,6 +644,7 @@ static int s2_two_balls(const s2_tables *t, double mu, s2_t3 *out)
 
 static int s2_mass_ratio_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** Two balls, the upper of 1 kg, the lower of mu kg, meet with e = 0.5 and v1 = -6 m/s. The upper ball backs out of the overlap by mu/(mu + 1) of it and the lower by 1/(mu + 1) (0.8 and 0.2 for mu = 4); the upper ball leaves with v1' = (1 - e mu)/(1 + mu) v1 exactly: -4.2 m/s for mu = 0.25, -1.5 for mu = 1, +1.2 for mu = 4. The sign changes at mu = 1/e = 2, and an infinitely heavy lower ball gives back the plate's -e v1.\n\n");
     static const double mus[5] = {0.25, 0.5, 1, 2, 4};
     static const char *const seed_v[5] = {"-4.2", NULL, "-1.5", "0 (sign flip)", "+1.2"};
     s2_tables t;
@@ -712,13 +715,13 @@ static int s2_mass_ratio_run(xr_ctx *ctx)
           "than twice lighter; as mu -> infinity v1' -> -e v1 = +3, Table 2.\n\n");
     xr_tolerance_source(ctx, "closed form: the share carries one rounding of a 1.3 m position "
                              "against a 2 cm overlap (1e-13); v1' exact or within 2 ulp of 6");
-    xr_reference(ctx, "S2 Table 3 mu = 4: upper ball's share", 0.8, rows[4].up,
+    xr_reference(ctx, "mu = 4: upper ball's share", 0.8, rows[4].up,
                  "shares: max |share - mu/(mu+1)|, |share - 1/(mu+1)| over mu = 0.25..4", NULL);
-    xr_reference(ctx, "S2 Table 3 mu = 0.25: v1' (m/s)", -4.2, rows[0].v1,
+    xr_reference(ctx, "mu = 0.25: v1' (m/s)", -4.2, rows[0].v1,
                  "v1' at mu = 0.25, 4: max difference (m/s)", NULL);
-    xr_reference(ctx, "S2 Table 3 mu = 1: v1' (m/s)", -1.5, rows[2].v1,
+    xr_reference(ctx, "mu = 1: v1' (m/s)", -1.5, rows[2].v1,
                  "v1' = (1 - e mu)/(1 + mu) v1 at mu = 0.5, 1, 2: max difference (m/s)", NULL);
-    xr_reference(ctx, "S2 Table 3 mu = 4: v1' (m/s)", 1.2, rows[4].v1,
+    xr_reference(ctx, "mu = 4: v1' (m/s)", 1.2, rows[4].v1,
                  "v1' at mu = 0.25, 4: max difference (m/s)", NULL);
     /* one check per closed form over the five mu (worst row), not a row each:
      * v1' is exact where 1/mu + 1 makes the impulse representable (mu = 0.5,
@@ -746,9 +749,9 @@ static int s2_mass_ratio_run(xr_ctx *ctx)
     xr_check(ctx, "beta = 1: overlap left after the weighted solve (m, max over mu)",
              fmax(fabs(rows[0].left), fabs(rows[4].left)), 0, xr_abs(1e-15), NULL);
 
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S2 (contacts) Table 3: two balls, upper 1 kg, lower mu kg. Left: share of the overlap "
+             "Two balls (S2), upper 1 kg, lower mu kg. Left: share of the overlap "
              "each ball backs out vs mu (points: the library's position kernel; lines: "
              "mu/(mu+1) and 1/(mu+1); mu = 4 -> 0.8/0.2). Right: velocities after one impulse "
              "(e = 0.5, v1 = -6 m/s) vs mu against (1 - e mu)/(1 + mu) v1; the upper ball "
@@ -799,6 +802,7 @@ static int s2_tower(const xr_ctx *ctx, uint32_t iterations, FILE *series, s2_t4 
 
 static int s2_iterations_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** A tower of four balls on the plate (beta = 1, e = 0.2), each pair starting 1 cm into overlap, run for 1.5 s with 1, 2, 4 and 8 iterations. There is no closed form; the original measurement saw each doubling of the iterations bring the largest penetration down (by 0.175, 0.120 and 0.047 of itself), the top ball 2 cm low and still jittering with 1 iteration and 0.02 mm low with 8, and the top ball sinking about 1.8 times the largest penetration. The exact constants depend on the slop and on bookkeeping, so the trend is what is compared: convergence is continuous, and the iteration count is chosen by budget, not by a threshold.\n\n");
     static const uint32_t iters[6] = {1, 2, 4, 8, 16, 32};
     static const double original_ratio[4] = {NAN, 0.175, 0.120, 0.047};
     s2_t4 r[6];
@@ -838,11 +842,11 @@ static int s2_iterations_run(xr_ctx *ctx)
             snprintf(rs, sizeof rs, "%.3f", ratio);
         if (k && k < 4)
             snprintf(ss, sizeof ss, "%.3f", sr);
-        const char *seed = k == 0   ? "top 2 cm low, sum |v| 1.03, jittering"
+        const char *orig_text = k == 0   ? "top 2 cm low, sum |v| 1.03, jittering"
                            : k == 3 ? "0.02 mm, sum |v| 0.023"
                                     : "";
         xr_md(ctx, "| %u | %.4g | %s | %s | %.4g | %.2f | %.4g | %s |\n", (unsigned)iters[k],
-              r[k].pen, rs, ss, r[k].sink, r[k].sink / r[k].pen, r[k].sum_v, seed);
+              r[k].pen, rs, ss, r[k].sink, r[k].sink / r[k].pen, r[k].sum_v, orig_text);
     }
     xr_table_close(f);
     xr_md(ctx,
@@ -870,20 +874,20 @@ static int s2_iterations_run(xr_ctx *ctx)
     static const double t4_seed[3] = {0.175, 0.120, 0.047};
     for (int k = 1; k < 4; ++k) {
         char item[96];
-        snprintf(item, sizeof item, "S2 Table 4 max penetration ratio, %u -> %u iterations",
+        snprintf(item, sizeof item, "max penetration ratio, %u -> %u iterations",
                  (unsigned)iters[k - 1], (unsigned)iters[k]);
         /* the absolute constants depend on details the original does not
          * give (see the paragraph): the trend is checked, these rows are
          * not */
         xr_reference(ctx, item, t4_seed[k - 1], r[k].pen / r[k - 1].pen, NULL, S2_DEV_T4);
     }
-    xr_reference(ctx, "S2 Table 4 top sink at 1 iteration (m)", 0.02, r[0].sink, NULL,
+    xr_reference(ctx, "top sink at 1 iteration (m)", 0.02, r[0].sink, NULL,
                  S2_DEV_T4);
-    xr_reference(ctx, "S2 Table 4 sum |v| at 1 iteration (m/s)", 1.03, r[0].sum_v, NULL,
+    xr_reference(ctx, "sum |v| at 1 iteration (m/s)", 1.03, r[0].sum_v, NULL,
                  S2_DEV_T4);
-    xr_reference(ctx, "S2 Table 4 max penetration at 8 iterations (m)", 2e-5, r[3].pen, NULL,
+    xr_reference(ctx, "max penetration at 8 iterations (m)", 2e-5, r[3].pen, NULL,
                  S2_DEV_T4);
-    xr_reference(ctx, "S2 Table 4 sum |v| at 8 iterations (m/s)", 0.023, r[3].sum_v, NULL,
+    xr_reference(ctx, "sum |v| at 8 iterations (m/s)", 0.023, r[3].sum_v, NULL,
                  S2_DEV_T4);
     xr_tolerance_source(ctx, "original measurement: the trend (each doubling shrinks the overlap "
                              "by 0.047-0.175, at least 4x, strictly; sink ~1.8x, read as "
@@ -903,12 +907,12 @@ static int s2_iterations_run(xr_ctx *ctx)
                  (unsigned)iters[k]);
         xr_check(ctx, what, r[k].sink / r[k].pen, 1.8, xr_bracket(1.5, 2.5), NULL);
     }
-    xr_reference(ctx, "S2 Table 4 top sink / max penetration, 8 iterations", 1.8,
+    xr_reference(ctx, "top sink / max penetration, 8 iterations", 1.8,
                  r[3].sink / r[3].pen, "top sink / max penetration, 8 iterations", S2_DEV_T4);
 
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S2 (contacts) Table 4: a four-ball tower (beta = 1, e = 0.2) after 1.5 s vs iterations "
+             "The ball stack (S2): a four-ball tower (beta = 1, e = 0.2) after 1.5 s vs iterations "
              "per frame. Left: max penetration, top-ball sink and sum |v| (log scales), original "
              "points beside. Each doubling shrinks the overlap by %.2f / %.2f / %.2f (original measurement 0.175 "
              "/ 0.120 / 0.047). Right: max penetration vs time for 1, 2, 4, 8 iterations: "
@@ -1180,9 +1184,9 @@ static int s2_particles_run(xr_ctx *ctx)
     (void)pp_end;
     (void)wp_end;
 
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S2 (contacts) in 3-D: %zu balls poured into a %.1f m box of five planes through the "
+             "Contacts in 3-D (S2): %zu balls poured into a %.1f m box of five planes through the "
              "world step (substep order, %u x %u, broad phase every frame, float). Left: final "
              "positions seen from the side, coloured by depth. Middle: energy / start (potential "
              "from the floor) and kinetic energy. Right: max pair and plane penetration vs time "
@@ -1195,42 +1199,42 @@ static int s2_particles_run(xr_ctx *ctx)
 const xr_section xr_section_s2_position_only = {
     .name = "s2_position_only",
     .title = "Position-only correction, beta sweep; raw penetration and E/E0 vs time per beta",
-    .spec = "S2 Table 1",
+    .spec = "S2: contacts, position-only correction",
     .figures = XR_FIGURES("s2_position_only"),
     .tables = XR_TABLES({"s2_position_only", "energy and penetration vs time per beta"},
-                        {"s2_position_only_table", "S2 (contacts) Table 1 at 1 s"}),
+                        {"s2_position_only_table", "position-only correction at 1 s per beta"}),
     .run = s2_position_only_run};
 
 const xr_section xr_section_s2_restitution = {
     .name = "s2_restitution",
     .title = "Ball on the infinite plate, v' = -e v exactly; energy with the velocity pass on",
-    .spec = "S2 Table 2",
+    .spec = "S2: contacts, a ball on the plate",
     .figures = XR_FIGURES("s2_restitution"),
-    .tables = XR_TABLES({"s2_restitution", "S2 (contacts) Table 2"},
+    .tables = XR_TABLES({"s2_restitution", "a ball on the plate: v' per e"},
                         {"s2_restitution_energy", "E/E0 vs time with the velocity pass on"}),
     .run = s2_restitution_run};
 
 const xr_section xr_section_s2_mass_ratio = {
     .name = "s2_mass_ratio",
     .title = "Two balls, share backed out mu/(mu+1) and v1' vs mu against the closed forms",
-    .spec = "S2 Table 3",
+    .spec = "S2: contacts, two balls",
     .figures = XR_FIGURES("s2_mass_ratio"),
-    .tables = XR_TABLES({"s2_mass_ratio", "S2 (contacts) Table 3"}),
+    .tables = XR_TABLES({"s2_mass_ratio", "two balls: shares and v1' per mass ratio"}),
     .run = s2_mass_ratio_run};
 
 const xr_section xr_section_s2_iterations = {
     .name = "s2_iterations",
     .title = "Four-ball tower, max penetration, top sink and sum |v| vs iterations",
-    .spec = "S2 Table 4",
+    .spec = "S2: contacts, iterations on a stack",
     .figures = XR_FIGURES("s2_iterations"),
-    .tables = XR_TABLES({"s2_iterations", "S2 (contacts) Table 4 with ratios and the original measurements"},
+    .tables = XR_TABLES({"s2_iterations", "the ball stack per iteration count, with ratios and the original measurements"},
                         {"s2_iterations_time", "tower state vs time per iteration count"}),
     .run = s2_iterations_run};
 
 const xr_section xr_section_s2_particles = {
     .name = "s2_particles",
     .title = "A few thousand balls poured into a box of planes; energy and penetration vs time",
-    .spec = "S2 in 3-D",
+    .spec = "S2: contacts in 3-D",
     .figures = XR_FIGURES("s2_particles"),
     .tables = XR_TABLES({"s2_particles", "final ball positions"},
                         {"s2_particles_time", "energy and max penetration vs time"}),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Sections s3_*: S3 (soft bodies), volumetric soft bodies and cloth, on the engine
+/* Sections s3_*: soft bodies (S3), volumetric soft bodies and cloth, on the engine
  * of xpbd/engine.h (scenes from xpbd/mesh.h, double precision, the ISA of
  * --isa):
  *
@@ -94,6 +94,7 @@ static void s3_write_shape(FILE *f, int scene, const xs_cube *c, double dx)
 
 static int s3_tet_cube_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** A soft body made of tetrahedra: XPBD distance constraints along the edges, with compliance as the artist's control, and a volume constraint per tetrahedron (C = 6(V - V0)) projected onto its four vertices. Edges alone let a tet mesh collapse flat; the volume constraints keep it a body. The checks every soft body must pass start here: hanging, the cube sags but does not stretch without bound; dropped on the ground, it squashes a little, then recovers or settles.\n\n");
     const int frames = xr_quick(ctx) ? 300 : 600;
     /* 0 hanging + volume, 1 hanging, edges only, 2 dropped + volume,
      * 3 dropped, edges only */
@@ -194,7 +195,7 @@ static int s3_tet_cube_run(xr_ctx *ctx)
             sag_ref = -s3_min_y(xpbd_engine_particles_f64(stiff.e));
         xs_cube_free(&stiff);
     }
-    /* S3 (soft bodies): before trusting a colouring, compare two serial orders */
+    /* soft bodies (S3): before trusting a colouring, compare two serial orders */
     xpbd_order_report rev, shuf;
     memset(&rev, 0, sizeof rev);
     memset(&shuf, 0, sizeof shuf);
@@ -223,7 +224,7 @@ static int s3_tet_cube_run(xr_ctx *ctx)
           "Sag at alpha = 1e-3: %.6f m; sag(1e-2) / sag(1e-3) = %.3f (compliance ratio 10). "
           "Dropped with volume: squashed to %.4f m on impact, rebounded to %.4f m, settled at "
           "%.4f m.\n\n"
-          "Order check (`xpbd_order_check_f64`, S3 (soft bodies): compare two serial constraint orders "
+          "Order check (`xpbd_order_check_f64`, soft bodies (S3): compare two serial constraint orders "
           "before trusting a parallel colouring): the hanging cube solved serially in its input "
           "order and in reversed order differs by %.2g m at most (rms %.2g m) after 4 s, in a "
           "shuffled order by %.2g m: %.2f%% and %.2f%% of its %.3f m extent. PBD is order "
@@ -278,9 +279,9 @@ static int s3_tet_cube_run(xr_ctx *ctx)
     xr_check(ctx, "two serial orders: status of the ordered runs", ost, XPBD_OK, xr_exact(), NULL);
     xr_check(ctx, "two serial orders: max difference / extent", order, 0,
              xr_bracket(nextafter(0, 1), 0.02), NULL);
-    char cap[900];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S3 (soft bodies) tet cube (3x3x3 cells, 6 tets each, 6.4 kg, edge compliance 1e-2 m/N, XPBD "
+             "Soft bodies (S3), tet cube (3x3x3 cells, 6 tets each, 6.4 kg, edge compliance 1e-2 m/N, XPBD "
              "10 iterations). Hanging from its top layer it sags %.4f m and stops, volume kept "
              "to %.2f%% by the tet constraints; edges only it sags %.4f m and its volume drifts "
              "%+.1f%%. Dropped from 0.5 m it squashes to %.3f m, rebounds to %.3f m and settles "
@@ -375,7 +376,7 @@ static int s3_iteration_tiers_run(xr_ctx *ctx)
           "The hanging tet cube of s3_tet_cube (edge compliance 1e-2 m/N, tets rigid, 1 substep, "
           "%d frames, 1%% damping per frame) against the iteration count. XPBD's compliance is "
           "the material; PBD's k_s = 0.05 per projection was chosen to sag like XPBD at 10 "
-          "iterations, and k_s = 1 is the usual PBD setting (S3 (soft bodies): iterations are a "
+          "iterations, and k_s = 1 is the usual PBD setting (soft bodies (S3): iterations are a "
           "quality tier; a low tier visibly softer means the stiffness is tied to the "
           "iteration count).\n\n| iterations | XPBD sag (m) | PBD k_s 0.05 (m) | PBD k_s 1 (m) |\n"
           "|---|---|---|---|\n",
@@ -427,9 +428,9 @@ static int s3_iteration_tiers_run(xr_ctx *ctx)
     }
     xr_tolerance_source(ctx, "original measurement: PBD's low tier 'visibly softer' (2x)");
     xr_check(ctx, "PBD k_s 0.05 sag, 4 vs 10 iterations: p4/p10", p4 / p10, 1, xr_above(2), NULL);
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S3 (soft bodies) iteration tiers: sag of the hanging tet cube vs iterations per frame. "
+             "Soft bodies (S3), iteration tiers: sag of the hanging tet cube vs iterations per frame. "
              "XPBD (compliance 1e-2 m/N) sags %.4f m at 4 and %.4f m at 10 iterations (%.1f%% "
              "apart: the tier changes quality, not the material); PBD with k_s = 0.05 sags "
              "%.4f m at 4 and %.4f m at 10 (%.1fx), and PBD k_s = 1 stiffens without bound as "
@@ -572,9 +573,9 @@ static int s3_damping_run(xr_ctx *ctx)
              xr_at_least(Lr[0] - 0.01), NULL);
     xr_check(ctx, "global 0.99 slows the thrown cube: centre behind ballistic (m)", drift[2], 0,
              xr_above(0.5), NULL);
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S3 (soft bodies) damping: a spinning tet cube thrown at (3, 4) m/s. Relative damping (0.1 "
+             "Soft bodies (S3), damping: a spinning tet cube thrown at (3, 4) m/s. Relative damping (0.1 "
              "per substep) leaves the centre of mass on the ballistic path (drift %.1g m) and "
              "vx at %.6f m/s; a global 0.99 factor per frame slows it to %.3f m/s after %.1f s "
              "and the cube falls %.2f m short. The spin decays %.0f%% without damping (PBD's "
@@ -771,9 +772,9 @@ static int s3_rigid_coupling_run(xr_ctx *ctx)
     xr_check(ctx, "1000 kg box: v_box <= 2 m v/(m + M) (m/s)", vb_b, bound,
              xr_bracket(nextafter(0, 1), bound), NULL);
     xr_check(ctx, "5 kg box: the box was pushed (m/s)", vb_a, 0, xr_above(0.1), NULL);
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S3 (soft bodies) two-way coupling: momentum (x) of a 2.7 kg soft cube at 2 m/s and of a "
+             "Soft bodies (S3), two-way coupling: momentum (x) of a 2.7 kg soft cube at 2 m/s and of a "
              "free rigid box over the collision. 5 kg box: the soft body gives %.3f N s, the box "
              "takes it (total constant to %.1g N s). 1000 kg box: the box reaches %.4f m/s "
              "(elastic bound %.4f) and the soft cube bounces back at %.2f m/s: momentum changes "
@@ -1046,9 +1047,9 @@ static int s3_cloth_run(xr_ctx *ctx)
         xr_iteration_tiers(ctx, &tr);
         xr_md(ctx, "\n");
     }
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S3 (soft bodies) cloth: a 24x24 curtain with isometric bending draped over a sphere "
+             "Soft bodies (S3), cloth: a 24x24 curtain with isometric bending draped over a sphere "
              "(kinematic rigid body, two-way coupling kernel), %u iterations, with tethers "
              "(left) and without (middle), particles coloured by the stretch of their edges. "
              "Right: max stretch (from the final positions) vs iterations: at 2 iterations %.2f "
@@ -1188,7 +1189,7 @@ static int s3_tearing_run(xr_ctx *ctx)
           "| vertex split | %d | %.0f | %zu | %.0f | %.4f |\n"
           "| keep hinges | %d | %.0f | 0 | %.0f | %.4f |\n\n"
           "Bending stencils: %zu of %zu kept (those across a torn edge or across two pieces of "
-          "a split vertex go). Mass before %.17g kg, after %.17g kg.\n\n",
+          "a split vertex go). Mass before %.6g kg, after %.6g kg (the check below compares them to rounding).\n\n",
           XS_CURTAIN_NX, XS_CURTAIN_NY, frames, sep[0], torn[0], n1 - n, most_hinges[0],
           stretch[0], sep[1], torn[1], most_hinges[1], stretch[1], bends1, bends0, mass0, mass1);
     xr_tolerance_source(ctx, "topology: counts, exact; mass to f64 rounding of a sum of 96 "
@@ -1201,9 +1202,9 @@ static int s3_tearing_run(xr_ctx *ctx)
              most_hinges[1], 1, xr_at_least(1), NULL);
     xr_check_rel(ctx, "vertex split: mass kept (kg)", mass1, mass0, 1e-12, NULL);
 
-    char cap[700];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S3 (soft bodies) topology: a 12x8 curtain pulled apart by its top row, edges torn beyond "
+             "Soft bodies (S3), topology: a 12x8 curtain pulled apart by its top row, edges torn beyond "
              "30%% stretch at step end, edges coloured by stretch. Left: at the end (frame %d), "
              "the two pieces pulled apart; tears split the vertices a crack runs through (%.0f hinge vertices at most, %.0f "
              "particles added in all). Middle: tears only remove edges, at frame %d (up to %.0f "
@@ -1353,9 +1354,9 @@ static int s3_sleeping_run(xr_ctx *ctx)
     xr_check(ctx, "corner cubes woken by it", !corners_slept, 0, xr_exact(), NULL);
     xr_check(ctx, "everything asleep again (frame)", again, frames,
              xr_bracket(nextafter(drop, INFINITY), frames), NULL);
-    char cap[600];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S3 (soft bodies) sleeping: ten soft cubes, one dropped at frame %d onto the middle of nine "
+             "Soft bodies (S3), sleeping: ten soft cubes, one dropped at frame %d onto the middle of nine "
              "sleeping ones. Left: bodies asleep; middle: constraint solves per frame (zero "
              "while all sleep, one cube's worth while only the falling cube moves); right: "
              "largest kinetic energy per kg of a body against the 1e-4 J/kg threshold. All "
@@ -1585,9 +1586,9 @@ static int filmstrips_run(xr_ctx *ctx)
     xr_check(ctx, "curtain: pieces in the last shot", (double)pieces, 2, xr_exact(), NULL);
     xr_check(ctx, "pile: bodies asleep in the last shot (all dropped at once)", asleep, 10,
              xr_exact(), NULL);
-    char cap[600];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "Filmstrips (S3 (soft bodies) scenes), time left to right: the 24x24 curtain with tethers "
+             "Filmstrips (soft bodies, S3), time left to right: the 24x24 curtain with tethers "
              "draping over the sphere (0 to %.1f s); the tet cube dropped from 0.5 m, squashing "
              "and recovering (0 to %.1f s); the 12x8 curtain pulled apart into two pieces by "
              "vertex splits (0 to %.1f s); ten soft cubes settling and falling asleep (red: "
@@ -1601,7 +1602,7 @@ static int filmstrips_run(xr_ctx *ctx)
 /* What every S3 section's descriptor shares: its name, the spec, its one
  * figure (named as the section) and its run function (NAME_run, defined
  * above under that full name). */
-#define S3_SECTION(NAME) .name = #NAME, .spec = "S3", .figures = XR_FIGURES(#NAME), .run = NAME##_run
+#define S3_SECTION(NAME) .name = #NAME, .spec = "S3: soft bodies", .figures = XR_FIGURES(#NAME), .run = NAME##_run
 
 const xr_section xr_section_s3_tet_cube = {
     S3_SECTION(s3_tet_cube),

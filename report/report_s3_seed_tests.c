@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Section s3_seed_tests: the tests S3 (soft bodies) prescribes ("reconcile numbers
+/* Section s3_seed_tests: the checks every soft body passes (S3) ("reconcile numbers
  * before looks"), each against its closed form or the original measurement's statement:
  *
  *   poke       a soft cube resting on the ground, one top particle kicked:
@@ -274,6 +274,7 @@ static int st_degenerate(xr_ctx *ctx, xpbd_status *build, size_t *bad, uint32_t 
 
 static int s3_seed_tests_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** Reconcile the numbers before the looks: a poke oscillates and decays; a free fall of 1 s drops about g/2 = 4.9 m; a resting body's support impulse is about m g h per step; a head-on elastic collision of equal balls swaps their velocities; a degenerate tetrahedron is skipped and counted, never turned into NaN; and a moving platform with one-way contact swallows the soft body, which two-way contact prevents.\n\n");
     static st_series s;
     double first, last, drop, mean_sup, worst_sup, v1, v2;
     int swings, fin = 0;
@@ -312,7 +313,7 @@ static int s3_seed_tests_run(xr_ctx *ctx)
     const double n = 60.0 * subs;
     const double closed = XS_G * hs * hs * n * (n + 1) / 2;
     xr_md(ctx,
-          "The tests S3 (soft bodies) prescribes, on 2 x 2 x 2-cell tet cubes (27 particles of 0.1 kg, "
+          "The checks every soft body passes (S3), on 2 x 2 x 2-cell tet cubes (27 particles of 0.1 kg, "
           "edge compliance 1e-3 m/N, rigid tets, 10 iterations, %u substep%s, h = 1/60 s).\n\n"
           "| test | ours | closed form / original |\n|---|---|---|\n"
           "| poke: largest \\|dy\\| in the first / last 0.5 s (m) | %.4g / %.3g | decays |\n"
@@ -375,9 +376,9 @@ static int s3_seed_tests_run(xr_ctx *ctx)
     xr_check(ctx, "platform, one-way: particles below its top at 2 s (swallowed: > half of 27)",
              (double)below1, 27, xr_at_least(14), NULL);
 
-    char cap[800];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "S3 (soft bodies) original tests. (a) a poke: the kicked particle's height oscillates and "
+             "Checks every soft body passes (S3). (a) a poke: the kicked particle's height oscillates and "
              "decays (%.3g m -> %.2g m). (b) free fall for 1 s: %.4f m against g h^2 N(N+1)/2 "
              "(exact) and the original measurement's 4.9 = g t^2/2. (c) support impulse per frame / (M g h) -> "
              "1. (d) equal balls at +-1 m/s, e = 1: velocities swap. (e) a platform "
@@ -393,7 +394,7 @@ const xr_section xr_section_s3_seed_tests = {
     .name = "s3_seed_tests",
     .title = "The S3 checks every soft body passes: poke, free fall, support impulse, equal balls, degenerate tet, "
              "one-way platform",
-    .spec = "S3",
+    .spec = "S3: soft bodies, the checks every soft body passes",
     .figures = XR_FIGURES("s3_seed_tests"),
     .tables = XR_TABLES({"s3_seed_tests", "per frame: poke, fall, support, balls, platform"}),
     .run = s3_seed_tests_run};

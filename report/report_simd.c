@@ -225,7 +225,7 @@ static int simd_agreement_run(xr_ctx *ctx)
     if (nisa == 0)
         return -1;
     xr_md(ctx, "\nPer kernel: `data/simd_agreement.tsv`.\n\n");
-    char cap[512];
+    char cap[1600];
     snprintf(cap, sizeof cap,
              "DESIGN (bitwise agreement): number of values that differ from the scalar reference "
              "after %d steps, per kernel (and step driver) x SIMD path x precision, on a "
@@ -522,7 +522,7 @@ static int simd_speed_run(xr_ctx *ctx)
              xr_exact(), NULL);
     xr_check(ctx, "paths x precisions planned", (double)expected, NAN, xr_at_least(1), NULL);
 
-    char cap[1024];
+    char cap[1600];
     snprintf(cap, sizeof cap,
              "DESIGN (benchmarks): throughput (items per second) vs problem size per SIMD path, "
              "float solid and double dashed, for the XPBD distance kernel (left) and predict "

@@ -646,8 +646,10 @@ static double sw_now(void)
 #define SW_RUN_BODY(ENG, CREATE, STEP, APPLY, DESTROY, SNAP, COUNTERS)                         \
     do {                                                                                        \
         ENG *e = NULL;                                                                          \
-        r->status = CREATE(f, &e, NULL);                                                        \
+        xpbd_replay_error rerr;                                                                 \
+        r->status = CREATE(f, &e, &rerr);                                                       \
         if (r->status != XPBD_OK) {                                                             \
+            r->where = rerr.where;                                                              \
             DESTROY(e);                                                                        \
             return;                                                                             \
         }                                                                                       \
@@ -677,6 +679,11 @@ static double sw_now(void)
             time += sw_now() - t0;                                                              \
             if (st < 0 || (st != XPBD_OK && worst == XPBD_OK))                                  \
                 worst = st;                                                                     \
+            if (st < 0) {                                                                       \
+                r->where.part = COUNTERS(e)->step.bad_part;                                     \
+                r->where.index = COUNTERS(e)->step.bad_index;                                   \
+                r->where.field = COUNTERS(e)->step.bad_field;                                   \
+            }                                                                                   \
             if (st >= 0)                                                                        \
                 ++r->frames_done;                                                               \
         }                                                                                       \
@@ -853,6 +860,21 @@ double sw_state_distance(const sw_result *a, const sw_result *b)
         d2 = fmax(d2, s);
     }
     return sqrt(d2);
+}
+
+int sw_status_refused(int status)
+{
+    return status < 0 && status != XPBD_ERR_DIVERGED && status != XPBD_ERR_NOMEM;
+}
+
+int sw_status_name_refused(const char *name)
+{
+    static const char *const refused[] = {"bad_config",     "isa", "bad_timestep", "bad_friction",
+                                          "bad_compliance", "failed"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i)
+        if (strcmp(name, refused[i]) == 0)
+            return 1;
+    return 0;
 }
 
 const char *sw_status_name(int status)

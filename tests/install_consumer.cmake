@@ -30,7 +30,12 @@
 #   fetchcontent  the same parent with FetchContent_Declare(SOURCE_DIR):
 #                 configured (the build is the subdir step's)
 #   example       examples/EXAMPLE against the prefix: configured, built
-#                 with warnings as errors, run (exit 0)
+#                 with warnings as errors, run (exit 0); mesh_record_export
+#                 runs on tests/data/gmsh/cube_v41.msh pinned by its group
+#                 "top": its .pvd lists 60 frames, each .vtu exists, and the
+#                 installed xpbd-replay --check passes its recording (when the
+#                 build has the tool, REPLAY_TOOL); a malformed .msh exits 1
+#                 naming the file's line
 #
 # Every consumer is configured with the build's compilers, build type and
 # sanitizer flags (it links a sanitized library), warnings as errors, and
@@ -41,7 +46,8 @@
 # Inputs (-D): STEP, BUILD_DIR, WORK_DIR, SOURCE_DIR, LIBDIR, GENERATOR,
 # C_COMPILER, CXX_COMPILER, BUILD_TYPE, SANITIZE, SHARED (ON/OFF), OPENMP
 # (ON/OFF), LIBM (libm's file or empty), VERSION, TOOLCHAIN_FILE, EMULATOR
-# ('|'-separated), EXAMPLE (step example).
+# ('|'-separated), EXAMPLE (step example), REPLAY_TOOL (1: xpbd-replay is
+# installed).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var STEP BUILD_DIR WORK_DIR SOURCE_DIR LIBDIR GENERATOR C_COMPILER VERSION)
@@ -77,7 +83,8 @@ function(install_to dir)
 endfunction()
 
 # Configures project src into bin against the package in pkg_prefix (or,
-# with pkg_prefix empty, on its own), builds it and runs exe; checks that
+# with pkg_prefix empty, on its own), builds it and runs exe (with the
+# caller's run_args, when set); checks that
 # find_package used pkg_prefix and that nothing was compiled with -fopenmp.
 function(consumer name src bin pkg_prefix exe)
   file(REMOVE_RECURSE "${bin}")
@@ -139,7 +146,7 @@ function(consumer name src bin pkg_prefix exe)
     if(NOT exe_path)
       message(FATAL_ERROR "${name} built no ${program}")
     endif()
-    run("${name} run" ${CMAKE_COMMAND} -E env ${env} ${emulator} "${exe_path}")
+    run("${name} run" ${CMAKE_COMMAND} -E env ${env} ${emulator} "${exe_path}" ${run_args})
     message(STATUS "${name}: ${run_output}")
     unset(exe_path)
   endforeach()
@@ -362,8 +369,49 @@ elseif(STEP STREQUAL "example")
   if(NOT EXAMPLE)
     message(FATAL_ERROR "install_consumer.cmake: STEP example needs -DEXAMPLE=name")
   endif()
-  consumer(${EXAMPLE} "${SOURCE_DIR}/examples/${EXAMPLE}" "${WORK_DIR}/examples/${EXAMPLE}"
-           "${prefix}" ${EXAMPLE})
+  set(bin "${WORK_DIR}/examples/${EXAMPLE}")
+  set(out "${bin}-out")
+  set(run_args)
+  if(EXAMPLE STREQUAL "mesh_record_export")
+    file(REMOVE_RECURSE "${out}")
+    set(run_args "${SOURCE_DIR}/tests/data/gmsh/cube_v41.msh" --pin top --out "${out}")
+  endif()
+  consumer(${EXAMPLE} "${SOURCE_DIR}/examples/${EXAMPLE}" "${bin}" "${prefix}" ${EXAMPLE})
+  if(EXAMPLE STREQUAL "mesh_record_export")
+    # the series: 60 frames in the index, each file there
+    file(STRINGS "${out}/mesh.pvd" datasets REGEX "<DataSet ")
+    list(LENGTH datasets count)
+    if(NOT count EQUAL 60)
+      message(FATAL_ERROR "${out}/mesh.pvd lists ${count} frames, want 60")
+    endif()
+    foreach(line IN LISTS datasets)
+      if(NOT line MATCHES "file=\"([^\"]+)\"" OR NOT EXISTS "${out}/${CMAKE_MATCH_1}")
+        message(FATAL_ERROR "${out}/mesh.pvd: no file for '${line}'")
+      endif()
+    endforeach()
+    message(STATUS "${EXAMPLE}: ${out}/mesh.pvd lists ${count} frames, every .vtu there")
+    # the recording, checked by the installed tool on every path
+    if(REPLAY_TOOL)
+      run("xpbd-replay --check" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/${LIBDIR}"
+          ${emulator} "${prefix}/bin/xpbd-replay" --check "${out}/mesh.xrp")
+      message(STATUS "xpbd-replay --check ${out}/mesh.xrp:\n${run_output}")
+    else()
+      message(STATUS "${EXAMPLE}: no xpbd-replay in this build (XPBD_BUILD_REPORT=OFF): "
+                     "its --check of ${out}/mesh.xrp not run")
+    endif()
+    # a malformed file: exit 1, its line and what is wrong
+    file(WRITE "${out}/bad.msh" "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 x\n")
+    find_program(exe_path ${EXAMPLE} PATHS "${bin}" "${bin}/${BUILD_TYPE}" NO_DEFAULT_PATH
+                 NO_CACHE)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/${LIBDIR}"
+                            ${emulator} "${exe_path}" "${out}/bad.msh"
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE bad_out ERROR_VARIABLE bad_err)
+    if(NOT rc EQUAL 1 OR NOT bad_err MATCHES "bad[.]msh:5: ")
+      message(FATAL_ERROR "${EXAMPLE} on a malformed file: exit ${rc}, '${bad_err}' "
+                          "(want 1 and the file's line 5)")
+    endif()
+    message(STATUS "${EXAMPLE} on a malformed file: exit 1, ${bad_err}")
+  endif()
 else()
   message(FATAL_ERROR "install_consumer.cmake: unknown STEP '${STEP}'")
 endif()

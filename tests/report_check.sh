@@ -6,6 +6,7 @@
 #   sh report_check.sh figures XPBD_REPORT OUT   check OUT's figures and report.pdf
 #   sh report_check.sh parallel XPBD_REPORT OUT  --jobs 1 and 2 agree
 #   sh report_check.sh self_test XPBD_REPORT OUT every check can fail
+#   sh report_check.sh cli     XPBD_REPORT OUT   refused command lines
 #
 # data: exit status 0 (3 = figures missing, accepted only where gnuplot is
 # not installed); stdout ends with "N passed, 0 failed"; every table that
@@ -18,15 +19,19 @@
 # (when groff is installed) has at least one page per figure, groff, tbl
 # and gropdf print no warning (pdf/groff.log), every figure placed at the
 # size it was drawn (scale 1: the text prints at the size set), A4 pages
-# only, a destination and a bookmark per section, the Summary on page 3 and
-# a contents page listing every section with the page its heading is on,
-# each line a link to the section's destination (pdfinfo, pdftotext,
+# only, a destination and a bookmark (its number and title) per section,
+# the Summary on page 3 and a contents page listing every section (its
+# title, and its identifier in small print) with the page its heading is
+# on, each line a link to the section's destination (pdfinfo, pdftotext,
 # pdftohtml).
 # parallel: a few untimed sections with --jobs 1 and --jobs 2 give the
 # same report.md (timing and date lines aside) and the same data tables.
 # self_test: --self-test --quick exits 0 and ends with "N checks mutated,
 # N caught": every check fails once its measured value is moved just past
 # its tolerance.
+# cli: an --only that names no section ('', ',', --only=) or an unknown one,
+# an --only without its value: exit 2, a message naming the list, no
+# output directory made.
 set -u
 mode=$1
 report=$2
@@ -236,10 +241,16 @@ figures)
         for tag in contents summary $(for s in $(names section); do echo "sec-$s"; done); do
             grep -q "\"$tag\"\$" "$out/dests.txt" || err "report.pdf: no destination '$tag'"
         done
+        # a bookmark per section: its number and its title (the title as
+        # report.md heads the section, up to its first symbol, at most 20
+        # characters: the bookmark spells symbols in ASCII)
         k=0
         for s in $(names section); do
             k=$((k + 1))
-            grep -aq "/Title ($k $s)" "$rep" || err "report.pdf: no bookmark '$k $s'"
+            title=$(awk -v s="$s" '/^## / { t = substr($0, 4) } $0 ~ "xpbd-report --only " s "[*]$" { print t; exit }' "$out/report.md" |
+                LC_ALL=C sed 's/[^ -~].*//; s/[(]/\\(/g; s/[)]/\\)/g' | cut -c1-20)
+            [ -n "$title" ] || err "report.md: no heading for section $s"
+            grep -aFq "/Title ($k $title" "$rep" || err "report.pdf: no bookmark '$k $title...' for section $s"
         done
         # the summary is the first heading after the contents
         pdftotext -f 3 -l 3 "$rep" - | grep -q '^Summary$' || err "report.pdf: page 3 is not the Summary"
@@ -247,7 +258,8 @@ figures)
         pdftotext -layout -f 2 -l 2 "$rep" "$out/contents.txt"
         for s in $(names section); do
             want=$(awk -v t="sec-$s" '$NF == "\"" t "\"" { print $1 }' "$out/dests.txt")
-            got=$(awk -v s="$s" '$2 == s { n = split($0, a, "."); x = a[n]; gsub(/[^0-9]/, "", x); print x }' "$out/contents.txt")
+            # the line of the title and, in small print, the identifier
+            got=$(awk -v s="$s" '{ for (i = 2; i <= NF; i++) if ($i == s || index($i, s ".") == 1) { n = split($0, a, "."); x = a[n]; gsub(/[^0-9]/, "", x); print x; next } }' "$out/contents.txt")
             [ -n "$got" ] || err "contents: no line for section $s"
             [ -n "$got" ] && [ "$got" = "$want" ] || err "contents: $s on page '$got', its heading is on page '$want'"
         done
@@ -266,7 +278,7 @@ figures)
                 err "contents: the Summary line is not a link to page $want"
             for s in $(names section); do
                 want=$(awk -v t="sec-$s" '$NF == "\"" t "\"" { print $1 }' "$out/dests.txt")
-                grep -q "<a href=\"[^\"]*#$want\"><b>$s</b></a>" "$out/contents.xml" ||
+                grep -q "<a href=\"[^\"]*#$want\">$s</a>" "$out/contents.xml" ||
                     err "contents: the $s line is not a link to page $want"
             done
         else
@@ -311,8 +323,31 @@ self_test)
     ! grep -q '^  SURVIVOR ' "$out.stdout" || err "checks survived their mutation (above)"
     check_table self_test
     ;;
+cli)
+    rm -rf "$out"
+    mkdir -p "$out.cli"
+    refused() { # WANT ARGS...: exit 2, stderr names WANT, nothing written to $out
+        want=$1
+        shift
+        "$report" "$@" --out "$out" > "$out.cli/stdout" 2> "$out.cli/stderr"
+        status=$?
+        [ $status -eq 2 ] || err "xpbd-report $* exited $status (expected 2): $(cat "$out.cli/stderr")"
+        grep -q -- "$want" "$out.cli/stderr" || err "xpbd-report $*: stderr does not name '$want': $(cat "$out.cli/stderr")"
+        [ ! -e "$out" ] || err "xpbd-report $* created $out"
+    }
+    refused "--only ',' names no section" --only ,
+    refused "--only '' names no section" --only ''
+    refused "--only ',,' names no section" --only=,,
+    refused "--only '' names no section" --only=
+    refused "--only ',' names no section" --only s0_lambda --only ,
+    refused "unknown section or figure 'nope'" --only s0_lambda,nope
+    refused "valid names" --only nope
+    "$report" --out "$out" --only > "$out.cli/stdout" 2> "$out.cli/stderr"
+    [ $? -eq 2 ] && grep -q -- "--only needs a value" "$out.cli/stderr" ||
+        err "--only without a value: $(cat "$out.cli/stderr")"
+    ;;
 *)
-    echo "usage: sh report_check.sh data|figures|parallel|self_test XPBD_REPORT OUT"
+    echo "usage: sh report_check.sh data|figures|parallel|self_test|cli XPBD_REPORT OUT"
     exit 2
     ;;
 esac

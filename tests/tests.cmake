@@ -292,7 +292,8 @@ set_tests_properties(alloc PROPERTIES TIMEOUT 300 LABELS "unit")
 
 # --- the mesh loaders (xpbd::io, xpbd/io.h) -----------------------------------
 # xpbd-io-tests (test_io.c): each format's features on files it writes into
-# its own directory, the malformed-file catalogue, and (test_io_meshes.c)
+# its own directory, the malformed-file catalogue (the mesh loaders' and
+# xpbd_replay_load's), and (test_io_meshes.c)
 # a box, a sphere, a torus and a holed box meshed by the `tetgen` program
 # (io.mesher: skipped, 77, when tetgen is not on PATH) and the Gmsh files
 # committed in tests/data/gmsh (io.files; gmsh itself is not needed).

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,15 @@ static int rp_grow_inputs(xpbd_replay_file *r)
     return 1;
 }
 
+/* Every v[0..count) finite; v may be NULL when count is 0. */
+static int rp_finite(const double *v, size_t count)
+{
+    for (size_t k = 0; k < count; ++k)
+        if (!isfinite(v[k]))
+            return 0;
+    return 1;
+}
+
 /* What the loader would refuse, or the replay could not read: the file's
  * arrays for its counts and flags, and the bounds of the format. */
 static xpbd_status rp_check(const xpbd_replay_file *f, xpbd_replay_error *err)
@@ -195,6 +205,48 @@ static xpbd_status rp_check(const xpbd_replay_file *f, xpbd_replay_error *err)
         if (f->input_frame[k] < f->start_frame || (k && f->input_frame[k] < f->input_frame[k - 1]))
             return rp_fail(err, XPBD_ERR_ARGUMENT,
                            "input %zu: before the start or before the input ahead of it", k);
+        else if (f->input_frame[k] - f->start_frame >= f->frames)
+            return rp_fail(err, XPBD_ERR_ARGUMENT,
+                           "input %zu: on frame %llu, after the last frame recorded (an input "
+                           "applied after the last step is never replayed)",
+                           k, (unsigned long long)f->input_frame[k]);
+    /* indices within the particles, as the loader checks them */
+    const size_t n = f->n;
+    for (size_t i = 0; i < n; ++i)
+        if ((f->origin && f->origin[i] >= n) || (f->has_tethers && f->tether_anchor[i] >= n))
+            return rp_fail(err, XPBD_ERR_ARGUMENT, "particle %zu: origin or tether anchor out "
+                                                   "of range", i);
+    for (size_t k = 0; k < 2 * f->edges; ++k)
+        if (f->edge[k] >= n)
+            return rp_fail(err, XPBD_ERR_ARGUMENT, "edge %zu: particle out of range", k / 2);
+    for (size_t k = 0; k < 4 * f->tets; ++k)
+        if (f->tet[k] >= n)
+            return rp_fail(err, XPBD_ERR_ARGUMENT, "tet %zu: particle out of range", k / 4);
+    for (size_t k = 0; k < 4 * f->bends; ++k)
+        if (f->bend[k] >= n)
+            return rp_fail(err, XPBD_ERR_ARGUMENT, "bend %zu: particle out of range", k / 4);
+    for (uint32_t b = 0; b < f->bodies; ++b)
+        if (f->body_begin[b] > f->body_begin[b + 1] || f->body_begin[b + 1] > n)
+            return rp_fail(err, XPBD_ERR_ARGUMENT, "body %u: not a range of the particles", b);
+    /* every real finite, as the loader reads them */
+    const xpbd_step_config *c = &f->config;
+    const double one[] = {f->h, c->gravity[0], c->gravity[1], c->gravity[2], c->damping,
+                          c->pbd_stiffness, c->spring_damping, c->contact_beta, c->restitution,
+                          c->contact_slop, c->friction_static, c->friction_dynamic,
+                          c->contact_skin, c->relative_damping, f->options.tear_stretch,
+                          f->options.sleep_energy};
+    int finite = rp_finite(one, sizeof one / sizeof one[0]) &&
+                 rp_finite(f->particle, 13 * n) && (!f->has_radius || rp_finite(f->radius, n)) &&
+                 (!f->has_tethers || rp_finite(f->tether_length, n)) &&
+                 rp_finite(f->edge_rest, f->edges) && rp_finite(f->edge_compliance, f->edges) &&
+                 rp_finite(f->tet_compliance, f->tets) && rp_finite(f->bend_compliance, f->bends);
+    for (uint32_t k = 0; finite && k < f->planes; ++k)
+        finite = rp_finite(f->plane[k].n, 3) && rp_finite(&f->plane[k].d, 1);
+    for (size_t k = 0; finite && k < f->inputs; ++k)
+        finite = rp_finite(f->input[k].value, 3);
+    if (!finite)
+        return rp_fail(err, XPBD_ERR_ARGUMENT, "a real is NaN or infinite (the file holds "
+                                               "finite reals only)");
     return XPBD_OK;
 }
 
@@ -347,6 +399,7 @@ typedef struct rp_reader {
     char *tok[RP_MAX_TOKENS];
     int ntok;                   /* -1: more than RP_MAX_TOKENS */
     char point[8];              /* the C locale's decimal point, for strtod */
+    const char *nonfinite;      /* the last real refused as NaN or infinite, or NULL */
     xpbd_replay_error *err;
 } rp_reader;
 
@@ -386,15 +439,33 @@ static int rp_next(rp_reader *r)
 
 static xpbd_status rp_bad(rp_reader *r, const char *what)
 {
-    rp_fail(r->err, XPBD_ERR_FILE, "%s", what);
+    if (r->nonfinite)
+        rp_fail(r->err, XPBD_ERR_FILE, "%s: '%.32s' is not a finite real", what, r->nonfinite);
+    else
+        rp_fail(r->err, XPBD_ERR_FILE, "%s", what);
     if (r->err)
         r->err->line = r->line;
     return XPBD_ERR_FILE;
 }
 
-/* A real as %a (or %g) wrote it, '.' its decimal point. */
-static int rp_real(const rp_reader *r, const char *s, double *out)
+/* rp_bad with a formatted message */
+static xpbd_status rp_badf(rp_reader *r, const char *fmt, ...) XPBD__IO_PRINTF(2, 3);
+static xpbd_status rp_badf(rp_reader *r, const char *fmt, ...)
 {
+    char what[sizeof r->err->what];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return rp_bad(r, what);
+}
+
+/* A real as %a (or %g) wrote it, '.' its decimal point; finite: no engine
+ * holds a NaN or an infinity in what a file records (the writer refuses
+ * them, rp_check). */
+static int rp_real(rp_reader *r, const char *s, double *out)
+{
+    const char *const tok = s;
     char buf[64];
     const size_t dpn = strlen(r->point);
     size_t m = 0;
@@ -413,6 +484,10 @@ static int rp_real(const rp_reader *r, const char *s, double *out)
     buf[m] = 0;
     char *end;
     *out = strtod(buf, &end);
+    if (m > 0 && *end == 0 && !isfinite(*out)) {
+        r->nonfinite = tok;
+        return 0;
+    }
     return m > 0 && *end == 0;
 }
 
@@ -538,6 +613,72 @@ static xpbd_status rp_version(rp_reader *r, size_t line, const char *fmt, ...)
     return XPBD_ERR_VERSION;
 }
 
+/* The input lines until 'end', and the 'end' line. Every input must come
+ * before a frame the file steps: at most start_frame + frames - 1 (one
+ * applied after the last frame would never be replayed); the first one
+ * beyond is named by its line (lines[k]: input k's). */
+static xpbd_status rp_read_inputs(rp_reader *r, xpbd_replay_file *f)
+{
+    size_t *lines = NULL, room = 0;
+    xpbd_status st = XPBD_OK;
+    for (;;) {
+        if (!rp_next(r)) {
+            st = rp_bad(r, "unexpected end of file: no 'end' line (was the recording "
+                           "finished?)");
+            break;
+        }
+        if (r->ntok == 3 && strcmp(r->tok[0], "end") == 0) {
+            if (!rp_u64(r->tok[1], &f->frames, 10) || !rp_u64(r->tok[2], &f->hash, 16))
+                st = rp_bad(r, "expected 'end <frames> <hash>'");
+            else if (f->frames > XPBD_REPLAY_MAX_FRAMES)
+                st = rp_bad(r, "more frames than a replay may hold (XPBD_REPLAY_MAX_FRAMES)");
+            for (size_t k = 0; st == XPBD_OK && k < f->inputs; ++k)
+                if (f->input_frame[k] - f->start_frame >= f->frames) {
+                    r->line = lines[k];
+                    st = rp_badf(r, "input %zu on frame %llu, but the file steps frames %llu "
+                                    "to %llu only ('end %llu'): it would never be replayed",
+                                 k, (unsigned long long)f->input_frame[k],
+                                 (unsigned long long)f->start_frame,
+                                 (unsigned long long)(f->start_frame + f->frames - 1),
+                                 (unsigned long long)f->frames);
+                }
+            break;
+        }
+        if (r->ntok != 8 || strcmp(r->tok[0], "input") != 0) {
+            st = rp_bad(r, "expected 'input frame kind begin end v0 v1 v2' or 'end'");
+            break;
+        }
+        if (!rp_grow_inputs(f)) {
+            st = XPBD_ERR_NOMEM;
+            break;
+        }
+        if (room < f->input_capacity) {
+            size_t *grown = realloc(lines, f->input_capacity * sizeof *lines);
+            if (!grown) {
+                st = XPBD_ERR_NOMEM;
+                break;
+            }
+            lines = grown;
+            room = f->input_capacity;
+        }
+        xpbd_input *in = &f->input[f->inputs];
+        memset(in, 0, sizeof *in);
+        uint64_t fr;
+        int ok = rp_u64(r->tok[1], &fr, 10) && rp_u32(r->tok[2], &in->kind) &&
+                 rp_u32(r->tok[3], &in->begin) && rp_u32(r->tok[4], &in->end);
+        for (int a = 0; ok && a < 3; ++a)
+            ok = rp_real(r, r->tok[5 + a], &in->value[a]);
+        if (!ok || fr < f->start_frame || (f->inputs && fr < f->input_frame[f->inputs - 1])) {
+            st = rp_bad(r, "malformed input line (frames must not go backwards)");
+            break;
+        }
+        lines[f->inputs] = r->line;
+        f->input_frame[f->inputs++] = fr;
+    }
+    free(lines);
+    return st;
+}
+
 static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
 {
     uint64_t v;
@@ -650,6 +791,12 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
         }
         if (!ok)
             return rp_bad(r, "malformed particle line");
+        if (f->origin[i] >= n)
+            return rp_badf(r, "particle %zu: origin %u out of range (%zu particles)", i,
+                           f->origin[i], n);
+        if (f->has_tethers && f->tether_anchor[i] >= n)
+            return rp_badf(r, "particle %zu: tether anchor %u out of range (%zu particles)", i,
+                           f->tether_anchor[i], n);
     }
     if (!rp_count(r, "edges", &v, (uint64_t)INT32_MAX))
         return rp_bad(r, "expected 'edges <count>'");
@@ -673,6 +820,9 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
             !rp_real(r, r->tok[3], &f->edge_rest[k]) ||
             !rp_real(r, r->tok[4], &f->edge_compliance[k]))
             return rp_bad(r, "expected an edge line 'e i0 i1 rest compliance'");
+        else if (f->edge[2 * k] >= n || f->edge[2 * k + 1] >= n)
+            return rp_badf(r, "edge %zu: particle %u out of range (%zu particles)", k,
+                           f->edge[2 * k] >= n ? f->edge[2 * k] : f->edge[2 * k + 1], n);
     const char *const qname[2] = {"tets", "bends"};
     const char *const qtag[2] = {"t", "b"};
     for (int kind = 0; kind < 2; ++kind) {
@@ -700,6 +850,10 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
                 ok = rp_u32(r->tok[1 + a], &idx[4 * k + (size_t)a]);
             if (!ok || !rp_real(r, r->tok[5], &comp[k]))
                 return rp_bad(r, "expected a line 't|b a b c d compliance'");
+            for (int a = 0; a < 4; ++a)
+                if (idx[4 * k + (size_t)a] >= n)
+                    return rp_badf(r, "%s %zu: particle %u out of range (%zu particles)",
+                                   kind ? "bend" : "tet", k, idx[4 * k + (size_t)a], n);
         }
     }
     if (!rp_count(r, "bodies", &v, UINT32_MAX - 1))
@@ -721,6 +875,9 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
             !rp_u64(r->tok[3], &sl, 10) || sl > 1 || !rp_u32(r->tok[4], &f->calm[b]) ||
             !rp_u64(r->tok[5], &sig, 16) || (b > 0 && b0 != f->body_begin[b]))
             return rp_bad(r, "expected a body line 'body begin end asleep calm signature'");
+        if (b0 > b1 || b1 > n)
+            return rp_badf(r, "body %u: particles [%llu, %llu) not a range of the %zu "
+                              "particles", b, (unsigned long long)b0, (unsigned long long)b1, n);
         f->body_begin[b] = (size_t)b0;
         f->body_begin[b + 1] = (size_t)b1;
         f->asleep[b] = (uint8_t)sl;
@@ -740,33 +897,9 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
     if (v > (uint64_t)INT32_MAX / 2)
         return rp_bad(r, "contacts beyond the contact set's range (INT32_MAX / 2)");
     f->max_contacts = (size_t)v;
-    /* inputs until 'end' */
-    for (;;) {
-        if (!rp_next(r))
-            return rp_bad(r, "unexpected end of file: no 'end' line (was the recording "
-                             "finished?)");
-        if (r->ntok == 3 && strcmp(r->tok[0], "end") == 0) {
-            if (!rp_u64(r->tok[1], &f->frames, 10) || !rp_u64(r->tok[2], &f->hash, 16))
-                return rp_bad(r, "expected 'end <frames> <hash>'");
-            if (f->frames > XPBD_REPLAY_MAX_FRAMES)
-                return rp_bad(r, "more frames than a replay may hold (XPBD_REPLAY_MAX_FRAMES)");
-            break;
-        }
-        if (r->ntok != 8 || strcmp(r->tok[0], "input") != 0)
-            return rp_bad(r, "expected 'input frame kind begin end v0 v1 v2' or 'end'");
-        if (!rp_grow_inputs(f))
-            return XPBD_ERR_NOMEM;
-        xpbd_input *in = &f->input[f->inputs];
-        memset(in, 0, sizeof *in);
-        uint64_t fr;
-        int ok = rp_u64(r->tok[1], &fr, 10) && rp_u32(r->tok[2], &in->kind) &&
-                 rp_u32(r->tok[3], &in->begin) && rp_u32(r->tok[4], &in->end);
-        for (int a = 0; ok && a < 3; ++a)
-            ok = rp_real(r, r->tok[5 + a], &in->value[a]);
-        if (!ok || fr < f->start_frame || (f->inputs && fr < f->input_frame[f->inputs - 1]))
-            return rp_bad(r, "malformed input line (frames must not go backwards)");
-        f->input_frame[f->inputs++] = fr;
-    }
+    st = rp_read_inputs(r, f);
+    if (st != XPBD_OK)
+        return st;
     if (rp_next(r))
         return rp_bad(r, "text after the 'end' line");
     return XPBD_OK;

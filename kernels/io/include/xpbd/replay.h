@@ -38,7 +38,8 @@
  *     bodies <count>     then  body begin end asleep calm signature
  *     planes <count>     then  plane nx ny nz d
  *     contacts <max contacts>            at most INT32_MAX / 2
- *     input <frame> <kind> <begin> <end> v0 v1 v2                  0 or more
+ *     input <frame> <kind> <begin> <end> v0 v1 v2                  0 or more, frame
+ *                                          from the start frame, below start + frames
  *     end <frames> <final state hash, 16 hex digits>  frames <= XPBD_REPLAY_MAX_FRAMES
  *
  * What round-trips: every field of the engine as a scene
@@ -194,8 +195,11 @@ XPBD_IO_API uint64_t xpbd_replay_state_hash_f64(const xpbd_engine_f64 *e);
  *                      NULL; a count, index range or value the loader
  *                      refuses (more than 8 planes, max_contacts above
  *                      INT32_MAX / 2, frames above XPBD_REPLAY_MAX_FRAMES,
- *                      inputs before the start or out of order, max_particles
- *                      below n, an asleep flag other than 0 or 1, ...)
+ *                      inputs before the start or out of order or on a frame
+ *                      after the last one recorded, max_particles below n, an
+ *                      asleep flag other than 0 or 1, an index of a particle,
+ *                      edge, tet, bend, body or tether not below n, a real NaN
+ *                      or infinite, ...)
  *   XPBD_ERR_VERSION   f->protocol or f->config.version not this build's
  *                      XPBD_PROTOCOL_VERSION (the loader would refuse it)
  *   XPBD_ERR_FILE      PATH.part cannot be created or written, or renamed
@@ -210,7 +214,13 @@ XPBD_IO_API xpbd_status xpbd_replay_save(const char *path, const xpbd_replay_fil
  *   XPBD_ERR_ARGUMENT  path (data with size > 0) or out NULL
  *   XPBD_ERR_VERSION   the format or protocol is not one this build reads
  *                      (the message says which, and what to do)
- *   XPBD_ERR_FILE      cannot be opened or read; malformed (err->line: the line)
+ *   XPBD_ERR_FILE      cannot be opened or read; malformed (err->line: the line):
+ *                      a line missing, cut short or of another keyword, a
+ *                      number that does not parse, a count beyond the lines
+ *                      left, a real NaN or infinite, a particle index (edge,
+ *                      tet, bend, origin, tether anchor, body range) not
+ *                      below the particle count, an input on a frame the
+ *                      file does not step (named by the input's line)
  *   XPBD_ERR_NOMEM
  * Allocates *out's arrays on success (free: xpbd_replay_free); on failure
  * nothing is left allocated and *out is zeroed (out not NULL). The path

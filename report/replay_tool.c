@@ -10,17 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RPL_FNV_BASIS 0xcbf29ce484222325ull
-
-static uint64_t rpl_hash(uint64_t h, const void *data, size_t bytes)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < bytes; ++i) {
-        h ^= b[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
+#include "fnv.h"
 
 /* ----------------------------------------------- --export: the meshes --- */
 

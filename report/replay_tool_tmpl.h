@@ -14,7 +14,7 @@ static uint64_t SFX(rpl_hash_lambdas)(uint64_t h, uint32_t slots, const R *lambd
 {
     for (uint32_t s = 0; s < slots; ++s)
         if (source[s] != XPBD_PAD)
-            h = rpl_hash(h, &lambda[s], sizeof lambda[s]);
+            h = xpbd__fnv1a(h, &lambda[s], sizeof lambda[s]);
     return h;
 }
 
@@ -23,10 +23,10 @@ static uint64_t SFX(rpl_check_hash)(const ENG *e)
     const SFX(xpbd_particles) *p = PARTICLES(e);
     const SFX(xpbd_world) *w = SFX(xpbd_engine_world)(e);
     const uint64_t count = p->count;
-    uint64_t h = rpl_hash(RPL_FNV_BASIS, &count, sizeof count);
+    uint64_t h = xpbd__fnv1a(XPBD__FNV_BASIS, &count, sizeof count);
     const R *const a[10] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz, p->w};
     for (int k = 0; k < 10; ++k)
-        h = rpl_hash(h, a[k], p->count * sizeof(R));
+        h = xpbd__fnv1a(h, a[k], p->count * sizeof(R));
     if (w->constraints)
         h = SFX(rpl_hash_lambdas)(h, w->constraints->slots, w->constraints->lambda,
                                  w->constraints->source);
@@ -119,7 +119,7 @@ static xpbd_status SFX(rpl_check_run)(const xpbd_replay_file *fl, xpbd_isa isa, 
         }
         if (trace) {
             const int32_t status = (int32_t)st;
-            trace[f] = rpl_hash(SFX(rpl_check_hash)(e), &status, sizeof status);
+            trace[f] = xpbd__fnv1a(SFX(rpl_check_hash)(e), &status, sizeof status);
         }
         ran->done = f + 1;
         if (f == frames || st < 0)

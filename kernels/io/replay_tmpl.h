@@ -13,9 +13,9 @@ static uint64_t SFX(rp_state_hash)(const ENG *e)
 {
     const SFX(xpbd_particles) *p = PARTICLES(e);
     const R *const a[10] = {p->x, p->y, p->z, p->px, p->py, p->pz, p->vx, p->vy, p->vz, p->w};
-    uint64_t h = RP_FNV_BASIS;
+    uint64_t h = XPBD__FNV_BASIS;
     for (int k = 0; k < 10; ++k)
-        h = rp_hash(h, a[k], p->count * sizeof(R));
+        h = xpbd__fnv1a(h, a[k], p->count * sizeof(R));
     return h;
 }
 

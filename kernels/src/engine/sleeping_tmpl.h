@@ -26,7 +26,7 @@ static uint64_t SFX(signature)(const P *p, size_t b0, size_t b1)
         return h;
     const R *const arrays[7] = {p->x, p->y, p->z, p->vx, p->vy, p->vz, p->w};
     for (int k = 0; k < 7; ++k)
-        h = engine_hash(h, arrays[k] + b0, (b1 - b0) * sizeof(R));
+        h = xpbd__fnv1a(h, arrays[k] + b0, (b1 - b0) * sizeof(R));
     return h;
 }
 

@@ -321,6 +321,10 @@ self_test)
     echo "$last" | awk '$2 == "checks" && $3 == "mutated," && $1 == $4 && $5 == "caught" && $1 > 0 { ok = 1 } END { exit !ok }' ||
         err "last stdout line '$last' is not 'N checks mutated, N caught'"
     ! grep -q '^  SURVIVOR ' "$out.stdout" || err "checks survived their mutation (above)"
+    # every recorded check was mutated, not a subset
+    nchecks=$(awk 'NR > 1' "$out/data/checks.tsv" | wc -l)
+    [ "$(echo "$last" | awk '{ print $1 }')" -eq "$nchecks" ] ||
+        err "$nchecks checks recorded but '$last'"
     check_table self_test
     ;;
 cli)

@@ -220,7 +220,7 @@ stale)
         [ -d "$held_tmp" ] && [ -f "$held_tmp/data/sweep.args" ] ||
             fail "no complete temporary directory '$held_tmp': $(cat held.err)"
         case $held_tmp in
-        *.tmp-*@"$host"-??????) ;;
+        *.tmp-"$held_pid"@"$host"-??????) ;;
         *) fail "temporary directory '$held_tmp' does not name its process and host" ;;
         esac
     }

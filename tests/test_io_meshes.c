@@ -402,6 +402,10 @@ static double io_tets_volume(xpbd_mesh_data *m, double *bound)
                "(tol %.3g); lowest y %.3g above the plane\n",                                 \
                v0_, v1_, err_, (tol), low_ - (y0));                                           \
         ENSURE_LE(err_, (tol));                                                               \
+        /* under its weight an elastic body loses volume (the tolerance's   \
+         * model: between 0 and twice the static compression): one that    \
+         * kept it exactly had no working volume response */                \
+        ENSURE(v1_ < v0_);                                                                    \
         ENSURE(low_ > (y0) - 0.01); /* held by the plane: did not fall through */             \
         free(alpha_);                                                                         \
         free(radius_);                                                                        \

@@ -48,22 +48,24 @@ void xt_fail_real(const char *file, int line, const char *what, double got, doub
                 what, got, got, want, want, tol, tol);
 }
 
+/* dir/name in one of a few rotating buffers (a call may use several) */
+static const char *io_join(const char *dir, const char *name)
+{
+    static char buf[8][1024];
+    static int next;
+    char *b = buf[next++ % 8];
+    snprintf(b, sizeof buf[0], "%s/%s", dir, name);
+    return b;
+}
+
 const char *io_path(const char *name)
 {
-    static char buf[4][1024];
-    static int next;
-    char *b = buf[next++ % 4];
-    snprintf(b, sizeof buf[0], "%s/%s", io_dir, name);
-    return b;
+    return io_join(io_dir, name);
 }
 
 const char *io_data_path(const char *name)
 {
-    static char buf[4][1024];
-    static int next;
-    char *b = buf[next++ % 4];
-    snprintf(b, sizeof buf[0], "%s/%s", io_data, name);
-    return b;
+    return io_join(io_data, name);
 }
 
 static int io_zeroed(const xpbd_mesh_data *m)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s0_lambda.gp: SPEC S0, residual stretch vs iteration, lambda kept vs reset.
+# s0_lambda.gp: the single distance constraint (S0), residual stretch vs iteration, lambda kept vs reset.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s0_lambda.tsv'; out='fig/s0_lambda.png'; fmt='png'" PLOTS/s0_lambda.gp
 # (PLOTS = this directory; fmt='pdf' with out='fig/s0_lambda.pdf' for the PDF.)
@@ -7,7 +7,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
-set title "S0: one XPBD distance constraint (α̃ = compliance/dt^2), residual stretch vs iterations" font F11
+set title "One XPBD distance constraint (S0, α̃ = α/dt^2): residual stretch vs iterations" font F11
 set xlabel 'iterations'
 set ylabel 'residual stretch C = b − a − rest (m)'
 set logscale y
@@ -17,8 +17,8 @@ set yrange [5e-6:8]
 set xtics 1
 set key bottom left
 
-# the seed's four numbers (SPEC S0); tab-separated with a header like the data
-$seed << EOD
+# the original measurement's four numbers (S0, the single distance constraint); tab-separated with a header like the data
+$original << EOD
 iteration	stretch
 1	0.3333333333333335
 10	0.3333333333333335
@@ -38,4 +38,4 @@ plot data using "iteration":"closed_kept" with lines dt 2 lw 1 lc rgb C7 title '
      '' using "iteration":"reset" with linespoints pt 5 ps 1.1 lw 2 lc rgb C4 title 'λ reset each iteration, dt = 0.1', \
      '' using "iteration":"kept_dt2" with linespoints pt 6 ps 1.1 lw 2 lc rgb C1 dt 4 title 'λ kept, dt/2 = 0.05 (α̃ = 4)', \
      '' using "iteration":"reset_dt2" with linespoints pt 4 ps 1.1 lw 2 lc rgb C4 dt 4 title 'λ reset each iteration, dt/2', \
-     $seed using 1:2 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'seed (SPEC S0), matched bit for bit'
+     $original using 1:2 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'original measurement, matched bit for bit'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s0_rejections.gp: SPEC S0 input rules, one bad input per row: the status
+# s0_rejections.gp: Input rules of the single distance constraint (S0), one bad input per row: the status
 # the rule calls for against the status returned, and whether the state
 # was left bit for bit as it was.
 #   gnuplot -e "data='data/s0_rejections.tsv'; out='fig/s0_rejections.png'; fmt='png'" PLOTS/s0_rejections.gp
@@ -8,7 +8,7 @@
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
-set title "SPEC S0 input rules: the status returned for each bad input" font F11
+set title "Input rules of the single distance constraint (S0): the status returned for each bad input" font F11
 set xlabel 'xpbd\_status (negative: error)'
 set xrange [-20:3]
 set yrange [-1:*] reverse

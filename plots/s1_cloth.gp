@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S1 cloth: final shape of the 8x6 and 64x64 (--quick: 32x32) cloths hanging from two
+# The cloth (S1): final shape of the 8x6 and 64x64 (--quick: 32x32) cloths hanging from two
 # corners, every link coloured by its strain.
 #
 #   gnuplot -e "data='DIR/data/s1_cloth.tsv'; out='DIR/fig/s1_cloth.png'; fmt='png'" plots/s1_cloth.gp
@@ -51,7 +51,7 @@ stats data index 1 using 11:12 nooutput
 wx = STATS_max_x
 wy = STATS_min_y
 
-set multiplot layout 1, 2 title "SPEC S1 cloth: settled shape hanging from the two top corners (XPBD), links coloured by strain" font F11
+set multiplot layout 1, 2 title "The cloth (S1): settled shape hanging from the two top corners (XPBD), links coloured by strain" font F11
 set size ratio -1
 set xlabel 'x (m)'
 set ylabel 'y (m)'

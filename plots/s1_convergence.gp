@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S1: convergence per iteration (lambda kept vs reset, PBD) and the
+# The hanging chain and cloth (S1): convergence per iteration (lambda kept vs reset, PBD) and the
 # iteration tiers, chain and 8x6 cloth.
 #
 #   gnuplot -e "data='DIR/data/s1_convergence.tsv'; out='DIR/fig/s1_convergence.png'; fmt='png'" plots/s1_convergence.gp
@@ -35,7 +35,7 @@ pos(y) = (y > 0 ? y : NaN)
 
 # Panels placed by hand, each row's key shared and drawn in a strip of its
 # own below the row (an empty plot with only the key): no key covers data.
-set multiplot title "SPEC S1: convergence per iteration and iteration tiers (h = 1/60 s, one substep, m = 1 kg)" font F11
+set multiplot title "The hanging chain and cloth (S1): convergence per iteration and iteration tiers (h = 1/60 s, one substep, m = 1 kg)" font F11
 set logscale y
 set format y '10^{%L}'
 PANEL_W = 0.5; ROW1 = 0.6; ROW2 = 0.13; PANEL_H = 0.32

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s1_pbd_stiffness.gp: SPEC S1 4.2, PBD chain stretch vs k_s and vs time.
+# s1_pbd_stiffness.gp: PBD with a stiffness k_s on the hanging chain (S1), PBD chain stretch vs k_s and vs time.
 # Reads data (s1_pbd_stiffness.tsv) and, beside it, s1_pbd_stiffness_time.tsv.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s1_pbd_stiffness.tsv'; out='fig/s1_pbd_stiffness.png'; fmt='png'" PLOTS/s1_pbd_stiffness.gp
@@ -13,7 +13,7 @@ time = data[1:strlen(data) - 4] . '_time.tsv'
 
 g = 9.81; h = 1.0/60; floor = 10 * g * h * h
 
-set multiplot layout 1, 2 title "S1 4.2: PBD chain (N = 6, L_0 = 0.1 m, m = 1 kg, h = 1/60 s), one top-down pass per frame" font F11
+set multiplot layout 1, 2 title "PBD with a stiffness k_s on the hanging chain (S1) (N = 6, L_0 = 0.1 m, m = 1 kg, h = 1/60 s), one top-down pass per frame" font F11
 
 set title 'stretch vs stiffness k_s'
 set xlabel 'PBD stiffness k_s'
@@ -32,7 +32,7 @@ plot fall with lines dt 3 lw 1.5 lc rgb C4 title 'free fall in 5 s, g t^2/2 = 12
      '' using "k_s":(column("k_s") >= 0.05 ? column("stretch_settled") : NaN) with points pt 4 ps 1.2 lc rgb C2 title 'settled with damping (10 s; k_s ≥ 0.05)', \
      '' using "k_s":"stretch_5s" with points pt 7 ps 0.9 lc rgb C1 title 'undamped, at t = 5 s', \
      '' using "k_s":"stretch_avg_4_5s" with points pt 6 ps 1.2 lc rgb C1 title 'undamped, average 4–5 s', \
-     '+' using (1):(0.027):(0.027*0.05) every ::0::0 with yerrorbars pt 6 ps 2.5 lw 1.5 lc rgb 'black' title 'seed: 2.7 cm at k_s = 1 (±5%)'
+     '+' using (1):(0.027):(0.027*0.05) every ::0::0 with yerrorbars pt 6 ps 2.5 lw 1.5 lc rgb 'black' title 'original measurement: 2.7 cm at k_s = 1 (±5%)'
 
 unset label 1
 set title 'stretch vs time: small k_s keeps falling'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S1 4.1: explicit-spring chain swept over k, three regimes.
+# Explicit springs on the hanging chain (S1): explicit-spring chain swept over k, three regimes.
 #
 #   gnuplot -e "data='DIR/data/s1_springs_stability.tsv'; out='DIR/fig/s1_springs_stability.png'; fmt='png'" plots/s1_springs_stability.gp
 #
@@ -59,7 +59,7 @@ set object 1 rect from eq_lo, graph 0 to eq_hi, graph 1 behind fc rgb c_eq fs so
 set object 2 rect from lc_lo, graph 0 to lc_hi, graph 1 behind fc rgb c_lc fs solid 0.28 noborder
 set object 3 rect from dv_lo, graph 0 to dv_hi, graph 1 behind fc rgb c_dv fs solid 0.12 noborder
 
-set multiplot layout 2, 2 title "SPEC S1 4.1: explicit springs, N = 6 chain, h = 1/60 s: equilibrium, limit cycle, divergence" font F11
+set multiplot layout 2, 2 title "Explicit springs on the hanging chain (S1), N = 6, h = 1/60 s: equilibrium, limit cycle, divergence" font F11
 # every key sits below its panel: none may cover data
 set key below horizontal maxcols 2 box opaque font F9 samplen 1.5
 
@@ -128,9 +128,9 @@ set yrange [1e-2:1e4]
 # 3 stretch by number (checked by the report's tests): by name, gnuplot
 # reads these long traces several times slower
 set label 6 'closed form, k = 3800' at 1, 0.0387 offset 0, 0.6 front font F9
-plot trace index 0 using 2:(abs($3)) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium (= seed)', \
+plot trace index 0 using 2:(abs($3)) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium (= original measurement)', \
      '' index 1 using 2:(abs($3)) with lines lw 1 lc rgb c_lc title 'k = 3900: limit cycle', \
-     '' index 2 using 2:(abs($3)) with lines lw 1 lc rgb C5 title 'k = 4000: diverges (seed: cycle)', \
+     '' index 2 using 2:(abs($3)) with lines lw 1 lc rgb C5 title 'k = 4000: diverges (original measurement: cycle)', \
      '' index 3 using 2:(abs($3)) with linespoints pt 7 ps 0.4 lw 1.5 lc rgb c_dv title 'k = 10000: diverges', \
      0.0387 with lines dt 2 lc rgb 'black' notitle
 unset multiplot

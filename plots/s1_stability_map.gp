@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S1 4.1: the stability limit of explicit springs as a curve.
+# Explicit springs on the hanging chain (S1): the stability limit of explicit springs as a curve.
 #
 #   gnuplot -e "data='DIR/data/s1_stability_map.tsv'; out='DIR/fig/s1_stability_map.png'; fmt='png'" plots/s1_stability_map.gp
 #
@@ -26,7 +26,7 @@ maxerr = (abs(STATS_min) > abs(STATS_max) ? abs(STATS_min) : abs(STATS_max))
 
 c0 = C1
 c1 = C4
-set multiplot layout 1, 2 title sprintf("SPEC S1 4.1: largest stable k, explicit springs + semi-implicit Euler (m = 1 kg),\nbisection vs closed form (max deviation %.1e)", maxerr) font F11
+set multiplot layout 1, 2 title sprintf("Explicit springs on the hanging chain (S1): largest stable k, explicit springs + semi-implicit Euler (m = 1 kg),\nbisection vs closed form (max deviation %.1e)", maxerr) font F11
 set key box opaque font F9
 
 # Both panels plot how far the limit lies from the practical line m/h^2,

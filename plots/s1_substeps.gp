@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s1_substeps.gp: SPEC S1 4.3, PBD k_s = 0.5 vs substeps against its
+# s1_substeps.gp: PBD with substeps (S1), PBD k_s = 0.5 vs substeps against its
 # equivalent single pass, with XPBD beside it.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s1_substeps.tsv'; out='fig/s1_substeps.png'; fmt='png'" PLOTS/s1_substeps.gp
@@ -10,7 +10,7 @@ load dir . 'common.gp'
 # the keys go below the panels: a taller PDF than common.gp's
 if (fmt eq 'pdf') { eval pdf_terminal(4.4); set output out }
 
-set multiplot layout 1, 2 title "S1 4.3: PBD substeps (k_s = 0.5, one projection each) vs XPBD (α = 10^{-3} m/N), N = 6" font F11
+set multiplot layout 1, 2 title "PBD with substeps on the hanging chain (S1): k_s = 0.5, one projection each, against XPBD (α = 10^{-3} m/N), N = 6" font F11
 
 set title 'settled stretch vs substeps'
 set xlabel 'substeps n_s per frame (h = 1/60 s)'
@@ -38,8 +38,8 @@ set xlabel 'substeps n_s per frame'
 set ylabel 'stretch ratio'
 set yrange [0.002:2]
 set key below vertical maxcols 1 font F9 samplen 2
-set label 1 'seed: off by up to 18x' at 8, 1.0/18 offset -1.5, 0 right font F9
+set label 1 'original measurement: off by up to 18x' at 8, 1.0/18 offset -1.5, 0 right font F9
 plot data using "n_s":"ratio" with linespoints pt 7 ps 1.1 lw 2 lc rgb C4 title 'PBD(k_s, n_s) / PBD(k_{eq}, 1)', \
-     '+' using (8):(1.0/18) every ::0::0 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'seed 1/18 at n_s = 8', \
+     '+' using (8):(1.0/18) every ::0::0 with points pt 6 ps 3 lw 1.5 lc rgb 'black' title 'original 1/18 at n_s = 8', \
      1 with lines dt 2 lc rgb C7 title 'equivalence would give 1'
 unset multiplot

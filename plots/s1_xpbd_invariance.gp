@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s1_xpbd_invariance.gp: SPEC S1 4.4, XPBD stretch / closed form vs
+# s1_xpbd_invariance.gp: the XPBD chain (S1), XPBD stretch / closed form vs
 # substeps for alpha = 1e-2 ... 1e-5.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
 #   gnuplot -e "data='data/s1_xpbd_invariance.tsv'; out='fig/s1_xpbd_invariance.png'; fmt='png'" PLOTS/s1_xpbd_invariance.gp
@@ -16,7 +16,7 @@ col(k) = word(C1 . ' ' . C2 . ' ' . C3 . ' ' . C4, k)
 alpha(k) = 10.0 ** (-1 - k)
 lab(k) = sprintf('α = 10^{%d} m/N', -1 - k)
 
-set multiplot layout 1, 2 title "S1 4.4: XPBD chain (N = 6, 4 iterations per substep), settled stretch vs substeps" font F11
+set multiplot layout 1, 2 title "The XPBD chain (S1) (N = 6, 4 iterations per substep), settled stretch vs substeps" font F11
 
 set title '(a) α sets the target, substeps how close'
 set xlabel 'substeps n_s per frame (h = 1/60 s)'
@@ -31,7 +31,7 @@ set key below horizontal maxcols 2 font F9 samplen 2
 plot for [k=1:4] data using "n_s":(sel(alpha(k), "closed")) with lines dt 2 lw 1.2 lc rgb col(k) notitle, \
      for [k=1:4] data using "n_s":(sel(alpha(k), "stretch")) with linespoints pt 7 ps 1 lw 2 lc rgb col(k) title lab(k), \
      data using "n_s":(is(1e-2) ? column("floor") : NaN) with linespoints pt 2 ps 1 lw 1.5 lc rgb 'black' title 'floor: α = 0 (rigid), ∝ 1/n_s^2', \
-     for [k=1:4] data using "n_s":(sel(alpha(k), "seed_stretch")) with points pt 6 ps 2.5 lw 1.5 lc rgb col(k) title (k == 3 ? 'seed, n_s = 1 (colour: its α)' : '')
+     for [k=1:4] data using "n_s":(sel(alpha(k), "original_stretch")) with points pt 6 ps 2.5 lw 1.5 lc rgb col(k) title (k == 3 ? 'original, n_s = 1 (colour: its α)' : '')
 
 set title '(b) |stretch / closed form − 1| (< 10^{-6}: settling)'
 set ylabel '|stretch / closed form − 1|'
@@ -42,6 +42,6 @@ set label 1 'dashed: 1 %, the check at n_s = 8' at 1.05, 3e-10 left font F9 tc r
 dev(c) = abs(c - 1)
 plot 0.01 with lines dt 2 lw 1.5 lc rgb C4 notitle, \
      for [k=1:4] data using "n_s":(dev(sel(alpha(k), "ratio"))) with linespoints pt 7 ps 1 lw 2 lc rgb col(k) notitle, \
-     for [k=1:4] data using "n_s":(dev(sel(alpha(k), "seed_ratio"))) with points pt 6 ps 2.5 lw 1.5 lc rgb col(k) title (k == 1 ? 'seed, n_s = 8 (colour of its α)' : ''), \
-     for [k=1:4] data using "n_s":(dev(sel(alpha(k), "seed_stretch") / sel(alpha(k), "closed"))) with points pt 4 ps 2.2 lw 1.5 lc rgb col(k) title (k == 3 ? 'seed, n_s = 1' : '')
+     for [k=1:4] data using "n_s":(dev(sel(alpha(k), "original_ratio"))) with points pt 6 ps 2.5 lw 1.5 lc rgb col(k) title (k == 1 ? 'original, n_s = 8 (colour of its α)' : ''), \
+     for [k=1:4] data using "n_s":(dev(sel(alpha(k), "original_stretch") / sel(alpha(k), "closed"))) with points pt 4 ps 2.2 lw 1.5 lc rgb col(k) title (k == 3 ? 'original, n_s = 1' : '')
 unset multiplot

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s2_mass_ratio.gp: SPEC S2 Table 3, two balls (upper 1 kg, lower mu kg):
+# s2_mass_ratio.gp: two balls (S2), two balls (upper 1 kg, lower mu kg):
 # share of the overlap each backs out and the velocities after one impulse
 # vs mu, against the closed forms.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
@@ -15,7 +15,7 @@ load dir . 'common.gp'
 sweep(c) = (column("table") == 0 ? column(c) : NaN)
 rows(c) = (column("table") == 1 ? column(c) : NaN)
 
-set multiplot layout 1, 2 title "S2 Table 3: two balls, upper m_1 = 1 kg, lower m_2 = μ kg (β = 1, e = 0.5, v_1 = −6 m/s, v_2 = 0)" font F11
+set multiplot layout 1, 2 title "Two balls (S2): upper m_1 = 1 kg, lower m_2 = μ kg (β = 1, e = 0.5, v_1 = −6 m/s, v_2 = 0)" font F11
 
 set title '(a) who backs out of the overlap (w = 1/m)'
 set xlabel 'mass ratio μ = m_2 / m_1'
@@ -31,7 +31,7 @@ plot data using (sweep("mu")):(sweep("share_up_closed")) with lines lw 1.5 dt 2 
      '' using (sweep("mu")):(sweep("share_down")) with points pt 7 ps 0.6 lc rgb C4 title 'lower ball (kernel)', \
      '' using (rows("mu")):(rows("share_up")) with points pt 6 ps 2 lw 1.5 lc rgb C1 title 'the five table rows', \
      '' using (rows("mu")):(rows("share_down")) with points pt 6 ps 2 lw 1.5 lc rgb C4 notitle, \
-     '+' using (4):(0.8) every ::0::0 with points pt 4 ps 3 lw 1.5 lc rgb 'black' title 'seed: μ = 4 → 0.8, 0.2', \
+     '+' using (4):(0.8) every ::0::0 with points pt 4 ps 3 lw 1.5 lc rgb 'black' title 'original measurement: μ = 4 → 0.8, 0.2', \
      '+' using (4):(0.2) every ::0::0 with points pt 4 ps 3 lw 1.5 lc rgb 'black' notitle
 
 set title '(b) velocities after one impulse (e = 0.5)'
@@ -48,7 +48,7 @@ plot 0 with lines lw 1 lc rgb '#bbbbbb' notitle, \
      '' using (sweep("mu")):(sweep("v1")) with points pt 7 ps 0.6 lc rgb C1 title "upper v_1' (kernel)", \
      '' using (sweep("mu")):(sweep("v2")) with points pt 7 ps 0.6 lc rgb C4 title "lower v_2' (kernel)", \
      '' using (rows("mu")):(rows("v1")) with points pt 6 ps 2 lw 1.5 lc rgb C1 notitle, \
-     '+' using (0.25):(-4.2) every ::0::0 with points pt 4 ps 3 lw 1.5 lc rgb 'black' title 'seed: −4.2, −1.5, +1.2', \
+     '+' using (0.25):(-4.2) every ::0::0 with points pt 4 ps 3 lw 1.5 lc rgb 'black' title 'original measurement: −4.2, −1.5, +1.2', \
      '+' using (1):(-1.5) every ::0::0 with points pt 4 ps 3 lw 1.5 lc rgb 'black' notitle, \
      '+' using (4):(1.2) every ::0::0 with points pt 4 ps 3 lw 1.5 lc rgb 'black' notitle
 unset multiplot

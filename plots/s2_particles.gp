@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s2_particles.gp: SPEC S2 in 3-D, balls poured into a box of planes:
+# s2_particles.gp: contacts in 3-D (S2), balls poured into a box of planes:
 # final positions (side view), energy and penetration vs time.
 # Reads data (s2_particles.tsv) and, beside it, s2_particles_time.tsv.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
@@ -21,7 +21,7 @@ tmax = STATS_max_x
 stats data using "y" nooutput
 top = STATS_max
 
-set multiplot title "S2 in 3-D: balls poured into a 0.8 m box of five planes (world step, broad phase every frame)" font F10
+set multiplot title "Contacts in 3-D (S2): balls poured into a 0.8 m box of five planes (world step, broad phase every frame)" font F10
 
 # the picture gets the larger share of the width
 set origin 0, 0

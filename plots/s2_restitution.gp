@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s2_restitution.gp: SPEC S2 Table 2, v' = -e v on the infinite plate, and
+# s2_restitution.gp: a ball on the plate (S2), v' = -e v on the infinite plate, and
 # the drop from 1.42 m with the velocity pass on: height and E/E0 vs time.
 # Reads data (s2_restitution.tsv) and, beside it, s2_restitution_energy.tsv.
 # Render by hand, from the report's output directory (DIR of xpbd-report):
@@ -16,7 +16,7 @@ energy = data[1:strlen(data) - 4] . '_energy.tsv'
 sel(e, c) = (abs(column("e") - e) < 1e-9 ? column(c) : NaN)
 col(k) = word(C1." ".C2." ".C3." ".C4." ".C5, k)
 
-set multiplot layout 1, 3 title "S2 Table 2: a ball on the infinite plate (w = 0), β = 1, restitution e" font F11
+set multiplot layout 1, 3 title "A ball on the infinite plate (S2) (w = 0), β = 1, restitution e" font F11
 
 set title "(a) v' after the pass, v = −6 m/s"
 set xlabel 'restitution e'
@@ -27,7 +27,7 @@ set key top left font F9 samplen 1.5
 plot 6 * x with lines lw 1.5 dt 2 lc rgb C7 title "closed form v' = 6e", \
      data using "e":"v_after" with points pt 7 ps 1.6 lc rgb C1 title 'world step (plate w = 0)', \
      data using "e":"v_after_plane" with points pt 6 ps 2.6 lw 1.5 lc rgb C4 title 'against the plane y ≥ 0.34', \
-     '+' using (0.5):(3.0) every ::0::0 with points pt 4 ps 3.2 lw 1.5 lc rgb 'black' title 'seed: e = 0.5 → +3.0'
+     '+' using (0.5):(3.0) every ::0::0 with points pt 4 ps 3.2 lw 1.5 lc rgb 'black' title 'original measurement: e = 0.5 → +3.0'
 
 set title '(b) drop from 1.42 m: height'
 set xlabel 'time t (s)'
@@ -46,7 +46,7 @@ set key top right font F9 samplen 1.5
 set samples 400
 plot (x <= 1 ? 1.052 : NaN) with lines dt 2 lw 1.5 lc rgb C7 title 'bound, e < 1 (first s)', \
      (x <= 1 ? 1.16 : NaN) with lines dt 4 lw 1.5 lc rgb C7 title 'bound, e = 1 (first s)', \
-     1.023 with lines dt 3 lw 1.5 lc rgb 'black' title 'seed: +2.3%', \
+     1.023 with lines dt 3 lw 1.5 lc rgb 'black' title 'original measurement: +2.3%', \
      for [k=1:5] energy using (sel((k-1)*0.25, "t")):(sel((k-1)*0.25, "energy_ratio")) with lines lw 2 \
         lc rgb col(k) notitle
 unset multiplot

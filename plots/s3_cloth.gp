@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S3 cloth: a curtain with isometric bending draped over a sphere (a
+# Soft bodies (S3), cloth: a curtain with isometric bending draped over a sphere (a
 # kinematic rigid body coupled two-way), with and without tethers, and its
 # max stretch vs iterations.
 #
@@ -28,7 +28,7 @@ stats free using 4 nooutput
 smax_f = STATS_max
 cbtop = smax_f > smax_t ? smax_f : smax_t
 
-set multiplot layout 1, 3 title "SPEC S3 cloth: a 24x24 curtain with bending draped over a sphere, 4 iterations; tethers against none" font F11
+set multiplot layout 1, 3 title "Soft-body cloth (S3): a 24x24 curtain with bending draped over a sphere, 4 iterations; tethers against none" font F11
 
 # the sphere: centre (0, 0.45, 0), radius 0.35 (gnuplot z is our y)
 R = 0.35; CY = 0.45

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S3 damping: a thrown, spinning tet cube under no damping, relative
+# Soft bodies (S3), damping: a thrown, spinning tet cube under no damping, relative
 # damping (rigid motion kept) and a global 0.99 velocity factor per frame.
 #
 #   gnuplot -e "data='DIR/data/s3_damping.tsv'; out='DIR/fig/s3_damping.png'; fmt='png'" plots/s3_damping.gp
@@ -14,7 +14,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
-set multiplot layout 1, 3 title "SPEC S3 damping: a spinning tet cube thrown at (3, 4) m/s; damp relative motion only" font F11
+set multiplot layout 1, 3 title "Damping a soft body (S3): a spinning tet cube thrown at (3, 4) m/s; damp relative motion only" font F11
 set key bottom left font F9
 
 set title '(a) centre of mass trajectory'

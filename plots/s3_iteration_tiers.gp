@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S3 iteration tiers: sag of the hanging tet cube vs iterations per
+# Soft bodies (S3), iteration tiers: sag of the hanging tet cube vs iterations per
 # frame, XPBD (compliance) against PBD (stiffness per projection).
 #
 #   gnuplot -e "data='DIR/data/s3_iteration_tiers.tsv'; out='DIR/fig/s3_iteration_tiers.png'; fmt='png'" plots/s3_iteration_tiers.gp
@@ -18,7 +18,7 @@ x10 = STATS_max
 stats data using (column("iterations") == 4 ? column("xpbd_sag") : NaN) nooutput
 x4 = STATS_max
 
-set multiplot layout 1, 2 title "SPEC S3 iteration tiers: hanging tet cube (3x3x3 cells, 6.4 kg), sag vs iterations (1 substep)" font F11
+set multiplot layout 1, 2 title "Iteration tiers (S3): hanging tet cube (3x3x3 cells, 6.4 kg), sag vs iterations (1 substep)" font F11
 set xlabel 'iterations per frame'
 set ylabel 'sag (m)'
 set xrange [1:21]

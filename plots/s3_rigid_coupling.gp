@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S3 two-way coupling: momentum (x) of a soft tet cube and of a free
+# Soft bodies (S3), two-way coupling: momentum (x) of a soft tet cube and of a free
 # rigid box over a collision, for a 5 kg and a 1000 kg box.
 #
 #   gnuplot -e "data='DIR/data/s3_rigid_coupling.tsv'; out='DIR/fig/s3_rigid_coupling.png'; fmt='png'" plots/s3_rigid_coupling.gp
@@ -13,7 +13,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
-set multiplot layout 1, 2 title "SPEC S3 two-way coupling: a 2.7 kg soft cube at 2 m/s hits a free box; momentum p_x of each" font F11
+set multiplot layout 1, 2 title "Soft and rigid, two-way coupling (S3): a 2.7 kg soft cube at 2 m/s hits a free box; momentum p_x of each" font F11
 set xlabel 't (s)'
 set ylabel 'momentum p_x (N s)'
 set key below horizontal font F9

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# s3_seed_tests.gp: the tests SPEC S3 prescribes, one panel each.
+# s3_seed_tests.gp: the checks every soft body passes (S3), one panel each.
 #   gnuplot -e "data='data/s3_seed_tests.tsv'; out='fig/s3_seed_tests.png'; fmt='png'" PLOTS/s3_seed_tests.gp
 # Columns (by name): frame t poke_dy fall_drop fall_closed fall_ideal
 # support_ratio v1 v2 platform_two_way platform_one_way.
@@ -12,7 +12,7 @@ if (fmt eq 'pdf') {
     set terminal pngcairo enhanced color font 'Sans,10' size 1500,900 linewidth 1.3
 }
 set output out
-set multiplot layout 2, 3 title "SPEC S3 seed tests: reconcile the numbers before the looks" font F11
+set multiplot layout 2, 3 title "Checks every soft body passes (S3): reconcile the numbers before the looks" font F11
 set xlabel 't (s)'
 set key inside font F9 samplen 2
 
@@ -28,7 +28,7 @@ set xrange [0:1]
 set key bottom right
 plot data using "t":"fall_drop" with points pt 7 ps 0.6 lc rgb C1 title 'ours', \
      '' using "t":"fall_closed" with lines lw 1.5 lc rgb C4 title 'g h^2 N(N+1)/2', \
-     '' using "t":"fall_ideal" with lines dt 2 lw 1.5 lc rgb C7 title 'g t^2/2 (seed 4.9 m)'
+     '' using "t":"fall_ideal" with lines dt 2 lw 1.5 lc rgb C7 title 'g t^2/2 (original measurement 4.9 m)'
 set autoscale x
 
 set title '(c) support impulse / (M g h)'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S3 sleeping: ten soft cubes, one dropped onto nine sleeping ones:
+# Soft bodies (S3), sleeping: ten soft cubes, one dropped onto nine sleeping ones:
 # bodies asleep, constraint solves per frame and the largest kinetic energy
 # per kg of a body against the sleep threshold.
 #
@@ -14,7 +14,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
-set multiplot layout 1, 3 title "SPEC S3 sleeping: a soft cube dropped onto nine sleeping ones" font F11
+set multiplot layout 1, 3 title "Sleeping (S3): a soft cube dropped onto nine sleeping ones" font F11
 set xlabel 'frame'
 set xrange [0:360]
 unset key

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S3 topology: a curtain torn by its pins, with vertex splitting and
+# Soft bodies (S3), topology: a curtain torn by its pins, with vertex splitting and
 # with edge removal only (keep_hinges), and torn edges / pieces vs frame.
 #
 #   gnuplot -e "data='DIR/data/s3_tearing.tsv'; out='DIR/fig/s3_tearing.png'; fmt='png'" plots/s3_tearing.gp
@@ -39,7 +39,7 @@ set palette defined (0 '#313695', 1 '#4575b4', 2 '#74add1', 3 '#fee090', 4 '#f46
 set cbrange [0:0.3]
 set cblabel 'stretch |d|/rest - 1' font F9
 
-set multiplot title "SPEC S3 topology: a 12x8 curtain pulled apart by its top row, torn beyond 30% stretch" font F11
+set multiplot title "Tearing (S3): a 12x8 curtain pulled apart by its top row, torn beyond 30% stretch" font F11
 set origin 0, 0.6
 set size 1, 0.33
 set size ratio -1

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# SPEC S3 tet cube: sag (hanging) and height (dropped) vs time, volume vs
+# Soft bodies (S3), tet cube: sag (hanging) and height (dropped) vs time, volume vs
 # time, with and without tetrahedral volume constraints, and the final
 # shapes.
 #
@@ -25,7 +25,7 @@ if (fmt eq 'pdf') {
 }
 set output out
 
-set multiplot layout 2, 2 title "SPEC S3 tet cube (3x3x3 cells x 6 tets, edge α = 10^{-2} m/N, 10 iterations): volume on vs edges only" font F11
+set multiplot layout 2, 2 title "A soft tet cube (S3) (3x3x3 cells x 6 tets, edge α = 10^{-2} m/N, 10 iterations): volume on vs edges only" font F11
 set xlabel 't (s)'
 set key top right font F9
 

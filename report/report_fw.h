@@ -7,14 +7,16 @@
  *                     the others in child processes, each section's figures
  *                     as soon as it is done, and report.pdf, two processes at
  *                     a time; results merged in section order
- *   report_record.c   what sections record: tables, checks and where their
- *                     tolerances come from, seed values, markdown, figures,
- *                     progress; and the record stream a child sends back
+ *   report_record.c   what sections record: tables, checks (their verdicts
+ *                     computed from a tolerance kind) and where their
+ *                     tolerances come from, reference values, markdown,
+ *                     figures, progress; the record stream a child sends
+ *                     back; the self-test that perturbs every check
  *   report_util.c     growing buffers, paths, files, child processes
  *   report_gnuplot.c  gnuplot string quoting and the figure runner (gnuplot
  *                     processes that draw each figure as its data appears)
- *   report_prov.c     provenance: commit, date, compiler, CPU, load average
- *   report_md.c       report.md and the data/checks, figures, seeds tables
+ *   report_prov.c     provenance: commit, date, command, compiler, CPU, OS, tools, load
+ *   report_md.c       report.md and the data/checks, figures, references tables
  *   report_pdf.c      the typeset report.pdf (groff -ms, gropdf)
  */
 #ifndef XPBD_REPORT_FW_H
@@ -61,6 +63,25 @@ void xr_buf_put(xr_buf *b, const char *s, size_t n);
 char *xr_strdup(const char *s);
 /* a + b + c (b, c may be NULL), malloc'd. */
 char *xr_path(const char *a, const char *b, const char *c);
+/* `to` as a path relative to the directory from_dir ("../share/xpbd/plots"),
+ * both resolved first; NULL when either does not exist. Free it. */
+char *xr_path_relative(const char *from_dir, const char *to);
+/* The report's notation, in one place. Sections write symbols in ASCII
+ * ("alpha~ lambda", "h^2", "3^-k"); report.md prints them in Unicode
+ * ("α̃ λ", "h²", "3⁻ᵏ") and report.pdf in groff's Greek (\(*a ...) with
+ * raised exponents. The words are whole words only (s0_lambda and
+ * `lambda` in code stay as written): alpha~, alpha, lambda, beta, mu,
+ * omega, rho, Delta; an exponent is ^ after a letter, digit, ')' or '~'
+ * followed by digits, one letter or a parenthesised group. The Unicode
+ * forms are recognised too, so a section may also write them.
+ * xr_notation_at: the notation starting at s[i] (s[0..n), i at a word
+ * boundary) appended to out as UTF-8 (roff = 0) or troff (roff = 1);
+ * returns the input bytes consumed, 0 when there is none (nothing
+ * appended). */
+size_t xr_notation_at(xr_buf *out, const char *s, size_t i, size_t n, int roff);
+/* text[0..n) with its notation in Unicode, outside `code` spans, link
+ * targets "](...)" and indented code lines: appended to out. */
+void xr_notation_md(xr_buf *out, const char *text, size_t n);
 /* Grows arr (of *cap elements of size sz) to hold n + 1 elements. */
 void *xr_grow(void *arr, size_t *cap, size_t n, size_t sz);
 /* Opens path for writing; on failure says why on stderr and returns NULL. */
@@ -109,10 +130,10 @@ void xr_run_jobs(xr_ctx *ctx, xr_job *jobs, size_t n, size_t width);
 
 typedef struct xr_checkrec {
     size_t section;
-    char *what, *tol, *tol_from, *seed;
+    char *what, *tol_from;
     double ours, expected;
-    int exact; /* printed with the shortest round-trip digits */
-    int pass;
+    xr_tol tol;
+    int pass; /* xr_verdict(ours, expected, tol), unless the check itself is malformed */
 } xr_checkrec;
 
 typedef struct xr_figrec {
@@ -121,14 +142,17 @@ typedef struct xr_figrec {
     int png, pdf; /* rendered */
 } xr_figrec;
 
-/* One row of the summary against the seeds; missing: a seed item not
- * reproduced (why in `explained`, the numbers unused). */
-typedef struct xr_seedrec {
+/* One row of the summary against the reference values; missing: an item
+ * not reproduced (why in `explained`, the numbers unused). check: the name
+ * of the check whose verdict the row takes, or NULL (not checked). */
+enum { XR_REF_NOT_CHECKED = -1 };
+typedef struct xr_refrec {
     size_t section;
-    char *item, *explained;
-    double seed, ours;
+    char *item, *explained, *check;
+    double original, ours;
     int missing;
-} xr_seedrec;
+    int verdict; /* 1 PASS, 0 FAIL, XR_REF_NOT_CHECKED; set once the section ran */
+} xr_refrec;
 
 typedef struct xr_secrec {
     int ran;    /* selected and run */
@@ -137,16 +161,22 @@ typedef struct xr_secrec {
     xr_buf md; /* the section's prose and tables */
 } xr_secrec;
 
-/* Where and on what the report ran (report_prov.c). */
+/* Where and on what the report ran (report_prov.c): enough to rebuild the
+ * run on another machine, and no path of the machine that made it. */
 typedef struct xr_prov {
-    char commit[96];   /* git commit (+ " (modified)"), or "unknown" */
-    char date[64];     /* UTC, ISO 8601 */
-    char compiler[96]; /* compiler and version the report was built with */
-    char flags[256];   /* build type and C flags */
-    char cpu[128];     /* model name from /proc/cpuinfo, or "unknown" */
-    char isa[96];      /* path the scenes ran on, and the best one */
-    char load[96];     /* 1-minute load average at the start and the end */
-    char version[32];  /* xpbd version */
+    char commit[96];    /* git commit (+ " (modified)"), or "unknown" */
+    char date[64];      /* UTC, ISO 8601 */
+    char command[512];  /* the command line, program by its name alone */
+    char compiler[96];  /* compiler and version the report was built with */
+    char flags[256];    /* build type and C flags */
+    char cpu[128];      /* model name from /proc/cpuinfo, or "unknown" */
+    char cpu_id[96];    /* vendor, family, model, stepping */
+    char cpu_flags[160]; /* the CPU's flags that decide the ISA paths */
+    char os[192];       /* distribution (os-release), kernel and machine */
+    char isa[96];       /* path the scenes ran on, and the best one */
+    char tools[192];    /* gnuplot's and groff's versions */
+    char load[96];      /* 1-minute load average at the start and the end */
+    char version[32];   /* xpbd version */
     double load_start, load_end;
 } xr_prov;
 
@@ -165,30 +195,51 @@ struct xr_ctx {
     size_t nchecks, capchecks;
     xr_figrec *figs;
     size_t nfigs, capfigs;
-    xr_seedrec *seeds;
-    size_t nseeds, capseeds;
+    xr_refrec *refs;
+    size_t nrefs, caprefs;
     char *tol_from;     /* xr_tolerance_source of the running section */
     int progress_len;   /* chars of the progress line on screen */
     double progress_t;  /* last progress print, s */
     xr_prov prov;
 };
 
-/* %.6g, or for exact checks the shortest form that reads back as the same
+/* %.6g, or (exact, ulps) the shortest form that reads back as the same
  * double. */
 void xr_fmt_num(char *out, size_t n, double v, int exact);
+/* The tolerance as text: "exact (bitwise)", "<= 4 ulps", "rel <= 1e-12",
+ * "+-2%", "|d| <= 1e-15", "in [0.85, 1]", "<= 0.1", ">= 3". */
+void xr_tol_text(char *out, size_t n, xr_tol tol);
+/* The name of a kind: exact, ulps, relative, absolute, bracket. */
+const char *xr_tol_kind_name(xr_tol_kind k);
 /* A section's check table, as report.md and report.pdf both print it: the
  * column names, and per check its cells as text (markdown inline text;
  * the numbers through xr_fmt_num). */
-enum { XR_CHECK_COLS = 7 };
+enum { XR_CHECK_COLS = 6 };
 extern const char *const xr_check_columns[XR_CHECK_COLS];
 typedef struct xr_check_row {
-    const char *cell[XR_CHECK_COLS]; /* into the check and into ours, expected */
-    char ours[40], expected[40];
+    const char *cell[XR_CHECK_COLS]; /* into the check and into the buffers below */
+    char ours[40], expected[40], tol[96];
 } xr_check_row;
-/* The row of check c; r must outlive its use of cell[1] and cell[2]. */
+/* The row of check c; r must outlive its use of the cells. */
 void xr_check_row_of(const xr_checkrec *c, xr_check_row *r);
-/* (ours - seed) / |seed| in %; NaN when the seed is 0 or either is not finite. */
-double xr_deviation_pct(double seed, double ours);
+/* After section s ran: each of its reference rows takes the verdict of the
+ * check it names (a name no check of s has: a failed check). */
+void xr_link_references(xr_ctx *ctx, size_t s);
+/* Reference rows: values compared, of them tested, passed; not
+ * reproduced. */
+void xr_count_references(const xr_ctx *ctx, size_t *values, size_t *tested, size_t *passed,
+                         size_t *missing);
+/* The summary's verdict cell of a row: "PASS (check)", "FAIL (check)",
+ * "not checked". */
+void xr_reference_verdict_text(char *out, size_t n, const xr_refrec *r);
+/* --self-test: perturbs every recorded check's measured value just past
+ * its tolerance on each bounded side (and to NaN) and re-evaluates it;
+ * prints "N checks mutated, N caught" and every survivor; writes
+ * DIR/data/self_test.tsv. Returns the number of survivors. */
+size_t xr_self_test(const xr_ctx *ctx);
+/* (ours - reference) / |reference| in %; NaN when the reference is 0 or
+ * either is not finite. */
+double xr_deviation_pct(double reference, double ours);
 /* After a section ran: a failed check per declared figure it did not make. */
 void xr_check_figures(xr_ctx *ctx, size_t s);
 void xr_progress_line(xr_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -201,12 +252,12 @@ void xr_count_checks(const xr_ctx *ctx, size_t s, size_t *passed, size_t *failed
  * plus the section's markdown, status and time; xr_records_read appends a
  * stream to ctx. Return 0, or -1 (I/O error, or a malformed stream). */
 typedef struct xr_marks {
-    size_t checks, figs, seeds;
+    size_t checks, figs, refs;
 } xr_marks;
 xr_marks xr_records_mark(const xr_ctx *ctx);
 int xr_records_write(const xr_ctx *ctx, size_t s, xr_marks from, FILE *f);
 int xr_records_read(xr_ctx *ctx, FILE *f);
-/* Sorts checks, figures and seeds by section, keeping each section's order. */
+/* Sorts checks, figures and reference rows by section, keeping each section's order. */
 void xr_records_sort(xr_ctx *ctx);
 
 /* ------------------------------------------------------- report_run.c --- */
@@ -259,14 +310,17 @@ double xr_plotter_end(xr_plotter *p);
 
 /* ------------------------------------------------------ report_prov.c --- */
 
-void xr_prov_start(xr_prov *p, xpbd_isa isa);
+void xr_prov_start(xr_prov *p, xpbd_isa isa, int argc, char **argv);
 void xr_prov_end(xr_prov *p);
+/* Row i of the provenance table both outputs print, in their order: its
+ * value, with its label in *label; NULL past the last row. */
+const char *xr_prov_row(const xr_prov *p, size_t i, const char **label);
 
 /* -------------------------------------------------------- report_md.c --- */
 
 int xr_write_checks_tsv(const xr_ctx *ctx);
 void xr_write_figures_tsv(const xr_ctx *ctx);
-void xr_write_seeds_tsv(const xr_ctx *ctx);
+void xr_write_references_tsv(const xr_ctx *ctx);
 void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok);
 
 /* ------------------------------------------------------- report_pdf.c --- */

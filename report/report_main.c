@@ -3,12 +3,13 @@
  * report_fw.h for the framework's files).
  *
  * Flow: parse options -> run the selected sections (report_run.c: each
- * writes DIR/data/NAME.tsv, records checks, seed values, markdown and
+ * writes DIR/data/NAME.tsv, records checks, reference values, markdown and
  * figures), drawing each section's figures with gnuplot as soon as it is
  * done (report_gnuplot.c), and typeset DIR/report.pdf with groff once the
  * sections and the PDF figures are (report_pdf.c) -> write
- * DIR/data/checks.tsv, figures.tsv, seeds.tsv and DIR/report.md
- * (report_md.c). */
+ * DIR/data/checks.tsv, figures.tsv, references.tsv and DIR/report.md
+ * (report_md.c). --self-test runs the sections without figures, then
+ * perturbs every check past its tolerance (report_record.c). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report_fw.h"
@@ -27,11 +28,12 @@
 
 /* The tables the framework itself writes (the sections list theirs). */
 static const xr_table_desc xr_framework_tables[] = {
-    {"checks", "every check of the run: section, check, ours, expected, tolerance, tolerance "
-               "from, seed, result"},
+    {"checks", "every check of the run: section, check, ours, reference, tolerance kind, tol, "
+               "lo, hi, tolerance as text, tolerance from, result"},
     {"figures", "every figure of the run: name, section, rendered png/pdf, caption"},
-    {"seeds", "the summary against the seeds: section, item, seed, ours, deviation %, "
-              "explained by (heading, or - when within tolerance)"},
+    {"references", "the summary against the original measurements: section, item, original, "
+                   "ours, deviation %, verdict (PASS/FAIL/not checked), the check giving it, "
+                   "explained by (heading, or -)"},
 };
 #define XR_NFRAMEWORK_TABLES (sizeof xr_framework_tables / sizeof xr_framework_tables[0])
 
@@ -41,10 +43,11 @@ static void xr_usage(FILE *f)
 {
     fprintf(f,
             "usage: xpbd-report [--out DIR] [--quick] [--only NAME,...] [--list] [--jobs N]\n"
-            "                   [--format png,pdf] [--isa NAME] [--plots DIR] [--help]\n"
+            "                   [--format png,pdf] [--isa NAME] [--plots DIR] [--self-test]\n"
+            "                   [--help]\n"
             "\n"
-            "Reproduces the reference scenarios of SPEC S0 to S3 with the xpbd kernels,\n"
-            "checks every closed form and the seed's numbers, cross-checks every SIMD path\n"
+            "Reproduces the reference scenarios of S0 (one XPBD distance constraint) to S3 with the xpbd kernels,\n"
+            "checks every closed form and original measurement, cross-checks every SIMD path\n"
             "against the scalar reference, renders the figures with gnuplot and typesets\n"
             "report.pdf with groff.\n"
             "\n"
@@ -53,7 +56,7 @@ static void xr_usage(FILE *f)
             "  --quick          smaller sweeps for CI (seconds); every closed-form check is\n"
             "                   still made\n"
             "  --only NAME,...  run only these sections; a figure or table name selects its\n"
-            "                   section (names: --list)\n"
+            "                   section (names: --list); a list that names none is refused\n"
             "  --list           print every section, figure and table name with a one-line\n"
             "                   description, then exit\n"
             "  --jobs N         processes at a time (default 2): sections that time nothing,\n"
@@ -69,21 +72,29 @@ static void xr_usage(FILE *f)
             "                   sections always run every supported path.\n"
             "  --plots DIR      directory of the gnuplot scripts (default: %s\n"
             "                   beside the xpbd-report executable)\n"
+            "  --self-test      run the sections (no figures, no report.pdf), then move each\n"
+            "                   check's measured value just past its tolerance on every\n"
+            "                   bounded side (and to NaN) and require the verdict FAIL;\n"
+            "                   prints \"N checks mutated, N caught\" and every survivor\n"
+            "                   (data/self_test.tsv); exits 1 on a survivor or a failed check\n"
             "  --help           this text\n"
-            "\n"
+            "\n",
+            XR_PLOTS_BESIDE_EXE);
+    fprintf(f,
             "Output (DIR):\n"
             "  data/NAME.tsv      one table per figure, header row of column names,\n"
             "                     numbers as %%.17g, tab-separated\n"
-            "  data/checks.tsv    every check: section, check, ours, expected, tolerance,\n"
-            "                     where the tolerance comes from, seed, result (PASS/FAIL)\n"
-            "  data/seeds.tsv     the seed's numbers beside ours, deviation in %%, and the\n"
-            "                     heading that explains a difference; seed items not\n"
-            "                     reproduced\n"
+            "  data/checks.tsv    every check: section, check, ours, reference, tolerance\n"
+            "                     (kind exact/ulps/relative/absolute/bracket, tol, lo, hi),\n"
+            "                     where the tolerance comes from, result (PASS/FAIL)\n"
+            "  data/references.tsv the original measurements beside ours, deviation in %%,\n"
+            "                     verdict (the linked check's, or not checked), the heading\n"
+            "                     that explains a difference; items not reproduced\n"
             "  data/figures.tsv   every figure: name, section, png and pdf rendered (1/0),\n"
             "                     caption\n"
             "  fig/NAME.png, .pdf the figures, rendered by gnuplot from PLOTS/NAME.gp\n"
-            "  report.md          provenance, the summary against the seeds, then per\n"
-            "                     section: tables (ours, closed form, seed), checks, figures\n"
+            "  report.md          provenance, the summary against the original measurements,\n"
+            "                     then per section: tables, checks, figures\n"
             "  report.pdf         the same typeset on A4 by groff (-ms, gropdf): title page\n"
             "                     with provenance, contents with page numbers, bookmarks\n"
             "                     for every section, summary, sections with their tables,\n"
@@ -105,12 +116,14 @@ static void xr_usage(FILE *f)
             "Exit status:\n"
             "  0  every check passed; every requested figure and report.pdf written\n"
             "  1  a check failed or a section could not run (takes precedence over 3, 4)\n"
-            "  2  usage error: unknown option, section, format or ISA; DIR not writable\n"
+            "  2  usage error: unknown option, section, format or ISA, an --only that\n"
+            "     names no section; DIR not writable\n"
             "  3  every check passed but figures are missing (gnuplot not installed, or a\n"
             "     script failed: its log is kept in DIR/fig/)\n"
             "  4  every check passed and the figures exist, but report.pdf is missing\n"
-            "     (groff not installed, or it failed: its log is kept in DIR/pdf/)\n",
-            XR_PLOTS_BESIDE_EXE);
+            "     (groff not installed, or it failed: its log is kept in DIR/pdf/)\n"
+            "  With --self-test: 0 when every check passed and every mutant was caught,\n"
+            "  1 otherwise.\n");
     fputs("\nSubcommands (details: xpbd-report sweep --help):\n"
           "  xpbd-report sweep ...   a parameter sweep of one scene: table and figure\n"
           "  xpbd-report merge ...   joins the shards of a sweep (--shard K/N)\n",
@@ -157,11 +170,12 @@ static void xr_valid_names(FILE *f)
     fputc('\n', f);
 }
 
-/* Marks the sections named in a comma-separated list. -1 on an unknown name. */
+/* Marks the sections named in a comma-separated list. -1 on an unknown name
+ * or on a list that names nothing ('', ','). */
 static int xr_select(const char *list, int *sel)
 {
     char *copy = xr_strdup(list);
-    int bad = 0;
+    int bad = 0, named = 0;
     for (char *tok = copy, *next; tok; tok = next) {
         next = strchr(tok, ',');
         if (next)
@@ -169,6 +183,7 @@ static int xr_select(const char *list, int *sel)
         if (!*tok)
             continue;
         int found = 0;
+        ++named;
         for (size_t s = 0; s < XR_NSECTIONS; ++s)
             if (xr_names_section(tok, s))
                 sel[s] = found = 1;
@@ -178,6 +193,10 @@ static int xr_select(const char *list, int *sel)
         }
     }
     free(copy);
+    if (!named) {
+        fprintf(stderr, "xpbd-report: --only '%s' names no section\n", list);
+        bad = 1;
+    }
     return bad ? -1 : 0;
 }
 
@@ -210,7 +229,7 @@ int main(int argc, char **argv)
     ctx.isa = XPBD_ISA_AUTO;
     ctx.want_png = ctx.want_pdf = 1;
     ctx.jobs = 2;
-    int sel[XR_NSECTIONS] = {0}, only = 0;
+    int sel[XR_NSECTIONS] = {0}, only = 0, self_test = 0;
     const char *isa_name = NULL;
 
     for (int i = 1; i < argc; ++i) {
@@ -223,6 +242,8 @@ int main(int argc, char **argv)
             return XR_EXIT_OK;
         } else if (strcmp(argv[i], "--quick") == 0) {
             ctx.quick = 1;
+        } else if (strcmp(argv[i], "--self-test") == 0) {
+            self_test = 1;
         } else if ((v = xr_arg(argc, argv, &i, "--out"))) {
             ctx.out = v;
         } else if ((v = xr_arg(argc, argv, &i, "--plots"))) {
@@ -299,8 +320,10 @@ int main(int argc, char **argv)
     }
     free(data);
     free(fig);
+    if (self_test)
+        ctx.want_png = ctx.want_pdf = 0; /* the checks alone: no figure, no report.pdf */
     ctx.tty = isatty(2);
-    xr_prov_start(&ctx.prov, ctx.isa);
+    xr_prov_start(&ctx.prov, ctx.isa, argc, argv);
 
     char *report = xr_path(ctx.out, "/report.pdf", NULL);
     remove(report); /* never leave an old report looking current */
@@ -321,7 +344,7 @@ int main(int argc, char **argv)
     const int pdf_ok = run.pdf > 0;
     xr_write_checks_tsv(&ctx);
     xr_write_figures_tsv(&ctx);
-    xr_write_seeds_tsv(&ctx);
+    xr_write_references_tsv(&ctx);
     xr_write_md(&ctx, gnuplot_ok, pdf_ok);
     xr_progress_clear(&ctx);
 
@@ -332,6 +355,12 @@ int main(int argc, char **argv)
            run.total, ctx.out, pdf_ok ? ", report.pdf" : "");
     printf("%zu passed, %zu failed\n", passed, failed);
     fflush(stdout);
+    if (self_test) {
+        /* every check must be able to fail: its measured value just past
+         * its tolerance gets FAIL from the same verdict as the run's */
+        const size_t survivors = xr_self_test(&ctx);
+        return survivors || failed ? XR_EXIT_CHECKS : XR_EXIT_OK;
+    }
     if (failed)
         return XR_EXIT_CHECKS;
     if (figs_missing || !gnuplot_ok)

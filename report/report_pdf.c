@@ -10,11 +10,11 @@
  *
  * The document (DIR/pdf/report.ms, kept for inspection) is one A4 page size
  * throughout: a title page with the provenance, a contents page with page
- * numbers, the summary against the seeds, then per section its heading
+ * numbers, the summary against the reference values, then per section its heading
  * (a PDF bookmark), prose and tables (section markdown converted to -ms and
  * tbl), its figures (gnuplot's pdfcairo output, 7.5 in wide, into the margins,
  * at the size drawn, with gropdf's pdfpic) with their captions, and its check table (ours /
- * closed form / seed / tolerance / tolerance from / verdict).
+ * reference / tolerance / tolerance from / verdict).
  *
  * Page numbers for the contents and the summary's references come from a
  * first groff run that reports the page of every heading on stderr
@@ -122,7 +122,12 @@ static void xr_roff_inline_base(xr_buf *b, const char *s, size_t n, char base)
                 xr_buf_put(b, "[", 1);
             }
         } else {
-            xr_roff_plain(b, s + i, 1);
+            /* the notation (alpha~, lambda, h^2 ...) in groff's Greek */
+            const size_t used = xr_notation_at(b, s, i, n, 1);
+            if (used)
+                i += used - 1;
+            else
+                xr_roff_plain(b, s + i, 1);
         }
     }
     if (bold || ital)
@@ -674,18 +679,15 @@ static void xr_emit_title(xr_doc *d)
                      ".sp 1.5i\n.ps 24\n.vs 28p\n.ce\n\\fBxpbd-report\\f[R]\n.sp 0.3i\n"
                      ".ps 13\n.vs 16p\n.ce 2\n");
     xr_buf_printf(b, "\\&Position-based dynamics kernels: the reference scenarios S0 to S3\n"
-                     "\\&reproduced, checked against closed forms and the seed\n");
+                     "\\&reproduced, checked against closed forms and the original measurements\n");
     xr_buf_printf(b, ".sp 0.3i\n.ce\n\\&%s run: \\fB%zu checks passed, %zu failed\\f[R]\n.sp 0.5i\n",
                   ctx->quick ? "Quick (--quick)" : "Full", passed, failed);
     xr_table t = {.ncols = 2};
     char *head[2] = {xr_strdup("provenance"), xr_strdup("")};
     xr_table_add_row(&t, head);
-    const char *rows[][2] = {{"source commit", p->commit}, {"date", p->date},
-                             {"compiler", p->compiler},    {"flags", p->flags},
-                             {"CPU", p->cpu},              {"ISA path", p->isa},
-                             {"load average", p->load},    {"xpbd version", p->version}};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
-        char *row[2] = {xr_strdup(rows[i][0]), xr_strdup(rows[i][1])};
+    const char *label, *value;
+    for (size_t i = 0; (value = xr_prov_row(p, i, &label)) != NULL; ++i) {
+        char *row[2] = {xr_strdup(label), xr_strdup(value)};
         xr_table_add_row(&t, row);
     }
     xr_emit_table(d, &t);
@@ -720,7 +722,7 @@ static void xr_emit_contents(xr_doc *d)
     char pg[16];
     xr_page_text(d, "summary", pg, sizeof pg);
     xr_contents_link(b, "summary");
-    xr_buf_printf(b, "Summary against the seeds\001%s\\X'pdf: markend'\n", pg);
+    xr_buf_printf(b, "Summary against the reference values\001%s\\X'pdf: markend'\n", pg);
     size_t k = 0;
     for (size_t s = 0; s < XR_NSECTIONS; ++s) {
         if (!ctx->sec[s].ran)
@@ -729,11 +731,12 @@ static void xr_emit_contents(xr_doc *d)
         char tag[96];
         snprintf(tag, sizeof tag, "sec-%s", x->name);
         xr_page_text(d, tag, pg, sizeof pg);
-        /* one line: the title cut at a word near 80 characters */
+        /* one line: the title cut at a word near 80 characters, the
+         * identifier (what --only takes) in small print after it */
         size_t n = strlen(x->title), cols = 0, cut = n;
         for (size_t i = 0; i < n; ++i) {
             cols += (x->title[i] & 0xC0) != 0x80;
-            if (cols > 72 - strlen(x->name)) {
+            if (cols > 84 - strlen(x->name) / 2) {
                 cut = i;
                 while (cut > 0 && x->title[cut] != ' ')
                     --cut;
@@ -742,12 +745,22 @@ static void xr_emit_contents(xr_doc *d)
         }
         xr_contents_link(b, tag);
         xr_buf_printf(b, "%zu\\h'0.3i'\\f[B]", ++k);
+        xr_roff_inline_base(b, x->title, cut, 'B');
+        xr_buf_printf(b, "%s\\f[R]\\h'0.1i'\\s-2\\f(CR", cut < n ? " ..." : "");
         xr_roff_plain(b, x->name, strlen(x->name));
-        xr_buf_printf(b, "\\f[R]\\h'0.15i'");
-        xr_roff_inline(b, x->title, cut);
-        xr_buf_printf(b, "%s\001%s\\X'pdf: markend'\n", cut < n ? " ..." : "", pg);
+        xr_buf_printf(b, "\\f[R]\\s+2\001%s\\X'pdf: markend'\n", pg);
     }
     xr_buf_printf(b, ".lc\n.fi\n.ps\n.vs\n");
+}
+
+/* The number a section's heading and contents line carry: its place
+ * among the sections run. */
+static size_t xr_section_number(const xr_ctx *ctx, size_t s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i <= s && i < XR_NSECTIONS; ++i)
+        k += ctx->sec[i].ran != 0;
+    return k;
 }
 
 static void xr_emit_summary(xr_doc *d)
@@ -756,34 +769,45 @@ static void xr_emit_summary(xr_doc *d)
     xr_buf *b = &d->b;
     xr_buf_printf(b, ".bp\n");
     xr_heading(d, 1, "summary", "Summary", 7);
-    size_t nv = 0, nm = 0, nexp = 0;
-    for (size_t i = 0; i < ctx->nseeds; ++i) {
-        ctx->seeds[i].missing ? ++nm : ++nv;
-        nexp += !ctx->seeds[i].missing && ctx->seeds[i].explained;
-    }
+    size_t nv, nt, np, nm, nexp = 0;
+    xr_count_references(ctx, &nv, &nt, &np, &nm);
+    for (size_t i = 0; i < ctx->nrefs; ++i)
+        nexp += !ctx->refs[i].missing && ctx->refs[i].explained;
     if (nv) {
         xr_buf_printf(b,
-                      ".LP\n\\&%zu numbers of the seed beside ours (%zu within the stated "
-                      "tolerance, %zu explained); the deviation is (ours \\- seed) / |seed|. "
-                      "A difference beyond the tolerance names the heading that explains it "
-                      "and its page.\n",
-                      nv, nv - nexp, nexp);
-        xr_table t = {.ncols = 6};
-        char *head[6] = {xr_strdup("section"), xr_strdup("item"),      xr_strdup("seed"),
-                         xr_strdup("ours"),    xr_strdup("deviation"), xr_strdup("explained")};
+                      ".LP\n\\&%zu numbers of the original measurements beside ours: %zu tested "
+                      "(%zu passed, %zu failed), %zu not checked; %zu with a paragraph "
+                      "explaining the difference. The deviation is (ours \\- original) / "
+                      "|original|. A row's verdict is that of the check named beside it (its "
+                      "tolerance and the tolerance's source are in the check tables); a row no "
+                      "check covers says \\(lqnot checked\\(rq. An explanation names its "
+                      "heading and page.\n",
+                      nv, nt, np, nt - np, nv - nt, nexp);
+        xr_table t = {.ncols = 7};
+        char *head[7] = {xr_strdup("section"),   xr_strdup("item"),    xr_strdup("original"),
+                         xr_strdup("ours"),      xr_strdup("deviation"), xr_strdup("verdict"),
+                         xr_strdup("explained")};
         xr_table_add_row(&t, head);
-        for (size_t i = 0; i < ctx->nseeds; ++i) {
-            const xr_seedrec *r = &ctx->seeds[i];
+        for (size_t i = 0; i < ctx->nrefs; ++i) {
+            const xr_refrec *r = &ctx->refs[i];
             if (r->missing)
                 continue;
-            char sv[40], ov[40], dv[40];
-            snprintf(sv, sizeof sv, "%.6g", r->seed);
+            char sv[40], ov[40], dv[40], vv[32];
+            snprintf(sv, sizeof sv, "%.6g", r->original);
             snprintf(ov, sizeof ov, "%.6g", r->ours);
-            const double dev = xr_deviation_pct(r->seed, r->ours);
-            if (isfinite(dev))
+            xr_reference_verdict_text(vv, sizeof vv, r);
+            const double dev = xr_deviation_pct(r->original, r->ours);
+            if (dev == 0) /* also -0: no sign */
+                snprintf(dv, sizeof dv, "0%%");
+            else if (isfinite(dev))
                 snprintf(dv, sizeof dv, "%+.3g%%", dev);
             else
-                snprintf(dv, sizeof dv, "-");
+                snprintf(dv, sizeof dv, "\u2014");
+            xr_buf ver = {0};
+            if (r->verdict == XR_REF_NOT_CHECKED)
+                xr_buf_printf(&ver, "%s", vv);
+            else
+                xr_buf_printf(&ver, "%s (%s)", vv, r->check);
             xr_buf ex = {0};
             if (r->explained) {
                 char tag[160], pg[16];
@@ -791,31 +815,38 @@ static void xr_emit_summary(xr_doc *d)
                 xr_page_text(d, tag, pg, sizeof pg);
                 xr_buf_printf(&ex, "%s, p. %s", r->explained, pg);
             } else {
-                xr_buf_printf(&ex, "within tolerance");
+                xr_buf_printf(&ex, "\u2014");
             }
-            char *row[6] = {xr_strdup(xr_sections[r->section]->name), xr_strdup(r->item),
-                            xr_strdup(sv), xr_strdup(ov), xr_strdup(dv), ex.s};
+            /* the section by its number in the contents (its title is a
+             * line long) */
+            char secno[16];
+            snprintf(secno, sizeof secno, "%zu", xr_section_number(ctx, r->section));
+            char *row[7] = {xr_strdup(secno), xr_strdup(r->item),
+                            xr_strdup(sv), xr_strdup(ov), xr_strdup(dv), ver.s, ex.s};
             xr_table_add_row(&t, row);
         }
         xr_emit_table(d, &t);
         xr_table_free(&t);
     } else {
-        xr_buf_printf(b, ".LP\n\\&No section of this run compared a number with the seed.\n");
+        xr_buf_printf(b, ".LP\n\\&No section of this run compared a number with an original "
+                         "measurement.\n");
     }
     if (nm) {
-        xr_buf_printf(b, ".LP\n\\&\\fBSeed items not reproduced\\f[R]\n");
-        for (size_t i = 0; i < ctx->nseeds; ++i) {
-            const xr_seedrec *r = &ctx->seeds[i];
+        xr_buf_printf(b, ".LP\n\\&\\fBReference items not reproduced\\f[R]\n");
+        for (size_t i = 0; i < ctx->nrefs; ++i) {
+            const xr_refrec *r = &ctx->refs[i];
             if (!r->missing)
                 continue;
             xr_buf_printf(b, ".IP \\(bu 2\n\\&");
             xr_roff_inline_str(b, r->item);
-            xr_buf_printf(b, " (\\f(CR%s\\f[R]): ", xr_sections[r->section]->name);
+            xr_buf_printf(b, " (section %zu, ", xr_section_number(ctx, r->section));
+            xr_roff_inline_str(b, xr_sections[r->section]->title);
+            xr_buf_put(b, "): ", 3);
             xr_roff_inline_str(b, r->explained ? r->explained : "");
             xr_buf_put(b, "\n", 1);
         }
     } else {
-        xr_buf_printf(b, ".LP\n\\&Every seed item of the sections run is reproduced.\n");
+        xr_buf_printf(b, ".LP\n\\&Every reference item of the sections run is reproduced.\n");
     }
 }
 
@@ -846,17 +877,20 @@ static void xr_emit_document(xr_doc *d)
         char tag[96];
         snprintf(tag, sizeof tag, "sec-%s", x->name);
         xr_buf head = {0};
-        xr_buf_printf(&head, "%zu  %s", ++k, x->name);
+        xr_buf_printf(&head, "%zu  %s", ++k, x->title);
         xr_buf_printf(b, ".bp\n");
         xr_heading(d, 1, tag, head.s, head.len);
         free(head.s);
-        xr_buf_printf(b, ".LP\n\\&\\fI");
+        /* under the title, in small print: the scenario, and the
+         * identifier a reader types to run the section alone */
+        xr_buf_printf(b, ".LP\n\\&\\s-1\\fI");
         if (x->spec && *x->spec) {
             xr_roff_inline_str(b, x->spec);
-            xr_buf_put(b, ": ", 2);
+            xr_buf_put(b, "; ", 2);
         }
-        xr_roff_inline_str(b, x->title);
-        xr_buf_printf(b, "\\f[R]\n");
+        xr_buf_printf(b, "\\f[R]\\f(CRxpbd-report --only ");
+        xr_roff_plain(b, x->name, strlen(x->name));
+        xr_buf_printf(b, "\\f[R]\\s+1\n");
         if (r->md.s)
             xr_md_to_roff(d, r->md.s);
         for (size_t i = 0; i < ctx->nfigs; ++i)

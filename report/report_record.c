@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report_record.c: what sections record (report.h): data tables, checks and
- * where their tolerances come from, seed values, markdown, figures and
- * progress; and the record stream in which a child process running one
+ * where their tolerances come from, reference values, markdown, figures and
+ * progress; the self-test that perturbs every check; and the record stream in which a child process running one
  * section sends them back (report_fw.h). */
 #define _POSIX_C_SOURCE 200809L
 
@@ -55,50 +55,94 @@ void xr_table_close(FILE *f)
 
 /* ------------------------------------------------------------- checks --- */
 
-static int xr_check_impl(xr_ctx *ctx, const char *what, double ours, double expected,
-                         const char *tol, const char *seed, int pass, int exact)
+/* Doubles as integers that count representable steps (-0 and +0 the same
+ * point): the sign-magnitude bits mapped onto a monotone signed integer. */
+static int64_t xr_ordered(double x)
+{
+    int64_t i;
+    memcpy(&i, &x, sizeof i);
+    return i < 0 ? INT64_MIN - i : i;
+}
+
+static double xr_unordered(int64_t i)
+{
+    if (i < 0)
+        i = INT64_MIN - i;
+    double x;
+    memcpy(&x, &i, sizeof x);
+    return x;
+}
+
+xr_tol xr_below(double hi)
+{
+    return xr_bracket(-INFINITY, nextafter(hi, -INFINITY));
+}
+
+xr_tol xr_above(double lo)
+{
+    return xr_bracket(nextafter(lo, INFINITY), INFINITY);
+}
+
+int xr_verdict(double measured, double reference, xr_tol t)
+{
+    if (isnan(measured))
+        return 0;
+    switch (t.kind) {
+    case XR_TOL_EXACT:
+        return memcmp(&measured, &reference, sizeof measured) == 0;
+    case XR_TOL_ULPS: {
+        if (!(t.tol >= 0) || !isfinite(reference) || !isfinite(measured))
+            return 0;
+        /* the distance as unsigned: exact for any two finite doubles */
+        const int64_t a = xr_ordered(measured), b = xr_ordered(reference);
+        const uint64_t d = a >= b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+        return (double)d <= t.tol;
+    }
+    case XR_TOL_REL:
+        return t.tol >= 0 && isfinite(measured) &&
+               fabs(measured - reference) <= t.tol * fabs(reference);
+    case XR_TOL_ABS:
+        return t.tol >= 0 && isfinite(measured) && fabs(measured - reference) <= t.tol;
+    case XR_TOL_BRACKET:
+        return !isnan(t.lo) && !isnan(t.hi) && measured >= t.lo && measured <= t.hi;
+    }
+    return 0;
+}
+
+int xr_check(xr_ctx *ctx, const char *what, double measured, double reference, xr_tol tol,
+             const char *from)
 {
     ctx->checks = xr_grow(ctx->checks, &ctx->capchecks, ctx->nchecks, sizeof *ctx->checks);
     xr_checkrec *c = &ctx->checks[ctx->nchecks++];
     c->section = ctx->cur;
     c->what = xr_strdup(what);
-    c->tol = xr_strdup(tol ? tol : "");
-    c->tol_from = ctx->tol_from ? xr_strdup(ctx->tol_from) : NULL;
-    c->seed = seed ? xr_strdup(seed) : NULL;
-    c->ours = ours;
-    c->expected = expected;
-    c->exact = exact;
-    c->pass = pass != 0;
+    const char *src = from && *from ? from : ctx->tol_from;
+    c->tol_from = src ? xr_strdup(src) : NULL;
+    c->ours = measured;
+    c->expected = reference;
+    c->tol = tol;
+    /* a tolerance nobody can trace is not a tolerance */
+    c->pass = xr_verdict(measured, reference, tol) && c->tol_from != NULL;
     if (!c->pass) {
-        printf("  FAIL %s: %s: ours %.17g, expected %.17g (%s)\n", xr_sections[ctx->cur]->name,
-               what, ours, expected, c->tol);
+        char t[96];
+        xr_tol_text(t, sizeof t, tol);
+        printf("  FAIL %s: %s: ours %.17g, expected %.17g (%s%s)\n", xr_sections[ctx->cur]->name,
+               what, measured, reference, t, c->tol_from ? "" : "; no tolerance source");
         fflush(stdout);
     }
     return c->pass;
 }
 
-int xr_check(xr_ctx *ctx, const char *what, double ours, double expected, const char *tol,
-             const char *seed, int pass)
+int xr_check_rel(xr_ctx *ctx, const char *what, double measured, double reference, double rel,
+                 const char *from)
 {
-    return xr_check_impl(ctx, what, ours, expected, tol, seed, pass, 0);
+    return xr_check(ctx, what, measured, reference, xr_rel(rel), from);
 }
 
-int xr_check_rel(xr_ctx *ctx, const char *what, double ours, double expected, double rel,
-                 const char *seed)
+int xr_check_exact(xr_ctx *ctx, const char *what, double measured, double reference,
+                   const char *from)
 {
-    char tol[48];
-    if (rel >= 1e-3)
-        snprintf(tol, sizeof tol, "+-%g%%", rel * 100.0);
-    else
-        snprintf(tol, sizeof tol, "rel %.0e", rel);
-    const int pass = isfinite(ours) && fabs(ours - expected) <= rel * fabs(expected);
-    return xr_check_impl(ctx, what, ours, expected, tol, seed, pass, 0);
-}
-
-int xr_check_exact(xr_ctx *ctx, const char *what, double ours, double expected, const char *seed)
-{
-    const int pass = memcmp(&ours, &expected, sizeof ours) == 0;
-    return xr_check_impl(ctx, what, ours, expected, "exact (bitwise)", seed, pass, 1);
+    return xr_check(ctx, what, measured, reference, xr_exact(), from);
 }
 
 void xr_tolerance_source(xr_ctx *ctx, const char *why)
@@ -115,37 +159,178 @@ void xr_count_checks(const xr_ctx *ctx, size_t s, size_t *passed, size_t *failed
             ctx->checks[i].pass ? ++*passed : ++*failed;
 }
 
-/* ------------------------------------------------------------- seeds --- */
+/* ---------------------------------------------------------- self-test --- */
 
-static void xr_seed_add(xr_ctx *ctx, const char *item, double seed, double ours,
-                        const char *explained, int missing)
+/* The measured values just past the tolerance of c: for each bounded side
+ * the first double beyond it, and NaN. Returns how many (at most 3). */
+static int xr_mutations(const xr_checkrec *c, double *m)
 {
-    ctx->seeds = xr_grow(ctx->seeds, &ctx->capseeds, ctx->nseeds, sizeof *ctx->seeds);
-    xr_seedrec *r = &ctx->seeds[ctx->nseeds++];
+    const double ref = c->expected;
+    const xr_tol t = c->tol;
+    int n = 0;
+    switch (t.kind) {
+    case XR_TOL_EXACT:
+        m[n++] = nextafter(ref, INFINITY);
+        m[n++] = nextafter(ref, -INFINITY);
+        break;
+    case XR_TOL_ULPS: {
+        const double k = floor(t.tol) + 1;
+        if (isfinite(ref) && k < 1e15) {
+            m[n++] = xr_unordered(xr_ordered(ref) + (int64_t)k);
+            m[n++] = xr_unordered(xr_ordered(ref) - (int64_t)k);
+        }
+        break;
+    }
+    case XR_TOL_REL:
+    case XR_TOL_ABS: {
+        const double d = t.kind == XR_TOL_REL ? t.tol * fabs(ref) : t.tol;
+        for (int side = -1; side <= 1; side += 2) {
+            /* tol (1 + 1e-6) past the reference, at least one double */
+            double x = ref + side * d * (1 + 1e-6);
+            if (x == ref + side * d || x == ref)
+                x = nextafter(ref + side * d, side * INFINITY);
+            if (isfinite(d))
+                m[n++] = x;
+        }
+        break;
+    }
+    case XR_TOL_BRACKET:
+        if (isfinite(t.lo))
+            m[n++] = nextafter(t.lo, -INFINITY);
+        if (isfinite(t.hi))
+            m[n++] = nextafter(t.hi, INFINITY);
+        break;
+    }
+    m[n++] = NAN;
+    return n;
+}
+
+size_t xr_self_test(const xr_ctx *ctx)
+{
+    char *path = xr_path(ctx->out, "/data/self_test.tsv", NULL);
+    FILE *f = xr_create(path);
+    free(path);
+    if (f)
+        fputs("section\tcheck\tkind\tmeasured\tmutant_low\tmutant_high\tcaught\n", f);
+    size_t mutated = 0, caught = 0;
+    for (size_t i = 0; i < ctx->nchecks; ++i) {
+        const xr_checkrec *c = &ctx->checks[i];
+        double m[3];
+        const int n = xr_mutations(c, m);
+        /* a check with only the NaN mutant has no bounded side: it
+         * cannot fail on a number, so it is not caught */
+        int ok = n > 1;
+        for (int k = 0; k < n; ++k)
+            ok &= !xr_verdict(m[k], c->expected, c->tol);
+        ++mutated;
+        caught += ok;
+        if (!ok)
+            printf("  SURVIVOR %s: %s\n", xr_sections[c->section]->name, c->what);
+        if (f) {
+            fprintf(f, "%s\t", xr_sections[c->section]->name);
+            for (const char *s = c->what; *s; ++s)
+                fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
+            fprintf(f, "\t%s\t%.17g\t%.17g\t%.17g\t%d\n", xr_tol_kind_name(c->tol.kind), c->ours,
+                    n > 1 ? m[0] : NAN, n > 2 ? m[1] : NAN, ok);
+        }
+    }
+    if (f && fclose(f) != 0)
+        fprintf(stderr, "xpbd-report: error writing data/self_test.tsv\n");
+    printf("%zu checks mutated, %zu caught\n", mutated, caught);
+    fflush(stdout);
+    return mutated - caught;
+}
+
+/* ---------------------------------------------------------- references --- */
+
+static xr_refrec *xr_ref_add(xr_ctx *ctx, const char *item, double original, double ours,
+                             const char *check, const char *explained, int missing)
+{
+    ctx->refs = xr_grow(ctx->refs, &ctx->caprefs, ctx->nrefs, sizeof *ctx->refs);
+    xr_refrec *r = &ctx->refs[ctx->nrefs++];
     r->section = ctx->cur;
     r->item = xr_strdup(item ? item : "");
     r->explained = explained && *explained ? xr_strdup(explained) : NULL;
-    r->seed = seed;
+    r->check = check && *check ? xr_strdup(check) : NULL;
+    r->original = original;
     r->ours = ours;
     r->missing = missing;
+    r->verdict = XR_REF_NOT_CHECKED;
+    return r;
 }
 
-void xr_seed_value(xr_ctx *ctx, const char *item, double seed, double ours,
-                   const char *explained)
+void xr_reference(xr_ctx *ctx, const char *item, double original, double ours,
+                  const char *check, const char *explained)
 {
-    xr_seed_add(ctx, item, seed, ours, explained, 0);
+    xr_ref_add(ctx, item, original, ours, check, explained, 0);
 }
 
-void xr_seed_missing(xr_ctx *ctx, const char *item, const char *why)
+int xr_reference_check(xr_ctx *ctx, const char *item, double original, double ours, xr_tol tol,
+                       const char *from, const char *explained)
 {
-    xr_seed_add(ctx, item, NAN, NAN, why, 1);
+    const int pass = xr_check(ctx, item, ours, original, tol, from);
+    xr_ref_add(ctx, item, original, ours, item, explained, 0);
+    return pass;
 }
 
-double xr_deviation_pct(double seed, double ours)
+void xr_reference_missing(xr_ctx *ctx, const char *item, const char *why)
 {
-    if (!isfinite(seed) || !isfinite(ours) || seed == 0)
+    xr_ref_add(ctx, item, NAN, NAN, NULL, why, 1);
+}
+
+void xr_link_references(xr_ctx *ctx, size_t s)
+{
+    for (size_t i = 0; i < ctx->nrefs; ++i) {
+        xr_refrec *r = &ctx->refs[i];
+        if (r->section != s || r->missing || !r->check)
+            continue;
+        r->verdict = 0;
+        int found = 0;
+        for (size_t j = 0; j < ctx->nchecks && !found; ++j)
+            if (ctx->checks[j].section == s && strcmp(ctx->checks[j].what, r->check) == 0) {
+                found = 1;
+                r->verdict = ctx->checks[j].pass;
+            }
+        if (!found) {
+            char what[400];
+            snprintf(what, sizeof what, "reference row '%s' names a check of its section",
+                     r->item);
+            xr_check(ctx, what, 0, 1, xr_exact(), "framework: a row's verdict is its check's");
+        }
+    }
+}
+
+void xr_count_references(const xr_ctx *ctx, size_t *values, size_t *tested, size_t *passed,
+                         size_t *missing)
+{
+    *values = *tested = *passed = *missing = 0;
+    for (size_t i = 0; i < ctx->nrefs; ++i) {
+        const xr_refrec *r = &ctx->refs[i];
+        if (r->missing) {
+            ++*missing;
+            continue;
+        }
+        ++*values;
+        if (r->verdict != XR_REF_NOT_CHECKED) {
+            ++*tested;
+            *passed += r->verdict == 1;
+        }
+    }
+}
+
+void xr_reference_verdict_text(char *out, size_t n, const xr_refrec *r)
+{
+    if (r->verdict == XR_REF_NOT_CHECKED)
+        snprintf(out, n, "not checked");
+    else
+        snprintf(out, n, "%s", r->verdict ? "PASS" : "FAIL");
+}
+
+double xr_deviation_pct(double reference, double ours)
+{
+    if (!isfinite(reference) || !isfinite(ours) || reference == 0)
         return NAN;
-    return 100.0 * (ours - seed) / fabs(seed);
+    return 100.0 * (ours - reference) / fabs(reference);
 }
 
 /* ----------------------------------------------------- numbers as text --- */
@@ -172,20 +357,74 @@ void xr_fmt_num(char *out, size_t n, double v, int exact)
         snprintf(out, n, "%.6g", v);
 }
 
+const char *xr_tol_kind_name(xr_tol_kind k)
+{
+    switch (k) {
+    case XR_TOL_EXACT:
+        return "exact";
+    case XR_TOL_ULPS:
+        return "ulps";
+    case XR_TOL_REL:
+        return "relative";
+    case XR_TOL_ABS:
+        return "absolute";
+    case XR_TOL_BRACKET:
+        return "bracket";
+    }
+    return "?";
+}
+
+void xr_tol_text(char *out, size_t n, xr_tol t)
+{
+    char a[40], b[40];
+    switch (t.kind) {
+    case XR_TOL_EXACT:
+        snprintf(out, n, "exact (bitwise)");
+        return;
+    case XR_TOL_ULPS:
+        snprintf(out, n, "<= %g ulps", t.tol);
+        return;
+    case XR_TOL_REL:
+        if (t.tol >= 1e-3)
+            snprintf(out, n, "+-%g%%", t.tol * 100.0);
+        else
+            snprintf(out, n, "rel <= %.2g", t.tol);
+        return;
+    case XR_TOL_ABS:
+        snprintf(out, n, "|d| <= %.3g", t.tol);
+        return;
+    case XR_TOL_BRACKET:
+        xr_num(a, sizeof a, t.lo);
+        xr_num(b, sizeof b, t.hi);
+        if (isinf(t.lo) && t.lo < 0)
+            snprintf(out, n, "<= %s", b);
+        else if (isinf(t.hi) && t.hi > 0)
+            snprintf(out, n, ">= %s", a);
+        else
+            snprintf(out, n, "in [%s, %s]", a, b);
+        return;
+    }
+    snprintf(out, n, "?");
+}
+
 const char *const xr_check_columns[XR_CHECK_COLS] = {
-    "check", "ours", "closed form / expected", "seed", "tolerance", "tolerance from", "verdict"};
+    "check", "ours", "reference", "tolerance", "tolerance from", "verdict"};
 
 void xr_check_row_of(const xr_checkrec *c, xr_check_row *r)
 {
-    xr_fmt_num(r->ours, sizeof r->ours, c->ours, c->exact);
-    xr_fmt_num(r->expected, sizeof r->expected, c->expected, c->exact);
+    const int exact = c->tol.kind == XR_TOL_EXACT || c->tol.kind == XR_TOL_ULPS;
+    xr_fmt_num(r->ours, sizeof r->ours, c->ours, exact);
+    if (c->tol.kind == XR_TOL_BRACKET && isnan(c->expected))
+        snprintf(r->expected, sizeof r->expected, "-");
+    else
+        xr_fmt_num(r->expected, sizeof r->expected, c->expected, exact);
+    xr_tol_text(r->tol, sizeof r->tol, c->tol);
     r->cell[0] = c->what;
     r->cell[1] = r->ours;
     r->cell[2] = r->expected;
-    r->cell[3] = c->seed ? c->seed : "-";
-    r->cell[4] = c->tol;
-    r->cell[5] = c->tol_from ? c->tol_from : "-";
-    r->cell[6] = c->pass ? "PASS" : "**FAIL**";
+    r->cell[3] = r->tol;
+    r->cell[4] = c->tol_from ? c->tol_from : "-";
+    r->cell[5] = c->pass ? "PASS" : "**FAIL**";
 }
 
 /* ------------------------------------------------------- md, figures --- */
@@ -212,7 +451,7 @@ void xr_figure(xr_ctx *ctx, const char *name, const char *caption)
     if (!xr_declared(ctx->cur, name)) {
         char what[160];
         snprintf(what, sizeof what, "figure %s declared in the section's .figures", name);
-        xr_check(ctx, what, 0, 1, "declared", NULL, 0);
+        xr_check(ctx, what, 0, 1, xr_exact(), "framework: a figure is declared before it is made");
     }
     for (size_t i = 0; i < ctx->nfigs; ++i)
         if (strcmp(ctx->figs[i].name, name) == 0) {
@@ -237,7 +476,7 @@ void xr_check_figures(xr_ctx *ctx, size_t s)
         if (!made) {
             char what[160];
             snprintf(what, sizeof what, "declared figure %s was made", *g);
-            xr_check(ctx, what, 0, 1, "made", NULL, 0);
+            xr_check(ctx, what, 0, 1, xr_exact(), "framework: every declared figure is made");
         }
     }
 }
@@ -284,7 +523,7 @@ void xr_progress(xr_ctx *ctx, const char *what, int done, int total)
 /* ------------------------------------------------------ record stream --- */
 
 /* A stream of tagged records in the machine's own byte order (writer and
- * reader are the same binary): 'C' check, 'F' figure, 'S' seed, then 'E'
+ * reader are the same binary): 'C' check, 'F' figure, 'R' reference row, then 'E'
  * with the section's index, status, time and markdown. Strings are a
  * uint32 length (UINT32_MAX for NULL) and the bytes. */
 
@@ -311,7 +550,7 @@ static void put_str(FILE *f, const char *s)
 
 xr_marks xr_records_mark(const xr_ctx *ctx)
 {
-    return (xr_marks){ctx->nchecks, ctx->nfigs, ctx->nseeds};
+    return (xr_marks){ctx->nchecks, ctx->nfigs, ctx->nrefs};
 }
 
 int xr_records_write(const xr_ctx *ctx, size_t s, xr_marks from, FILE *f)
@@ -320,12 +559,13 @@ int xr_records_write(const xr_ctx *ctx, size_t s, xr_marks from, FILE *f)
         const xr_checkrec *c = &ctx->checks[i];
         fputc('C', f);
         put_str(f, c->what);
-        put_str(f, c->tol);
         put_str(f, c->tol_from);
-        put_str(f, c->seed);
         put_f64(f, c->ours);
         put_f64(f, c->expected);
-        put_u32(f, (uint32_t)c->exact);
+        put_u32(f, (uint32_t)c->tol.kind);
+        put_f64(f, c->tol.tol);
+        put_f64(f, c->tol.lo);
+        put_f64(f, c->tol.hi);
         put_u32(f, (uint32_t)c->pass);
     }
     for (size_t i = from.figs; i < ctx->nfigs; ++i) {
@@ -333,14 +573,16 @@ int xr_records_write(const xr_ctx *ctx, size_t s, xr_marks from, FILE *f)
         put_str(f, ctx->figs[i].name);
         put_str(f, ctx->figs[i].caption);
     }
-    for (size_t i = from.seeds; i < ctx->nseeds; ++i) {
-        const xr_seedrec *r = &ctx->seeds[i];
-        fputc('S', f);
+    for (size_t i = from.refs; i < ctx->nrefs; ++i) {
+        const xr_refrec *r = &ctx->refs[i];
+        fputc('R', f);
         put_str(f, r->item);
         put_str(f, r->explained);
-        put_f64(f, r->seed);
+        put_str(f, r->check);
+        put_f64(f, r->original);
         put_f64(f, r->ours);
         put_u32(f, (uint32_t)r->missing);
+        put_u32(f, (uint32_t)r->verdict);
     }
     fputc('E', f);
     put_u32(f, (uint32_t)s);
@@ -393,11 +635,12 @@ int xr_records_read(xr_ctx *ctx, FILE *f)
             ctx->checks = xr_grow(ctx->checks, &ctx->capchecks, ctx->nchecks, sizeof *ctx->checks);
             xr_checkrec *c = &ctx->checks[ctx->nchecks];
             memset(c, 0, sizeof *c);
-            if (get_str(f, &c->what) || get_str(f, &c->tol) || get_str(f, &c->tol_from) ||
-                get_str(f, &c->seed) || get_f64(f, &c->ours) || get_f64(f, &c->expected) ||
-                get_u32(f, &u1) || get_u32(f, &u2))
+            if (get_str(f, &c->what) || get_str(f, &c->tol_from) || get_f64(f, &c->ours) ||
+                get_f64(f, &c->expected) || get_u32(f, &u1) || get_f64(f, &c->tol.tol) ||
+                get_f64(f, &c->tol.lo) || get_f64(f, &c->tol.hi) || get_u32(f, &u2) ||
+                u1 > XR_TOL_BRACKET)
                 return -1;
-            c->exact = (int)u1;
+            c->tol.kind = (xr_tol_kind)u1;
             c->pass = (int)u2;
             ++ctx->nchecks;
         } else if (tag == 'F') {
@@ -407,15 +650,17 @@ int xr_records_read(xr_ctx *ctx, FILE *f)
             if (get_str(f, &g->name) || get_str(f, &g->caption))
                 return -1;
             ++ctx->nfigs;
-        } else if (tag == 'S') {
-            ctx->seeds = xr_grow(ctx->seeds, &ctx->capseeds, ctx->nseeds, sizeof *ctx->seeds);
-            xr_seedrec *r = &ctx->seeds[ctx->nseeds];
+        } else if (tag == 'R') {
+            ctx->refs = xr_grow(ctx->refs, &ctx->caprefs, ctx->nrefs, sizeof *ctx->refs);
+            xr_refrec *r = &ctx->refs[ctx->nrefs];
             memset(r, 0, sizeof *r);
-            if (get_str(f, &r->item) || get_str(f, &r->explained) || get_f64(f, &r->seed) ||
-                get_f64(f, &r->ours) || get_u32(f, &u1))
+            if (get_str(f, &r->item) || get_str(f, &r->explained) || get_str(f, &r->check) ||
+                get_f64(f, &r->original) || get_f64(f, &r->ours) || get_u32(f, &u1) ||
+                get_u32(f, &u2))
                 return -1;
             r->missing = (int)u1;
-            ++ctx->nseeds;
+            r->verdict = (int)(int32_t)u2;
+            ++ctx->nrefs;
         } else if (tag == 'E') {
             double seconds;
             char *md;
@@ -434,8 +679,8 @@ int xr_records_read(xr_ctx *ctx, FILE *f)
                 ctx->checks[i].section = s;
             for (size_t i = m.figs; i < ctx->nfigs; ++i)
                 ctx->figs[i].section = s;
-            for (size_t i = m.seeds; i < ctx->nseeds; ++i)
-                ctx->seeds[i].section = s;
+            for (size_t i = m.refs; i < ctx->nrefs; ++i)
+                ctx->refs[i].section = s;
             return 0;
         } else {
             return -1;
@@ -460,5 +705,5 @@ void xr_records_sort(xr_ctx *ctx)
 {
     XR_SORT_BY_SECTION(ctx->checks, ctx->nchecks, xr_checkrec)
     XR_SORT_BY_SECTION(ctx->figs, ctx->nfigs, xr_figrec)
-    XR_SORT_BY_SECTION(ctx->seeds, ctx->nseeds, xr_seedrec)
+    XR_SORT_BY_SECTION(ctx->refs, ctx->nrefs, xr_refrec)
 }

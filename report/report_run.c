@@ -3,8 +3,8 @@
  *
  * Sections that time nothing run side by side, ctx->jobs at a time (two on
  * this class of machine), each in a child process (fork): the child runs the
- * section and writes its records (checks, figures, seeds, markdown, status,
- * time) to DIR/data/.NAME.rec; the parent reads them back and sorts every
+ * section and writes its records (checks, figures, reference rows, markdown,
+ * status, time) to DIR/data/.NAME.rec; the parent reads them back and sorts every
  * record into section order, so report.md is the same as a serial run's
  * apart from timings. Timed sections (xr_section.timed) then run alone, in
  * this process, so no other section competes with their clocks. With
@@ -49,8 +49,10 @@ static void xr_run_here(xr_ctx *ctx, size_t s)
     ctx->sec[s].status = st;
     xr_tolerance_source(ctx, NULL);
     if (st != 0)
-        xr_check(ctx, "section ran to completion", st, 0, "returns 0", NULL, 0);
+        xr_check(ctx, "section ran to completion: run() status", st, 0, xr_exact(),
+                 "framework: a section that could not run returns -1");
     xr_check_figures(ctx, s);
+    xr_link_references(ctx, s);
 }
 
 static char *xr_rec_path(const xr_ctx *ctx, size_t s)
@@ -127,7 +129,9 @@ static void xr_collect_child(xr_ctx *ctx, size_t s, int status)
         else
             snprintf(what, sizeof what, "section process wrote its results (exit %d)",
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        xr_check(ctx, what, 0, 1, "clean exit", NULL, 0);
+        /* -1: killed, or its records unreadable */
+        xr_check(ctx, what, ok && WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0, xr_exact(),
+                 "framework: a section's process exits 0 after writing its records");
     }
 }
 

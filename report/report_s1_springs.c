@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* SPEC S1 4.1: the explicit-spring chain and where semi-implicit Euler
+/* Explicit springs on the hanging chain (S1): the spring chain and where semi-implicit Euler
  * stops being a simulation of it.
  *
  * s1_springs_stability  the N = 6 chain released from rest length, swept
@@ -42,12 +42,12 @@
 #define SP_PI 3.14159265358979323846
 #define SP_M 1.0           /* kg per particle (the scene's w = 1) */
 #define SP_L0 0.1          /* m, rest length */
-#define SP_H (1.0 / 60.0)  /* s, the frame of SPEC S1 */
-#define SP_N 6             /* the SPEC S1 chain */
+#define SP_H (1.0 / 60.0)  /* s, the frame of the hanging chain (S1) */
+#define SP_N 6             /* the hanging chain (S1) */
 /* N*s/m along every spring. Why this value: some damping is needed for the
- * seed's middle regime to exist at all (undamped, our chain goes straight
+ * original measurement's middle regime to exist at all (undamped, our chain goes straight
  * from equilibrium to blow-up between k = 3900 and 3950), and it has to stay
- * small because it lowers the limit by 2c/h = 60 N/m; 0.5 keeps the seed's
+ * small because it lowers the limit by 2c/h = 60 N/m; 0.5 keeps the original's
  * k = 3800 on the stable side (k* = 3850.4). */
 #define SP_DAMP 0.5
 #define SP_T 60.0          /* s simulated per sweep point */
@@ -61,10 +61,10 @@
  * limit, while a limit cycle sits at 20-200x. */
 #define SP_EQ_ENVELOPE 3.0
 
-/* Headings of the paragraphs that explain where ours differs from the seed
+/* Headings of the paragraphs that explain where ours differs from the original measurement
  * (the summary links to them). */
-#define SP_DEV_3800 "k = 3800: our 2-s mean against the seed's last step"
-#define SP_DEV_10000 "k = 10000: a factor 10 from the seed is one frame of growth"
+#define SP_DEV_3800 "k = 3800: our 2-s mean against the original measurement's last step"
+#define SP_DEV_10000 "k = 10000: a factor 10 from the original measurement is one frame of growth"
 #define SP_DEV_LINE "The stability line: m/h^2 is the practical line, the limit lies above it"
 
 enum { SP_EQUILIBRIUM = 0, SP_LIMIT_CYCLE = 1, SP_DIVERGED = 2 };
@@ -134,7 +134,7 @@ typedef struct sp_run {
 
 /* Releases the chain (N particles, rest length, v = 0) with spring constant
  * k and damping c, steps of h, for t_end seconds (stopping once diverged,
- * but not before 0.5 s so the seed's 0.5 s reading exists). Rows
+ * but not before 0.5 s so the original measurement's 0.5 s reading exists). Rows
  * (k, t, stretch, max|v|) go to trace when it is not NULL. Returns 0, or -1
  * if the scene could not be built or a step failed for another reason. */
 static int sp_release(const xr_ctx *ctx, int n_particles, double k, double c, double h,
@@ -243,6 +243,58 @@ static int sp_growth_measured(const xr_ctx *ctx, int n_particles, double k, doub
     return 0;
 }
 
+/* The stretch after `frames` steps of the chain with spring constant k and
+ * damping c: released from rest length with v = 0 (from_eq = 0), or started
+ * exactly in the closed-form static equilibrium, link i stretched by
+ * (N-1-i) m g / k (from_eq = 1). The static equilibrium is the scheme's
+ * fixed point (v = 0 and zero net force leave the state unchanged), so a
+ * damped run converges to it and a run started there stays; either reads
+ * the equilibrium to rounding instead of averaging a swing. NAN on error. */
+static double sp_settle(const xr_ctx *ctx, int n_particles, double k, double c, double h,
+                        long frames, int from_eq)
+{
+    xs_world_f64 w;
+    if (xs_chain_f64(&w, n_particles, SP_L0, 1.0 / k) != XPBD_OK)
+        return NAN;
+    if (from_eq)
+        for (int i = 1; i < n_particles; ++i)
+            w.p.y[i] = w.p.y[i - 1] - (SP_L0 + (double)(n_particles - i) * SP_M * XS_G / k);
+    const xpbd_step_config cfg = sp_config(ctx, c);
+    double s = NAN;
+    for (long f = 1; f <= frames; ++f)
+        if (xpbd_step_f64(&cfg, h, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL) != XPBD_OK) {
+            xs_world_free_f64(&w);
+            return NAN;
+        }
+    s = xs_chain_stretch_f64(&w, SP_L0);
+    xs_world_free_f64(&w);
+    return s;
+}
+
+/* Modulus of the slower root of mode mu's update matrix (see the top): the
+ * factor a mode's amplitude shrinks by per step. */
+static double sp_mode_decay(double mu, double h, double c, double k)
+{
+    const double tr = 2.0 - h * c * mu / SP_M - h * h * k * mu / SP_M;
+    const double det = 1.0 - h * c * mu / SP_M;
+    const double disc = tr * tr - 4.0 * det;
+    if (disc < 0)
+        return sqrt(det);
+    return fmax(fabs(0.5 * (tr - sqrt(disc))), fabs(0.5 * (tr + sqrt(disc))));
+}
+
+/* The slowest decay over the chain's n = N - 1 modes. */
+static double sp_slowest_decay(int n_particles, double h, double c, double k)
+{
+    const int n = n_particles - 1;
+    double r = 0;
+    for (int j = 1; j <= n; ++j) {
+        const double sj = sin((2.0 * j - 1.0) * SP_PI / (2.0 * (2.0 * n + 1.0)));
+        r = fmax(r, sp_mode_decay(4.0 * sj * sj, h, c, k));
+    }
+    return r;
+}
+
 typedef struct sp_point {
     double k;
     sp_run r;
@@ -267,14 +319,14 @@ static size_t sp_grid(int quick, double *k, size_t cap)
     for (size_t i = 0; i < ng; ++i)
         for (double v = g[i][0]; v <= g[i][1] + 1e-9 && n < cap; v += g[i][2])
             k[n++] = v;
-    /* the seed's observation points are always on the grid */
-    static const double seed_k[] = {1000, 3800, 4000, 4500, 10000};
-    for (size_t i = 0; i < sizeof seed_k / sizeof seed_k[0]; ++i) {
+    /* the original measurement's observation points are always on the grid */
+    static const double original_k[] = {1000, 3800, 4000, 4500, 10000};
+    for (size_t i = 0; i < sizeof original_k / sizeof original_k[0]; ++i) {
         int have = 0;
         for (size_t j = 0; j < n; ++j)
-            have |= fabs(k[j] - seed_k[i]) < 1e-9;
+            have |= fabs(k[j] - original_k[i]) < 1e-9;
         if (!have && n < cap)
-            k[n++] = seed_k[i];
+            k[n++] = original_k[i];
     }
     return n;
 }
@@ -289,6 +341,7 @@ static const sp_point *sp_find(const sp_point *pts, size_t n, double k)
 
 static int s1_springs_stability_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** A chain of N = 6 particles of 1 kg hangs under gravity from particle 0, which is fixed; the links' rest length is L0 = 0.1 m. At static equilibrium link s carries the N - s particles below it, so the chain's total stretch is m g N(N-1)/(2k) (0.14715 m for k = 1000 N/m). Here the links are explicit springs integrated by semi-implicit Euler: one spring is stable while h omega < 2, omega = sqrt(k/m), that is k < 4m/h^2 = 14400 N/m, but the chain's highest mode puts the practical line near k = m/h^2 = 3600 N/m. The original measurement (with some damping) found k = 3800 stable at 0.0397 m of stretch, k = 4000 in a wrong limit cycle swinging between 0.78 and 1.83 m, and k >= 4500 diverging (k = 10000 reaching 5.5e21 m within 0.5 s).\n\n");
     const int quick = xr_quick(ctx);
     const double h = SP_H, c = SP_DAMP;
     const double k_mh2 = SP_M / (h * h), k_4mh2 = 4.0 * SP_M / (h * h);
@@ -375,7 +428,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
     }
     xr_table_close(f);
 
-    /* Time traces of the three regimes (and the seed's k = 4000), one
+    /* Time traces of the three regimes (and the original measurement's k = 4000), one
      * data block each (gnuplot's index 0 to 3), each with the header line,
      * which gnuplot reads as the block's column names. */
     static const double trace_k[] = {3800, 3900, 4000, 10000};
@@ -400,12 +453,12 @@ static int s1_springs_stability_run(xr_ctx *ctx)
         return -1;
     }
 
-    const sp_point *p1000 = sp_find(pts, n, 1000), *p3800 = sp_find(pts, n, 3800),
+    const sp_point *p3800 = sp_find(pts, n, 3800),
                    *p4000 = sp_find(pts, n, 4000), *p4500 = sp_find(pts, n, 4500),
                    *p10000 = sp_find(pts, n, 10000);
 
     xr_md(ctx,
-          "The SPEC S1 chain (N = %d, m = %g kg, L0 = %g m, anchored at the top) with explicit "
+          "The hanging chain (S1) (N = %d, m = %g kg, L0 = %g m, anchored at the top) with explicit "
           "springs F = k(d - L0) and semi-implicit Euler (`XPBD_SOLVER_SPRINGS`, compliance "
           "1/k), h = 1/60 s, one substep. **Damping:** `spring_damping` c = %g N s/m along each "
           "spring (the springs path has no other damping); it is what makes the middle regime "
@@ -417,7 +470,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
           "state; the driver restores the last finite one) or the total stretch passed %g m. "
           "*Equilibrium*: bounded, the mean stretch over the last %g s within %g%% of "
           "m g N(N-1)/(2k) and its maximum within %gx of it (the release swings between 0 and "
-          "2x). *Limit cycle*: bounded but not an equilibrium -- a failure, as in the seed.\n\n",
+          "2x). *Limit cycle*: bounded but not an equilibrium -- a failure, as in the original measurement.\n\n",
           SP_BOUND, SP_WINDOW, SP_EQ_TOL * 100, SP_EQ_ENVELOPE);
     xr_md(ctx,
           "**Measured:** equilibrium up to k_b = %.1f N/m (bisection, %d steps, +-0.25 N/m); "
@@ -432,7 +485,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
           100.0 * inv_lc, 100.0 * inv_eq);
 
     xr_md(ctx, "| k (N/m) | h sqrt(k/m) | regime | mean stretch (m) | min..max, last %g s (m) | "
-               "closed form (m) | peak abs(v) (m/s) | stretch at 0.5 s (m) | seed |\n"
+               "closed form (m) | peak abs(v) (m/s) | stretch at 0.5 s (m) | original |\n"
                "|---|---|---|---|---|---|---|---|---|\n",
           SP_WINDOW);
     static const double show[] = {1000, 3000, 3600, 3800, 3850, 3875, 3900, 3950, 4000, 4500,
@@ -442,15 +495,15 @@ static int s1_springs_stability_run(xr_ctx *ctx)
         if (!p)
             continue;
         const sp_run *r = &p->r;
-        const char *seed = "";
+        const char *orig_text = "";
         if (show[i] == 3800)
-            seed = "stable, 0.0397 m (3% above 0.0387)";
+            orig_text = "stable, 0.0397 m (3% above 0.0387)";
         else if (show[i] == 4000)
-            seed = "limit cycle, 0.78..1.83 m";
+            orig_text = "limit cycle, 0.78..1.83 m";
         else if (show[i] == 4500)
-            seed = "diverges";
+            orig_text = "diverges";
         else if (show[i] == 10000)
-            seed = "diverges, 5.5e21 m within 0.5 s";
+            orig_text = "diverges, 5.5e21 m within 0.5 s";
         char mean[32], range[64];
         if (r->regime == SP_DIVERGED) {
             snprintf(mean, sizeof mean, "-");
@@ -461,13 +514,13 @@ static int s1_springs_stability_run(xr_ctx *ctx)
         }
         xr_md(ctx, "| %g | %.3f | %s | %s | %s | %.4g | %.3g | %.3g | %s |\n", p->k,
               h * sqrt(p->k / SP_M), sp_regime_name[r->regime], mean, range,
-              xs_chain_stretch_closed(SP_N, SP_M, 1.0 / p->k), r->v_peak, r->s_half, seed);
+              xs_chain_stretch_closed(SP_N, SP_M, 1.0 / p->k), r->v_peak, r->s_half, orig_text);
     }
     xr_md(ctx,
-          "\n**Beside the seed.** k = 3800: seed stable at 0.0397 m, ours %s at %.4f m "
-          "(mean; closed form 0.0387). k = 4000: seed in a limit cycle 0.78-1.83 m, ours %s "
-          "(our band is %.0f-%.0f N/m: where it sits depends on the damping, which the seed "
-          "does not state). k = 10000: seed 5.5e21 m within 0.5 s, ours %.2g m; the stretch "
+          "\n**Beside the original measurement.** k = 3800: original stable at 0.0397 m, ours %s at %.4f m "
+          "(mean; closed form 0.0387). k = 4000: original in a limit cycle 0.78-1.83 m, ours %s "
+          "(our band is %.0f-%.0f N/m: where it sits depends on the damping, which the original measurement "
+          "does not state). k = 10000: original 5.5e21 m within 0.5 s, ours %.2g m; the stretch "
           "grows by %.4f per step (closed form %.4f, the highest mode's root).\n\n",
           p3800 ? sp_regime_name[p3800->r.regime] : "?", p3800 ? p3800->r.s_mean : NAN,
           p4000 ? sp_regime_name[p4000->r.regime] : "?", lc_lo, lc_hi,
@@ -476,26 +529,27 @@ static int s1_springs_stability_run(xr_ctx *ctx)
     if (p3800 && p10000)
         xr_md(ctx,
               "### " SP_DEV_3800 "\n\n"
-              "The seed prints the stretch of its last step, 0.0397 m, 3%% above the closed form "
+              "The original measurement prints the stretch of its last step, 0.0397 m, 3%% above the closed form "
               "0.0387 m. A chain released from rest length swings about its equilibrium (from 0 "
               "to twice the static stretch when undamped), so a single step's reading lands "
               "anywhere inside that swing; our table gives the mean over the last %g s, %.4f m "
               "(%.1f%% from the closed form), and the range over that window, %.4f .. %.4f m, "
-              "which contains the seed's 0.0397 m. The seed's number is a snapshot of the same "
+              "which contains the original measurement's 0.0397 m. The original measurement's number is a snapshot of the same "
               "motion, not a different equilibrium.\n\n"
               "### " SP_DEV_10000 "\n\n"
               "Past the limit the highest mode grows by the closed-form factor %.3f per frame "
               "(measured %.3f). Where it stands at 0.5 s depends on how much of that mode the "
-              "start contains and on the damping, neither of which the seed states: ours reads "
-              "%.3g m against the seed's 5.5e21 m, a factor %.1f, i.e. %.2f frames of growth "
-              "ahead. The check compares the two in frames (+-2 frames).\n\n"
+              "start contains and on the damping, neither of which the original measurement states: ours reads "
+              "%.3g m against the original measurement's 5.5e21 m, a factor %.1f, i.e. %.2f frames of growth "
+              "ahead. No tolerance follows from what the original states, so that row is not "
+              "checked; the growth per frame is, against the closed-form root.\n\n"
               "### " SP_DEV_LINE "\n\n"
-              "SPEC gives m/h^2 = 3600 N/m as the practical line and says the exact threshold for "
+              "S1 gives m/h^2 = 3600 N/m as the practical line and says the exact threshold for "
               "N = 6 lies a little above it. Ours is the bisected boundary k_b = %.1f N/m against "
               "the closed form k* = %.1f N/m of the linearised scheme with our spring damping; "
-              "the seed's own bracket (3800 stable, 4000 not) contains it. Our k = 4000 diverges "
-              "where the seed's sits in a limit cycle: the band of limit cycles (%.0f-%.0f N/m "
-              "here) moves with the damping, which the seed does not state.\n\n",
+              "the original measurement's own bracket (3800 stable, 4000 not) contains it. Our k = 4000 diverges "
+              "where the original measurement's sits in a limit cycle: the band of limit cycles (%.0f-%.0f N/m "
+              "here) moves with the damping, which the original measurement does not state.\n\n",
               SP_WINDOW, p3800->r.s_mean,
               100 * (p3800->r.s_mean / xs_chain_stretch_closed(SP_N, SP_M, 1.0 / 3800) - 1),
               p3800->r.s_min, p3800->r.s_max, g_closed, g_meas, fabs(p10000->r.s_half),
@@ -503,71 +557,122 @@ static int s1_springs_stability_run(xr_ctx *ctx)
               log(fabs(p10000->r.s_half) / 5.5e21) / log(g_closed), k_b, k_lin, lc_lo, lc_hi);
 
     /* ------------------------------------------------------- checks --- */
-    xr_tolerance_source(ctx, "seed: k = 3800 stable, k = 4000 not (its bracket)");
-    xr_check(ctx, "N = 6 boundary k_b (N/m) inside the seed's bracket [3800, 4000)", k_b, 3800,
-             "3800 <= k_b < 4000", "3800 stable, 4000 not", k_b >= 3800 && k_b < 4000);
+    xr_tolerance_source(ctx, "original measurement: k = 3800 stable, k = 4000 not (its bracket)");
+    xr_check(ctx, "N = 6 boundary k_b (N/m) inside the original bracket [3800, 4000)", k_b, 3800,
+             xr_bracket(3800, nextafter(4000, 0)), NULL);
+    xr_reference(ctx, "stability line m/h^2 (N/m): largest stable k, N = 6", 3600, k_b,
+                 "N = 6 boundary k_b (N/m) inside the original bracket [3800, 4000)", SP_DEV_LINE);
     xr_tolerance_source(ctx, "closed form; bisection step 0.25 N/m of ~3850 and the 60-s window");
     xr_check_rel(ctx, "N = 6 boundary k_b vs closed-form limit (4m/mu_max - 2hc)/h^2 (N/m)", k_b,
                  k_lin, 0.002, NULL);
-    xr_tolerance_source(ctx, "physics: a release from rest swings 0..2x the static stretch; "
-                             "the 2-s mean of a damped swing is within 2% (1000) / 3% (3800)");
-    if (p1000) {
-        xr_check_rel(ctx, "k = 1000: mean stretch vs m g N(N-1)/(2k) (m)", p1000->r.s_mean,
-                     xs_chain_stretch_closed(SP_N, SP_M, 1e-3), 0.02, "0.1472 (closed form)");
-        xr_seed_value(ctx, "S1 k = 1000: stretch (m), the seed's worked closed form", 0.1472,
-                      p1000->r.s_mean, NULL);
-    }
+
+    /* The equilibria at k = 1000 and 3800, read at the scheme's fixed point
+     * rather than as a mean of the release's swing (which at k = 3800 still
+     * swings by tens of % after 60 s: the lowest mode decays by only
+     * sqrt(1 - h c mu_1/m) per step). */
+    const double r1000 = sp_slowest_decay(SP_N, h, c, 1000.0);
+    const double r3800 = sp_slowest_decay(SP_N, h, c, 3800.0);
+    const double rslow = fmax(r1000, r3800);
+    /* frames for the slowest mode to shrink to 1e-11 of the release's
+     * deviation (the whole static stretch) */
+    const long f_settle = (long)ceil(log(1e-11) / log(rslow));
+    const double settle1000 = sp_settle(ctx, SP_N, 1000.0, c, h, f_settle, 0);
+    const double settle3800 = sp_settle(ctx, SP_N, 3800.0, c, h, f_settle, 0);
+    const long f_fixed = lround(SP_T / h);
+    const double fixed1000 = sp_settle(ctx, SP_N, 1000.0, c, h, f_fixed, 1);
+    const double fixed3800 = sp_settle(ctx, SP_N, 3800.0, c, h, f_fixed, 1);
+    const double cf1000 = xs_chain_stretch_closed(SP_N, SP_M, 1e-3);
+    const double cf3800 = xs_chain_stretch_closed(SP_N, SP_M, 1.0 / 3800);
+    xr_md(ctx,
+          "**The equilibria at their fixed point.** The static equilibrium is the scheme's "
+          "exact fixed point (v = 0 and zero net force leave the state as it is), so it is "
+          "read there, not as a time mean of the release's swing. Released from rest length "
+          "and run %ld frames (%.0f s: the slowest mode's closed-form decay per step, %.6f, "
+          "to the power %ld is 1e-11), the chain settles to %.12g m (k = 1000; closed form "
+          "%.12g, relative %.2g) and %.12g m (k = 3800; closed form %.12g, relative %.2g). "
+          "Started in the closed-form equilibrium, %g s later it reads %.17g m and %.17g m "
+          "(differences %.2g and %.2g m).\n\n",
+          f_settle, (double)f_settle * h, rslow, f_settle, settle1000, cf1000,
+          fabs(settle1000 - cf1000) / cf1000, settle3800, cf3800,
+          fabs(settle3800 - cf3800) / cf3800, SP_T, fixed1000, fixed3800, fixed1000 - cf1000,
+          fixed3800 - cf3800);
+    xr_tolerance_source(ctx, "settling: released from rest length the deviation is the whole "
+                             "static stretch; the slowest mode's closed-form decay to the power "
+                             "of the frames run is 1e-11; 1e-9 leaves 100x for the modes' "
+                             "mixing (f64 rounding ~1e-14 of the stretch)");
+    xr_check_rel(ctx, "k = 1000: released, settled to rest: stretch vs m g N(N-1)/(2k) (m)",
+                 settle1000, cf1000, 1e-9, NULL);
+    xr_check_rel(ctx, "k = 3800: released, settled to rest: stretch vs m g N(N-1)/(2k) (m)",
+                 settle3800, cf3800, 1e-9, NULL);
+    xr_tolerance_source(ctx, "f64 rounding: each of the 6 positions (magnitude <= 0.65 m) is "
+                             "rounded to half an ulp, 5.6e-17, when placed and the force balance "
+                             "to a few more; the stretch sums 2 positions: 1e-15 m is ~18 "
+                             "half-ulps");
+    xr_check(ctx, "k = 1000: started at the closed-form equilibrium, stretch 60 s later (m)",
+             fixed1000, cf1000, xr_abs(1e-15), NULL);
+    xr_check(ctx, "k = 3800: started at the closed-form equilibrium, stretch 60 s later (m)",
+             fixed3800, cf3800, xr_abs(1e-15), NULL);
+    /* the original printed the closed form 0.14715 rounded to 4 digits: a
+     * printing error up to half a unit of the last digit, plus ours from
+     * the closed form (the settling tolerance) */
+    xr_tolerance_source(ctx, "original measurement printed to 4 digits, half a unit of the last "
+                             "(5e-5 m), + our settling tolerance 1e-9 x 0.147 m");
+    xr_reference_check(ctx, "S1 k = 1000: stretch (m), the original's worked closed form", 0.1472,
+                       settle1000, xr_abs(5e-5 + 1e-9 * cf1000), NULL, NULL);
     if (p4000 && p4000->r.regime != SP_LIMIT_CYCLE)
-        xr_seed_missing(ctx, "S1 4.1 k = 4000: a limit cycle swinging 0.78-1.83 m",
-                        "ours diverges at k = 4000; our limit cycles lie between k_b and the "
-                        "undamped limit, a band that moves with the damping the seed does not "
-                        "state (see 'The stability line' paragraph of s1_springs_stability)");
+        xr_reference_missing(ctx, "k = 4000: a limit cycle swinging 0.78-1.83 m",
+                             "ours diverges at k = 4000; our limit cycles lie between k_b and "
+                             "the undamped limit, a band that moves with the damping the "
+                             "original does not state (see 'The stability line' paragraph of "
+                             "s1_springs_stability)");
     if (p3800) {
-        xr_check(ctx, "k = 3800 is an equilibrium (regime 0 = equilibrium)",
-                 (double)p3800->r.regime, SP_EQUILIBRIUM, "exact", "stable",
-                 p3800->r.regime == SP_EQUILIBRIUM);
-        xr_check_rel(ctx, "k = 3800: mean stretch vs closed form (m)", p3800->r.s_mean,
-                     xs_chain_stretch_closed(SP_N, SP_M, 1.0 / 3800), 0.03, NULL);
-        xr_seed_value(ctx, "S1 4.1 k = 3800: stretch (m)", 0.0397, p3800->r.s_mean,
-                      SP_DEV_3800);
+        xr_tolerance_source(ctx, "the classification's rule (mean within 5%, max within 3x of "
+                                 "the closed form): regimes compared exactly");
+        xr_check(ctx, "k = 3800: regime (0 = equilibrium)", (double)p3800->r.regime,
+                 SP_EQUILIBRIUM, xr_exact(), NULL);
+        /* the original's 0.0397 m is one step's reading of the swing:
+         * it must lie within our swing over the final window */
+        xr_check(ctx, "k = 3800: the original's 0.0397 m inside our swing, last 2 s (m)", 0.0397,
+                 p3800->r.s_mean, xr_bracket(p3800->r.s_min, p3800->r.s_max),
+                 "physics: a snapshot of a swing lies within the swing's range");
+        xr_reference(ctx, "k = 3800: stretch (m)", 0.0397, p3800->r.s_mean,
+                     "k = 3800: the original's 0.0397 m inside our swing, last 2 s (m)",
+                     SP_DEV_3800);
     }
-    xr_tolerance_source(ctx, "closed form: the regime follows from k against k* = 3850 N/m");
+    xr_tolerance_source(ctx, "closed form: the regime follows from k against k* = 3850 N/m "
+                         "(compared exactly)");
     if (p4500)
-        xr_check(ctx, "k = 4500 diverges (regime 2 = divergence)", (double)p4500->r.regime,
-                 SP_DIVERGED, "exact", "diverges", p4500->r.regime == SP_DIVERGED);
+        xr_check(ctx, "k = 4500: regime (2 = divergence)", (double)p4500->r.regime, SP_DIVERGED,
+                 xr_exact(), NULL);
     if (p10000) {
-        /* How many frames of growth ours is ahead of the seed: the seed's
-         * start amplitude and damping are not stated, and one frame of the
-         * unstable mode is a factor g_closed (8.1), so the two can only be
-         * compared in frames; 2 frames either way is stated before looking. */
-        const double ahead = log(fabs(p10000->r.s_half) / 5.5e21) / log(g_closed);
-        xr_tolerance_source(ctx, "seed: time resolution of its blow-up reading, +-2 frames of "
-                                 "the closed-form growth factor per frame");
-        xr_check(ctx, "k = 10000: stretch at 0.5 s vs seed, in frames of growth", ahead, 0,
-                 "+-2 frames", "5.5e21",
-                 p10000->r.regime == SP_DIVERGED && fabs(ahead) <= 2);
-        xr_seed_value(ctx, "S1 4.1 k = 10000: stretch at 0.5 s (m)", 5.5e21,
-                      fabs(p10000->r.s_half), SP_DEV_10000);
+        xr_check(ctx, "k = 10000: regime (2 = divergence)", (double)p10000->r.regime,
+                 SP_DIVERGED, xr_exact(), NULL);
+        /* The original's 5.5e21 m at 0.5 s depends on its start amplitude and
+         * damping, neither stated, and one frame of the unstable mode is a
+         * factor g_closed (8.1): no tolerance can be derived for it, so the
+         * row is not checked; the growth per frame is (below). */
+        xr_reference(ctx, "k = 10000: stretch at 0.5 s (m)", 5.5e21,
+                     fabs(p10000->r.s_half), NULL, SP_DEV_10000);
     }
-    xr_seed_value(ctx, "S1 4.1 stability line m/h^2 (N/m): largest stable k, N = 6", 3600, k_b,
-                  SP_DEV_LINE);
     xr_tolerance_source(ctx, "closed form: root of the linearised scheme, 1% for the "
                              "nonlinear |d| over frames 30-50");
     xr_check_rel(ctx, "k = 10000: growth per step, frames 30-50, vs highest-mode root", g_meas,
                  g_closed, 0.01, NULL);
-    xr_tolerance_source(ctx, "seed: three regimes, in order of k");
-    xr_check(ctx, "three regimes present, in order of k (misordered points)", (double)misordered,
-             0, "0 and all three present", "equilibrium / limit cycle / divergence",
-             misordered == 0 && have[0] && have[1] && have[2]);
+    xr_tolerance_source(ctx, "original measurement: three regimes, in order of k (counted "
+                             "exactly)");
+    xr_check(ctx, "regimes out of order of k (misordered points)", (double)misordered, 0,
+             xr_exact(), NULL);
+    xr_check(ctx, "regimes present (equilibrium, limit cycle, divergence)",
+             (double)(have[0] + have[1] + have[2]), 3, xr_exact(), NULL);
 
-    char cap[640];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "SPEC S1 4.1: explicit-spring chain (N = 6, h = 1/60 s, spring damping %g N s/m) "
+             "Explicit springs on the hanging chain (S1) (N = 6, h = 1/60 s, spring damping %g N s/m) "
              "released from rest length, swept over k. (a) stretch (mean and range over the last "
              "%g s) against the closed form m g N(N-1)/(2k); (b) peak |v|; (c) zoom on the limit: "
              "equilibrium up to k_b = %.1f N/m (closed form %.1f), limit cycles to %.0f, "
              "divergence beyond; (d) stretch vs time. Lines: m/h^2 = 3600, 4m/h^2 = 14400 N/m. "
-             "Seed: 3800 stable, 4000 limit cycle 0.78-1.83 m, 10000 at 5.5e21 m in 0.5 s.",
+             "Original measurements: 3800 stable, 4000 limit cycle 0.78-1.83 m, 10000 at 5.5e21 m in 0.5 s.",
              c, SP_WINDOW, k_b, k_lin, lc_hi);
     xr_figure(ctx, "s1_springs_stability", cap);
     free(pts);
@@ -666,6 +771,7 @@ static double sp_bisect(const xr_ctx *ctx, int n_particles, double h, double c, 
 
 static int s1_stability_map_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** The explicit-spring chain of the previous section, asked one question: the largest spring constant k at which semi-implicit Euler stays stable, as the frame length h and the chain length N vary. A single spring is stable below 4m/h^2; a chain's highest mode lowers the line towards m/h^2, and the exact threshold depends on N. The closed form drawn beside the measurement is that of the linearised scheme.\n\n");
     const int quick = xr_quick(ctx);
     static const double inv_h_full[] = {30, 45, 60, 90, 120, 180, 240};
     static const double inv_h_fast[] = {30, 60, 240};
@@ -706,7 +812,7 @@ static int s1_stability_map_run(xr_ctx *ctx)
     double max_err = 0, worst_k = NAN, worst_cf = NAN;
     double n2_err = 0, n2_k = NAN, n2_cf = NAN, n2_h = NAN;
     double hs_min[3] = {INFINITY, INFINITY, INFINITY}, hs_max[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double prev = INFINITY, k_nmax = NAN;
+    double prev = INFINITY, k_nmax = NAN, k6_h2m = NAN;
     int increases = 0;
     for (size_t q = 0; q < nj; ++q) {
         const sp_job *j = &jobs[q];
@@ -740,6 +846,8 @@ static int s1_stability_map_run(xr_ctx *ctx)
                     hs_max[a] = sc > hs_max[a] ? sc : hs_max[a];
                 }
         if (j->panel == 1 && j->c == 0) {
+            if (j->np == SP_N)
+                k6_h2m = k * j->h * j->h / SP_M;
             if (k > prev)
                 increases++;
             prev = k;
@@ -786,22 +894,32 @@ static int s1_stability_map_run(xr_ctx *ctx)
     xr_tolerance_source(ctx, "closed form: the linearised scheme's limit; the bisection "
                              "resolves k to 1e-4 (2e-4 over every point)");
     xr_check_rel(ctx, "N = 2, undamped: largest stable k vs 4m/h^2 (worst of every h, N/m)",
-                 n2_k, n2_cf, 1e-4, "k < 4m/h^2 (14400 at h = 1/60)");
+                 n2_k, n2_cf, 1e-4, NULL);
     xr_check(ctx, "every point: max relative error vs (4m/mu_max - 2hc)/h^2", max_err, 0.0,
-             "<= 2e-4", NULL, max_err <= 2e-4 && isfinite(worst_k) && isfinite(worst_cf));
-    xr_tolerance_source(ctx, "closed form: mu_max grows with N, so the limit falls; exact");
+             xr_abs(2e-4), NULL);
+    xr_check(ctx, "every point: worst measured limit and its closed form finite",
+             isfinite(worst_k) && isfinite(worst_cf), 1, xr_exact(), NULL);
+    xr_tolerance_source(ctx, "closed form: mu_max grows with N, so the limit falls (counted "
+                             "exactly)");
     xr_check(ctx, "undamped limit decreases with N (number of increases)", (double)increases, 0,
-             "exact", "threshold depends on chain length", increases == 0);
-    xr_seed_value(ctx, "S1 4.1 practical line m/h^2 (units of m/h^2), ours at N = 20", 1.0,
-                  k_nmax * SP_H * SP_H, NULL);
+             xr_exact(), NULL);
+    /* The original's practical line: m/h^2, with the exact threshold for
+     * its N = 6 chain "a little above it" */
+    xr_tolerance_source(ctx, "original measurement: the N = 6 threshold lies above m/h^2 "
+                             "(strictly)");
+    xr_check(ctx, "N = 6, undamped, h = 1/60: k* h^2/m above the practical line m/h^2", k6_h2m,
+             1.0, xr_above(1.0), NULL);
+    xr_reference(ctx, "practical line m/h^2 (units of m/h^2); ours: the N = 6 threshold",
+                 1.0, k6_h2m, "N = 6, undamped, h = 1/60: k* h^2/m above the practical line m/h^2",
+                 NULL);
     xr_tolerance_source(ctx, "closed form: undamped, k* h^2/m does not depend on h; 1e-3 for "
                              "the bisection");
     xr_check(ctx, "undamped k* h^2/m spread over h, N = 2, 6, 20 (max - min)", hspread, 0.0,
-             "<= 1e-3 (limit ~ 1/h^2)", NULL, hspread <= 1e-3);
+             xr_abs(1e-3), NULL);
 
-    char cap[512];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "SPEC S1 4.1: the stability limit as a curve. Largest stable k (bisection, explicit "
+             "Explicit springs on the hanging chain (S1): the stability limit as a curve. Largest stable k (bisection, explicit "
              "springs, semi-implicit Euler) (a) in units of m/h^2 vs h for N = 2, 6, 20, (b) vs N "
              "at h = 1/60 s, "
              "undamped and with spring damping %g N s/m, against m/h^2, 4m/h^2 and the closed "
@@ -815,7 +933,7 @@ static int s1_stability_map_run(xr_ctx *ctx)
 const xr_section xr_section_s1_springs_stability = {
     .name = "s1_springs_stability",
     .title = "Explicit-spring chain swept over k; three regimes; m/h^2 and 4m/h^2 lines",
-    .spec = "S1 4.1",
+    .spec = "S1: the hanging chain, explicit springs",
     .figures = XR_FIGURES("s1_springs_stability"),
     .tables = XR_TABLES({"s1_springs_stability", "explicit-spring sweep over k"},
                         {"s1_springs_stability_time", "stretch and |v| vs time at a few k, one per regime"}),
@@ -824,7 +942,7 @@ const xr_section xr_section_s1_springs_stability = {
 const xr_section xr_section_s1_stability_map = {
     .name = "s1_stability_map",
     .title = "Measured largest stable k vs h and vs N against m/h^2 and 4m/h^2",
-    .spec = "S1 4.1",
+    .spec = "S1: the hanging chain, explicit springs",
     .figures = XR_FIGURES("s1_stability_map"),
     .tables = XR_TABLES({"s1_stability_map", "measured stability limits"}),
     .run = s1_stability_map_run};

@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* Sections s1_pbd_stiffness, s1_substeps and s1_xpbd_invariance: the SPEC S1
+/* Sections s1_pbd_stiffness, s1_substeps and s1_xpbd_invariance: S1
  * chain (N = 6, L0 = 0.1 m, m = 1 kg, h = 1/60 s, particle 0 anchored) under
  * PBD with stiffness k_s and under XPBD with compliance alpha, over k_s,
  * substeps n_s and alpha, through the library's step driver.
  *
  * Order: the constraint set is built serially (xpbd_colouring_options
  * .serial = 1), links solved top-down 0-1, 1-2, ..., one Gauss-Seidel pass
- * per iteration: the order that reproduces the seed's numbers (the coloured
+ * per iteration: the order that reproduces the original measurements (the coloured
  * red-black order leaves larger one-pass floors, reported beside).
  *
- * Expected values. Besides the closed forms of SPEC S1, every table carries
+ * Expected values. Besides the closed forms of the hanging chain and cloth (S1), every table carries
  * the steady state of the discrete map: with v = 0 at substep start,
  * predict moves every free particle by -g h_s^2 and the iterations pull the
  * chain back; a configuration the substep maps onto itself is where the
  * simulation settles. For the vertical chain that map is affine in the
  * link stretches, so its fixed point is one small linear solve. It is
- * computed here by a separate 1-D implementation of the SPEC formulas, not
+ * computed here by a separate 1-D implementation of the scenarios' formulas, not
  * by the library, so the settled simulation checks the library against it.
  *
  * Settling. Velocity damping d = 0.05 per frame (1 - 0.95^(1/n_s) per
@@ -38,9 +38,9 @@
 #define S1_DAMP_FRAME 0.05   /* velocity fraction removed per frame while settling */
 #define S1_SETTLE_FRAMES 600 /* 10 s */
 #define S1_AVG_FROM 300      /* undamped average over frames [300, 600) */
-/* Headings of the paragraphs explaining where ours differs from the seed. */
+/* Headings of the paragraphs explaining where ours differs from the original measurement. */
 #define S1_DEV_SAG "Per-step sag: 1/n_s^2 per substep, not the summary's 1/n_s"
-#define S1_DEV_A2 "alpha = 1e-2: the seed's 0.990 is a reading of a swinging chain"
+#define S1_DEV_A2 "The original n_s = 8 ratios are readings of a settling chain"
 
 /* ------------------------------------------------------------ the chain --- */
 
@@ -144,7 +144,7 @@ static int s1_simulate(const xr_ctx *ctx, const s1_cfg *c, s1_out *o, double *se
 
 /* One substep of the vertical chain from rest (v = 0), in displacements u
  * from the rest configuration (u[0] = anchor = 0, positive up), evaluated
- * from the SPEC S1 formulas: predict u -= g h_s^2 on free particles; then
+ * from the formulas of the hanging chain (S1): predict u -= g h_s^2 on free particles; then
  * `iterations` top-down passes; link s joins particles s and s+1, its
  * constraint C = u_s - u_{s+1} (stretch), the upper end has w = 0 for s = 0.
  * PBD: dl = -k_s C/(w_s + w_{s+1}); XPBD: dl = (-C - at lambda)/(w_s +
@@ -233,8 +233,9 @@ static double s1_fixed_point(int n, int pbd, double ks, double alpha, int subste
 
 static int s1_pbd_stiffness_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** The same hanging chain, now projected by PBD with a stiffness k_s in (0, 1]: each link moves its two ends back by k_s of its error, shared by inverse mass. There is no closed form for the stretch. With k_s = 1 and one Gauss-Seidel pass per frame the chain keeps about 2.7 cm of stretch (the one-pass floor: fixing link i disturbs link i - 1; the original measurement read 0.02725 m after 5 s), and as k_s goes to 0 the chain falls without bound.\n\n");
     const int quick = xr_quick(ctx);
-    const int frames = 300; /* 5 s, the seed's protocol */
+    const int frames = 300; /* 5 s, the original measurement's protocol */
     const double gh2 = XS_G * S1_H * S1_H;
     /* one-pass floor for serial top-down PBD, k_s = 1: in steady state link
      * s keeps (N - 2 - s) g h^2 (solved by hand from the pass; the fixed
@@ -332,13 +333,13 @@ static int s1_pbd_stiffness_run(xr_ctx *ctx)
         return -1;
 
     xr_md(ctx,
-          "PBD chain of SPEC S1 4.2 (N = 6, L0 = 0.1 m, m = 1 kg, h = 1/60 s), one "
+          "The hanging chain (S1) projected by PBD with a stiffness k_s (N = 6, L0 = 0.1 m, m = 1 kg, h = 1/60 s), one "
           "Gauss-Seidel pass per frame (n_s = 1, 1 iteration), links solved top-down, chain "
-          "released at rest length, stretch read at t = 5 s (the seed's protocol). %d values of "
+          "released at rest length, stretch read at t = 5 s (the original measurement's protocol). %d values of "
           "k_s from 1e-4 to 1.\n\n"
-          "| quantity | ours | expected | seed |\n|---|---|---|---|\n"
+          "| quantity | ours | expected | original |\n|---|---|---|---|\n"
           "| stretch at k_s = 1, t = 5 s | %.6g m | %.6g m = (N-1)(N-2)/2 g h^2 (one-pass "
-          "floor) | 2.7 cm (SPEC also cites 0.02725) |\n"
+          "floor) | 2.7 cm (the scenario also cites 0.02725) |\n"
           "| steady state of the one-pass map, k_s = 1 | %.10g m | %.10g m | - |\n"
           "| k_s = 1, coloured (red-black) order instead | %.6g m | - | - |\n"
           "| steady state at k_s = %.0e | %.4g m | %.4g m = (N-1)^2 g h^2/k_s | chain falls "
@@ -353,32 +354,32 @@ static int s1_pbd_stiffness_run(xr_ctx *ctx)
           nk, s_one, floor_closed, fp_one, floor_closed, oc.final, ks_small, fp_small,
           limit_coef / ks_small, ks_small, s4_small, s5_small);
 
-    xr_tolerance_source(ctx, "seed: 2.7 cm printed to two digits, +-2%");
-    xr_check_rel(ctx, "PBD k_s = 1, one pass per frame, stretch at 5 s (m)", s_one, 0.027, 0.02,
-                 "0.027 (2.7 cm)");
-    xr_seed_value(ctx, "S1 4.2 PBD k_s = 1, one pass per frame: stretch (m)", 0.027, s_one, NULL);
+    xr_tolerance_source(ctx, "original measurement: 2.7 cm printed to two digits, half a unit "
+                             "of the last: 5e-4 m");
+    xr_reference_check(ctx, "PBD, k_s = 1, one pass per frame: stretch at 5 s (m)", 0.027,
+                       s_one, xr_abs(5e-4), NULL, NULL);
     xr_tolerance_source(ctx, "closed form: the one-pass floor (N-1)(N-2)/2 g h^2; 1e-4 after "
                              "5 s of settling, 1e-9 for the map's own fixed point, 1e-6 damped");
     xr_check_rel(ctx, "same, against the one-pass floor (N-1)(N-2)/2 g h^2 (m)", s_one,
-                 floor_closed, 1e-4, "0.02725");
+                 floor_closed, 1e-4, NULL);
     xr_check_rel(ctx, "steady state of the one-pass map, k_s = 1, vs (N-1)(N-2)/2 g h^2", fp_one,
                  floor_closed, 1e-9, NULL);
     xr_check(ctx, "k_s >= 0.05, settled with damping vs steady state of the map, max rel. dev.",
-             maxdev, 0, "<= 1e-6", NULL, maxdev <= 1e-6);
+             maxdev, 0, xr_abs(1e-6), NULL);
     xr_tolerance_source(ctx, "closed form: the small-k_s limit (N-1)^2 g h^2/k_s, first order "
                              "in k_s: 1%; still falling means > 5% over the last second");
     xr_check_rel(ctx, "k_s = 1e-4: steady state vs (N-1)^2 g h^2/k_s (m)", fp_small,
                  limit_coef / ks_small, 0.01, NULL);
     xr_check(ctx, "k_s = 1e-4: still falling, stretch(5 s) / stretch(4 s)", s5_small / s4_small, 1,
-             "> 1.05", "falls without bound", s5_small > 1.05 * s4_small);
+             xr_above(1.05), NULL);
 
-    char cap[800];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "SPEC S1 4.2: PBD chain (N = 6, h = 1/60 s, one top-down pass per frame). Left: "
+             "PBD with a stiffness k_s on the hanging chain (S1) (N = 6, h = 1/60 s, one top-down pass per frame). Left: "
              "total stretch vs stiffness k_s at t = 5 s, the average over 4-5 s, and the steady "
              "state of the one-pass map; it grows like (N-1)^2 g h^2/k_s as k_s -> 0, and at "
              "k_s = 1 it stops at the one-pass floor (N-1)(N-2)/2 g h^2 = %.5f m (ours %.5f m, "
-             "seed 2.7 cm). Right: stretch vs time; for small k_s the chain is still falling "
+             "original measurement 2.7 cm). Right: stretch vs time; for small k_s the chain is still falling "
              "after 5 s.",
              floor_closed, s_one);
     xr_figure(ctx, "s1_pbd_stiffness", cap);
@@ -414,6 +415,7 @@ static double s1_keq_kernel(double ks, int n)
 
 static int s1_substeps_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** PBD with substeps: k_s is held at 0.5 and each frame is cut into n_s substeps. A constraint projected n times keeps (1 - k_s)^n of its error, which suggests one equivalent pass of stiffness 1 - (1 - k_s)^n (0.75 for n = 2, 0.9375 for n = 4). The original measurement found the two disagree, by up to 18 times, because substeps also shrink each step's sag while k_s stays: k_s has no physical meaning.\n\n");
     static const int ns_list[] = {1, 2, 4, 8, 16, 32};
     const int nn = 6;
     const double ks = 0.5, alpha = 1e-3;
@@ -428,7 +430,7 @@ static int s1_substeps_run(xr_ctx *ctx)
     double pbd[6], keq[6], keqk[6], single[6], x1[6], x4[6];
     double dev_fp = 0, dev_scaling = 0;
     xr_md(ctx,
-          "SPEC S1 4.3: PBD with k_s frozen at 0.5, n_s substeps of h/n_s with one projection "
+          "PBD with substeps on the hanging chain (S1): k_s frozen at 0.5, n_s substeps of h/n_s with one projection "
           "each, against the single pass (n_s = 1) with the \"equivalent\" stiffness "
           "k_eq = 1 - (1 - k_s)^n_s that n projections would have on one isolated link. Beside "
           "it, XPBD with alpha = 1e-3 m/N (closed form %.5f m) at the same cost (1 iteration "
@@ -474,7 +476,7 @@ static int s1_substeps_run(xr_ctx *ctx)
         xr_row(f, 14, row);
         char note[64] = "";
         if (n == 8)
-            snprintf(note, sizeof note, " (1/%.1f; seed: off by up to 18x)", os.final / o.final);
+            snprintf(note, sizeof note, " (1/%.1f; original measurement: off by up to 18x)", os.final / o.final);
         xr_md(ctx, "| %d | %.6g | %.10g | %.10g | %.6g | %.4g%s | %.5f | %.5f |\n", n, o.final,
               keq[i], keqk[i], os.final, o.final / os.final, note, o1.final / closed,
               o4.final / closed);
@@ -485,7 +487,7 @@ static int s1_substeps_run(xr_ctx *ctx)
         return -1;
 
     double pmin = pbd[0], pmax = pbd[0], x1min = x1[0], x1max = x1[0], x4min = x4[0], x4max = x4[0];
-    const int nchk = 5; /* n_s = 1..16, the seed's range and then some */
+    const int nchk = 5; /* n_s = 1..16, the original measurement's range and then some */
     for (int i = 1; i < nchk; ++i) {
         pmin = fmin(pmin, pbd[i]);
         pmax = fmax(pmax, pbd[i]);
@@ -502,45 +504,45 @@ static int s1_substeps_run(xr_ctx *ctx)
           "does not follow n_s), while XPBD moves by %.1f%% of its closed form at 1 iteration "
           "per substep) and %.3f%% at 4. The equivalent single pass does not reproduce the "
           "substepped stretch: substeps also shrink the sag per step, and k_s does not follow "
-          "n_s, so k_s has no physical meaning (SPEC S1 4.3).\n\n"
+          "n_s, so k_s has no physical meaning (PBD with substeps (S1)).\n\n"
           "### " S1_DEV_SAG "\n\n"
-          "SPEC S1 4.3 says substeps shrink the per-step sag by 1/n_s. The sag a substep adds "
+          "The scenario says substeps shrink the per-step sag by 1/n_s. The sag a substep adds "
           "is g h_s^2 with h_s = h/n_s, i.e. 1/n_s^2 per substep (1/n_s per frame, summed over "
           "its n_s substeps); the steady state of the PBD map is linear in the per-substep sag "
           "and k_s stays fixed, so the settled stretch is exactly stretch(1)/n_s^2, which the "
-          "table shows to %.1g. The seed's sentence counts per frame; the scaling of the "
+          "table shows to %.1g. The original measurement's sentence counts per frame; the scaling of the "
           "stretch is 1/n_s^2.\n\n",
           pbd_var, 100 * x1_var, 100 * x4_var, dev_scaling);
 
-    xr_tolerance_source(ctx, "seed: 'off by up to 18x' at n_s = 8, read to 10%");
-    xr_check_rel(ctx, "n_s = 8: single pass at k_eq / substepped PBD stretch",
-                 1 / (pbd[3] / single[3]), 18, 0.10, "up to 18x");
-    xr_seed_value(ctx, "S1 4.3 PBD: single pass at k_eq / substepped, n_s = 8", 18,
-                  1 / (pbd[3] / single[3]), NULL);
+    xr_tolerance_source(ctx, "original measurement: 'off by up to 18x' at n_s = 8, read to 10%");
+    xr_reference_check(ctx, "PBD: single pass at k_eq / substepped, n_s = 8", 18,
+                       1 / (pbd[3] / single[3]), xr_rel(0.10), NULL, NULL);
     xr_tolerance_source(ctx, "closed form: steady state of the discrete map; 1e-6 for the "
                              "damped settling of 600 frames");
     xr_check(ctx, "PBD settled stretch vs fixed point of the map, max rel. dev.", dev_fp, 0,
-             "<= 1e-6", NULL, dev_fp <= 1e-6);
+             xr_abs(1e-6), NULL);
     xr_check(ctx, "PBD stretch(n_s) n_s^2 / stretch(1) - 1, max over n_s = 1..32", dev_scaling, 0,
-             "<= 1e-6", NULL, dev_scaling <= 1e-6);
+             xr_abs(1e-6), NULL);
     xr_tolerance_source(ctx, "physics: one Gauss-Seidel pass adds at most the one-pass floor "
-                             "(N-1)(N-2)/2 g h^2 = 0.02725 m (S1 4.2) to the compliant stretch");
+                             "(N-1)(N-2)/2 g h^2 = 0.02725 m (PBD stiffness (S1)) to the compliant stretch");
     const double floor_rel = (S1_N - 1) * (S1_N - 2) / 2.0 * XS_G * S1_H * S1_H / closed;
-    xr_check(ctx, "XPBD alpha = 1e-3, 1 it: (max-min)/closed over n_s = 1..16", x1_var, floor_rel,
-             "<= floor / closed", NULL, x1_var <= floor_rel);
-    xr_tolerance_source(ctx, "seed: XPBD substep-invariant to 0.4% (S1 4.4)");
-    xr_check(ctx, "XPBD alpha = 1e-3, 4 it: (max-min)/closed over n_s = 1..16", x4_var, 0, "<= 0.4%",
-             NULL, x4_var <= 0.004);
-    xr_seed_value(ctx, "S1 4.3 per-step sag factor at n_s = 2 (SPEC: 1/n_s)", 0.5,
-                  pbd[1] / pbd[0], S1_DEV_SAG);
+    xr_check(ctx, "XPBD, alpha = 1e-3, 1 it: (max-min)/closed over n_s = 1..16", x1_var, floor_rel,
+             xr_at_most(floor_rel), NULL);
+    xr_tolerance_source(ctx, "original measurement: XPBD substep-invariant to 0.4% (XPBD chain (S1))");
+    xr_check(ctx, "XPBD, alpha = 1e-3, 4 it: (max-min)/closed over n_s = 1..16", x4_var, 0,
+             xr_abs(0.004), NULL);
+    /* the original's 1/n_s counts the sag per frame; the stretch scales
+     * as 1/n_s^2, which the scaling check above holds to its tolerance */
+    xr_reference(ctx, "per-step sag factor at n_s = 2 (the scenario says 1/n_s)", 0.5,
+                 pbd[1] / pbd[0], NULL, S1_DEV_SAG);
 
-    char cap[800];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "SPEC S1 4.3: PBD with k_s = 0.5 and n_s substeps (one projection each) against "
+             "PBD with substeps on the hanging chain (S1): k_s = 0.5 and n_s substeps (one projection each) against "
              "one pass at the equivalent stiffness 1 - (1 - k_s)^n_s, and XPBD (alpha = 1e-3, "
              "closed form %.4f m) beside it. Left: settled stretch vs n_s; PBD falls as "
              "1/n_s^2 (a factor %.0f over n_s = 1..16), XPBD stays on its closed form. Right: "
-             "PBD substepped / equivalent single pass, 1/%.1f at n_s = 8 (seed: off by up to "
+             "PBD substepped / equivalent single pass, 1/%.1f at n_s = 8 (original measurement: off by up to "
              "18x).",
              closed, pbd_var, single[3] / pbd[3]);
     xr_figure(ctx, "s1_substeps", cap);
@@ -551,13 +553,14 @@ static int s1_substeps_run(xr_ctx *ctx)
 
 static int s1_xpbd_invariance_run(xr_ctx *ctx)
 {
+    xr_md(ctx, "**The scenario.** The hanging chain under XPBD: each link has compliance alpha = 1/k, scaled per substep as alpha~ = alpha/h_s^2, and the closed form is the spring chain's stretch m g N(N-1)/2 alpha (1.4715, 0.14715, 0.014715 and 0.0014715 m for alpha = 1e-2 to 1e-5). The original measurement found the 8-substep result within 0.4%% of the closed form for every compliance (ratios 0.990, 1.000, 1.004, 1.002), where PBD differed 18 times; with one substep the two stiffest rows read 0.0176 and 0.0069 m, because the one-pass floor hides the compliance. The compliance sets the target; substeps decide how close the solver gets.\n\n");
     const int quick = xr_quick(ctx);
     static const double alphas[] = {1e-2, 1e-3, 1e-4, 1e-5};
     static const int ns_full[] = {1, 2, 4, 8, 16, 32};
     static const int ns_quick[] = {1, 4, 8, 32};
     const int *ns_list = quick ? ns_quick : ns_full;
     const int nn = quick ? 4 : 6, na = 4, iters = 4;
-    /* SPEC S1 4.4 seed numbers: ratio at n_s = 8, stretch at n_s = 1 */
+    /* the XPBD chain (S1) original numbers: ratio at n_s = 8, stretch at n_s = 1 */
     static const double seed8[] = {0.990, 1.000, 1.004, 1.002};
     static const double seed1[] = {NAN, NAN, 0.0176, 0.0069};
 
@@ -577,7 +580,7 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
 
     FILE *f = xr_table_open(ctx, "s1_xpbd_invariance",
                             "alpha\tn_s\tclosed\tstretch\tratio\tratio_fixed_point\t"
-                            "ratio_undamped_avg\tfloor\tseed_ratio\tseed_stretch");
+                            "ratio_undamped_avg\tfloor\toriginal_ratio\toriginal_stretch");
     if (!f)
         return -1;
     double ratio[4][6], ratio_u[4][6], fpr[4][6], stretch[4][6];
@@ -627,7 +630,7 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
         return -1;
 
     xr_md(ctx,
-          "SPEC S1 4.4: XPBD chain (N = 6), compliance alpha per link, %d iterations per "
+          "The XPBD chain (S1) (N = 6): compliance alpha per link, %d iterations per "
           "substep, n_s substeps of h/n_s, links top-down. Stretch / closed form "
           "m g N(N-1)/2 alpha.\n\n"
           "Settling (the method): velocity damping of %.0f%% per frame (1 - 0.95^(1/n_s) per "
@@ -636,12 +639,12 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
           "there, not where; the settled values agree with the fixed point of the discrete "
           "map (solved directly) to %.1e. Without damping alpha = 1e-2 swings widely: the "
           "undamped average over frames 300..600 is shown for comparison (1.08 for alpha = "
-          "1e-2; the seed's 0.990 came from its own settling, which SPEC does not give).\n\n"
+          "1e-2; the original measurement's 0.990 came from its own settling, which the scenario does not give).\n\n"
           "| alpha (m/N) | closed (m) |",
           iters, 100 * S1_DAMP_FRAME, S1_SETTLE_FRAMES, S1_SETTLE_FRAMES * S1_H, dev_fp);
     for (int j = 0; j < nn; ++j)
         xr_md(ctx, " n_s = %d |", ns_list[j]);
-    xr_md(ctx, " seed n_s = 8 | undamped avg, n_s = 8 |\n|---|---|");
+    xr_md(ctx, " original n_s = 8 | undamped avg, n_s = 8 |\n|---|---|");
     for (int j = 0; j < nn + 2; ++j)
         xr_md(ctx, "---|");
     xr_md(ctx, "\n");
@@ -663,66 +666,81 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
         xr_md(ctx, " %.3g |", floor_ns[j]);
     xr_md(ctx, " - | - |\n\n");
     xr_md(ctx,
-          "At n_s = 1 the two stiffest rows read %.4f m and %.4f m (seed 0.0176 and 0.0069, "
+          "At n_s = 1 the two stiffest rows read %.4f m and %.4f m (original measurement 0.0176 and 0.0069, "
           "closed form 0.0147 / 0.0015): the one-pass floor, %.4f m here with %d iterations, "
           "hides the compliance. From n_s = 4 on they sit on the closed form.\n\n"
           "Which rows are checked: the floor at n_s is the stretch the same solver leaves "
           "with alpha = 0 (rigid links), same n_s and iterations, settled the same way; it is "
-          "what the iterations cannot remove and it falls like 1/n_s^2. The SPEC's check is "
+          "what the iterations cannot remove and it falls like 1/n_s^2. S1's check is "
           "made at n_s = 8 for every row whose closed form exceeds the floor at n_s = 8 "
           "(%.2g m): all four rows. Across the whole table, every entry whose closed form is "
           "at least 10 times its floor is within 1%% (%d entries; worst %.3f%%).\n\n",
           stretch[2][j1], stretch[3][j1], floor_ns[j1], iters, floor_ns[j8], checked10,
           100 * worst10);
 
-    xr_tolerance_source(ctx, "seed: n_s = 8 ratios within 0.4% of 1 (S1 4.4), read to 1%; "
+    xr_tolerance_source(ctx, "original measurement: n_s = 8 ratios within 0.4% of 1 (XPBD chain (S1)), read to 1%; "
                              "n_s = 1 stretches printed to 3 digits, 1%");
     xr_md(ctx,
           "### " S1_DEV_A2 "\n\n"
           "The softest row stretches %.3f m and, undamped, swings about its equilibrium for "
           "seconds (our undamped average over frames 300..600 reads %.4f of the closed form). "
-          "Settled, ours reads %.6f; the seed's 0.990 is 1%% below the closed form, the size "
-          "of that swing, and SPEC does not say how the seed settled its chain. The closed "
-          "form, which both approach, is the reference of the check.\n\n",
-          xs_chain_stretch_closed(S1_N, S1_MASS, 1e-2), ratio_u[0][j8], ratio[0][j8]);
-    for (int a = 0; a < na; ++a) {
-        char item[96];
-        snprintf(item, sizeof item, "S1 4.4 XPBD alpha = %.0e: stretch / closed form, n_s = 8",
-                 alphas[a]);
-        xr_seed_value(ctx, item, seed8[a], ratio[a][j8], a == 0 ? S1_DEV_A2 : NULL);
-    }
-    xr_seed_value(ctx, "S1 4.4 XPBD alpha = 1e-4, n_s = 1: stretch (m)", 0.0176, stretch[2][j1],
-                  NULL);
-    xr_seed_value(ctx, "S1 4.4 XPBD alpha = 1e-5, n_s = 1: stretch (m)", 0.0069, stretch[3][j1],
-                  NULL);
+          "Settled, ours reads %.6f; the original measurement's 0.990 is 1%% below the closed form, the size "
+          "of that swing, and the scenario does not say how the original measurement settled its chain. The closed "
+          "form, which both approach, is the reference of the check. The other original "
+          "ratios at n_s = 8 (1.000, 1.004, 1.002) scatter the same way within the 0.4%% the "
+          "original states; ours sit at the discrete map's fixed point, %.2g, %.2g and %.2g "
+          "from the closed form, and each row's check holds ours to that fixed point's "
+          "iteration error plus the settling tolerance. Only the stiffest row's 1.002 is the "
+          "iteration floor, which ours shows too.\n\n",
+          xs_chain_stretch_closed(S1_N, S1_MASS, 1e-2), ratio_u[0][j8], ratio[0][j8],
+          ratio[1][j8] - 1, ratio[2][j8] - 1, ratio[3][j8] - 1);
+    /* n_s = 8 against the closed form: the settled run differs from the
+     * discrete map's own fixed point by its settling (1e-6, checked below
+     * over every entry), and that fixed point differs from the closed form
+     * by what 4 iterations per substep leave unconverged, which the map
+     * itself gives (solved directly, no time stepping): 5e-13 .. 2e-3 over
+     * the four rows, the stiffest row the one-pass floor's share */
     for (int a = 0; a < na; ++a) {
         const double closed = xs_chain_stretch_closed(S1_N, S1_MASS, alphas[a]);
-        char what[96], seed[32];
-        if (closed > floor_ns[j8]) {
-            snprintf(what, sizeof what, "alpha = %.0e, n_s = 8: stretch / closed form", alphas[a]);
-            snprintf(seed, sizeof seed, "%.3f", seed8[a]);
-            xr_check_rel(ctx, what, ratio[a][j8], 1.0, 0.01, seed);
-        }
+        char what[96], from[240];
+        snprintf(what, sizeof what, "alpha = %.0e, n_s = 8: stretch / closed form", alphas[a]);
+        const double iter_err = fabs(fpr[a][j8] - 1);
+        snprintf(from, sizeof from,
+                 "settling 1e-6 (settled vs the map's fixed point) + the fixed point's own "
+                 "iteration error %.2g (the map solved directly, 4 iterations per substep)",
+                 iter_err);
+        if (closed > floor_ns[j8])
+            xr_check(ctx, what, ratio[a][j8], 1.0, xr_rel(1e-6 + iter_err), from);
+        char item[96];
+        snprintf(item, sizeof item, "XPBD, alpha = %.0e: stretch / closed form, n_s = 8",
+                 alphas[a]);
+        xr_reference(ctx, item, seed8[a], ratio[a][j8], closed > floor_ns[j8] ? what : NULL,
+                     S1_DEV_A2);
     }
-    xr_check_rel(ctx, "alpha = 1e-4, n_s = 1: stretch (m)", stretch[2][j1], 0.0176, 0.01, "0.0176");
-    xr_check_rel(ctx, "alpha = 1e-5, n_s = 1: stretch (m)", stretch[3][j1], 0.0069, 0.01, "0.0069");
+    xr_tolerance_source(ctx, "original measurement: printed to 3 digits (0.0176) and 2 (0.0069), "
+                             "half a unit of the last: 5e-5 m");
+    xr_reference_check(ctx, "XPBD, alpha = 1e-4, n_s = 1: stretch (m)", 0.0176,
+                       stretch[2][j1], xr_abs(5e-5), NULL, NULL);
+    xr_reference_check(ctx, "XPBD, alpha = 1e-5, n_s = 1: stretch (m)", 0.0069,
+                       stretch[3][j1], xr_abs(5e-5), NULL, NULL);
     xr_tolerance_source(ctx, "closed form; 1% where the closed form is 10x the one-pass floor "
                              "(the floor's share, <= 10%, is itself compliant)");
-    xr_check(ctx, "entries with closed form >= 10x floor within 1%", ok10, checked10, "all", NULL,
-             ok10 == checked10 && checked10 > 0);
+    xr_check(ctx, "entries with closed form >= 10x floor within 1% (entries)", ok10, checked10,
+             xr_exact(), NULL);
+    xr_check(ctx, "entries with closed form >= 10x floor", checked10, NAN, xr_at_least(1), NULL);
     xr_tolerance_source(ctx, "closed form: steady state of the discrete map; 1e-6 for the "
                              "damped settling of 600 frames");
-    xr_check(ctx, "settled stretch vs fixed point of the map, max rel. dev.", dev_fp, 0, "<= 1e-6",
-             NULL, dev_fp <= 1e-6);
+    xr_check(ctx, "settled stretch vs fixed point of the map, max rel. dev.", dev_fp, 0,
+             xr_abs(1e-6), NULL);
 
-    char cap[800];
+    char cap[1600];
     snprintf(cap, sizeof cap,
-             "SPEC S1 4.4: XPBD chain (N = 6, %d iterations per substep), settled with "
+             "The XPBD chain (S1) (N = 6, %d iterations per substep), settled with "
              "damping. Left: stretch vs substeps n_s for alpha = 1e-2 ... 1e-5 m/N, closed forms "
              "m g N(N-1)/2 alpha dashed, and the floor (alpha = 0) that falls as 1/n_s^2. Right: "
-             "|stretch / closed form - 1|, log scale; at n_s = 8 the ratios are %.4f, %.4f, %.4f, %.4f (seed "
+             "|stretch / closed form - 1|, log scale; at n_s = 8 the ratios are %.4f, %.4f, %.4f, %.4f (original measurement "
              "0.990, 1.000, 1.004, 1.002), within 1%% everywhere the closed form is 10x the "
-             "floor. At n_s = 1 the floor hides the two stiffest rows (%.4f and %.4f m; seed "
+             "floor. At n_s = 1 the floor hides the two stiffest rows (%.4f and %.4f m; original "
              "0.0176 and 0.0069).",
              iters, ratio[0][j8], ratio[1][j8], ratio[2][j8], ratio[3][j8], stretch[2][j1],
              stretch[3][j1]);
@@ -733,7 +751,7 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
 const xr_section xr_section_s1_pbd_stiffness = {
     .name = "s1_pbd_stiffness",
     .title = "PBD total stretch vs k_s at one pass per frame; k_s = 1 -> 0.027 m",
-    .spec = "S1 4.2",
+    .spec = "S1: the hanging chain, PBD with a stiffness k_s",
     .figures = XR_FIGURES("s1_pbd_stiffness"),
     .tables = XR_TABLES({"s1_pbd_stiffness", "PBD k_s sweep at one pass per frame"},
                         {"s1_pbd_stiffness_time", "stretch vs time for a few k_s"}),
@@ -742,15 +760,15 @@ const xr_section xr_section_s1_pbd_stiffness = {
 const xr_section xr_section_s1_substeps = {
     .name = "s1_substeps",
     .title = "PBD k_s = 0.5 vs substeps against the equivalent single pass, beside XPBD",
-    .spec = "S1 4.3",
+    .spec = "S1: the hanging chain, PBD with substeps",
     .figures = XR_FIGURES("s1_substeps"),
-    .tables = XR_TABLES({"s1_substeps", "the SPEC S1 4.3 table, with XPBD beside it"}),
+    .tables = XR_TABLES({"s1_substeps", "PBD with substeps, with XPBD beside it"}),
     .run = s1_substeps_run};
 
 const xr_section xr_section_s1_xpbd_invariance = {
     .name = "s1_xpbd_invariance",
     .title = "XPBD stretch / closed form for alpha 1e-2..1e-5 and n_s = 1, 4, 8, ...",
-    .spec = "S1 4.4",
+    .spec = "S1: the hanging chain, XPBD with compliance",
     .figures = XR_FIGURES("s1_xpbd_invariance"),
-    .tables = XR_TABLES({"s1_xpbd_invariance", "the SPEC S1 4.4 table"}),
+    .tables = XR_TABLES({"s1_xpbd_invariance", "XPBD stretch / closed form per compliance and substep count"}),
     .run = s1_xpbd_invariance_run};

@@ -163,6 +163,37 @@ char *xr_dir_beside_exe(const char *argv0, const char *rel)
     return resolved;
 }
 
+char *xr_path_relative(const char *from_dir, const char *to)
+{
+    char *from = realpath(from_dir, NULL), *dest = realpath(to, NULL);
+    char *rel = NULL;
+    if (from && dest) {
+        /* the longest common prefix that ends at a component boundary */
+        size_t common = 0;
+        for (size_t i = 0;; ++i) {
+            const int end_f = from[i] == '\0' || from[i] == '/';
+            const int end_d = dest[i] == '\0' || dest[i] == '/';
+            if (end_f && end_d)
+                common = i;
+            if (from[i] != dest[i] || from[i] == '\0')
+                break;
+        }
+        xr_buf b = {0};
+        for (const char *c = from + common; *c; ++c)
+            if (*c == '/' && c[1] != '\0' && c[1] != '/')
+                xr_buf_printf(&b, "%s..", b.len ? "/" : "");
+        const char *rest = dest + common + (dest[common] == '/');
+        if (*rest)
+            xr_buf_printf(&b, "%s%s", b.len ? "/" : "", rest);
+        rel = b.len ? b.s : xr_strdup(".");
+        if (!b.len)
+            free(b.s);
+    }
+    free(from);
+    free(dest);
+    return rel;
+}
+
 char *xr_slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -299,5 +330,169 @@ void xr_run_jobs(xr_ctx *ctx, xr_job *jobs, size_t n, size_t width)
             }
             xr_progress_line(ctx, "rendering figures %zu/%zu", finished, n);
         }
+    }
+}
+
+/* ------------------------------------------------------------ notation --- */
+
+typedef struct xr_symbol {
+    const char *ascii, *utf8, *roff;
+} xr_symbol;
+
+/* alpha~ before alpha: the longer name first */
+static const xr_symbol xr_symbols[] = {
+    {"alpha~", "\xce\xb1\xcc\x83", "\\o'\\(*a\\[a~]'"}, /* α̃ = α/h_s², the scaled compliance */
+    {"alpha", "\xce\xb1", "\\(*a"},                     /* α */
+    {"lambda", "\xce\xbb", "\\(*l"},                    /* λ */
+    {"beta", "\xce\xb2", "\\(*b"},                      /* β */
+    {"mu", "\xce\xbc", "\\(*m"},                        /* μ */
+    {"omega", "\xcf\x89", "\\(*w"},                     /* ω */
+    {"rho", "\xcf\x81", "\\(*r"},                       /* ρ */
+    {"Delta", "\xce\x94", "\\(*D"},                     /* Δ */
+    {"pi", "\xcf\x80", "\\(*p"},                        /* π */
+};
+
+static int xr_word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+/* The Unicode superscript of c, or NULL. */
+static const char *xr_sup_utf8(char c)
+{
+    static const char *const digits[10] = {"\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3",
+                                           "\xe2\x81\xb4", "\xe2\x81\xb5", "\xe2\x81\xb6",
+                                           "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
+    if (c >= '0' && c <= '9')
+        return digits[c - '0'];
+    switch (c) {
+    case '-': return "\xe2\x81\xbb";
+    case '+': return "\xe2\x81\xba";
+    case '(': return "\xe2\x81\xbd";
+    case ')': return "\xe2\x81\xbe";
+    case 'n': return "\xe2\x81\xbf";
+    case 'i': return "\xe2\x81\xb1";
+    case 'k': return "\xe1\xb5\x8f";
+    case 'j': return "\xca\xb2";
+    default: return NULL;
+    }
+}
+
+/* The exponent after the '^' at s[i]: its length (group with parentheses),
+ * 0 when what follows is not one. */
+static size_t xr_exponent_len(const char *s, size_t i, size_t n)
+{
+    size_t j = i + 1;
+    if (j < n && s[j] == '(') {
+        for (j = i + 2; j < n && j < i + 16 && s[j] != ')'; ++j)
+            if (s[j] == '(' || s[j] == '\n' || s[j] == '`')
+                return 0;
+        return j < n && s[j] == ')' ? j - i : 0;
+    }
+    if (j < n && s[j] == '-')
+        ++j;
+    if (j < n && s[j] >= '0' && s[j] <= '9') {
+        while (j < n && s[j] >= '0' && s[j] <= '9')
+            ++j;
+        return j - i - 1;
+    }
+    if (j < n && ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z')) &&
+        (j + 1 >= n || !xr_word_char(s[j + 1])))
+        return j + 1 - i - 1;
+    return 0;
+}
+
+size_t xr_notation_at(xr_buf *out, const char *s, size_t i, size_t n, int roff)
+{
+    const int boundary = i == 0 || !xr_word_char(s[i - 1]);
+    if (boundary) {
+        for (size_t k = 0; k < sizeof xr_symbols / sizeof xr_symbols[0]; ++k) {
+            const xr_symbol *y = &xr_symbols[k];
+            const size_t la = strlen(y->ascii), lu = strlen(y->utf8);
+            size_t len = 0;
+            if (i + la <= n && memcmp(s + i, y->ascii, la) == 0 &&
+                (i + la == n || !xr_word_char(s[i + la]) || s[i + la] == '_'))
+                len = la;
+            else if (i + lu <= n && memcmp(s + i, y->utf8, lu) == 0)
+                len = lu;
+            if (len) {
+                const char *t = roff ? y->roff : y->utf8;
+                xr_buf_put(out, t, strlen(t));
+                return len;
+            }
+        }
+    }
+    if (s[i] == '^' && i > 0 && (xr_word_char(s[i - 1]) || s[i - 1] == ')' || s[i - 1] == '~' ||
+                                 (unsigned char)s[i - 1] >= 0x80)) {
+        const size_t e = xr_exponent_len(s, i, n);
+        if (e == 0)
+            return 0;
+        const char *x = s + i + 1;
+        size_t xn = e;
+        if (roff) {
+            if (x[0] == '(') { /* a raised group needs no parentheses */
+                ++x;
+                xn -= 2;
+            }
+            xr_buf_put(out, "\\v'-0.4m'\\s-2", 13);
+            for (size_t k = 0; k < xn; ++k) {
+                const size_t used = xr_notation_at(out, x, k, xn, 1);
+                if (used) {
+                    k += used - 1;
+                } else if (x[k] == '-') {
+                    xr_buf_put(out, "\\-", 2);
+                } else if (x[k] == '\\') {
+                    xr_buf_put(out, "\\e", 2);
+                } else {
+                    xr_buf_put(out, x + k, 1);
+                }
+            }
+            xr_buf_put(out, "\\s+2\\v'0.4m'", 12);
+            return e + 1;
+        }
+        for (size_t k = 0; k < xn; ++k)
+            if (!xr_sup_utf8(x[k]))
+                return 0; /* no Unicode form: stays h^(1/3) */
+        for (size_t k = 0; k < xn; ++k) {
+            const char *t = xr_sup_utf8(x[k]);
+            xr_buf_put(out, t, strlen(t));
+        }
+        return e + 1;
+    }
+    return 0;
+}
+
+void xr_notation_md(xr_buf *out, const char *text, size_t n)
+{
+    int code = 0, bol = 1, block = 0;
+    for (size_t i = 0; i < n;) {
+        const char c = text[i];
+        if (bol) {
+            block = i + 4 <= n && memcmp(text + i, "    ", 4) == 0;
+            bol = 0;
+        }
+        if (c == '\n') {
+            bol = 1;
+            code = 0;
+        } else if (!block && c == '`' && (i == 0 || text[i - 1] != '\\')) {
+            code = !code;
+        } else if (!block && !code && c == ']' && i + 1 < n && text[i + 1] == '(') {
+            const char *close = memchr(text + i, ')', n - i);
+            if (close) { /* a link target stays as written */
+                const size_t len = (size_t)(close - (text + i)) + 1;
+                xr_buf_put(out, text + i, len);
+                i += len;
+                continue;
+            }
+        } else if (!block && !code) {
+            const size_t used = xr_notation_at(out, text, i, n, 0);
+            if (used) {
+                i += used;
+                continue;
+            }
+        }
+        xr_buf_put(out, text + i, 1);
+        ++i;
     }
 }

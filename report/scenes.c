@@ -12,7 +12,7 @@ double xs_chain_stretch_closed(int n, double mass, double alpha)
     return mass * XS_G * (double)n * (double)(n - 1) / 2.0 * alpha;
 }
 
-/* ------------------------------------------------------------ SPEC S3 --- */
+/* ------------------------------------------------------------ soft bodies (S3) --- */
 
 void xs_mesh_free(xs_mesh *m)
 {

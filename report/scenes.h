@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* scenes.h: the reference scenes of SPEC S0-S1 and S3 as a small internal
+/* scenes.h: the reference scenes of S0-S1 and S3 as a small internal
  * library that xpbd-report, xpbd-bench and the tests link (target
  * xpbd_scenes), so a scene the report shows and the test that asserts on it
  * are built by the same code.
@@ -50,7 +50,7 @@ xpbd_status xs_world_init_f32(xs_world_f32 *w, size_t n, const float *xyz, size_
 void xs_world_free_f64(xs_world_f64 *w);
 void xs_world_free_f32(xs_world_f32 *w);
 
-/* SPEC S1 chain: n particles hanging straight down along -y from particle 0
+/* the hanging chain (S1): n particles hanging straight down along -y from particle 0
  * at the origin (w = 0), spacing L0 (initially at rest length), m = 1 kg each
  * (w = 1), n - 1 links of compliance alpha (m/N). */
 xpbd_status xs_chain_f64(xs_world_f64 *w, int n, double L0, double alpha);
@@ -58,10 +58,10 @@ xpbd_status xs_chain_f32(xs_world_f32 *w, int n, float L0, float alpha);
 /* Sum over links of (|x_{i+1} - x_i| - L0): the chain's total stretch (m). */
 double xs_chain_stretch_f64(const xs_world_f64 *w, double L0);
 double xs_chain_stretch_f32(const xs_world_f32 *w, float L0);
-/* Closed-form static stretch m*g*N(N-1)/2*alpha (SPEC S1). */
+/* Closed-form static stretch m*g*N(N-1)/2*alpha (the hanging chain and cloth (S1)). */
 double xs_chain_stretch_closed(int n, double mass, double alpha);
 
-/* SPEC S1 cloth: nx x ny grid in the x-y plane hanging from its top row's two
+/* the cloth (S1): nx x ny grid in the x-y plane hanging from its top row's two
  * corners (w = 0), spacing d, structural links along rows and columns
  * (nx-1)*ny + nx*(ny-1) of them; with shear != 0 both diagonals of every quad
  * as well. flat != 0 lays the grid in the horizontal x-z plane instead
@@ -76,7 +76,7 @@ xpbd_status xs_cloth_f32(xs_world_f32 *w, int nx, int ny, float d, float alpha, 
 xpbd_status xs_world_recolour_f64(xs_world_f64 *w, const xpbd_colouring_options *opt);
 xpbd_status xs_world_recolour_f32(xs_world_f32 *w, const xpbd_colouring_options *opt);
 
-/* ------------------------------------------------------------ SPEC S3 --- */
+/* ------------------------------------------------------------ soft bodies (S3) --- */
 
 /* A generated mesh (xpbd/mesh.h, double positions) owning every array the
  * generators can fill. */
@@ -172,7 +172,7 @@ int xs_pile_make_f32(xs_pile_f32 *p, const xs_mesh *m, uint32_t bodies, const do
 void xs_pile_free_f64(xs_pile_f64 *p);
 void xs_pile_free_f32(xs_pile_f32 *p);
 
-/* The tearing curtain (SPEC S3 topology memo): a 12 x 8 cloth of 5 cm
+/* The tearing curtain (soft bodies (S3) topology memo): a 12 x 8 cloth of 5 cm
  * spacing hanging in the x-y plane from its top row (pinned; 20 g per other
  * particle), stretch and shear edges of compliance 1e-5 m/N, bending 1e-3,
  * 8 iterations, torn beyond 30% stretch. Each xs_curtain_frame drags the top

@@ -32,7 +32,10 @@ static void sw_usage(FILE *f)
             "       xpbd-report merge DIR1 DIR2 ... --out DIR\n"
             "SPEC is V1,V2,... or LO:HI:logN or LO:HI:linN; up to %d varied keys, the points\n"
             "are their cartesian product (the first key varies fastest). --shard K/N (K in\n"
-            "1..N) computes the points i with i mod N = K - 1; merge joins the shards.\n",
+            "1..N) computes the points i with i mod N = K - 1; merge joins the shards.\n"
+            "Exit status: 0 written; 2 refused, DIR untouched (a bad command, or every point\n"
+            "refused by the library for a value; a diverged or refused point among others is\n"
+            "a row with its status); 3 written but the figure (gnuplot) missing; 1 an error.\n",
             SW_MAX_VARY);
 }
 
@@ -575,6 +578,63 @@ static int sw_write_shard_file(const char *tmp, const sw_spec *s)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* Whether key k concerns the fault a refused point's run reported: by the
+ * configuration field it names (friction covers both friction fields), or
+ * by its status when pass is 1. */
+static int sw_key_concerns(int k, const sw_result *r, int pass)
+{
+    if (pass == 0) {
+        const xpbd_field fd = r->where.field;
+        if (fd == XPBD_FIELD_NONE)
+            return 0;
+        if (strcmp(sw_keys[k].name, xpbd_field_name(fd)) == 0)
+            return 1;
+        return k == SW_K_FRICTION &&
+               (fd == XPBD_FIELD_FRICTION_STATIC || fd == XPBD_FIELD_FRICTION_DYNAMIC);
+    }
+    switch (r->status) {
+    case XPBD_ERR_TIMESTEP: return k == SW_K_DT;
+    case XPBD_ERR_ISA: return k == SW_K_ISA;
+    case XPBD_ERR_FRICTION:
+        return k == SW_K_FRICTION || k == SW_K_FRICTION_STATIC || k == SW_K_FRICTION_DYNAMIC;
+    case XPBD_ERR_COMPLIANCE:
+        return k == SW_K_COMPLIANCE || k == SW_K_COMPLIANCE_SCALE || k == SW_K_TET_COMPLIANCE ||
+               k == SW_K_BEND_COMPLIANCE;
+    case XPBD_ERR_RESTITUTION: return k == SW_K_RESTITUTION;
+    case XPBD_ERR_BETA: return k == SW_K_CONTACT_BETA;
+    case XPBD_ERR_SLOP: return k == SW_K_CONTACT_SLOP;
+    default: return 0;
+    }
+}
+
+/* The message of a sweep whose every point was refused: the first point's
+ * keys at fault (KEY=VALUE; all its varied keys when none can be told),
+ * its status and the library's words for it. */
+static void sw_refused_message(const sw_spec *s, size_t point, const sw_result *r, char *buf,
+                               size_t size)
+{
+    char keys[512] = "";
+    size_t len = 0;
+    for (int pass = 0; pass < 3 && !len; ++pass)
+        for (int k = 0; k < s->nset + s->nvary; ++k) {
+            const int vary = k >= s->nset, j = k - s->nset;
+            const int key = vary ? s->vary[j].key : s->set[k].key;
+            if (pass < 2 ? !sw_key_concerns(key, r, pass) : !vary)
+                continue;
+            const char *text = vary ? s->vary[j].v[sw_point_index(s, point, j)].text
+                                    : s->set[k].v.text;
+            const int w = snprintf(keys + len, sizeof keys - len, "%s%s=%s", len ? " " : "",
+                                   sw_keys[key].name, text);
+            len = w < 0 || (size_t)w >= sizeof keys - len ? sizeof keys - 1 : len + (size_t)w;
+        }
+    char field[96] = "";
+    if (r->where.field != XPBD_FIELD_NONE)
+        snprintf(field, sizeof field, "; field %s", xpbd_field_name(r->where.field));
+    snprintf(buf, size,
+             "every point was refused, none ran: the first, point %zu at %s, is %s (%s%s)", point,
+             keys, sw_status_name(r->status), xpbd_status_str((xpbd_status)r->status), field);
+}
+
 /* Runs the points and writes the output; the spec is valid. */
 static int sw_execute(const sw_spec *s, const sw_base *base, const char *command)
 {
@@ -632,6 +692,23 @@ static int sw_execute(const sw_spec *s, const sw_base *base, const char *command
         if (!(row->line = sw_row_line(s, j.todo[t], row->status, row->m)))
             goto done;
     }
+    /* every point refused for its values (not diverged: that is data) is
+     * a refused command; a shard's slice is only a part of the sweep, so a
+     * shard is written and the merge decides */
+    size_t refused = 0;
+    for (size_t t = 0; t < j.ntodo; ++t)
+        refused += sw_status_refused(j.out[t].status) != 0;
+    if (j.ntodo > 0 && refused == j.ntodo) {
+        char msg[1024];
+        sw_refused_message(s, j.todo[0], &j.out[0], msg, sizeof msg);
+        if (s->shard_n <= 1) {
+            code = sw_refuse("sweep", msg);
+            goto done;
+        }
+        fprintf(stderr, "xpbd-report sweep: shard %d/%d: %s (written: the merge refuses the "
+                        "sweep if the other shards' are refused too)\n",
+                s->shard_k, s->shard_n, msg);
+    }
     char prov[1024];
     sw_provenance(prov, sizeof prov, s, sw_wall() - t0, j.ntodo);
     char *tmp = sw_tmpdir_make(s->out);
@@ -678,9 +755,9 @@ static int sw_mesh_check(const sw_spec *s, const sw_base *b, char *err, size_t e
             continue;
         sw_point pt;
         sw_point_of(s, i, &pt);
-        xrp_file f;
+        xpbd_replay_file f;
         const int st = sw_mesh_file(b, &pt, &f, err, errlen);
-        xrp_free(&f);
+        xpbd_replay_free(&f);
         if (st != XPBD_OK)
             return -1;
     }
@@ -879,6 +956,11 @@ int xr_merge_main(int argc, char **argv)
             out = argv[i] + 6;
         else if (strncmp(argv[i], "--", 2) == 0)
             return sw_refuse("merge", "unknown option (valid: DIR1 DIR2 ... --out DIR)");
+        else if (sw_is_tmp_name(argv[i]))
+            /* a glob such as part-* also matches part-3.tmp-...: a run's
+             * temporary directory (running, or left by a killed one) */
+            fprintf(stderr, "xpbd-report merge: skipping %s (a sweep's or merge's temporary "
+                            "directory, not an output)\n", argv[i]);
         else if (ndirs < 4096)
             dirs[ndirs++] = argv[i];
     }
@@ -962,6 +1044,28 @@ int xr_merge_main(int argc, char **argv)
             snprintf(err, sizeof err, "point %zu is missing from every directory", i);
             goto refuse;
         }
+    {
+        /* every point refused for its values: refused, as the sweep itself
+         * would be (its shards are written, each a part of it) */
+        size_t refused = 0;
+        for (size_t i = 0; i < s.points; ++i)
+            refused += sw_status_name_refused(rows[i].status) != 0;
+        if (s.points > 0 && refused == s.points) {
+            char keys[512] = "";
+            size_t len = 0;
+            for (int j = 0; j < s.nvary; ++j) {
+                const int w = snprintf(keys + len, sizeof keys - len, "%s%s=%s", j ? " " : "",
+                                       sw_keys[s.vary[j].key].name,
+                                       s.vary[j].v[sw_point_index(&s, 0, j)].text);
+                len = w < 0 || (size_t)w >= sizeof keys - len ? sizeof keys - 1 : len + (size_t)w;
+            }
+            snprintf(err, sizeof err,
+                     "every point of the sweep was refused, none ran: the first, point 0 at %s, "
+                     "is %s",
+                     keys, rows[0].status);
+            goto refuse;
+        }
+    }
     {
         char *command = sw_command(argc - 1, argv + 1, "xpbd-report merge");
         /* provenance: the directories and the sweep they came from */

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "replay.h"
 #include "xpbd/mesh.h"
+#include "xpbd/replay.h"
 
 /* --------------------------------------------------------------- names --- */
 
@@ -187,6 +187,7 @@ typedef struct sw_point {
  * final (malloc'd, 3n doubles, may be NULL) the final positions. */
 typedef struct sw_result {
     int status;
+    xpbd_where where;       /* a refused point: create's place of the fault, or the step's */
     int frames_done;
     double m[SW_NMETRICS];
     double *final;
@@ -196,7 +197,7 @@ typedef struct sw_result {
 /* The base scene of a sweep, as a replay recording (built-in scenes are
  * built at a given n as recordings with no inputs). */
 typedef struct sw_base {
-    xrp_file file;
+    xpbd_replay_file file;
     int scene;
     int n;                  /* the size it was built at (built-in scenes) */
     int default_frames;
@@ -216,7 +217,8 @@ void sw_base_free(sw_base *b);
 int sw_base_load_mesh(sw_base *b, const char *path, char *err, size_t errlen);
 /* Builds the point's scene of a mesh base into *f (density, scale, pin);
  * returns XPBD_OK or the build's status with a message in err. */
-int sw_mesh_file(const sw_base *b, const sw_point *pt, xrp_file *f, char *err, size_t errlen);
+int sw_mesh_file(const sw_base *b, const sw_point *pt, xpbd_replay_file *f, char *err,
+                 size_t errlen);
 
 /* Runs the point (the built-in scene is rebuilt when the point sets n). */
 void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_result *r);
@@ -225,6 +227,12 @@ void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_resul
 double sw_state_distance(const sw_result *a, const sw_result *b);
 /* Short name of a run status for the table ("ok", "diverged", ...). */
 const char *sw_status_name(int status);
+/* Whether a run status is a refusal of the point's values by the library
+ * (a bad friction, time step, ISA, ...): negative, but neither a divergence
+ * (a diverged point is data) nor an allocation failure. The _name form
+ * takes the table's status text (what a merge reads back). */
+int sw_status_refused(int status);
+int sw_status_name_refused(const char *name);
 
 /* ------------------------------------------------------------ output --- */
 
@@ -249,14 +257,24 @@ char *sw_row_line(const sw_spec *s, size_t point, const char *status, const doub
  * varies fastest). */
 int sw_point_index(const sw_spec *s, size_t i, int j);
 
-/* Makes a sibling temporary directory of out ("OUT.tmp-XXXXXX"), malloc'd
- * path, or NULL (message on stderr). */
+/* Makes a sibling temporary directory of out, "OUT.tmp-PID@HOST-XXXXXX"
+ * (the owner's process id and host name), malloc'd path, or NULL (message
+ * on stderr). First removes the stale ones of the same out: those of this
+ * host whose process is gone (never a live run's), and restores or removes
+ * a stale "OUT.old-PID@HOST-XXXXXX" (an earlier output moved aside by a
+ * commit that was killed: put back when out is missing, else removed). */
 char *sw_tmpdir_make(const char *out);
+/* Whether the last component of path is a sweep's or merge's temporary or
+ * moved-aside directory (contains ".tmp-" or ".old-"): merge skips these. */
+int sw_is_tmp_name(const char *path);
 /* Removes a directory tree (best effort). */
 void sw_tree_remove(const char *path);
 /* Puts tmp in place of out: out must not exist, be empty, or hold an
  * earlier sweep output (sweep.md and data/sweep.args), which is replaced.
- * Returns 0, or -1 (message on stderr; tmp removed). */
+ * Returns 0, or -1 (message on stderr; tmp removed). Test hook: with
+ * XPBD_SWEEP_TEST_HOLD=SECONDS in the environment it first says so on
+ * stderr and sleeps that long, the output complete in tmp and not yet
+ * renamed (tests/sweep_check.sh stale kills it there). */
 int sw_commit(const char *tmp, const char *out);
 /* 0 if out may be replaced by a sweep output (see sw_commit), else -1 with
  * a message in err. */

@@ -75,8 +75,8 @@ const sw_scene_info sw_scenes[SW_NSCENES] = {
     {"cloth_sphere", "n x n cloth, 1 m wide, 0.5 kg, dropped flat onto a static sphere of radius "
                      "0.3 m, stretch and shear 1e-6 m/N, bending 1e-3",
      16, 2, 128, "particles per side"},
-    {"replay:FILE", "a recording made by the engine (report/replay.h): its particles, sets, bodies, "
-                    "planes and inputs",
+    {"replay:FILE", "a recording of an engine (xpbd_replay_record_* in xpbd/replay.h): its "
+                    "particles, sets, bodies, planes and inputs",
      0, 0, 0, NULL},
     {"mesh:FILE", "a mesh file: OBJ surface (.obj), Gmsh (.msh) or TetGen (.node or basename), "
                   "edges of 1e-6 m/N (compliance), volume or bending, free unless pinned (pin)",

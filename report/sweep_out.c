@@ -15,7 +15,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "report.h"
@@ -98,9 +100,104 @@ static int sw_is_file(const char *dir, const char *name)
     return ok;
 }
 
+/* This host's name as it goes into a temporary directory's name: letters,
+ * digits, '.', '-' and '_' (anything else as '_'), "host" when unknown. */
+static void sw_host(char *buf, size_t size)
+{
+    char h[256] = "";
+    if (gethostname(h, sizeof h - 1) != 0 || !h[0])
+        snprintf(h, sizeof h, "host");
+    h[sizeof h - 1] = 0;
+    size_t n = 0;
+    for (const char *c = h; *c && n + 1 < size; ++c)
+        buf[n++] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_", *c)
+                       ? *c
+                       : '_';
+    buf[n] = 0;
+}
+
+/* "OUT.KIND-PID@HOST-XXXXXX" (a mkdtemp template), malloc'd */
+static char *sw_owned_name(const char *out, const char *kind)
+{
+    char host[64], tail[128];
+    sw_host(host, sizeof host);
+    snprintf(tail, sizeof tail, ".%s-%ld@%s-XXXXXX", kind, (long)getpid(), host);
+    return sw_cat(out, tail);
+}
+
+/* 1 if name (an entry of out's directory) is base + ".KIND-PID@HOST-XXXXXX"
+ * of this host with a process id that no longer exists, else 0. */
+static int sw_stale(const char *name, const char *base, const char *kind, const char *host)
+{
+    const size_t nb = strlen(base), nk = strlen(kind);
+    if (strncmp(name, base, nb) != 0 || name[nb] != '.' || strncmp(name + nb + 1, kind, nk) != 0 ||
+        name[nb + 1 + nk] != '-')
+        return 0;
+    const char *p = name + nb + nk + 2;
+    char *end;
+    errno = 0;
+    const long pid = strtol(p, &end, 10);
+    if (end == p || *end != '@' || errno || pid <= 0 || (long)(pid_t)pid != pid)
+        return 0;
+    const char *h = end + 1, *dash = strrchr(h, '-');
+    if (!dash || strlen(dash + 1) != 6 || (size_t)(dash - h) != strlen(host) ||
+        strncmp(h, host, strlen(host)) != 0)
+        return 0; /* another host's (its process cannot be asked) or not ours */
+    /* this process has made none yet: one of its own pid is a dead one's */
+    return (pid_t)pid == getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH);
+}
+
+/* Removes (or, for a moved-aside earlier output whose out is missing,
+ * restores) the stale temporary directories of out; see sweep_internal.h. */
+static void sw_stale_clean(const char *out)
+{
+    const char *slash = strrchr(out, '/');
+    const char *base = slash ? slash + 1 : out;
+    const size_t dirlen = !slash ? 1 : slash == out ? 1 : (size_t)(slash - out);
+    char *dir = malloc(dirlen + 1);
+    if (!dir)
+        return;
+    memcpy(dir, slash ? out : ".", dirlen);
+    dir[dirlen] = 0;
+    char host[64];
+    sw_host(host, sizeof host);
+    DIR *d = *base ? opendir(dir) : NULL;
+    if (!d) {
+        free(dir);
+        return;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        const int tmp = sw_stale(e->d_name, base, "tmp", host),
+                  old = !tmp && sw_stale(e->d_name, base, "old", host);
+        if (!tmp && !old)
+            continue;
+        /* out's own directory part (up to its last '/') and the entry */
+        const int pre = slash ? (int)(slash - out + 1) : 0;
+        const size_t len = (size_t)pre + strlen(e->d_name) + 1;
+        char *path = malloc(len);
+        if (!path)
+            break;
+        snprintf(path, len, "%.*s%s", pre, out, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (old && lstat(out, &st) != 0 && errno == ENOENT && rename(path, out) == 0) {
+                fprintf(stderr, "xpbd-report: restored %s from %s, left by a process that is "
+                                "gone\n", out, path);
+            } else {
+                sw_tree_remove(path);
+                fprintf(stderr, "xpbd-report: removed %s, left by a process that is gone\n", path);
+            }
+        }
+        free(path);
+    }
+    closedir(d);
+    free(dir);
+}
+
 char *sw_tmpdir_make(const char *out)
 {
-    char *t = sw_cat(out, ".tmp-XXXXXX");
+    sw_stale_clean(out);
+    char *t = sw_owned_name(out, "tmp");
     if (!t || !mkdtemp(t)) {
         fprintf(stderr, "xpbd-report: cannot create a temporary directory next to %s: %s\n", out,
                 strerror(errno));
@@ -108,6 +205,20 @@ char *sw_tmpdir_make(const char *out)
         return NULL;
     }
     return t;
+}
+
+int sw_is_tmp_name(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        --n;
+    size_t b = n;
+    while (b > 0 && path[b - 1] != '/')
+        --b;
+    for (size_t i = b; i + 5 <= n; ++i)
+        if (strncmp(path + i, ".tmp-", 5) == 0 || strncmp(path + i, ".old-", 5) == 0)
+            return 1;
+    return 0;
 }
 
 static int sw_unlink_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -158,6 +269,12 @@ int sw_out_check(const char *out, char *err, size_t errlen)
 
 int sw_commit(const char *tmp, const char *out)
 {
+    const char *hold = getenv("XPBD_SWEEP_TEST_HOLD");
+    if (hold && *hold) {
+        fprintf(stderr, "xpbd-report: test hook XPBD_SWEEP_TEST_HOLD: %s written, holding %s s "
+                        "before the rename\n", tmp, hold);
+        sleep((unsigned)strtoul(hold, NULL, 10));
+    }
     const int kind = sw_out_kind(out);
     char *old = NULL;
     if (kind < 0) {
@@ -168,7 +285,7 @@ int sw_commit(const char *tmp, const char *out)
     if (kind == 1)
         rmdir(out);
     if (kind == 2) {
-        old = sw_cat(out, ".old-XXXXXX");
+        old = sw_owned_name(out, "old");
         if (!old || !mkdtemp(old) || rmdir(old) != 0 || rename(out, old) != 0) {
             fprintf(stderr, "xpbd-report: cannot move the earlier %s aside: %s\n", out,
                     strerror(errno));

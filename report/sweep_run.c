@@ -16,7 +16,7 @@
 /* ------------------------------------------------------ built-in scenes --- */
 
 /* Grows a file's arrays for n particles, e edges, t tets, b bends (zeroed). */
-static int sw_file_alloc(xrp_file *f, size_t n, size_t e, size_t t, size_t b, int radius)
+static int sw_file_alloc(xpbd_replay_file *f, size_t n, size_t e, size_t t, size_t b, int radius)
 {
     f->n = n;
     f->edges = e;
@@ -37,7 +37,7 @@ static int sw_file_alloc(xrp_file *f, size_t n, size_t e, size_t t, size_t b, in
 }
 
 /* Particle i at x with inverse mass w, at rest, its own rest position. */
-static void sw_put(xrp_file *f, size_t i, double x, double y, double z, double w)
+static void sw_put(xpbd_replay_file *f, size_t i, double x, double y, double z, double w)
 {
     double *q = f->particle + 13 * i;
     q[0] = q[3] = q[10] = x;
@@ -47,7 +47,7 @@ static void sw_put(xrp_file *f, size_t i, double x, double y, double z, double w
 }
 
 /* Edges' rest lengths from the rest positions, one compliance for all. */
-static void sw_edges_rest(xrp_file *f, double alpha)
+static void sw_edges_rest(xpbd_replay_file *f, double alpha)
 {
     for (size_t k = 0; k < f->edges; ++k) {
         const double *a = f->particle + 13 * f->edge[2 * k] + 10;
@@ -58,12 +58,12 @@ static void sw_edges_rest(xrp_file *f, double alpha)
     }
 }
 
-static void sw_plane(xrp_file *f, double nx, double ny, double nz, double d)
+static void sw_plane(xpbd_replay_file *f, double nx, double ny, double nz, double d)
 {
     f->plane[f->planes++] = (xpbd_plane){{nx, ny, nz}, d};
 }
 
-static int sw_build_chain(xrp_file *f, int n)
+static int sw_build_chain(xpbd_replay_file *f, int n)
 {
     if (!sw_file_alloc(f, (size_t)n, (size_t)n - 1, 0, 0, 0))
         return 0;
@@ -79,7 +79,7 @@ static int sw_build_chain(xrp_file *f, int n)
 
 /* An n x n cloth of 1 m (0.5 kg) from the mesh generator, plus `extra`
  * particles after it; stretch + shear edges of 1e-6 m/N, bending 1e-3. */
-static int sw_build_cloth_mesh(xrp_file *f, int n, const double o[3], const double *u,
+static int sw_build_cloth_mesh(xpbd_replay_file *f, int n, const double o[3], const double *u,
                                const double *v, size_t extra, int radius)
 {
     xs_mesh m;
@@ -105,7 +105,7 @@ static int sw_build_cloth_mesh(xrp_file *f, int n, const double o[3], const doub
     return ok;
 }
 
-static int sw_build_cloth(xrp_file *f, int n)
+static int sw_build_cloth(xpbd_replay_file *f, int n)
 {
     /* hanging in the x-y plane from its top corners */
     if (!sw_build_cloth_mesh(f, n, (const double[3]){-0.5, 0, 0}, (const double[3]){1, 0, 0},
@@ -116,7 +116,7 @@ static int sw_build_cloth(xrp_file *f, int n)
     return 1;
 }
 
-static int sw_build_cloth_sphere(xrp_file *f, int n)
+static int sw_build_cloth_sphere(xpbd_replay_file *f, int n)
 {
     /* flat in the x-z plane 0.2 m above a static particle of radius 0.3 m */
     const size_t np = (size_t)n * (size_t)n;
@@ -133,7 +133,7 @@ static int sw_build_cloth_sphere(xrp_file *f, int n)
     return 1;
 }
 
-static int sw_build_tet_box(xrp_file *f, int n)
+static int sw_build_tet_box(xpbd_replay_file *f, int n)
 {
     xs_mesh m;
     const double half = 0.05 * n;
@@ -158,7 +158,7 @@ static int sw_build_tet_box(xrp_file *f, int n)
     return ok;
 }
 
-static int sw_build_ball_pile(xrp_file *f, int n)
+static int sw_build_ball_pile(xpbd_replay_file *f, int n)
 {
     const size_t np = (size_t)n * (size_t)n * (size_t)n;
     if (!sw_file_alloc(f, np, 0, 0, 0, 1))
@@ -191,9 +191,9 @@ int sw_base_build(sw_base *b, int scene, int n, char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
     b->scene = scene;
-    xrp_file *f = &b->file;
+    xpbd_replay_file *f = &b->file;
     f->f64 = 1;
-    f->format = XRP_FORMAT;
+    f->format = XPBD_REPLAY_FORMAT;
     f->protocol = XPBD_PROTOCOL_VERSION;
     f->h = 1.0 / 60;
     f->config = xpbd_step_config_default();
@@ -225,8 +225,14 @@ int sw_base_load(sw_base *b, const char *path, char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
     b->scene = SW_REPLAY;
-    if (xrp_load(path, &b->file, err, errlen) != XPBD_OK)
+    xpbd_replay_error e;
+    if (xpbd_replay_load(path, &b->file, &e) != XPBD_OK) {
+        if (e.line)
+            snprintf(err, errlen, "%s:%zu: %s", path, e.line, e.what);
+        else
+            snprintf(err, errlen, "%s: %s", path, e.what);
         return -1;
+    }
     b->default_frames = (int)(b->file.frames < 1000000 ? b->file.frames : 1000000);
     return 0;
 }
@@ -276,7 +282,8 @@ int sw_base_load_mesh(sw_base *b, const char *path, char *err, size_t errlen)
 static const char *const sw_part_names[] = {"mesh",  "particle", "triangle", "tet",
                                              "option", "pin label", "pin"};
 
-int sw_mesh_file(const sw_base *b, const sw_point *pt, xrp_file *f, char *err, size_t errlen)
+int sw_mesh_file(const sw_base *b, const sw_point *pt, xpbd_replay_file *f, char *err,
+                 size_t errlen)
 {
     const xpbd_mesh_data *m0 = &b->mesh;
     const char *pin = pt->has[SW_K_PIN] ? pt->pin : "none";
@@ -350,14 +357,14 @@ int sw_mesh_file(const sw_base *b, const sw_point *pt, xrp_file *f, char *err, s
     }
     const xpbd_scene_f64 *v = &sc.scene;
     f->f64 = 1;
-    f->format = XRP_FORMAT;
+    f->format = XPBD_REPLAY_FORMAT;
     f->protocol = XPBD_PROTOCOL_VERSION;
     f->h = 1.0 / 60;
     f->config = xpbd_step_config_default();
     f->frames = (uint64_t)b->default_frames;
     if (!sw_file_alloc(f, v->particles, v->edges, v->tets, v->bends, 0)) {
         xpbd_mesh_scene_free_f64(&sc);
-        xrp_free(f);
+        xpbd_replay_free(f);
         snprintf(err, errlen, "out of memory");
         return XPBD_ERR_NOMEM;
     }
@@ -382,7 +389,7 @@ int sw_mesh_file(const sw_base *b, const sw_point *pt, xrp_file *f, char *err, s
 void sw_base_free(sw_base *b)
 {
     xpbd_mesh_data_free(&b->mesh);
-    xrp_free(&b->file);
+    xpbd_replay_free(&b->file);
     memset(b, 0, sizeof *b);
 }
 
@@ -596,7 +603,7 @@ static void sw_metrics_of(const sw_state *s0, const sw_state *s1, const double g
 }
 
 /* Total signed volume of the file's tets at positions x (3 per particle). */
-static double sw_tet_volume(const xrp_file *f, const double *x)
+static double sw_tet_volume(const xpbd_replay_file *f, const double *x)
 {
     double v = 0;
     for (size_t t = 0; t < f->tets; ++t) {
@@ -617,7 +624,7 @@ static double sw_tet_volume(const xrp_file *f, const double *x)
 }
 
 /* |V_end / V_start - 1|; NaN without tets or when the particles changed. */
-static double sw_volume_error(const xrp_file *f, const sw_state *s0, const sw_state *s1)
+static double sw_volume_error(const xpbd_replay_file *f, const sw_state *s0, const sw_state *s1)
 {
     if (f->tets == 0 || s0->n != f->n || s1->n != f->n)
         return NAN;
@@ -634,16 +641,15 @@ static double sw_now(void)
 
 /* ---------------------------------------------------------------- runs --- */
 
-/* Builds the engine the file describes (xrp_run with no frames), steps
+/* Builds the engine the file describes (xpbd_replay_create_*), steps
  * `frames` frames of f->h with the file's inputs, fills r. */
-#define SW_RUN_BODY(ENG, RUN, STEP, APPLY, DESTROY, SNAP, COUNTERS)                                        \
+#define SW_RUN_BODY(ENG, CREATE, STEP, APPLY, DESTROY, SNAP, COUNTERS)                         \
     do {                                                                                        \
         ENG *e = NULL;                                                                          \
-        char err[256];                                                                          \
-        xrp_file build = *f;                                                                    \
-        build.frames = 0;                                                                       \
-        r->status = RUN(&build, &e, err, sizeof err);                                           \
+        xpbd_replay_error rerr;                                                                 \
+        r->status = CREATE(f, &e, &rerr);                                                       \
         if (r->status != XPBD_OK) {                                                             \
+            r->where = rerr.where;                                                              \
             DESTROY(e);                                                                        \
             return;                                                                             \
         }                                                                                       \
@@ -673,6 +679,11 @@ static double sw_now(void)
             time += sw_now() - t0;                                                              \
             if (st < 0 || (st != XPBD_OK && worst == XPBD_OK))                                  \
                 worst = st;                                                                     \
+            if (st < 0) {                                                                       \
+                r->where.part = COUNTERS(e)->step.bad_part;                                     \
+                r->where.index = COUNTERS(e)->step.bad_index;                                   \
+                r->where.field = COUNTERS(e)->step.bad_field;                                   \
+            }                                                                                   \
             if (st >= 0)                                                                        \
                 ++r->frames_done;                                                               \
         }                                                                                       \
@@ -697,16 +708,20 @@ static double sw_now(void)
         DESTROY(e);                                                                            \
     } while (0)
 
-static void sw_run_engine_f32(const xrp_file *f, uint32_t frames, int keep_final, sw_result *r)
+static void sw_run_engine_f32(const xpbd_replay_file *f, uint32_t frames, int keep_final,
+                              sw_result *r)
 {
-    SW_RUN_BODY(xpbd_engine_f32, xrp_run_f32, xpbd_engine_step_f32, xpbd_engine_apply_f32,
-                xpbd_engine_destroy_f32, sw_snapshot_f32, xpbd_engine_counters_f32);
+    SW_RUN_BODY(xpbd_engine_f32, xpbd_replay_create_f32, xpbd_engine_step_f32,
+                xpbd_engine_apply_f32, xpbd_engine_destroy_f32, sw_snapshot_f32,
+                xpbd_engine_counters_f32);
 }
 
-static void sw_run_engine_f64(const xrp_file *f, uint32_t frames, int keep_final, sw_result *r)
+static void sw_run_engine_f64(const xpbd_replay_file *f, uint32_t frames, int keep_final,
+                              sw_result *r)
 {
-    SW_RUN_BODY(xpbd_engine_f64, xrp_run_f64, xpbd_engine_step_f64, xpbd_engine_apply_f64,
-                xpbd_engine_destroy_f64, sw_snapshot_f64, xpbd_engine_counters_f64);
+    SW_RUN_BODY(xpbd_engine_f64, xpbd_replay_create_f64, xpbd_engine_step_f64,
+                xpbd_engine_apply_f64, xpbd_engine_destroy_f64, sw_snapshot_f64,
+                xpbd_engine_counters_f64);
 }
 
 /* The point's step configuration keys on top of cfg. */
@@ -795,7 +810,7 @@ void sw_run_point(const sw_base *b, const sw_point *pt, int keep_final, sw_resul
         }
         base = &sized;
     }
-    xrp_file f = base->file;
+    xpbd_replay_file f = base->file;
     sw_apply_config(pt, &f.config);
     if (pt->has[SW_K_THREADS]) /* a recording's own options.threads would override the key */
         f.options.threads = 0;
@@ -845,6 +860,21 @@ double sw_state_distance(const sw_result *a, const sw_result *b)
         d2 = fmax(d2, s);
     }
     return sqrt(d2);
+}
+
+int sw_status_refused(int status)
+{
+    return status < 0 && status != XPBD_ERR_DIVERGED && status != XPBD_ERR_NOMEM;
+}
+
+int sw_status_name_refused(const char *name)
+{
+    static const char *const refused[] = {"bad_config",     "isa", "bad_timestep", "bad_friction",
+                                          "bad_compliance", "failed"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i)
+        if (strcmp(name, refused[i]) == 0)
+            return 1;
+    return 0;
 }
 
 const char *sw_status_name(int status)

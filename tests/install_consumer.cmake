@@ -18,7 +18,9 @@
 #                 unit stepping the library (S0, free fall, pendulum, the
 #                 default executor) in a project with no C enabled
 #   pkg_config    cc main.c $(pkg-config --cflags --libs xpbd): the flags
-#                 point into the prefix, the program links and runs
+#                 point into the prefix, the program links and runs; the
+#                 same with xpbd-io (-lxpbd_io and, by Requires, -lxpbd),
+#                 main.c loading an OBJ through xpbd::io
 #   relocated     a prefix of its own, installed, moved elsewhere (the
 #                 original gone): tests/consumers/c as a mixed C and C++
 #                 project (both programs) and the pkg-config link against
@@ -28,7 +30,12 @@
 #   fetchcontent  the same parent with FetchContent_Declare(SOURCE_DIR):
 #                 configured (the build is the subdir step's)
 #   example       examples/EXAMPLE against the prefix: configured, built
-#                 with warnings as errors, run (exit 0)
+#                 with warnings as errors, run (exit 0); mesh_record_export
+#                 runs on tests/data/gmsh/cube_v41.msh pinned by its group
+#                 "top": its .pvd lists 60 frames, each .vtu exists, and the
+#                 installed xpbd-replay --check passes its recording (when the
+#                 build has the tool, REPLAY_TOOL); a malformed .msh exits 1
+#                 naming the file's line
 #
 # Every consumer is configured with the build's compilers, build type and
 # sanitizer flags (it links a sanitized library), warnings as errors, and
@@ -39,7 +46,8 @@
 # Inputs (-D): STEP, BUILD_DIR, WORK_DIR, SOURCE_DIR, LIBDIR, GENERATOR,
 # C_COMPILER, CXX_COMPILER, BUILD_TYPE, SANITIZE, SHARED (ON/OFF), OPENMP
 # (ON/OFF), LIBM (libm's file or empty), VERSION, TOOLCHAIN_FILE, EMULATOR
-# ('|'-separated), EXAMPLE (step example).
+# ('|'-separated), EXAMPLE (step example), REPLAY_TOOL (1: xpbd-replay is
+# installed).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var STEP BUILD_DIR WORK_DIR SOURCE_DIR LIBDIR GENERATOR C_COMPILER VERSION)
@@ -75,7 +83,8 @@ function(install_to dir)
 endfunction()
 
 # Configures project src into bin against the package in pkg_prefix (or,
-# with pkg_prefix empty, on its own), builds it and runs exe; checks that
+# with pkg_prefix empty, on its own), builds it and runs exe (with the
+# caller's run_args, when set); checks that
 # find_package used pkg_prefix and that nothing was compiled with -fopenmp.
 function(consumer name src bin pkg_prefix exe)
   file(REMOVE_RECURSE "${bin}")
@@ -137,13 +146,15 @@ function(consumer name src bin pkg_prefix exe)
     if(NOT exe_path)
       message(FATAL_ERROR "${name} built no ${program}")
     endif()
-    run("${name} run" ${CMAKE_COMMAND} -E env ${env} ${emulator} "${exe_path}")
+    run("${name} run" ${CMAKE_COMMAND} -E env ${env} ${emulator} "${exe_path}" ${run_args})
     message(STATUS "${name}: ${run_output}")
     unset(exe_path)
   endforeach()
 endfunction()
 
-# cc main.c $(pkg-config --cflags --libs xpbd) against the package in pkg_prefix
+# cc main.c $(pkg-config --cflags --libs xpbd) against the package in
+# pkg_prefix, then the same with xpbd-io (main.c with XPBD_CONSUMER_IO: an
+# OBJ loaded), whose Requires: xpbd brings the kernels' flags along
 function(pkg_config_consumer pkg_prefix)
   find_program(PKG_CONFIG_EXE NAMES pkg-config pkgconf)
   if(NOT PKG_CONFIG_EXE)
@@ -153,57 +164,72 @@ function(pkg_config_consumer pkg_prefix)
   endif()
   set(pc_env "PKG_CONFIG_PATH=${pkg_prefix}/${LIBDIR}/pkgconfig"
              "PKG_CONFIG_LIBDIR=${pkg_prefix}/${LIBDIR}/pkgconfig")
-  run("pkg-config --modversion xpbd" ${CMAKE_COMMAND} -E env ${pc_env}
-      "${PKG_CONFIG_EXE}" --modversion xpbd)
-  string(STRIP "${run_output}" pc_version)
-  if(NOT pc_version STREQUAL VERSION)
-    message(FATAL_ERROR "pkg-config --modversion xpbd: '${pc_version}', want '${VERSION}'")
-  endif()
-  run("pkg-config --cflags --libs xpbd" ${CMAKE_COMMAND} -E env ${pc_env}
-      "${PKG_CONFIG_EXE}" --cflags --libs xpbd)
-  string(STRIP "${run_output}" pc_flags)
-  message(STATUS "pkg-config --cflags --libs xpbd: ${pc_flags} (version ${pc_version})")
-  # the -I and -L directories resolve into the prefix (the .pc file finds
-  # its prefix from its own directory)
-  separate_arguments(pc_tokens UNIX_COMMAND "${pc_flags}")
-  get_filename_component(want_inc "${pkg_prefix}/include" REALPATH)
-  get_filename_component(want_lib "${pkg_prefix}/${LIBDIR}" REALPATH)
-  set(found_inc OFF)
-  set(found_lib OFF)
-  set(found_l OFF)
-  foreach(tok IN LISTS pc_tokens)
-    if(tok MATCHES "^-I(.+)$")
-      get_filename_component(dir "${CMAKE_MATCH_1}" REALPATH)
-      if(dir STREQUAL want_inc)
-        set(found_inc ON)
-      endif()
-    elseif(tok MATCHES "^-L(.+)$")
-      get_filename_component(dir "${CMAKE_MATCH_1}" REALPATH)
-      if(dir STREQUAL want_lib)
-        set(found_lib ON)
-      endif()
-    elseif(tok STREQUAL "-lxpbd")
-      set(found_l ON)
-    endif()
-  endforeach()
-  if(NOT found_inc OR NOT found_lib OR NOT found_l)
-    message(FATAL_ERROR "pkg-config does not point into ${pkg_prefix}: ${pc_flags}")
-  endif()
-  # linked exactly as a user types it, with no --static: a static install
-  # names libm and the OpenMP runtime in Libs
   find_program(SH_EXE sh)
   if(NOT SH_EXE)
     message(FATAL_ERROR "install_consumer.cmake: no sh for the pkg-config command line")
   endif()
-  set(out "${pkg_prefix}/../xpbd-consumer-pc")
-  set(pc_command "\"${C_COMPILER}\" ${flags} \"${SOURCE_DIR}/tests/consumers/c/main.c\" \
-$(\"${PKG_CONFIG_EXE}\" --cflags --libs xpbd) -o \"${out}\"")
-  message(STATUS "pkg-config consumer: ${pc_command}")
-  run("cc main.c $(pkg-config --cflags --libs xpbd)" ${CMAKE_COMMAND} -E env ${pc_env}
-      "${SH_EXE}" -c "${pc_command}")
-  run("pkg-config consumer run" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${pkg_prefix}/${LIBDIR}"
-      ${emulator} "${out}")
-  message(STATUS "pkg-config consumer: ${run_output}")
+  foreach(module IN ITEMS xpbd xpbd-io)
+    run("pkg-config --modversion ${module}" ${CMAKE_COMMAND} -E env ${pc_env}
+        "${PKG_CONFIG_EXE}" --modversion ${module})
+    string(STRIP "${run_output}" pc_version)
+    if(NOT pc_version STREQUAL VERSION)
+      message(FATAL_ERROR "pkg-config --modversion ${module}: '${pc_version}', want '${VERSION}'")
+    endif()
+    run("pkg-config --cflags --libs ${module}" ${CMAKE_COMMAND} -E env ${pc_env}
+        "${PKG_CONFIG_EXE}" --cflags --libs ${module})
+    string(STRIP "${run_output}" pc_flags)
+    message(STATUS "pkg-config --cflags --libs ${module}: ${pc_flags} (version ${pc_version})")
+    # the -I and -L directories resolve into the prefix (the .pc file finds
+    # its prefix from its own directory); xpbd-io names both libraries
+    separate_arguments(pc_tokens UNIX_COMMAND "${pc_flags}")
+    get_filename_component(want_inc "${pkg_prefix}/include" REALPATH)
+    get_filename_component(want_lib "${pkg_prefix}/${LIBDIR}" REALPATH)
+    set(found_inc OFF)
+    set(found_lib OFF)
+    set(found_l OFF)
+    set(found_io OFF)
+    foreach(tok IN LISTS pc_tokens)
+      if(tok MATCHES "^-I(.+)$")
+        get_filename_component(dir "${CMAKE_MATCH_1}" REALPATH)
+        if(dir STREQUAL want_inc)
+          set(found_inc ON)
+        endif()
+      elseif(tok MATCHES "^-L(.+)$")
+        get_filename_component(dir "${CMAKE_MATCH_1}" REALPATH)
+        if(dir STREQUAL want_lib)
+          set(found_lib ON)
+        endif()
+      elseif(tok STREQUAL "-lxpbd")
+        set(found_l ON)
+      elseif(tok STREQUAL "-lxpbd_io")
+        set(found_io ON)
+      endif()
+    endforeach()
+    if(module STREQUAL "xpbd")
+      set(found_io ON) # not asked for
+      set(define "")
+    else()
+      set(define "-DXPBD_CONSUMER_IO")
+    endif()
+    if(NOT found_inc OR NOT found_lib OR NOT found_l OR NOT found_io)
+      message(FATAL_ERROR "pkg-config ${module} does not point into ${pkg_prefix}: ${pc_flags}")
+    endif()
+    # linked exactly as a user types it, with no --static: a static install
+    # names libm and the OpenMP runtime in Libs
+    set(out "${pkg_prefix}/../${module}-consumer-pc")
+    set(pc_command "\"${C_COMPILER}\" ${flags} ${define} \
+\"${SOURCE_DIR}/tests/consumers/c/main.c\" \
+$(\"${PKG_CONFIG_EXE}\" --cflags --libs ${module}) -o \"${out}\"")
+    message(STATUS "pkg-config consumer: ${pc_command}")
+    run("cc main.c $(pkg-config --cflags --libs ${module})" ${CMAKE_COMMAND} -E env ${pc_env}
+        "${SH_EXE}" -c "${pc_command}")
+    run("pkg-config consumer run" ${CMAKE_COMMAND} -E env
+        "LD_LIBRARY_PATH=${pkg_prefix}/${LIBDIR}" ${emulator} "${out}")
+    message(STATUS "pkg-config consumer (${module}): ${run_output}")
+    if(module STREQUAL "xpbd-io" AND NOT run_output MATCHES "xpbd::io loaded an OBJ triangle")
+      message(FATAL_ERROR "the xpbd-io consumer did not load its OBJ: ${run_output}")
+    endif()
+  endforeach()
 endfunction()
 
 # --- the steps ---------------------------------------------------------------
@@ -212,7 +238,7 @@ if(STEP STREQUAL "prefix")
   set(pkgdir "${prefix}/${LIBDIR}/cmake/xpbd")
   foreach(f include/xpbd/xpbd.h include/xpbd/version.h ${LIBDIR}/cmake/xpbd/xpbdConfig.cmake
             ${LIBDIR}/cmake/xpbd/xpbdConfigVersion.cmake ${LIBDIR}/cmake/xpbd/xpbdTargets.cmake
-            ${LIBDIR}/pkgconfig/xpbd.pc)
+            ${LIBDIR}/pkgconfig/xpbd.pc ${LIBDIR}/pkgconfig/xpbd-io.pc)
     if(NOT EXISTS "${prefix}/${f}")
       message(FATAL_ERROR "install: ${prefix}/${f} is missing")
     endif()
@@ -235,7 +261,8 @@ if(STEP STREQUAL "prefix")
   # library from their own directory (${_IMPORT_PREFIX}), libm goes by name
   # (xpbd.pc may name a runtime's system directory: clang's libomp)
   file(GLOB package_files "${pkgdir}/*.cmake")
-  foreach(f IN LISTS package_files ITEMS "${prefix}/${LIBDIR}/pkgconfig/xpbd.pc")
+  foreach(f IN LISTS package_files ITEMS "${prefix}/${LIBDIR}/pkgconfig/xpbd.pc"
+                                          "${prefix}/${LIBDIR}/pkgconfig/xpbd-io.pc")
     file(READ "${f}" text)
     set(paths "${prefix}" "${BUILD_DIR}" "${SOURCE_DIR}")
     if(f MATCHES "[.]cmake$")
@@ -342,8 +369,49 @@ elseif(STEP STREQUAL "example")
   if(NOT EXAMPLE)
     message(FATAL_ERROR "install_consumer.cmake: STEP example needs -DEXAMPLE=name")
   endif()
-  consumer(${EXAMPLE} "${SOURCE_DIR}/examples/${EXAMPLE}" "${WORK_DIR}/examples/${EXAMPLE}"
-           "${prefix}" ${EXAMPLE})
+  set(bin "${WORK_DIR}/examples/${EXAMPLE}")
+  set(out "${bin}-out")
+  set(run_args)
+  if(EXAMPLE STREQUAL "mesh_record_export")
+    file(REMOVE_RECURSE "${out}")
+    set(run_args "${SOURCE_DIR}/tests/data/gmsh/cube_v41.msh" --pin top --out "${out}")
+  endif()
+  consumer(${EXAMPLE} "${SOURCE_DIR}/examples/${EXAMPLE}" "${bin}" "${prefix}" ${EXAMPLE})
+  if(EXAMPLE STREQUAL "mesh_record_export")
+    # the series: 60 frames in the index, each file there
+    file(STRINGS "${out}/mesh.pvd" datasets REGEX "<DataSet ")
+    list(LENGTH datasets count)
+    if(NOT count EQUAL 60)
+      message(FATAL_ERROR "${out}/mesh.pvd lists ${count} frames, want 60")
+    endif()
+    foreach(line IN LISTS datasets)
+      if(NOT line MATCHES "file=\"([^\"]+)\"" OR NOT EXISTS "${out}/${CMAKE_MATCH_1}")
+        message(FATAL_ERROR "${out}/mesh.pvd: no file for '${line}'")
+      endif()
+    endforeach()
+    message(STATUS "${EXAMPLE}: ${out}/mesh.pvd lists ${count} frames, every .vtu there")
+    # the recording, checked by the installed tool on every path
+    if(REPLAY_TOOL)
+      run("xpbd-replay --check" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/${LIBDIR}"
+          ${emulator} "${prefix}/bin/xpbd-replay" --check "${out}/mesh.xrp")
+      message(STATUS "xpbd-replay --check ${out}/mesh.xrp:\n${run_output}")
+    else()
+      message(STATUS "${EXAMPLE}: no xpbd-replay in this build (XPBD_BUILD_REPORT=OFF): "
+                     "its --check of ${out}/mesh.xrp not run")
+    endif()
+    # a malformed file: exit 1, its line and what is wrong
+    file(WRITE "${out}/bad.msh" "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 x\n")
+    find_program(exe_path ${EXAMPLE} PATHS "${bin}" "${bin}/${BUILD_TYPE}" NO_DEFAULT_PATH
+                 NO_CACHE)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/${LIBDIR}"
+                            ${emulator} "${exe_path}" "${out}/bad.msh"
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE bad_out ERROR_VARIABLE bad_err)
+    if(NOT rc EQUAL 1 OR NOT bad_err MATCHES "bad[.]msh:5: ")
+      message(FATAL_ERROR "${EXAMPLE} on a malformed file: exit ${rc}, '${bad_err}' "
+                          "(want 1 and the file's line 5)")
+    endif()
+    message(STATUS "${EXAMPLE} on a malformed file: exit 1, ${bad_err}")
+  endif()
 else()
   message(FATAL_ERROR "install_consumer.cmake: unknown STEP '${STEP}'")
 endif()

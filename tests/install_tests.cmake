@@ -37,7 +37,8 @@ set(xpbd_install_args
   -DLIBM=${XPBD_LIBM}
   -DVERSION=${PROJECT_VERSION}
   -DTOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}
-  "-DEMULATOR=${xpbd_emulator}")
+  "-DEMULATOR=${xpbd_emulator}"
+  -DREPLAY_TOOL=$<TARGET_EXISTS:xpbd-replay>)
 set(xpbd_install_script ${CMAKE_CURRENT_SOURCE_DIR}/install_consumer.cmake)
 
 add_test(NAME install.prefix

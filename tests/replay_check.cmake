@@ -7,7 +7,7 @@
 # missing file exit 2; --export writes a .vtu a frame, run.pvd, rest.obj and
 # run.pc2 (header: the particles, a sample a frame); with -DREPORT=<xpbd-report>, the README's sweep of
 # both recordings over ISAs and threads finds them 0 from the reference.
-# (Where a path's run first differs is tested on xrp_check itself with a
+# (Where a path's run first differs is tested on replay_check itself with a
 # perturbed run: softbody.replay_check.)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})

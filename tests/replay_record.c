@@ -14,14 +14,26 @@
  *           frames 10..17 until their edges tear (tear_stretch 0.3), let go,
  *           then left to settle until it sleeps (sleep_energy 1e-3 J/kg, 10
  *           steps); 240 frames.
+ * Recorded with the installed recorder (xpbd/replay.h) as a host would.
  * Exits 1 if the run does not exercise what it is there for (the tet box
- * tore and fell asleep), 2 on bad usage. */
+ * tore and fell asleep) or the file cannot be written, 2 on bad usage. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay.h"
+#include <xpbd/replay.h>
+
 #include "scenes.h"
+
+/* Saves the recording to path; 0 with a message when it cannot. */
+static int replay_save(const char *path, const xpbd_replay_file *rec)
+{
+    xpbd_replay_error err;
+    if (xpbd_replay_save(path, rec, &err) == XPBD_OK)
+        return 1;
+    fprintf(stderr, "replay_record: %s: %s\n", path, err.what);
+    return 0;
+}
 
 static int record_cloth(const char *path)
 {
@@ -56,19 +68,21 @@ static int record_cloth(const char *path)
     cfg.damping = 0.002;
     cfg.threads = 3;
     xpbd_engine_f32 *e = NULL;
-    char err[256];
-    xrp_recorder rec;
+    xpbd_replay_file rec;
+    memset(&rec, 0, sizeof rec);
     ok = ok && xpbd_engine_create_f32(&e, &s, &cfg, NULL, NULL) == XPBD_OK &&
-         xrp_record_begin_f32(&rec, path, e, 1.0 / 60, err, sizeof err) == 0;
+         xpbd_replay_record_begin_f32(&rec, e, 1.0 / 60) == XPBD_OK;
     for (int f = 0; ok && f < 90; ++f) {
         if (f == 20 || f == 50) {
             const xpbd_input push = {XPBD_INPUT_ADD_VELOCITY, N, (uint32_t)(n / 2),
                                      {0, 0, f == 20 ? 1.0 : -0.5}};
-            ok = xrp_record_apply_f32(&rec, e, &push) == XPBD_OK;
+            ok = xpbd_replay_record_apply_f32(&rec, e, &push) == XPBD_OK;
         }
         ok = ok && xpbd_engine_step_f32(e, 1.0 / 60) >= 0;
     }
-    ok = e && xrp_record_end_f32(&rec, e) == 0 && ok;
+    ok = e && xpbd_replay_record_end_f32(&rec, e) == XPBD_OK && ok;
+    ok = ok && replay_save(path, &rec);
+    xpbd_replay_free(&rec);
     xpbd_engine_destroy_f32(e);
     free(xyz);
     free(w);
@@ -117,24 +131,24 @@ static int record_tet_box(const char *path)
     cfg.relative_damping = 0.02;
     const xpbd_engine_options opt = {.tear_stretch = 0.3, .sleep_energy = 1e-3, .sleep_steps = 10};
     xpbd_engine_f64 *e = NULL;
-    char err[256];
-    xrp_recorder rec;
+    xpbd_replay_file rec;
+    memset(&rec, 0, sizeof rec);
     ok = ok && xpbd_engine_create_f64(&e, &s, &cfg, &opt, NULL) == XPBD_OK &&
-         xrp_record_begin_f64(&rec, path, e, 1.0 / 60, err, sizeof err) == 0;
+         xpbd_replay_record_begin_f64(&rec, e, 1.0 / 60) == XPBD_OK;
     uint32_t torn = 0, split = 0, slept = 0;
     for (int f = 0; ok && f < 240; ++f) {
         const uint32_t last = (uint32_t)n - 1;
         if (f == 5 || f == 18) { /* pin two opposite corners, later let them go */
             const xpbd_input a = {XPBD_INPUT_SET_INV_MASS, 0, 1, {f == 5 ? 0 : 20, 0, 0}};
             const xpbd_input b = {XPBD_INPUT_SET_INV_MASS, last, last + 1, {a.value[0], 0, 0}};
-            ok = xrp_record_apply_f64(&rec, e, &a) == XPBD_OK &&
-                 xrp_record_apply_f64(&rec, e, &b) == XPBD_OK;
+            ok = xpbd_replay_record_apply_f64(&rec, e, &a) == XPBD_OK &&
+                 xpbd_replay_record_apply_f64(&rec, e, &b) == XPBD_OK;
         }
         if (f >= 10 && f < 18) { /* and drag them apart: their edges tear */
             const xpbd_input a = {XPBD_INPUT_TRANSLATE, 0, 1, {-drag, 0, -drag}};
             const xpbd_input b = {XPBD_INPUT_TRANSLATE, last, last + 1, {drag, 0, drag}};
-            ok = ok && xrp_record_apply_f64(&rec, e, &a) == XPBD_OK &&
-                 xrp_record_apply_f64(&rec, e, &b) == XPBD_OK;
+            ok = ok && xpbd_replay_record_apply_f64(&rec, e, &a) == XPBD_OK &&
+                 xpbd_replay_record_apply_f64(&rec, e, &b) == XPBD_OK;
         }
         ok = ok && xpbd_engine_step_f64(e, 1.0 / 60) >= 0;
         const xpbd_engine_counters *c = xpbd_engine_counters_f64(e);
@@ -142,7 +156,9 @@ static int record_tet_box(const char *path)
         split += c->split;
         slept += c->fell_asleep;
     }
-    ok = e && xrp_record_end_f64(&rec, e) == 0 && ok;
+    ok = e && xpbd_replay_record_end_f64(&rec, e) == XPBD_OK && ok;
+    ok = ok && replay_save(path, &rec);
+    xpbd_replay_free(&rec);
     xpbd_engine_destroy_f64(e);
     free(w);
     free(r);

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
 # xpbd-replay refuses a file of another protocol or format: exit 2 and a
 # message that names what differs (run with -DREPLAY=<tool> -DWORK=<dir>
-# -DHEADER=<report/replay.h>, which gives the format this build reads).
+# -DHEADER=<xpbd/replay.h>, which gives the format this build reads).
 file(MAKE_DIRECTORY ${WORK})
-file(STRINGS ${HEADER} line REGEX "^#define XRP_FORMAT [0-9]+$")
-string(REGEX REPLACE "^#define XRP_FORMAT " "" format "${line}")
+file(STRINGS ${HEADER} line REGEX "^#define XPBD_REPLAY_FORMAT [0-9]+$")
+string(REGEX REPLACE "^#define XPBD_REPLAY_FORMAT " "" format "${line}")
 if(NOT format MATCHES "^[0-9]+$")
-  message(FATAL_ERROR "no '#define XRP_FORMAT <n>' in ${HEADER}")
+  message(FATAL_ERROR "no '#define XPBD_REPLAY_FORMAT <n>' in ${HEADER}")
 endif()
 foreach(kind format protocol)
   if(kind STREQUAL "format")

@@ -5,6 +5,8 @@
 #   sh report_check.sh data    XPBD_REPORT OUT   run --quick into OUT, check data
 #   sh report_check.sh figures XPBD_REPORT OUT   check OUT's figures and report.pdf
 #   sh report_check.sh parallel XPBD_REPORT OUT  --jobs 1 and 2 agree
+#   sh report_check.sh self_test XPBD_REPORT OUT every check can fail
+#   sh report_check.sh cli     XPBD_REPORT OUT   refused command lines
 #
 # data: exit status 0 (3 = figures missing, accepted only where gnuplot is
 # not installed); stdout ends with "N passed, 0 failed"; every table that
@@ -17,12 +19,19 @@
 # (when groff is installed) has at least one page per figure, groff, tbl
 # and gropdf print no warning (pdf/groff.log), every figure placed at the
 # size it was drawn (scale 1: the text prints at the size set), A4 pages
-# only, a destination and a bookmark per section, the Summary on page 3 and
-# a contents page listing every section with the page its heading is on,
-# each line a link to the section's destination (pdfinfo, pdftotext,
+# only, a destination and a bookmark (its number and title) per section,
+# the Summary on page 3 and a contents page listing every section (its
+# title, and its identifier in small print) with the page its heading is
+# on, each line a link to the section's destination (pdfinfo, pdftotext,
 # pdftohtml).
 # parallel: a few untimed sections with --jobs 1 and --jobs 2 give the
 # same report.md (timing and date lines aside) and the same data tables.
+# self_test: --self-test --quick exits 0 and ends with "N checks mutated,
+# N caught": every check fails once its measured value is moved just past
+# its tolerance.
+# cli: an --only that names no section ('', ',', --only=) or an unknown one,
+# an --only without its value: exit 2, a message naming the list, no
+# output directory made.
 set -u
 mode=$1
 report=$2
@@ -44,11 +53,12 @@ expected_header() {
     s1_pbd_stiffness) echo "k_s stretch_5s stretch_avg_4_5s stretch_max fixed_point small_ks_limit stretch_4s stretch_settled" ;;
     s1_pbd_stiffness_time) echo "t ks_1e-4 ks_1e-3 ks_1e-2 ks_0.1 ks_1" ;;
     s1_substeps) echo "n_s pbd_stretch k_eq k_eq_kernel single_pass_stretch ratio pbd_fixed_point single_fixed_point xpbd1_stretch xpbd1_ratio xpbd4_stretch xpbd4_ratio xpbd_closed pbd_undamped_avg" ;;
-    s1_xpbd_invariance) echo "alpha n_s closed stretch ratio ratio_fixed_point ratio_undamped_avg floor seed_ratio seed_stretch" ;;
+    s1_xpbd_invariance) echo "alpha n_s closed stretch ratio ratio_fixed_point ratio_undamped_avg floor original_ratio original_stretch" ;;
     simd_agreement) echo "kernel_id kernel isa_id isa precision column lanes steps values_compared values_differing max_abs_diff max_abs_value" ;;
     simd_speed) echo "kernel_id kernel precision isa_id isa n ns_per_item items_per_s ratio_vs_scalar constraint size_index" ;;
-    checks) echo "section check ours expected tolerance tolerance_from seed result" ;;
-    seeds) echo "section item seed ours deviation_pct explained" ;;
+    checks) echo "section check ours reference kind tol lo hi tolerance tolerance_from result" ;;
+    references) echo "section item original ours deviation_pct verdict check explained" ;;
+    self_test) echo "section check kind measured mutant_low mutant_high caught" ;;
     figures) echo "figure section png pdf caption" ;;
     *) echo "" ;;
     esac
@@ -59,8 +69,9 @@ text_columns() {
     case $1 in
     simd_agreement) echo "kernel isa precision" ;;
     simd_speed) echo "kernel precision isa" ;;
-    checks) echo "section check tolerance tolerance_from seed result" ;;
-    seeds) echo "section item explained" ;;
+    checks) echo "section check kind tolerance tolerance_from result" ;;
+    references) echo "section item verdict check explained" ;;
+    self_test) echo "section check kind" ;;
     figures) echo "figure section caption" ;;
     *) echo "" ;;
     esac
@@ -81,7 +92,7 @@ check_table() {
     # shape: >= 1 column, unique non-empty names, >= 1 row, every row as
     # wide as the header (blank lines, gnuplot's block separators, aside), numeric fields except the known text columns
     may_be_empty=0
-    [ "$name" = seeds ] && may_be_empty=1
+    [ "$name" = references ] && may_be_empty=1
     msg=$(awk -F '\t' -v text=" $(text_columns "$name") " -v known="$want" -v empty_ok=$may_be_empty '
         NR == 1 {
             n = NF
@@ -141,23 +152,26 @@ data)
 
     # every check passed, and every section made at least one
     if [ -s "$out/data/checks.tsv" ]; then
-        nfail=$(awk -F '\t' 'NR > 1 && $8 != "PASS" { n++; print "  " $1 ": " $2 " = " $3 " (expected " $4 ", " $5 ")" > "/dev/stderr" } END { print n + 0 }' "$out/data/checks.tsv")
+        nfail=$(awk -F '\t' 'NR > 1 && $11 != "PASS" { n++; print "  " $1 ": " $2 " = " $3 " (reference " $4 ", " $9 ")" > "/dev/stderr" } END { print n + 0 }' "$out/data/checks.tsv")
         [ "$nfail" -eq 0 ] || err "$nfail check(s) not PASS in checks.tsv"
         for s in $(names section); do
             awk -F '\t' -v s="$s" 'NR > 1 && $1 == s { found = 1 } END { exit !found }' "$out/data/checks.tsv" ||
                 err "section $s recorded no check"
         done
-        npass=$(awk -F '\t' 'NR > 1 && $8 == "PASS"' "$out/data/checks.tsv" | wc -l)
+        npass=$(awk -F '\t' 'NR > 1 && $11 == "PASS"' "$out/data/checks.tsv" | wc -l)
         echo "$last" | grep -q "^$npass passed" || err "checks.tsv has $npass PASS rows, stdout says '$last'"
     fi
 
     if [ -s "$out/report.md" ]; then
-        # the summary against the seeds comes before the first section
+        # the summary against the reference values comes before the first section
         first=$(grep -m 1 '^## ' "$out/report.md")
         [ "$first" = "## Summary" ] || err "report.md: first heading is '$first', not '## Summary'"
+        # each section headed by its title, its identifier in small print
         for s in $(names section); do
-            grep -q "^## $s\$" "$out/report.md" || err "report.md has no section '## $s'"
+            grep -q "^\*.*xpbd-report --only $s\*\$" "$out/report.md" || err "report.md has no section $s (its '--only $s' line)"
         done
+        nhead=$(grep -c '^## ' "$out/report.md")
+        [ "$nhead" -gt "$(names section | wc -l)" ] || err "report.md has $nhead headings for $(names section | wc -l) sections and the summary"
     else
         err "report.md missing"
     fi
@@ -227,10 +241,16 @@ figures)
         for tag in contents summary $(for s in $(names section); do echo "sec-$s"; done); do
             grep -q "\"$tag\"\$" "$out/dests.txt" || err "report.pdf: no destination '$tag'"
         done
+        # a bookmark per section: its number and its title (the title as
+        # report.md heads the section, up to its first symbol, at most 20
+        # characters: the bookmark spells symbols in ASCII)
         k=0
         for s in $(names section); do
             k=$((k + 1))
-            grep -aq "/Title ($k $s)" "$rep" || err "report.pdf: no bookmark '$k $s'"
+            title=$(awk -v s="$s" '/^## / { t = substr($0, 4) } $0 ~ "xpbd-report --only " s "[*]$" { print t; exit }' "$out/report.md" |
+                LC_ALL=C sed 's/[^ -~].*//; s/[(]/\\(/g; s/[)]/\\)/g' | cut -c1-20)
+            [ -n "$title" ] || err "report.md: no heading for section $s"
+            grep -aFq "/Title ($k $title" "$rep" || err "report.pdf: no bookmark '$k $title...' for section $s"
         done
         # the summary is the first heading after the contents
         pdftotext -f 3 -l 3 "$rep" - | grep -q '^Summary$' || err "report.pdf: page 3 is not the Summary"
@@ -238,7 +258,8 @@ figures)
         pdftotext -layout -f 2 -l 2 "$rep" "$out/contents.txt"
         for s in $(names section); do
             want=$(awk -v t="sec-$s" '$NF == "\"" t "\"" { print $1 }' "$out/dests.txt")
-            got=$(awk -v s="$s" '$2 == s { n = split($0, a, "."); x = a[n]; gsub(/[^0-9]/, "", x); print x }' "$out/contents.txt")
+            # the line of the title and, in small print, the identifier
+            got=$(awk -v s="$s" '{ for (i = 2; i <= NF; i++) if ($i == s || index($i, s ".") == 1) { n = split($0, a, "."); x = a[n]; gsub(/[^0-9]/, "", x); print x; next } }' "$out/contents.txt")
             [ -n "$got" ] || err "contents: no line for section $s"
             [ -n "$got" ] && [ "$got" = "$want" ] || err "contents: $s on page '$got', its heading is on page '$want'"
         done
@@ -253,11 +274,11 @@ figures)
                     err "report.pdf: no link to destination '$tag'"
             done
             want=$(awk '$NF == "\"summary\"" { print $1 }' "$out/dests.txt")
-            grep -q "<a href=\"[^\"]*#$want\">Summary against the seeds" "$out/contents.xml" ||
+            grep -q "<a href=\"[^\"]*#$want\">Summary against the reference values" "$out/contents.xml" ||
                 err "contents: the Summary line is not a link to page $want"
             for s in $(names section); do
                 want=$(awk -v t="sec-$s" '$NF == "\"" t "\"" { print $1 }' "$out/dests.txt")
-                grep -q "<a href=\"[^\"]*#$want\"><b>$s</b></a>" "$out/contents.xml" ||
+                grep -q "<a href=\"[^\"]*#$want\">$s</a>" "$out/contents.xml" ||
                     err "contents: the $s line is not a link to page $want"
             done
         else
@@ -277,7 +298,7 @@ parallel)
     for j in 1 2; do
         "$report" --quick --jobs $j --format none --only $only --out "$out/jobs$j" > "$out.jobs$j.stdout" 2>&1 ||
             err "--jobs $j exited $? (output in $out.jobs$j.stdout)"
-        grep -v -e '^Section time:' -e '^\* date:' -e '^\* load average' "$out/jobs$j/report.md" > "$out/jobs$j.md"
+        grep -v -e '^Section time:' -e '^\* date:' -e '^\* load average' -e '^\* command:' "$out/jobs$j/report.md" > "$out/jobs$j.md"
     done
     cmp -s "$out/jobs1.md" "$out/jobs2.md" || {
         err "report.md differs between --jobs 1 and --jobs 2:"
@@ -290,8 +311,47 @@ parallel)
     done
     [ -z "$(ls -A "$out"/jobs2/data/.*.rec 2> /dev/null)" ] || err "record files left in data/"
     ;;
+self_test)
+    rm -rf "$out"
+    "$report" --self-test --quick --out "$out" > "$out.stdout" 2> "$out.stderr"
+    status=$?
+    cat "$out.stdout"
+    [ $status -eq 0 ] || err "xpbd-report --self-test exited $status (expected 0)"
+    last=$(tail -n 1 "$out.stdout")
+    echo "$last" | awk '$2 == "checks" && $3 == "mutated," && $1 == $4 && $5 == "caught" && $1 > 0 { ok = 1 } END { exit !ok }' ||
+        err "last stdout line '$last' is not 'N checks mutated, N caught'"
+    ! grep -q '^  SURVIVOR ' "$out.stdout" || err "checks survived their mutation (above)"
+    # every recorded check was mutated, not a subset
+    nchecks=$(awk 'NR > 1' "$out/data/checks.tsv" | wc -l)
+    [ "$(echo "$last" | awk '{ print $1 }')" -eq "$nchecks" ] ||
+        err "$nchecks checks recorded but '$last'"
+    check_table self_test
+    ;;
+cli)
+    rm -rf "$out"
+    mkdir -p "$out.cli"
+    refused() { # WANT ARGS...: exit 2, stderr names WANT, nothing written to $out
+        want=$1
+        shift
+        "$report" "$@" --out "$out" > "$out.cli/stdout" 2> "$out.cli/stderr"
+        status=$?
+        [ $status -eq 2 ] || err "xpbd-report $* exited $status (expected 2): $(cat "$out.cli/stderr")"
+        grep -q -- "$want" "$out.cli/stderr" || err "xpbd-report $*: stderr does not name '$want': $(cat "$out.cli/stderr")"
+        [ ! -e "$out" ] || err "xpbd-report $* created $out"
+    }
+    refused "--only ',' names no section" --only ,
+    refused "--only '' names no section" --only ''
+    refused "--only ',,' names no section" --only=,,
+    refused "--only '' names no section" --only=
+    refused "--only ',' names no section" --only s0_lambda --only ,
+    refused "unknown section or figure 'nope'" --only s0_lambda,nope
+    refused "valid names" --only nope
+    "$report" --out "$out" --only > "$out.cli/stdout" 2> "$out.cli/stderr"
+    [ $? -eq 2 ] && grep -q -- "--only needs a value" "$out.cli/stderr" ||
+        err "--only without a value: $(cat "$out.cli/stderr")"
+    ;;
 *)
-    echo "usage: sh report_check.sh data|figures|parallel XPBD_REPORT OUT"
+    echo "usage: sh report_check.sh data|figures|parallel|self_test|cli XPBD_REPORT OUT"
     exit 2
     ;;
 esac

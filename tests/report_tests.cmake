@@ -10,6 +10,10 @@
 #                   section; skipped (77) where gnuplot is missing
 #   report.parallel sections run side by side (--jobs 2) write the same
 #                   report.md and tables as run one by one (--jobs 1)
+#   report.self_test `xpbd-report --self-test --quick`: every check's measured
+#                   value moved just past its tolerance must fail
+#   report.cli      refused command lines: an --only naming no section or an
+#                   unknown one, exit 2 and nothing written
 #
 # Both run tests/report_check.sh (POSIX sh + awk); the second reuses the
 # first one's output through a fixture.
@@ -31,6 +35,14 @@ if(TARGET xpbd-report)
     COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/report_check.sh parallel
             $<TARGET_FILE:xpbd-report> ${CMAKE_CURRENT_BINARY_DIR}/report-parallel)
   set_tests_properties(report.parallel PROPERTIES TIMEOUT 300 LABELS "report")
+  add_test(NAME report.self_test
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/report_check.sh self_test
+            $<TARGET_FILE:xpbd-report> ${CMAKE_CURRENT_BINARY_DIR}/report-self-test)
+  set_tests_properties(report.self_test PROPERTIES TIMEOUT 900 LABELS "report" RUN_SERIAL TRUE)
+  add_test(NAME report.cli
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/report_check.sh cli
+            $<TARGET_FILE:xpbd-report> ${CMAKE_CURRENT_BINARY_DIR}/report-cli)
+  set_tests_properties(report.cli PROPERTIES TIMEOUT 60 LABELS "report")
 endif()
 
 # The installed tools, relocated, with the source and build trees hidden

@@ -5,7 +5,8 @@
 # and the LICENSE file is the MIT license.
 #   spdx_check.sh SOURCE_DIR
 # Source files: C, C++, headers, CMake, shell, gnuplot, the .in templates,
-# sections.def and the CI scripts; build trees and fuzz corpora are not.
+# sections.def, Gmsh's .geo scripts and the CI scripts; build trees, fuzz
+# corpora and the meshes generated from the .geo files (.msh) are not.
 set -eu
 src=$1
 cd "$src"
@@ -14,7 +15,7 @@ count=0
 missing=0
 list=$(find . -path ./build -prune -o -path ./.git -prune -o -path ./tests/fuzz/corpus -prune -o \
     -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cmake' \
-    -o -name 'CMakeLists.txt' -o -name '*.sh' -o -name '*.gp' -o -name '*.in' -o -name '*.def' \
+    -o -name 'CMakeLists.txt' -o -name '*.sh' -o -name '*.gp' -o -name '*.in' -o -name '*.def' -o -name '*.geo' \
     -o -path './.ci/*' \) -print | sort)
 for f in $list; do
     count=$((count + 1))

@@ -11,7 +11,20 @@
 #              -g^2 h^2 N / 2 per kg and momentum error 0
 #   reference  error_vs_reference is exactly 0 where the point is the
 #              reference (also across ISA paths), > 0 elsewhere
-#   diverge    a point whose step diverges is a row with its status
+#   diverge    a point whose step diverges is a row with its status, also
+#              when every point diverges (exit 0: diverged points are data)
+#   refused    a point the library refuses for a value (a friction with
+#              mu_k > mu_s) is a row with its status when others run; when
+#              every point is refused: exit 2 naming the key, the value and
+#              the status (errors mode), a shard of such points is written
+#              and their merge is refused
+#   stale      a sweep or merge killed (SIGKILL) with its output complete in
+#              DIR.tmp-PID@HOST-XXXXXX (held there by the test hook
+#              XPBD_SWEEP_TEST_HOLD): `merge part-*` skips it, the next run
+#              to DIR removes it, never a live run's, nor another host's
+#   readme_parallel  the README's GNU parallel recipe (shards + merge), run
+#              as written with xpbd-report on PATH, gives the unsharded
+#              sweep's table (without ms_per_frame); 77 without GNU parallel
 #   shards     --jobs 1 = --jobs 2, and shards 1..3 of 3 merged = the whole
 #              run (byte for byte without the ms_per_frame column)
 #   replay     a recording's sweep at the recorded settings finds the
@@ -22,19 +35,27 @@
 #              DIR untouched
 #   mesh       mesh:FILE: a TetGen cube of 5 tets hung by its top face
 #              (volume_error finite and small), an OBJ sheet (volume_error
-#              NaN), a malformed .ele refused with its line
+#              NaN), the committed Gmsh files (tests/data/gmsh) hung by a
+#              physical group's name (pin=top), a malformed .ele and a
+#              malformed .msh refused with the file and the line
 #   list       --list names every scene, key and metric
 set -u
 mode=$1
 xr=$2
 work=$3
 rec=${4:-}
+# the committed meshes and the README, found beside this script (before
+# the cd below)
+gmsh_data=$(cd "$(dirname "$0")" && pwd)/data/gmsh
+readme=$(cd "$(dirname "$0")/.." && pwd)/README.md
 rm -rf "$work"
 mkdir -p "$work" || exit 1
 cd "$work" || exit 1
 
+held_pid=
 fail() {
     echo "FAIL ($mode): $*" >&2
+    [ -z "$held_pid" ] || kill -9 "$held_pid" 2>/dev/null # stale: a held run
     exit 1
 }
 
@@ -136,6 +157,158 @@ diverge)
     [ "$(col out/data/sweep.tsv status | tr '\n' ' ')" = "diverged ok " ] ||
         fail "want statuses 'diverged ok', got: $(col out/data/sweep.tsv status | tr '\n' ' ')"
     [ "$(col out/data/sweep.tsv max_strain | head -1)" = nan ] || fail "a diverged row has metrics"
+    # every point diverged: still a table, exit 0
+    sweep --scene chain --set n=4 --set solver=springs --set frames=200 --vary compliance=1e-8,1e-9 \
+        --metric max_strain --out all
+    [ "$(col all/data/sweep.tsv status | tr '\n' ' ')" = "diverged diverged " ] ||
+        fail "want statuses 'diverged diverged', got: $(col all/data/sweep.tsv status | tr '\n' ' ')"
+    ;;
+refused)
+    # mu_k = 0.05 <= mu_s = 0.1 runs, mu_k = 0.5 > mu_s is refused by the
+    # step configuration check: a row with its status and no metrics
+    set -- --scene ball_pile --set n=2 --set frames=5 --set friction_static=0.1 \
+        --metric penetration,max_strain
+    sweep "$@" --vary friction_dynamic=0.05,0.5 --out part
+    [ "$(col part/data/sweep.tsv status | tr '\n' ' ')" = "ok bad_friction " ] ||
+        fail "want statuses 'ok bad_friction', got: $(col part/data/sweep.tsv status | tr '\n' ' ')"
+    [ "$(col part/data/sweep.tsv penetration | tail -1)" = nan ] || fail "a refused row has metrics"
+    # every point refused: exit 2, one line with the key, value and status
+    "$xr" sweep "$@" --vary friction_dynamic=0.5,1 --out all 2>all.err
+    rc=$?
+    [ $rc -eq 2 ] || fail "every point refused: exit $rc, want 2: $(cat all.err)"
+    [ "$(wc -l <all.err | tr -d ' ')" = 1 ] || fail "every point refused: not one line: $(cat all.err)"
+    for w in "every point" "friction_dynamic=0.5" bad_friction; do
+        grep -q -- "$w" all.err || fail "every point refused: message does not name '$w': $(cat all.err)"
+    done
+    [ ! -e all ] || fail "every point refused, yet all/ was written"
+    ls | grep -q '\.tmp-' && fail "every point refused left a temporary directory"
+    # its shards: each written (a slice is not the sweep), exit 0; the merge
+    # of them is refused the same way
+    for k in 1 2; do
+        sweep "$@" --vary friction_dynamic=0.5,1 --shard $k/2 --out shard$k
+        grep -q "shard $k/2: every point" sweep.err || fail "shard $k/2: no note: $(cat sweep.err)"
+    done
+    "$xr" merge shard1 shard2 --out merged 2>merge.err
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "every point" merge.err && grep -q bad_friction merge.err &&
+        [ ! -e merged ] || fail "merge of refused shards: exit $rc: $(cat merge.err)"
+    ;;
+stale)
+    host=$(uname -n | tr -c 'A-Za-z0-9._\n-' '_')
+    set -- --scene chain --set n=3 --set frames=5 --vary substeps=1,2,3 --metric max_strain,residual
+    sweep "$@" --out whole
+    for k in 1 2 3; do
+        sweep "$@" --shard $k/3 --out part-$k
+    done
+    # held ARGS...: starts `xpbd-report ARGS...` with the hold hook in the
+    # background (pid in $held_pid), waits until its output is complete in
+    # its temporary directory (the path in $held_tmp)
+    held() {
+        rm -f held.err # (else the wait below may read the previous run's)
+        XPBD_SWEEP_TEST_HOLD=120 "$xr" "$@" 2>held.err &
+        held_pid=$!
+        i=0
+        until grep -q "before the rename" held.err 2>/dev/null; do
+            i=$((i + 1))
+            if [ $i -gt 600 ] || ! kill -0 $held_pid 2>/dev/null; then
+                kill -9 $held_pid 2>/dev/null
+                fail "the hook never held: $(cat held.err)"
+            fi
+            sleep 0.1
+        done
+        held_tmp=$(sed -n 's/.*XPBD_SWEEP_TEST_HOLD: \(.*\) written, holding.*/\1/p' held.err)
+        [ -d "$held_tmp" ] && [ -f "$held_tmp/data/sweep.args" ] ||
+            fail "no complete temporary directory '$held_tmp': $(cat held.err)"
+        case $held_tmp in
+        *.tmp-"$held_pid"@"$host"-??????) ;;
+        *) fail "temporary directory '$held_tmp' does not name its process and host" ;;
+        esac
+    }
+    killed() { # ARGS...: the same, killed there with SIGKILL
+        held "$@"
+        kill -9 $held_pid
+        wait $held_pid 2>/dev/null
+        held_pid=
+        [ -d "$held_tmp" ] || fail "SIGKILL removed $held_tmp?"
+    }
+    # shard 3 run again and killed: part-3.tmp-* holds a whole shard 3/3
+    killed sweep "$@" --shard 3/3 --out part-3
+    stale=$held_tmp
+    # the README's merge of part-* skips it (else: shard 3/3 given twice)
+    "$xr" merge part-* --out merged 2>merge.err || fail "merge part-* with $stale: $(cat merge.err)"
+    grep -q "skipping $stale" merge.err || fail "merge did not say it skips $stale: $(cat merge.err)"
+    notime whole/data/sweep.tsv >whole.tsv
+    notime merged/data/sweep.tsv >merged.tsv
+    cmp whole.tsv merged.tsv || fail "merge with a stale directory differs from the whole run"
+    # the next run to part-3 removes it; a live run's temporary directory
+    # is never removed: while that run holds, another one to part-3 runs
+    # beside it and leaves it
+    held sweep "$@" --shard 3/3 --out part-3
+    live=$held_tmp
+    [ ! -e "$stale" ] || fail "the next sweep to part-3 left the stale $stale"
+    grep -q "removed $stale" held.err || fail "no note of the removal: $(cat held.err)"
+    sweep "$@" --shard 3/3 --out part-3
+    [ -d "$live" ] || fail "a sweep to part-3 removed the live $live"
+    kill -9 $held_pid
+    wait $held_pid 2>/dev/null
+    held_pid=
+    # another host's (same name scheme, a pid that is gone here) is left as
+    # it is (its process cannot be asked) and skipped by merge
+    sh -c 'exit 0' &
+    dead=$!
+    wait $dead
+    mkdir "part-3.tmp-$dead@other-host.example-abcdef"
+    sweep "$@" --shard 3/3 --out part-3
+    [ ! -e "$live" ] || fail "the sweep after the kill left $live"
+    [ -d "part-3.tmp-$dead@other-host.example-abcdef" ] || fail "another host's directory removed"
+    "$xr" merge part-* --out merged 2>merge.err || fail "merge part-*: $(cat merge.err)"
+    grep -q "skipping part-3.tmp-$dead@other-host" merge.err || fail "no skip note: $(cat merge.err)"
+    rmdir "part-3.tmp-$dead@other-host.example-abcdef"
+    # an earlier output moved aside by a commit killed before its rename
+    # (out missing, OUT.old-PID@HOST-XXXXXX of a gone pid) is put back
+    # before the next run replaces it, and removed when out exists
+    mv part-2 "part-2.old-$dead@$host-abcdef"
+    sweep "$@" --shard 2/3 --out part-2
+    grep -q "restored part-2" sweep.err || fail "no restore of part-2: $(cat sweep.err)"
+    [ -f part-2/sweep.md ] && [ ! -e "part-2.old-$dead@$host-abcdef" ] || fail "part-2 not restored"
+    cp -R part-2 "part-2.old-$dead@$host-abcdef"
+    sweep "$@" --shard 2/3 --out part-2
+    [ ! -e "part-2.old-$dead@$host-abcdef" ] || fail "a stale .old- beside part-2 left"
+    # a merge killed the same way: the next merge to its DIR removes it
+    killed merge part-1 part-2 part-3 --out merged2
+    "$xr" merge part-* --out merged2 2>merge.err || fail "merge after a killed merge: $(cat merge.err)"
+    grep -q "removed $held_tmp" merge.err || fail "the killed merge's $held_tmp: $(cat merge.err)"
+    notime merged2/data/sweep.tsv >merged2.tsv
+    cmp whole.tsv merged2.tsv || fail "merged2 differs from the whole run"
+    left=$(ls | grep -e '\.tmp-' -e '\.old-')
+    [ -z "$left" ] || fail "left behind: $left"
+    ;;
+readme_parallel)
+    if ! command -v parallel >/dev/null 2>&1 || ! parallel --version 2>/dev/null | grep -q "GNU parallel"; then
+        echo "sweep readme_parallel: skipped, GNU parallel is not installed (apt-get install parallel)"
+        exit 77
+    fi
+    # the first sh block after "With GNU parallel" in the README, as written
+    awk '/With GNU parallel/ { seen = 1; next }
+         seen && !inblock && /^```sh[ \t]*$/ { inblock = 1; next }
+         inblock && /^```/ { exit }
+         inblock { print }' "$readme" >recipe.sh
+    grep -q '^parallel ' recipe.sh && grep -q '^xpbd-report merge part-\* --out ' recipe.sh ||
+        fail "no GNU parallel recipe (parallel, then merge part-*) after 'With GNU parallel' in $readme"
+    echo "the recipe (README.md):"
+    sed 's/^/    /' recipe.sh
+    PATH=$(dirname "$xr"):$PATH sh -e recipe.sh >recipe.out 2>recipe.err ||
+        fail "the README's recipe failed: $(cat recipe.err)"
+    # the same sweep unsharded: the recipe's own S and --out
+    S=$(sed -n 's/^S="\(.*\)"$/\1/p' recipe.sh)
+    merged=$(sed -n 's/^xpbd-report merge part-\* --out \([^ ]*\)$/\1/p' recipe.sh)
+    [ -n "$S" ] && [ -n "$merged" ] || fail "cannot read S= and the merge's --out from the recipe"
+    # shellcheck disable=SC2086 # S is a word list, as in the recipe
+    sweep $S --jobs 2 --out whole
+    notime whole/data/sweep.tsv >whole.tsv
+    notime "$merged/data/sweep.tsv" >merged.tsv
+    cmp whole.tsv merged.tsv || fail "the recipe's merged table differs from the unsharded sweep's"
+    [ "$(rows whole.tsv)" -gt 1 ] || fail "an empty table"
     ;;
 shards)
     set -- --scene ball_pile --set n=2 --set frames=15 --vary restitution=0,0.5,1 \
@@ -219,6 +392,9 @@ errors)
     check "--shard" sweep --scene chain $v --shard 4/3
     check "at most 3" sweep --scene chain $v --vary iterations=1,2 --vary damping=0,0.1 \
         --vary frames=1,2
+    # every point refused by the library for a value (mu_k > mu_s)
+    check "friction_dynamic=0.5.*bad_friction" sweep --scene ball_pile --set n=2 --set frames=2 \
+        --set friction_static=0.1 --vary friction_dynamic=0.5,1
     check "not a sweep output" merge old.xrp
     # a directory of the user's own is never replaced
     mkdir mine && echo keep >mine/notes.txt
@@ -259,6 +435,30 @@ mesh)
     awk -F'\t' 'NR > 1 && ($2 != "ok" || $3 != "nan" || $4 == "nan") {
         print "density " $1 ": " $2 " " $3 " " $4; bad = 1 } END { exit bad }' sheet/data/sweep.tsv ||
         fail "OBJ sheet: want volume_error nan"
+    # Gmsh: the sheet (triangles) hung by its physical surface "top", the
+    # same as by its number 6; the unit cube (tets) by its face "top" at
+    # the TetGen cube's settings and bound (the same 1000 kg, 1 m cube),
+    # its 2.2 file giving the 4.1 file's table to the bit (the same mesh)
+    sweep --scene "mesh:$gmsh_data/sheet_v41.msh" --vary substeps=1,2 --set pin=top \
+        --set frames=30 --metric volume_error,max_strain --out gsheet
+    sweep --scene "mesh:$gmsh_data/sheet_v41.msh" --vary substeps=1,2 --set pin=6 \
+        --set frames=30 --metric volume_error,max_strain --out gsheet6
+    awk -F'\t' 'NR > 1 && ($2 != "ok" || $3 != "nan" || $4 == "nan" || !($4 + 0 > 0)) {
+        print "substeps " $1 ": " $2 " " $3 " " $4; bad = 1 } END { exit bad }' \
+        gsheet/data/sweep.tsv || fail "Gmsh sheet pinned by 'top'"
+    [ "$(rows gsheet/data/sweep.tsv)" = 2 ] && [ "$(rows gsheet6/data/sweep.tsv)" = 2 ] ||
+        fail "Gmsh sheet: want 2 rows"
+    cmp gsheet/data/sweep.tsv gsheet6/data/sweep.tsv || fail "pin=top differs from pin=6"
+    for v in v41 v22; do
+        sweep --scene "mesh:$gmsh_data/cube_$v.msh" --vary substeps=1,4 --set pin=top \
+            --set frames=30 --set compliance=1e-5 --set tet_compliance=1e-4 \
+            --metric volume_error,max_strain --out gcube_$v
+    done
+    awk -F'\t' 'NR > 1 {
+        if ($2 != "ok" || $3 == "nan" || !($3 + 0 > 0 && $3 + 0 < 0.05) || $4 == "nan" || !($4 + 0 > 0)) {
+            print "substeps " $1 ": " $2 " volume_error " $3 " max_strain " $4; bad = 1 }
+    } END { exit bad }' gcube_v41/data/sweep.tsv || fail "Gmsh cube volume_error"
+    cmp gcube_v41/data/sweep.tsv gcube_v22/data/sweep.tsv || fail "cube_v22.msh differs from cube_v41.msh"
     # refusals: exit 2, one line naming the file and the line, no output
     mkdir bad && cp cube.node bad/ && sed 's/^3 7 3 5 6$/3 7 3 5 9/' cube.ele >bad/cube.ele
     refuse() { # WANT... -- ARGS...
@@ -277,6 +477,11 @@ mesh)
         return 0
     }
     refuse bad/cube "line 5" "point 9" -- --scene mesh:bad/cube.node --vary substeps=1,4
+    # a node of the Gmsh sheet with a coordinate that is no number, line 20
+    awk 'NR == 20 { $2 = "1.5.3" } { print }' "$gmsh_data/sheet_v22.msh" >bad/sheet.msh
+    refuse bad/sheet.msh "line 20" "1.5.3" -- --scene mesh:bad/sheet.msh --vary substeps=1,4
+    refuse "no label named 'bottom'" -- --scene "mesh:$gmsh_data/sheet_v41.msh" --set pin=bottom \
+        --vary substeps=1,4
     refuse "pin=y>5" -- --scene mesh:cube.node --set 'pin=y>5' --vary substeps=1,4
     refuse "label 7" -- --scene mesh:cube.node --vary 'pin=none,7' --set frames=2
     refuse "'q>1'" -- --scene mesh:cube.node --set 'pin=q>1' --vary substeps=1,4

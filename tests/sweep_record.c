@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "replay.h"
+#include <xpbd/replay.h>
 
 int main(int argc, char **argv)
 {
@@ -46,21 +46,26 @@ int main(int argc, char **argv)
     xpbd_engine_f64 *e = NULL;
     if (xpbd_engine_create_f64(&e, &s, &cfg, NULL, NULL) != XPBD_OK)
         return 1;
-    xrp_recorder rec;
-    char err[256];
-    if (xrp_record_begin_f64(&rec, argv[1], e, 1.0 / 60, err, sizeof err) != 0) {
-        fprintf(stderr, "sweep_record: %s\n", err);
+    xpbd_replay_file rec;
+    if (xpbd_replay_record_begin_f64(&rec, e, 1.0 / 60) != XPBD_OK) {
+        fprintf(stderr, "sweep_record: out of memory\n");
         return 1;
     }
     int ok = 1;
     for (int f = 0; f < 60 && ok; ++f) {
         if (f == 30) {
             const xpbd_input push = {XPBD_INPUT_ADD_VELOCITY, 2, N, {1, 0, 0}};
-            ok = xrp_record_apply_f64(&rec, e, &push) == XPBD_OK;
+            ok = xpbd_replay_record_apply_f64(&rec, e, &push) == XPBD_OK;
         }
         ok = ok && xpbd_engine_step_f64(e, 1.0 / 60) >= 0;
     }
-    ok = xrp_record_end_f64(&rec, e) == 0 && ok;
+    xpbd_replay_error err;
+    ok = xpbd_replay_record_end_f64(&rec, e) == XPBD_OK && ok;
+    if (ok && xpbd_replay_save(argv[1], &rec, &err) != XPBD_OK) {
+        fprintf(stderr, "sweep_record: %s: %s\n", argv[1], err.what);
+        ok = 0;
+    }
+    xpbd_replay_free(&rec);
     double mx = 0;
     const xpbd_particles_f64 *p = xpbd_engine_particles_f64(e);
     xpbd_scene_f64 v;

@@ -16,7 +16,6 @@
  *
  * Linked against xpbd_allocfail, a test-only build of the library sources
  * with alloc_fail.h force-included (see there for why). */
-#include <replay.h>
 #include <xpbd/xpbd.h>
 
 #include <stdio.h>
@@ -1178,58 +1177,6 @@ static void sleep_release(void *p)
     c->e64 = NULL;
 }
 
-/* -------------------------------------------------------------- replay --- */
-
-typedef struct replay_ctx {
-    char path[64];
-    xrp_file f;
-    char err[256];
-} replay_ctx;
-
-static void replay_setup(void *p)
-{
-    replay_ctx *c = p;
-    memset(&c->f, 0x5a, sizeof c->f);
-}
-
-static xpbd_status replay_call(void *p)
-{
-    replay_ctx *c = p;
-    return xrp_load(c->path, &c->f, c->err, sizeof c->err);
-}
-
-static int replay_unchanged(void *p)
-{
-    replay_ctx *c = p;
-    return c->f.n == 0 && c->f.particle == NULL && c->f.edge == NULL && c->f.input == NULL &&
-           c->err[0] != 0;
-}
-
-static void replay_release(void *p)
-{
-    replay_ctx *c = p;
-    xrp_free(&c->f);
-}
-
-/* Records a short run of the cloth engine (tearing, one input) to path. */
-static int replay_record(const char *path)
-{
-    engine_ctx ec;
-    memset(&ec, 0, sizeof ec);
-    if (engine_create(&ec) != XPBD_OK)
-        return 0;
-    xrp_recorder rec;
-    char err[256];
-    int ok = xrp_record_begin_f64(&rec, path, ec.e, 1.0 / 60, err, sizeof err) == 0;
-    const xpbd_input poke = {XPBD_INPUT_ADD_VELOCITY, 5, 9, {0, 1, 0}};
-    ok = ok && xrp_record_apply_f64(&rec, ec.e, &poke) == XPBD_OK;
-    for (int f = 0; ok && f < 3; ++f)
-        ok = xpbd_engine_step_f64(ec.e, 1.0 / 60) >= 0;
-    ok = xrp_record_end_f64(&rec, ec.e) == 0 && ok;
-    xpbd_engine_destroy_f64(ec.e);
-    return ok;
-}
-
 int main(void)
 {
     meshes();
@@ -1334,16 +1281,6 @@ int main(void)
                                 sleep_release};
             af_run(&ac, &c);
         }
-    {
-        replay_ctx c;
-        memset(&c, 0, sizeof c);
-        snprintf(c.path, sizeof c.path, "alloc_replay_%ld.xpbdr", (long)(size_t)&c % 100000);
-        CHECK(replay_record(c.path), "recording %s", c.path);
-        const af_case ac = {"xrp_load", replay_setup, replay_call, replay_unchanged,
-                            replay_release};
-        af_run(&ac, &c);
-        remove(c.path);
-    }
     CHECK(xt_af_live == live0, "%ld blocks live at the end", xt_af_live - live0);
     printf("%lu checks, %lu failed\n", checks, failures);
     return failures ? 1 : 0;

@@ -3,7 +3,6 @@
  * engine's sets and the direct snapshot. */
 #include "test.h"
 #include "test_softbody.h"
-#include "replay.h"
 #include "scenes.h"
 
 #include <float.h>

@@ -2,7 +2,6 @@
 /* The two-serial-orders check (SPEC S3). */
 #include "test.h"
 #include "test_softbody.h"
-#include "replay.h"
 #include "scenes.h"
 
 #include <float.h>

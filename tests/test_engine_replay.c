@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Replay files: a recorded run replays bit for bit in both precisions; a
- * file of another format or protocol version is refused.
+/* Replay files (xpbd/replay.h): a recorded run replays bit for bit in both
+ * precisions, from the file and from the recording in memory; a file of
+ * another format or protocol version is refused, a failed save leaves no
+ * file.
  *
  * The per-precision part is written once, over precision.h: this file
  * includes itself with XPBD_REAL_F32 defined, then with XPBD_REAL_F64. */
@@ -72,48 +74,56 @@ static void SFX(sb_replay_roundtrip)(void)
     /* start the recording mid-run: the file must carry the whole state */
     for (int f = 0; f < 20; ++f)
         REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
-    char path[64], err[512];
+    char path[64];
+    xpbd_replay_error err;
     snprintf(path, sizeof path, "softbody_replay_%s_%u.xpbdr", R_F64 ? "f64" : "f32",
              (unsigned)(xt_next(&(xt_rng){(uint64_t)(uintptr_t)a}) % 100000u));
-    xrp_recorder rec;
-    REQUIRE(SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
+    xpbd_replay_file rec;
+    REQUIRE(SFX(xpbd_replay_record_begin)(&rec, a, 1.0 / 60) == XPBD_OK);
     uint32_t torn = 0, slept = 0;
     for (int f = 0; f < 160; ++f) {
         if (f == 10) { /* poke the cube */
             const xpbd_input poke = {XPBD_INPUT_ADD_VELOCITY, 0, 9, {0, -2, 0.5}};
-            ENSURE_STATUS(SFX(xrp_record_apply)(&rec, a, &poke), XPBD_OK);
+            ENSURE_STATUS(SFX(xpbd_replay_record_apply)(&rec, a, &poke), XPBD_OK);
         }
         if (f >= 30 && f < 70) { /* drag the top row's halves apart: the cloth tears */
             const xpbd_input drag = {XPBD_INPUT_TRANSLATE, (uint32_t)nb + 4, (uint32_t)nb + 8,
                                      {0.02, 0.005, 0}};
             const xpbd_input drag0 = {XPBD_INPUT_TRANSLATE, (uint32_t)nb, (uint32_t)nb + 4,
                                       {-0.02, 0.005, 0}};
-            ENSURE_STATUS(SFX(xrp_record_apply)(&rec, a, &drag), XPBD_OK);
-            ENSURE_STATUS(SFX(xrp_record_apply)(&rec, a, &drag0), XPBD_OK);
+            ENSURE_STATUS(SFX(xpbd_replay_record_apply)(&rec, a, &drag), XPBD_OK);
+            ENSURE_STATUS(SFX(xpbd_replay_record_apply)(&rec, a, &drag0), XPBD_OK);
         }
         REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
         torn += SB_C(a)->torn;
         slept += SB_C(a)->fell_asleep;
     }
-    REQUIRE(SFX(xrp_record_end)(&rec, a) == 0);
+    REQUIRE_STATUS(SFX(xpbd_replay_record_end)(&rec, a), XPBD_OK);
+    /* the recording in memory replays as the file will */
+    SFX(xpbd_engine) *m = NULL;
+    ENSURE_STATUS(SFX(xpbd_replay_run)(&rec, &m, &err), XPBD_OK);
+    ENSURE(m && SFX(xpbd_replay_state_hash)(m) == rec.hash);
+    ENSURE(rec.hash == SFX(xpbd_replay_state_hash)(a));
+    SFX(xpbd_engine_destroy)(m);
+    REQUIRE(sb_replay_save(&rec, path));
     /* the run exercised what the file must reproduce */
     ENSURE(torn > 0);
     ENSURE(slept > 0);
-    xrp_file fl;
-    REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
+    xpbd_replay_file fl;
+    REQUIRE_STATUS(xpbd_replay_load(path, &fl, &err), XPBD_OK);
     ENSURE_INT(fl.frames, 160);
     ENSURE_INT(fl.start_frame, 20);
     ENSURE_INT(fl.inputs, 81);
     SFX(xpbd_engine) *b = NULL;
-    ENSURE_STATUS(SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_replay_run)(&fl, &b, &err), XPBD_OK);
     ENSURE_INT(SB_C(b)->frame, SB_C(a)->frame);
     ENSURE_INT(SB_V(b).edges, SB_V(a).edges);
     SFX(sb_same_particles)(b, a, n, "replayed state");
-    ENSURE(SFX(xrp_state_hash)(b) == fl.hash);
+    ENSURE(SFX(xpbd_replay_state_hash)(b) == fl.hash);
     SAME_BYTES(SB_W(b)->body_asleep, SB_W(a)->body_asleep, 2, "sleep flags");
     REQUIRE(SB_P(b)->count == SB_P(a)->count);
     SAME_U32(SB_V(b).origin, SB_V(a).origin, SB_P(a)->count, "origin");
-    xrp_free(&fl);
+    xpbd_replay_free(&fl);
     SFX(xpbd_engine_destroy)(b);
     /* a second recording starts after the tear split vertices: the file
      * carries the grown particle set and each particle's origin */
@@ -122,20 +132,20 @@ static void SFX(sb_replay_roundtrip)(void)
         split += SB_V(a).origin[i] >= nb && SB_V(a).origin[i] < n;
     SB_NOTE("replay scene: %u torn, %zu particles added\n", torn, SB_P(a)->count - n);
     ENSURE(SB_P(a)->count > n && split == SB_P(a)->count - n);
-    REQUIRE(SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
+    REQUIRE(SFX(xpbd_replay_record_begin)(&rec, a, 1.0 / 60) == XPBD_OK);
     const xpbd_input push = {XPBD_INPUT_ADD_VELOCITY, (uint32_t)nb, (uint32_t)SB_P(a)->count,
                              {0.3, 0, 0.2}};
-    ENSURE_STATUS(SFX(xrp_record_apply)(&rec, a, &push), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_replay_record_apply)(&rec, a, &push), XPBD_OK);
     for (int f = 0; f < 30; ++f)
         REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
-    REQUIRE(SFX(xrp_record_end)(&rec, a) == 0);
-    REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
-    ENSURE_STATUS(SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
+    REQUIRE(SFX(xpbd_replay_record_end)(&rec, a) == XPBD_OK && sb_replay_save(&rec, path));
+    REQUIRE_STATUS(xpbd_replay_load(path, &fl, &err), XPBD_OK);
+    ENSURE_STATUS(SFX(xpbd_replay_run)(&fl, &b, &err), XPBD_OK);
     REQUIRE(SB_P(b)->count == SB_P(a)->count);
     SAME_U32(SB_V(b).origin, SB_V(a).origin, SB_P(a)->count, "origin after the split");
-    ENSURE(SFX(xrp_state_hash)(b) == fl.hash);
-    ENSURE(SFX(xrp_state_hash)(a) == fl.hash);
-    xrp_free(&fl);
+    ENSURE(SFX(xpbd_replay_state_hash)(b) == fl.hash);
+    ENSURE(SFX(xpbd_replay_state_hash)(a) == fl.hash);
+    xpbd_replay_free(&fl);
     SFX(xpbd_engine_destroy)(b);
     SFX(xpbd_engine_destroy)(a);
     remove(path);
@@ -155,10 +165,29 @@ static void SFX(sb_replay_roundtrip)(void)
 
 #include "test.h"
 #include "test_softbody.h"
-#include "replay.h"
+#include <xpbd/replay.h>
 #include "scenes.h"
 
 #include <stdlib.h>
+
+int sb_replay_save(xpbd_replay_file *rec, const char *path)
+{
+    xpbd_replay_error err;
+    const xpbd_status st = xpbd_replay_save(path, rec, &err);
+    if (st != XPBD_OK)
+        fprintf(stderr, "  %s: %s (%s)\n", path, err.what, xpbd_status_str(st));
+    xpbd_replay_free(rec);
+    return st == XPBD_OK;
+}
+
+/* 1 if a file is at path. */
+static int sb_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
 
 #define XPBD_REAL_F32
 #include "test_engine_replay.c"
@@ -210,41 +239,67 @@ void softbody_replay_version(void)
     xs_cube c;
     REQUIRE(xs_cube_make(&c, &d));
     const char *path = "softbody_replay_version.xpbdr";
-    char err[512];
-    xrp_recorder rec;
-    REQUIRE(xrp_record_begin_f64(&rec, path, c.e, 1.0 / 60, err, sizeof err) == 0);
+    xpbd_replay_error err;
+    xpbd_replay_file rec;
+    REQUIRE(xpbd_replay_record_begin_f64(&rec, c.e, 1.0 / 60) == XPBD_OK);
     REQUIRE(xs_run(c.e, 3));
-    REQUIRE(xrp_record_end_f64(&rec, c.e) == 0);
-    xrp_file f;
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_OK);
-    xrp_free(&f);
+    REQUIRE(xpbd_replay_record_end_f64(&rec, c.e) == XPBD_OK && sb_replay_save(&rec, path));
+    xpbd_replay_file f;
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_OK);
+    /* a save that fails writes nothing: a replay the loader would refuse,
+     * one of another protocol, a directory that does not exist */
+    const char *other = "softbody_replay_version_refused.xpbdr";
+    remove(other);
+    f.planes = 9;
+    ENSURE_STATUS(xpbd_replay_save(other, &f, &err), XPBD_ERR_ARGUMENT);
+    ENSURE(strstr(err.what, "planes") != NULL);
+    f.planes = 0;
+    f.protocol = XPBD_PROTOCOL_VERSION + 1;
+    ENSURE_STATUS(xpbd_replay_save(other, &f, &err), XPBD_ERR_VERSION);
+    f.protocol = XPBD_PROTOCOL_VERSION;
+    ENSURE_STATUS(xpbd_replay_save("no_such_dir/replay.xpbdr", &f, &err), XPBD_ERR_FILE);
+    ENSURE(!sb_exists(other) && !sb_exists("softbody_replay_version_refused.xpbdr.part"));
+    /* saved again, it loads as it was */
+    ENSURE_STATUS(xpbd_replay_save(other, &f, &err), XPBD_OK);
+    ENSURE(sb_exists(other) && !sb_exists("softbody_replay_version_refused.xpbdr.part"));
+    xpbd_replay_file g;
+    ENSURE_STATUS(xpbd_replay_load(other, &g, &err), XPBD_OK);
+    ENSURE(g.n == f.n && g.hash == f.hash && g.frames == f.frames);
+    ENSURE(g.n == 0 || memcmp(g.particle, f.particle, 13 * g.n * sizeof *g.particle) == 0);
+    xpbd_replay_free(&g);
+    remove(other);
+    xpbd_replay_free(&f);
     char from[32], to[32];
     snprintf(from, sizeof from, "protocol %u\n", (unsigned)XPBD_PROTOCOL_VERSION);
     snprintf(to, sizeof to, "protocol %u\n", (unsigned)XPBD_PROTOCOL_VERSION + 1);
     REQUIRE(sb_file_replace(path, from, to));
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_VERSION);
-    ENSURE(strstr(err, "protocol") != NULL && strstr(err, "refused") != NULL);
-    ENSURE(strstr(err, path) != NULL);
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_ERR_VERSION);
+    ENSURE(strstr(err.what, "protocol") != NULL && strstr(err.what, "refused") != NULL);
+    ENSURE_INT(err.line, 2);
     ENSURE(f.particle == NULL); /* nothing loaded */
     REQUIRE(sb_file_replace(path, to, from));
-    snprintf(from, sizeof from, "xpbd-replay %u\n", (unsigned)XRP_FORMAT);
-    snprintf(to, sizeof to, "xpbd-replay %u\n", (unsigned)XRP_FORMAT + 1);
+    snprintf(from, sizeof from, "xpbd-replay %u\n", (unsigned)XPBD_REPLAY_FORMAT);
+    snprintf(to, sizeof to, "xpbd-replay %u\n", (unsigned)XPBD_REPLAY_FORMAT + 1);
     REQUIRE(sb_file_replace(path, from, to));
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_VERSION);
-    ENSURE(strstr(err, "format") != NULL && strstr(err, "refused") != NULL);
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_ERR_VERSION);
+    ENSURE(strstr(err.what, "format") != NULL && strstr(err.what, "refused") != NULL);
+    ENSURE_INT(err.line, 1);
     REQUIRE(sb_file_replace(path, to, from));
     /* the step configuration's own version field */
     snprintf(from, sizeof from, "config version %u ", (unsigned)XPBD_PROTOCOL_VERSION);
     snprintf(to, sizeof to, "config version %u ", (unsigned)XPBD_PROTOCOL_VERSION + 7);
     REQUIRE(sb_file_replace(path, from, to));
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_VERSION);
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_ERR_VERSION);
     REQUIRE(sb_file_replace(path, to, from));
     /* a truncated file: no 'end' line */
     REQUIRE(sb_file_replace(path, "\nend ", "\nfin "));
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
-    ENSURE(strstr(err, path) != NULL);
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_ERR_FILE);
+    ENSURE(err.line > 10 && strstr(err.what, "input") != NULL);
+    ENSURE(f.particle == NULL && f.n == 0);
     remove(path);
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_ERR_FILE);
+    ENSURE(err.line == 0 && strstr(err.what, "cannot open") != NULL);
+    ENSURE_STATUS(xpbd_replay_load(NULL, &f, &err), XPBD_ERR_ARGUMENT);
     /* the engine refuses a configuration of another protocol too */
     xpbd_step_config cfg = xpbd_step_config_default();
     cfg.version = XPBD_PROTOCOL_VERSION + 1;
@@ -258,7 +313,7 @@ void softbody_replay_version(void)
 /* The sizes a replay file asks for are bounded: a contact capacity past the
  * contact set's range is refused as malformed before anything is
  * allocated; one within it but past what the particles can use is kept at
- * the ordered pairs they can form; a frame count past XRP_MAX_FRAMES is
+ * the ordered pairs they can form; a frame count past XPBD_REPLAY_MAX_FRAMES is
  * refused rather than run for ever. */
 void softbody_replay_bounds(void)
 {
@@ -273,32 +328,32 @@ void softbody_replay_bounds(void)
     xpbd_engine_f64 *e = NULL;
     REQUIRE_STATUS(xpbd_engine_create_f64(&e, &s, NULL, NULL, NULL), XPBD_OK);
     const char *path = "softbody_replay_bounds.xpbdr";
-    char err[512];
-    xrp_recorder rec;
-    REQUIRE(xrp_record_begin_f64(&rec, path, e, 1.0 / 60, err, sizeof err) == 0);
+    xpbd_replay_error err;
+    xpbd_replay_file rec;
+    REQUIRE(xpbd_replay_record_begin_f64(&rec, e, 1.0 / 60) == XPBD_OK);
     REQUIRE(xs_run(e, 3));
-    REQUIRE(xrp_record_end_f64(&rec, e) == 0);
+    REQUIRE(xpbd_replay_record_end_f64(&rec, e) == XPBD_OK && sb_replay_save(&rec, path));
     xpbd_engine_destroy_f64(e);
-    xrp_file f;
+    xpbd_replay_file f;
     REQUIRE(sb_file_replace(path, "\ncontacts 1\n", "\ncontacts 2147483647\n"));
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
-    ENSURE(strstr(err, "contacts") != NULL);
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_ERR_FILE);
+    ENSURE(strstr(err.what, "contacts") != NULL);
     ENSURE(f.particle == NULL);
     /* within the range: loaded, and the engine keeps 2 ordered pairs */
     REQUIRE(sb_file_replace(path, "\ncontacts 2147483647\n", "\ncontacts 1073741823\n"));
-    REQUIRE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_OK);
-    ENSURE_STATUS(xrp_run_f64(&f, &e, err, sizeof err), XPBD_OK);
+    REQUIRE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_OK);
+    ENSURE_STATUS(xpbd_replay_run_f64(&f, &e, &err), XPBD_OK);
     xpbd_scene_f64 view;
     xpbd_engine_scene_f64(e, &view);
     ENSURE_INT(view.max_contacts, 2);
-    ENSURE(xrp_state_hash_f64(e) == f.hash); /* the capacity changes nothing */
+    ENSURE(xpbd_replay_state_hash_f64(e) == f.hash); /* the capacity changes nothing */
     xpbd_engine_destroy_f64(e);
-    xrp_free(&f);
+    xpbd_replay_free(&f);
     REQUIRE(sb_file_replace(path, "\nend 3 ", "\nend 16777217 "));
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
-    ENSURE(strstr(err, "frames") != NULL);
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_ERR_FILE);
+    ENSURE(strstr(err.what, "frames") != NULL);
     REQUIRE(sb_file_replace(path, "\nend 16777217 ", "\nend 18446744073709551615 "));
-    ENSURE_STATUS(xrp_load(path, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_replay_load(path, &f, &err), XPBD_ERR_FILE);
     remove(path);
     /* the engine refuses the out-of-range capacity itself, holding nothing */
     s.max_contacts = (size_t)INT32_MAX;

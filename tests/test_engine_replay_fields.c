@@ -4,7 +4,7 @@
  * default is recorded with host inputs of every kind, loaded and replayed;
  * the loaded scene, options and configuration equal the recorded ones field
  * by field, and the replay continues bit for bit for 100 frames on every
- * compiled and supported ISA at 1 and 3 threads. And xrp_check (what
+ * compiled and supported ISA at 1 and 3 threads. And replay_check (what
  * `xpbd-replay --check` runs) finds no difference between the paths, and
  * names the frame, particle and field of one it is given: one bit flipped
  * in one path's state, or a second recording with one more input.
@@ -236,30 +236,30 @@ static void SFX(rt_same_engines)(const ENG *got, const ENG *want, xpbd_isa isa, 
 }
 
 /* Host inputs of every kind during the recording (f: its frame). */
-static void SFX(rt_inputs)(xrp_recorder *rec, ENG *e, size_t nb, int f)
+static void SFX(rt_inputs)(xpbd_replay_file *rec, ENG *e, size_t nb, int f)
 {
     const uint32_t c = (uint32_t)nb;
     if (f == 3) {
         const xpbd_input in = {XPBD_INPUT_ADD_VELOCITY, 0, 9, {0, -1, 0.5}};
-        ENSURE_STATUS(SFX(xrp_record_apply)(rec, e, &in), XPBD_OK);
+        ENSURE_STATUS(SFX(xpbd_replay_record_apply)(rec, e, &in), XPBD_OK);
     }
     if (f == 8) {
         const xpbd_input in = {XPBD_INPUT_SET_VELOCITY, c + 10, c + 14, {0.1, 0, -0.1}};
-        ENSURE_STATUS(SFX(xrp_record_apply)(rec, e, &in), XPBD_OK);
+        ENSURE_STATUS(SFX(xpbd_replay_record_apply)(rec, e, &in), XPBD_OK);
     }
     if (f >= 10 && f < 40) { /* drag the top row's halves apart: the cloth tears */
         const xpbd_input right = {XPBD_INPUT_TRANSLATE, c + 4, c + 8, {0.02, 0.004, 0}};
         const xpbd_input left = {XPBD_INPUT_TRANSLATE, c, c + 4, {-0.02, 0.004, 0}};
-        ENSURE_STATUS(SFX(xrp_record_apply)(rec, e, &right), XPBD_OK);
-        ENSURE_STATUS(SFX(xrp_record_apply)(rec, e, &left), XPBD_OK);
+        ENSURE_STATUS(SFX(xpbd_replay_record_apply)(rec, e, &right), XPBD_OK);
+        ENSURE_STATUS(SFX(xpbd_replay_record_apply)(rec, e, &left), XPBD_OK);
     }
     if (f == 42) { /* release a pinned corner: its column's tethers let go */
         const xpbd_input in = {XPBD_INPUT_SET_INV_MASS, c, c + 1, {10, 0, 0}};
-        ENSURE_STATUS(SFX(xrp_record_apply)(rec, e, &in), XPBD_OK);
+        ENSURE_STATUS(SFX(xpbd_replay_record_apply)(rec, e, &in), XPBD_OK);
     }
     if (f == 45) {
         const xpbd_input in = {XPBD_INPUT_WAKE, 0, 0, {0, 0, 0}};
-        ENSURE_STATUS(SFX(xrp_record_apply)(rec, e, &in), XPBD_OK);
+        ENSURE_STATUS(SFX(xpbd_replay_record_apply)(rec, e, &in), XPBD_OK);
     }
 }
 
@@ -279,22 +279,23 @@ static void SFX(rt_every_field)(int variant)
     ENG *a = NULL;
     xpbd_where where;
     REQUIRE_STATUS(SFX(xpbd_engine_create)(&a, &t.s, &t.cfg, &t.opt, &where), XPBD_OK);
-    char path[96], err[512];
+    char path[96];
+    xpbd_replay_error err;
     snprintf(path, sizeof path, "replay_fields_%s_%d_%u.xpbdr", R_NAME, variant,
              (unsigned)(xt_next(&(xt_rng){(uint64_t)(uintptr_t)a}) % 100000u));
     /* 1. a recording of no frame: the engine it builds is the recorded one,
      * and the file's configuration, options and colouring are its own */
-    xrp_recorder rec;
-    REQUIRE(SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
-    REQUIRE(SFX(xrp_record_end)(&rec, a) == 0);
-    xrp_file fl;
-    REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
-    ENSURE_INT(fl.format, XRP_FORMAT);
+    xpbd_replay_file rec;
+    REQUIRE(SFX(xpbd_replay_record_begin)(&rec, a, 1.0 / 60) == XPBD_OK);
+    REQUIRE(SFX(xpbd_replay_record_end)(&rec, a) == XPBD_OK && sb_replay_save(&rec, path));
+    xpbd_replay_file fl;
+    REQUIRE_STATUS(xpbd_replay_load(path, &fl, &err), XPBD_OK);
+    ENSURE_INT(fl.format, XPBD_REPLAY_FORMAT);
     rt_same_config(SFX(xpbd_engine_config)(a), &fl.config, "the file's configuration");
     rt_same_options(SFX(xpbd_engine_options)(a), &fl.options, "the file's options");
     rt_same_colouring(&t.s.colouring, &fl.colouring, "the file's colouring");
     ENG *b = NULL;
-    REQUIRE_STATUS(SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
+    REQUIRE_STATUS(SFX(xpbd_replay_run)(&fl, &b, &err), XPBD_OK);
     SFX(rt_same_engines)(b, a, XPBD_ISA_AUTO, 0, "the engine a recording of no frame builds");
     /* the values the scene set, as the engine holds them */
     ENSURE_INT(SFX(xpbd_engine_config)(b)->threads, 3); /* the options' threads */
@@ -302,12 +303,12 @@ static void SFX(rt_every_field)(int variant)
     ENSURE_INT(SB_V(b).colouring.runs, 1);
     ENSURE_INT(SB_V(b).frame, 1000);
     SFX(xpbd_engine_destroy)(b);
-    xrp_free(&fl);
+    xpbd_replay_free(&fl);
     /* 2. mid-run: a few frames, then N recorded with inputs of every kind */
     uint32_t torn = 0, split = 0, slept = 0;
     for (int f = 0; f < 5; ++f)
         REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
-    REQUIRE(SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
+    REQUIRE(SFX(xpbd_replay_record_begin)(&rec, a, 1.0 / 60) == XPBD_OK);
     for (int f = 0; f < RT_RECORDED; ++f) {
         SFX(rt_inputs)(&rec, a, t.nb, f);
         REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
@@ -315,13 +316,13 @@ static void SFX(rt_every_field)(int variant)
         split += SB_C(a)->split;
         slept += SB_C(a)->fell_asleep;
     }
-    REQUIRE(SFX(xrp_record_end)(&rec, a) == 0);
-    REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
+    REQUIRE(SFX(xpbd_replay_record_end)(&rec, a) == XPBD_OK && sb_replay_save(&rec, path));
+    REQUIRE_STATUS(xpbd_replay_load(path, &fl, &err), XPBD_OK);
     remove(path);
     ENSURE_INT(fl.frames, RT_RECORDED);
     ENSURE_INT(fl.start_frame, 1005);
-    ENSURE(fl.hash == SFX(xrp_state_hash)(a));
-    REQUIRE_STATUS(SFX(xrp_run)(&fl, &b, err, sizeof err), XPBD_OK);
+    ENSURE(fl.hash == SFX(xpbd_replay_state_hash)(a));
+    REQUIRE_STATUS(SFX(xpbd_replay_run)(&fl, &b, &err), XPBD_OK);
     SFX(rt_same_engines)(b, a, XPBD_ISA_AUTO, 0, "the engine at the recording's end");
     SFX(xpbd_engine_destroy)(b);
     /* 3. the recorded engine goes on for 100 frames: every frame's hash */
@@ -329,7 +330,7 @@ static void SFX(rt_every_field)(int variant)
     for (int f = 0; f < RT_CONTINUED; ++f) {
         SFX(rt_poke)(a, t.nb, f);
         REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
-        want[f] = SFX(xrp_check_hash)(a);
+        want[f] = SFX(replay_check_hash)(a);
         torn += SB_C(a)->torn;
         split += SB_C(a)->split;
         slept += SB_C(a)->fell_asleep;
@@ -345,23 +346,23 @@ static void SFX(rt_every_field)(int variant)
         if (!xpbd_isa_compiled((xpbd_isa)isa) || !xpbd_isa_supported((xpbd_isa)isa))
             continue;
         for (uint32_t threads = 1; threads <= 3; threads += 2) {
-            xrp_file g = fl;
+            xpbd_replay_file g = fl;
             g.config.isa = (xpbd_isa)isa;
             g.config.threads = g.options.threads = threads;
             b = NULL;
-            const xpbd_status st = SFX(xrp_run)(&g, &b, err, sizeof err);
+            const xpbd_status st = SFX(xpbd_replay_run)(&g, &b, &err);
             ENSURE(st >= 0);
             if (!b || st < 0) {
                 SFX(xpbd_engine_destroy)(b);
                 continue;
             }
             ++paths;
-            ENSURE(SFX(xrp_state_hash)(b) == fl.hash);
+            ENSURE(SFX(xpbd_replay_state_hash)(b) == fl.hash);
             int first = -1;
             for (int f = 0; f < RT_CONTINUED; ++f) {
                 SFX(rt_poke)(b, t.nb, f);
                 if (SFX(xpbd_engine_step)(b, 1.0 / 60) < 0 ||
-                    (SFX(xrp_check_hash)(b) != want[f] && first < 0)) {
+                    (SFX(replay_check_hash)(b) != want[f] && first < 0)) {
                     first = f;
                     if (xt_fail_begin(__FILE__, __LINE__))
                         fprintf(stderr, "%s %s threads %u: the continuation differs at frame %d\n",
@@ -379,12 +380,12 @@ static void SFX(rt_every_field)(int variant)
         }
     }
     ENSURE(paths >= 2);
-    xrp_free(&fl);
+    xpbd_replay_free(&fl);
     SFX(xpbd_engine_destroy)(a);
     SFX(rt_scene_free)(&t);
 }
 
-/* xrp_check on recordings of the variant-0 scene: every path equals the
+/* replay_check on recordings of the variant-0 scene: every path equals the
  * reference; a flipped bit, and a second recording with one more input, are
  * found where they are. */
 static void SFX(rt_check)(void)
@@ -396,37 +397,38 @@ static void SFX(rt_check)(void)
     REQUIRE_STATUS(SFX(xpbd_engine_create)(&a, &t.s, &t.cfg, &t.opt, NULL), XPBD_OK);
     REQUIRE_STATUS(SFX(xpbd_engine_create)(&a2, &t.s, &t.cfg, &t.opt, NULL), XPBD_OK);
     char path[96], path2[96], err[512];
+    xpbd_replay_error le;
     const unsigned tag = (unsigned)(xt_next(&(xt_rng){(uint64_t)(uintptr_t)a}) % 100000u);
     snprintf(path, sizeof path, "replay_check_%s_%u.xpbdr", R_NAME, tag);
     snprintf(path2, sizeof path2, "replay_check_%s_%u_b.xpbdr", R_NAME, tag);
-    xrp_recorder rec, rec2;
-    REQUIRE(SFX(xrp_record_begin)(&rec, path, a, 1.0 / 60, err, sizeof err) == 0);
-    REQUIRE(SFX(xrp_record_begin)(&rec2, path2, a2, 1.0 / 60, err, sizeof err) == 0);
+    xpbd_replay_file rec, rec2;
+    REQUIRE(SFX(xpbd_replay_record_begin)(&rec, a, 1.0 / 60) == XPBD_OK);
+    REQUIRE(SFX(xpbd_replay_record_begin)(&rec2, a2, 1.0 / 60) == XPBD_OK);
     for (int f = 0; f < 40; ++f) {
         SFX(rt_inputs)(&rec, a, t.nb, f);
         SFX(rt_inputs)(&rec2, a2, t.nb, f);
         if (f == 25) { /* the second recording's one more input */
             const xpbd_input in = {XPBD_INPUT_ADD_VELOCITY, 0, 1, {1, 0, 0}};
-            ENSURE_STATUS(SFX(xrp_record_apply)(&rec2, a2, &in), XPBD_OK);
+            ENSURE_STATUS(SFX(xpbd_replay_record_apply)(&rec2, a2, &in), XPBD_OK);
         }
         REQUIRE(SFX(xpbd_engine_step)(a, 1.0 / 60) >= 0);
         REQUIRE(SFX(xpbd_engine_step)(a2, 1.0 / 60) >= 0);
     }
-    REQUIRE(SFX(xrp_record_end)(&rec, a) == 0);
-    REQUIRE(SFX(xrp_record_end)(&rec2, a2) == 0);
-    xrp_file fl, fl2;
-    REQUIRE_STATUS(xrp_load(path, &fl, err, sizeof err), XPBD_OK);
-    REQUIRE_STATUS(xrp_load(path2, &fl2, err, sizeof err), XPBD_OK);
+    REQUIRE(SFX(xpbd_replay_record_end)(&rec, a) == XPBD_OK && sb_replay_save(&rec, path));
+    REQUIRE(SFX(xpbd_replay_record_end)(&rec2, a2) == XPBD_OK && sb_replay_save(&rec2, path2));
+    xpbd_replay_file fl, fl2;
+    REQUIRE_STATUS(xpbd_replay_load(path, &fl, &le), XPBD_OK);
+    REQUIRE_STATUS(xpbd_replay_load(path2, &fl2, &le), XPBD_OK);
     remove(path);
     remove(path2);
-    xrp_path p[2 * XPBD_ISA_COUNT], ref;
-    const size_t np = xrp_check_paths(p, sizeof p / sizeof p[0], 3);
+    replay_check_path p[2 * XPBD_ISA_COUNT], ref;
+    const size_t np = replay_check_paths(p, sizeof p / sizeof p[0], 3);
     REQUIRE(np >= 2);
     ENSURE_INT(p[0].isa, XPBD_ISA_SCALAR);
     ENSURE_INT(p[0].threads, 1);
     ENSURE_INT(p[1].threads, 3);
     /* all equal, and the reference reproduces the recording */
-    REQUIRE_STATUS(xrp_check(&fl, &fl, p, np, NULL, &ref, err, sizeof err), XPBD_OK);
+    REQUIRE_STATUS(replay_check(&fl, &fl, p, np, NULL, &ref, err, sizeof err), XPBD_OK);
     ENSURE(ref.state_hash == fl.hash);
     ENSURE_INT(ref.status, XPBD_OK);
     for (size_t k = 0; k < np; ++k) {
@@ -445,8 +447,8 @@ static void SFX(rt_check)(void)
                 {40, 61, 8, "vz"}};
     for (size_t k = 0; k < sizeof flip / sizeof flip[0]; ++k) {
         const size_t victim = k % 2 ? 1 : np - 1;
-        const xrp_perturb pt = {victim, s + flip[k].after, flip[k].particle, flip[k].field};
-        REQUIRE_STATUS(xrp_check(&fl, &fl, p, np, &pt, &ref, err, sizeof err), XPBD_OK);
+        const replay_check_perturb pt = {victim, s + flip[k].after, flip[k].particle, flip[k].field};
+        REQUIRE_STATUS(replay_check(&fl, &fl, p, np, &pt, &ref, err, sizeof err), XPBD_OK);
         for (size_t j = 0; j < np; ++j) {
             ENSURE_INT(p[j].differs, j == victim);
             if (j != victim)
@@ -459,14 +461,14 @@ static void SFX(rt_check)(void)
         }
     }
     /* no input sets px; a path that is not there */
-    xrp_perturb bad = {0, s + 2, 3, 4};
-    ENSURE_STATUS(xrp_check(&fl, &fl, p, np, &bad, &ref, err, sizeof err), XPBD_ERR_ARGUMENT);
-    bad = (xrp_perturb){np, s + 2, 3, 0};
-    ENSURE_STATUS(xrp_check(&fl, &fl, p, np, &bad, &ref, err, sizeof err), XPBD_ERR_ARGUMENT);
-    bad = (xrp_perturb){0, s + 2, (uint32_t)t.n + 500, 0};
-    ENSURE_STATUS(xrp_check(&fl, &fl, p, np, &bad, &ref, err, sizeof err), XPBD_ERR_ARGUMENT);
+    replay_check_perturb bad = {0, s + 2, 3, 4};
+    ENSURE_STATUS(replay_check(&fl, &fl, p, np, &bad, &ref, err, sizeof err), XPBD_ERR_ARGUMENT);
+    bad = (replay_check_perturb){np, s + 2, 3, 0};
+    ENSURE_STATUS(replay_check(&fl, &fl, p, np, &bad, &ref, err, sizeof err), XPBD_ERR_ARGUMENT);
+    bad = (replay_check_perturb){0, s + 2, (uint32_t)t.n + 500, 0};
+    ENSURE_STATUS(replay_check(&fl, &fl, p, np, &bad, &ref, err, sizeof err), XPBD_ERR_ARGUMENT);
     /* the second recording: its poke of particle 0 before frame s + 26 */
-    REQUIRE_STATUS(xrp_check(&fl, &fl2, p, np, NULL, &ref, err, sizeof err), XPBD_OK);
+    REQUIRE_STATUS(replay_check(&fl, &fl2, p, np, NULL, &ref, err, sizeof err), XPBD_OK);
     for (size_t j = 0; j < np; ++j) {
         ENSURE_INT(p[j].differs, 1);
         ENSURE_INT(p[j].frame, s + 26);
@@ -474,8 +476,8 @@ static void SFX(rt_check)(void)
         ENSURE(strcmp(p[j].field, "x") == 0);
         ENSURE(p[j].state_hash == fl2.hash);
     }
-    xrp_free(&fl);
-    xrp_free(&fl2);
+    xpbd_replay_free(&fl);
+    xpbd_replay_free(&fl2);
     SFX(xpbd_engine_destroy)(a);
     SFX(xpbd_engine_destroy)(a2);
     SFX(rt_scene_free)(&t);
@@ -490,7 +492,7 @@ static void SFX(rt_check)(void)
 
 #include "test.h"
 #include "test_softbody.h"
-#include "replay.h"
+#include "replay_tool.h"
 #include "scenes.h"
 
 #include <stddef.h>
@@ -752,26 +754,25 @@ static int rt_record_chain(const char *path, const xpbd_colouring_options *col, 
     s.edge_alpha = 1e-6;
     s.colouring = *col;
     xpbd_engine_f64 *e = NULL;
-    char err[256];
-    xrp_recorder rec;
+    xpbd_replay_file rec;
     int ok = xpbd_engine_create_f64(&e, &s, NULL, NULL, NULL) == XPBD_OK &&
-             xrp_record_begin_f64(&rec, path, e, 1.0 / 60, err, sizeof err) == 0;
+             xpbd_replay_record_begin_f64(&rec, e, 1.0 / 60) == XPBD_OK;
     ok = ok && xs_run(e, 20);
-    ok = e && xrp_record_end_f64(&rec, e) == 0 && ok;
+    ok = e && xpbd_replay_record_end_f64(&rec, e) == XPBD_OK && sb_replay_save(&rec, path) && ok;
     xpbd_engine_destroy_f64(e);
     return ok;
 }
 
 /* 1 if the file loads, replays and reproduces its hash; the loaded
  * colouring and threads in *out. */
-static int rt_reproduces(const char *path, xrp_file *out)
+static int rt_reproduces(const char *path, xpbd_replay_file *out)
 {
-    char err[512];
-    if (xrp_load(path, out, err, sizeof err) != XPBD_OK)
+    xpbd_replay_error err;
+    if (xpbd_replay_load(path, out, &err) != XPBD_OK)
         return 0;
     xpbd_engine_f64 *e = NULL;
-    const int ok = xrp_run_f64(out, &e, err, sizeof err) == XPBD_OK &&
-                   xrp_state_hash_f64(e) == out->hash;
+    const int ok = xpbd_replay_run_f64(out, &e, &err) == XPBD_OK &&
+                   xpbd_replay_state_hash_f64(e) == out->hash;
     xpbd_engine_destroy_f64(e);
     return ok;
 }
@@ -781,18 +782,19 @@ static int rt_reproduces(const char *path, xrp_file *out)
 void softbody_replay_format3(void)
 {
     const char *p4 = "replay_format3_new.xpbdr", *p3 = "replay_format3_old.xpbdr";
-    char err[512];
-    xrp_file f;
+    xpbd_replay_error err;
+    xpbd_replay_file f;
     const xpbd_colouring_options plain = {0}, runs = {.runs = 1}, serial = {.serial = 1};
     /* edges coloured without serial: which runs the engine had is unknown */
     REQUIRE(rt_record_chain(p4, &runs, 1));
     REQUIRE(rt_reproduces(p4, &f));
     ENSURE_INT(f.colouring.runs, 1);
-    xrp_free(&f);
+    xpbd_replay_free(&f);
     REQUIRE(rt_as_format3(p4, p3, -1));
-    ENSURE_STATUS(xrp_load(p3, &f, err, sizeof err), XPBD_ERR_VERSION);
-    ENSURE(strstr(err, "format 3") && strstr(err, "colouring.runs") && strstr(err, "refused"));
-    ENSURE(strstr(err, p3) != NULL);
+    ENSURE_STATUS(xpbd_replay_load(p3, &f, &err), XPBD_ERR_VERSION);
+    ENSURE(strstr(err.what, "format 3") && strstr(err.what, "colouring.runs") &&
+           strstr(err.what, "refused"));
+    ENSURE_INT(err.line, 8); /* the colouring line */
     ENSURE(f.particle == NULL);
     /* given by hand, the recording's value replays it, the other does not */
     REQUIRE(rt_as_format3(p4, p3, 1));
@@ -801,27 +803,27 @@ void softbody_replay_format3(void)
     ENSURE_INT(f.colouring.runs, 1);
     ENSURE_INT(f.config.threads, 0); /* as the format-3 reader left it */
     ENSURE_INT(f.options.threads, 0);
-    xrp_free(&f);
+    xpbd_replay_free(&f);
     REQUIRE(rt_as_format3(p4, p3, 0));
     ENSURE(!rt_reproduces(p3, &f));
-    xrp_free(&f);
+    xpbd_replay_free(&f);
     /* runs 0 recorded, 0 given */
     REQUIRE(rt_record_chain(p4, &plain, 1));
     REQUIRE(rt_as_format3(p4, p3, 0));
     ENSURE(rt_reproduces(p3, &f));
-    xrp_free(&f);
+    xpbd_replay_free(&f);
     /* serial, or no edges: runs orders nothing, the file loads as it is */
     REQUIRE(rt_record_chain(p4, &serial, 1));
     REQUIRE(rt_as_format3(p4, p3, -1));
     ENSURE(rt_reproduces(p3, &f));
     ENSURE_INT(f.colouring.runs, 0);
     ENSURE_INT(f.colouring.serial, 1);
-    xrp_free(&f);
+    xpbd_replay_free(&f);
     REQUIRE(rt_record_chain(p4, &runs, 0));
     REQUIRE(rt_as_format3(p4, p3, -1));
     ENSURE(rt_reproduces(p3, &f));
     ENSURE_INT(f.edges, 0);
-    xrp_free(&f);
+    xpbd_replay_free(&f);
     /* a format-4 file without threads is malformed, not format 3 */
     REQUIRE(rt_record_chain(p4, &plain, 1));
     REQUIRE(rt_as_format3(p4, p3, 0));
@@ -829,7 +831,7 @@ void softbody_replay_format3(void)
     REQUIRE(g != NULL);
     ENSURE(fputs("xpbd-replay 4\n", g) >= 0); /* same length as the format-3 header */
     fclose(g);
-    ENSURE_STATUS(xrp_load(p3, &f, err, sizeof err), XPBD_ERR_ARGUMENT);
+    ENSURE_STATUS(xpbd_replay_load(p3, &f, &err), XPBD_ERR_FILE);
     remove(p3);
     remove(p4);
 }

@@ -3,7 +3,6 @@
  * while another body sleeps. */
 #include "test.h"
 #include "test_softbody.h"
-#include "replay.h"
 #include "scenes.h"
 
 #include <float.h>

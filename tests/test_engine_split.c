@@ -4,7 +4,6 @@
  * random tears of bodies with tets. */
 #include "test.h"
 #include "test_softbody.h"
-#include "replay.h"
 #include "scenes.h"
 
 #include <float.h>

@@ -4,7 +4,6 @@
  * under test against the scalar path, bit for bit. */
 #include "test.h"
 #include "test_softbody.h"
-#include "replay.h"
 #include "scenes.h"
 
 #include <float.h>

@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* xpbd-io-tests: the mesh loaders of xpbd::io (xpbd/io.h).
  *
- *   xpbd-io-tests [--dir DIR] [PREFIX...]
+ *   xpbd-io-tests [--dir DIR] [--data DATA] [PREFIX...]
  *
  * Every file is written by the test into DIR (default "."), then loaded
- * from memory and from its path. Groups: io.status (arguments, statuses),
+ * from memory and from its path; DATA (default "data") is the source
+ * tree's tests/data, the committed Gmsh files that io.files.* read
+ * (test_io_meshes.c). Groups: io.status (arguments, statuses),
  * io.obj, io.tetgen, io.gmsh (each format's features, exact coordinates,
  * triangles, tets, labels and names), io.catalogue (the malformed-file
- * table: status, line, byte offset, message, *out zeroed, memory and path
- * loaders alike), io.mesher (a box meshed by the `tetgen` program; skipped,
- * exit 77, when it is not on PATH), io.export (the result writers: .vtu,
+ * table of the mesh loaders and of the replay reader, xpbd/replay.h:
+ * status, line, byte offset, message, *out zeroed, memory and path
+ * loaders alike), io.mesher.box (a box meshed by the `tetgen` program;
+ * skipped, exit 77, when it is not on PATH; the other io.mesher tests and
+ * io.files are in test_io_meshes.c), io.export (the result writers: .vtu,
  * .vtk, .pvd, PC2 and OBJ read back exactly, failed writes leaving no
  * file). Ends with "N passed, M failed". */
 #include "io_files.h"
-#include "test.h"
+#include "test_io.h"
+
+#include <xpbd/replay.h>
 
 #include <locale.h>
 #include <math.h>
@@ -23,7 +29,8 @@
 unsigned long xt_failures;
 static const char *current_test = "";
 static const char *io_dir = ".";
-static int io_skipped; /* the running test skipped itself */
+static const char *io_data = "data";
+int io_skipped;
 
 int xt_fail_begin(const char *file, int line)
 {
@@ -41,14 +48,24 @@ void xt_fail_real(const char *file, int line, const char *what, double got, doub
                 what, got, got, want, want, tol, tol);
 }
 
-/* DIR/name, in one of a few rotating buffers */
-static const char *io_path(const char *name)
+/* dir/name in one of a few rotating buffers (a call may use several) */
+static const char *io_join(const char *dir, const char *name)
 {
-    static char buf[4][1024];
+    static char buf[8][1024];
     static int next;
-    char *b = buf[next++ % 4];
-    snprintf(b, sizeof buf[0], "%s/%s", io_dir, name);
+    char *b = buf[next++ % 8];
+    snprintf(b, sizeof buf[0], "%s/%s", dir, name);
     return b;
+}
+
+const char *io_path(const char *name)
+{
+    return io_join(io_dir, name);
+}
+
+const char *io_data_path(const char *name)
+{
+    return io_join(io_data, name);
 }
 
 static int io_zeroed(const xpbd_mesh_data *m)
@@ -432,10 +449,12 @@ static void io_gmsh_22(void)
 /* One malformed file. '@' in a text marks the fault: the expected byte
  * offset, and the line it is on (a '@' at the very end, after the last
  * line end: the last line, where a file cut short is named). Binary rows
- * are io_msh41_binary's variants (its mark the offset, line 0). */
+ * are io_msh41_binary's variants (its mark the offset, line 0). Replay rows
+ * (xpbd_replay_load, xpbd_replay_load_mem: xpbd/replay.h) report a line
+ * only: their '@' marks it. */
 typedef struct io_row {
-    char format;         /* 'o' OBJ, 't' TetGen, 'g' Gmsh text, 'b' Gmsh binary */
-    const char *text[3]; /* OBJ, Gmsh: [0]; TetGen: .node, .ele, .face (NULL: absent) */
+    char format;         /* 'o' OBJ, 't' TetGen, 'g' Gmsh text, 'b' Gmsh binary, 'r' replay */
+    const char *text[3]; /* OBJ, Gmsh, replay: [0]; TetGen: .node, .ele, .face (NULL: absent) */
     xpbd_status want;
     const char *what;    /* a part of the message */
     double scale;        /* OBJ */
@@ -449,6 +468,29 @@ typedef struct io_row {
 #define N41 "$Nodes\n1 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n$EndNodes\n"
 #define E41 "$Elements\n1 1 1 1\n2 1 2 1\n1 1 2 3\n$EndElements\n"
 #define N22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n"
+/* A replay file that loads (io_catalogue checks it): its parts by line,
+ * RPH 1-5, RPC 6, RPO 7, RPK 8, RPP 9-11, RPE 12-13, RPT 14-18 (tets,
+ * bends, bodies, planes, contacts), RPI 19, RPN 20. Two particles, one
+ * edge, one input, two frames. */
+#define RPH "xpbd-replay 4\nprotocol 1\nreal f64\nh 0x1p-6\nframe 0\n"
+#define RPC_FIELDS                                                                                \
+    " substeps 1 iterations 1 gravity 0 -9.8 0 damping 0 pbd_stiffness 1 spring_damping 0"       \
+    " solver 0 lambda_reset 0 isa -1 measure_residual 0 contact_beta 1 restitution 0"           \
+    " contact_slop 0 friction_static 0 friction_dynamic 0 contact_skin 0 contact_weighted 0"    \
+    " contact_velocity_pass 0 contact_order 0 relative_damping 0"
+#define RPC "config version 1" RPC_FIELDS " threads 1\n"
+#define RPO_FIELDS "options tear_stretch 0 sleep_energy 0 sleep_steps 0 keep_hinges 0"
+#define RPO RPO_FIELDS " max_particles 0 threads 0\n"
+#define RPK "colouring 0 0 0\n"
+#define RPP0 "p 0 0 0 0 0 0 0 0 0 1 0 0 0 0\n"
+#define RPP1 "p 1 0 0 1 0 0 0 0 0 1 1 0 0 1\n"
+#define RPP "particles 2 0 0\n" RPP0 RPP1
+#define RPE "edges 1\ne 0 1 1 0\n"
+#define RPT "tets 0\nbends 0\nbodies 0\nplanes 0\ncontacts 0\n"
+#define RPI "input 0 1 0 2 0 1 0\n"
+#define RPN "end 2 0123456789abcdef\n"
+#define RP_TOP RPH RPC RPO RPK /* lines 1-8 */
+#define RP_BASE RP_TOP RPP RPE RPT RPI RPN
 
 static const io_row io_rows[] = {
     /* OBJ */
@@ -555,6 +597,76 @@ static const io_row io_rows[] = {
     {'b', {NULL}, XPBD_ERR_POSITION, "node 1: z is not finite", 0, IO_BIN_NAN, 1, 4},
     {'b', {NULL}, XPBD_ERR_FILE, "element type 99: node count not known", 0, IO_BIN_TYPE, 0, 4},
     {'b', {NULL}, XPBD_ERR_FILE, "hold 4 nodes, the header says 5", 0, IO_BIN_BLOCKS, 1, 8},
+    /* replay (xpbd/replay.h): cut short, versions, counts, reals, indices, keywords, inputs */
+    {'r', {"@xpbd-replay 5\nprotocol 1\n"}, XPBD_ERR_VERSION, "replay file format 5", 0, 0, 0, 0},
+    {'r', {"@xpbd-replay 2\nprotocol 1\n"}, XPBD_ERR_VERSION, "reads formats 3 to 4", 0, 0, 0, 0},
+    {'r', {"xpbd-replay 4\n@protocol 2\nreal f64\n"}, XPBD_ERR_VERSION,
+     "recorded with step protocol 2", 0, 0, 0, 0},
+    {'r', {RPH "@config version 2" RPC_FIELDS " threads 1\n" RPO}, XPBD_ERR_VERSION,
+     "step configuration of protocol 2", 0, 0, 0, 0},
+    {'r', {"xpbd-replay 3\nprotocol 1\nreal f64\nh 0x1p-6\nframe 0\nconfig version 1" RPC_FIELDS
+           "\n" RPO_FIELDS " max_particles 0\n@colouring 0 0\n" RPP RPE RPT RPN},
+     XPBD_ERR_VERSION, "format 3 does not record colouring.runs", 0, 0, 0, 0},
+    {'r', {"@solid box\nfacet\n"}, XPBD_ERR_FILE, "not an xpbd replay file", 0, 0, 0, 0},
+    {'r', {"\n\n@"}, XPBD_ERR_FILE, "not an xpbd replay file", 0, 0, 0, 0},
+    {'r', {"xpbd-replay 4\nprotocol 1\n@"}, XPBD_ERR_FILE, "expected 'real f32' or 'real f64'",
+     0, 0, 0, 0},
+    {'r', {"xpbd-replay 4\nprotocol 1\n@real f16\n"}, XPBD_ERR_FILE,
+     "expected 'real f32' or 'real f64'", 0, 0, 0, 0},
+    {'r', {RP_TOP "particles 2 0 0\n" RPP0 "@"}, XPBD_ERR_FILE, "expected a particle line", 0,
+     0, 0, 0},
+    {'r', {RP_TOP RPP RPE RPT RPI "@"}, XPBD_ERR_FILE, "no 'end' line", 0, 0, 0, 0},
+    {'r', {RPH "@config version 1" RPC_FIELDS "\n" RPO}, XPBD_ERR_FILE,
+     "the 'config' line misses a field", 0, 0, 0, 0},
+    {'r', {RPH "@config version 1" RPC_FIELDS " threads 1 colour 2\n" RPO}, XPBD_ERR_FILE,
+     "unknown or incomplete field in the 'config' line", 0, 0, 0, 0},
+    {'r', {RP_TOP "@particles 99999 0 0\n" RPP0 RPP1 RPE RPT RPN}, XPBD_ERR_FILE,
+     "more particles than the file's lines", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP "@edges 99999\ne 0 1 1 0\n" RPT RPN}, XPBD_ERR_FILE,
+     "more edges than the file's lines", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE "@tets 99999\nbends 0\n"}, XPBD_ERR_FILE,
+     "more tets than the file's lines", 0, 0, 0, 0},
+    {'r', {RPH RPC RPO_FIELDS " max_particles 1 threads 0\n" RPK "@" RPP RPE RPT RPN},
+     XPBD_ERR_FILE, "more particles than the options' max_particles", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE "tets 0\nbends 0\nbodies 0\n@planes 9\ncontacts 0\n" RPN},
+     XPBD_ERR_FILE, "expected 'planes <count, at most 8>'", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE "tets 0\nbends 0\nbodies 0\nplanes 0\n@contacts 1073741824\n" RPN},
+     XPBD_ERR_FILE, "contacts beyond the contact set's range", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE RPT RPI "@end 16777217 0123456789abcdef\n"}, XPBD_ERR_FILE,
+     "more frames than a replay may hold", 0, 0, 0, 0},
+    {'r', {RP_TOP "particles 2 0 0\n@p nan 0 0 0 0 0 0 0 0 1 0 0 0 0\n" RPP1 RPE RPT RPN},
+     XPBD_ERR_FILE, "'nan' is not a finite real", 0, 0, 0, 0},
+    {'r', {"xpbd-replay 4\nprotocol 1\nreal f64\n@h inf\nframe 0\n" RPC}, XPBD_ERR_FILE,
+     "'inf' is not a finite real", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE RPT "@input 0 1 0 2 0 -nan 0\n" RPN}, XPBD_ERR_FILE,
+     "'-nan' is not a finite real", 0, 0, 0, 0},
+    {'r', {RP_TOP "particles 2 0 0\n@p 0,5 0 0 0 0 0 0 0 0 1 0 0 0 0\n" RPP1 RPE RPT RPN},
+     XPBD_ERR_FILE, "malformed particle line", 0, 0, 0, 0},
+    {'r', {RP_TOP "particles 2 0 0\n" RPP0 "@p 1 0 0 1 0 0 0 0 0 1 1 0 0 5\n" RPE RPT RPN},
+     XPBD_ERR_FILE, "particle 1: origin 5 out of range (2 particles)", 0, 0, 0, 0},
+    {'r', {RP_TOP "particles 2 0 1\np 0 0 0 0 0 0 0 0 0 1 0 0 0 0 0 0\n"
+           "@p 1 0 0 1 0 0 0 0 0 1 1 0 0 1 9 1\n" RPE RPT RPN},
+     XPBD_ERR_FILE, "particle 1: tether anchor 9 out of range", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP "edges 1\n@e 0 2 1 0\n" RPT RPN}, XPBD_ERR_FILE,
+     "edge 0: particle 2 out of range (2 particles)", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE "tets 1\n@t 0 1 0 7 0\nbends 0\n"}, XPBD_ERR_FILE,
+     "tet 0: particle 7 out of range", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE "tets 0\nbends 1\n@b 0 1 4 0 0\nbodies 0\n"}, XPBD_ERR_FILE,
+     "bend 0: particle 4 out of range", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE "tets 0\nbends 0\nbodies 1\n@body 0 3 0 0 0\nplanes 0\n"},
+     XPBD_ERR_FILE, "body 0: particles [0, 3) not a range of the 2 particles", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE "tets 0\nbends 0\nbodies 1\n@body 0 2 2 0 0\nplanes 0\n"},
+     XPBD_ERR_FILE, "expected a body line", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP "@edgez 1\ne 0 1 1 0\n" RPT RPN}, XPBD_ERR_FILE, "expected 'edges <count>'",
+     0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE RPT "@impulse 0 1 0 2 0 1 0\n" RPN}, XPBD_ERR_FILE,
+     "expected 'input frame kind begin end v0 v1 v2' or 'end'", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE RPT RPI "@input 2 1 0 2 0 1 0\n" RPN}, XPBD_ERR_FILE,
+     "input 1 on frame 2, but the file steps frames 0 to 1 only", 0, 0, 0, 0},
+    {'r', {RP_TOP RPP RPE RPT "input 1 1 0 2 0 1 0\n@input 0 1 0 2 0 1 0\n" RPN}, XPBD_ERR_FILE,
+     "frames must not go backwards", 0, 0, 0, 0},
+    {'r', {RP_BASE "@end 2 0123456789abcdef\n"}, XPBD_ERR_FILE, "text after the 'end' line", 0, 0,
+     0, 0},
 };
 
 /* text without its '@'; *offset and *line: where it was */
@@ -615,16 +727,71 @@ static xpbd_status io_row_load(const io_row *r, int from_path, const char *const
     }
 }
 
+/* A replay row: refused alike from memory and from its path, with its
+ * status, its line and a part of the message, *out zeroed (so nothing is
+ * left allocated: ASan's leak check on the sanitized builds). */
+static void io_replay_row(const io_row *r, size_t index, const char *text, size_t size,
+                          size_t want_line, xpbd_replay_error *first)
+{
+    char name[64];
+    snprintf(name, sizeof name, "row%02zu.xrp", index);
+    if (!io_write(io_path(name), text, size)) {
+        ENSURE(!"row file written");
+        return;
+    }
+    static const xpbd_replay_file zero;
+    for (int from_path = 0; from_path < 2; ++from_path) {
+        xpbd_replay_file f;
+        xpbd_replay_error err;
+        memset(&f, 0xab, sizeof f);
+        memset(&err, 0xcd, sizeof err);
+        const xpbd_status st = from_path ? xpbd_replay_load(io_path(name), &f, &err)
+                                         : xpbd_replay_load_mem(text, size, &f, &err);
+        ENSURE_STATUS(st, r->want);
+        ENSURE(memcmp(&f, &zero, sizeof f) == 0);
+        ENSURE(memchr(err.what, '\0', sizeof err.what) != NULL);
+        ENSURE(strstr(err.what, r->what) != NULL);
+        ENSURE_INT(err.line, want_line);
+        if (from_path == 0)
+            *first = err;
+        else
+            ENSURE(memcmp(first, &err, sizeof err) == 0); /* the same report */
+        if (st == XPBD_OK)
+            xpbd_replay_free(&f);
+    }
+}
+
 static void io_catalogue(void)
 {
     const size_t rows = sizeof io_rows / sizeof io_rows[0];
     ENSURE(rows >= 30);
     static char buf[3][4096];
     static io_bw w;
-    size_t failed_rows = 0;
+    size_t failed_rows = 0, per_format[5] = {0, 0, 0, 0, 0};
+    /* the replay rows' base file loads: each row fails for its own fault */
+    xpbd_replay_file base;
+    xpbd_replay_error base_err;
+    ENSURE_STATUS(xpbd_replay_load_mem(RP_BASE, strlen(RP_BASE), &base, &base_err), XPBD_OK);
+    ENSURE(base.n == 2 && base.edges == 1 && base.inputs == 1 && base.frames == 2);
+    xpbd_replay_free(&base);
     for (size_t i = 0; i < rows; ++i) {
         const io_row *r = &io_rows[i];
         const unsigned long before = xt_failures;
+        ++per_format[strchr("otgbr", r->format) - "otgbr"];
+        if (r->format == 'r') {
+            size_t off, line = 0;
+            const size_t size = io_unmark(r->text[0], buf[0], sizeof buf[0], &off, &line);
+            ENSURE(off != SIZE_MAX); /* every row marks its fault */
+            xpbd_replay_error first;
+            memset(&first, 0, sizeof first);
+            io_replay_row(r, i, buf[0], size, line, &first);
+            if (xt_failures != before) {
+                ++failed_rows;
+                fprintf(stderr, "      row %zu (r): what '%s', line %zu\n", i, first.what,
+                        first.line);
+            }
+            continue;
+        }
         const char *text[3] = {NULL, NULL, NULL};
         size_t size[3] = {0, 0, 0}, want_offset = SIZE_MAX, want_line = 0;
         if (r->format == 'b') {
@@ -677,7 +844,10 @@ static void io_catalogue(void)
                     r->format, first.what, first.line, first.byte_offset);
         }
     }
-    printf("      %zu rows, %zu failed\n", rows, failed_rows);
+    printf("      %zu rows (OBJ %zu, TetGen %zu, Gmsh %zu text + %zu binary, replay %zu), "
+           "%zu failed\n",
+           rows, per_format[0], per_format[1], per_format[2], per_format[3], per_format[4],
+           failed_rows);
 }
 
 /* ---------------------------------------------------- a real mesher --- */
@@ -1176,7 +1346,7 @@ static const xt_test io_tests[] = {
     {"io.gmsh.v41", io_gmsh_41},
     {"io.gmsh.v22", io_gmsh_22},
     {"io.catalogue", io_catalogue},
-    {"io.mesher", io_mesher},
+    {"io.mesher.box", io_mesher},
     {"io.export.vtu", io_export_vtu},
     {"io.export.vtk", io_export_vtk},
     {"io.export.pvd", io_export_pvd},
@@ -1193,33 +1363,39 @@ int main(int argc, char **argv)
         if (strcmp(argv[first], "--dir") == 0 && first + 1 < argc) {
             io_dir = argv[first + 1];
             first += 2;
+        } else if (strcmp(argv[first], "--data") == 0 && first + 1 < argc) {
+            io_data = argv[first + 1];
+            first += 2;
         } else {
-            fprintf(stderr, "usage: xpbd-io-tests [--dir DIR] [PREFIX...]\n");
+            fprintf(stderr, "usage: xpbd-io-tests [--dir DIR] [--data DATA] [PREFIX...]\n");
             return 2;
         }
     }
     unsigned passed = 0, failed = 0, skipped = 0;
-    for (const xt_test *x = io_tests; x->name; ++x) {
-        int chosen = first >= argc;
-        for (int i = first; i < argc; ++i)
-            chosen |= strncmp(x->name, argv[i], strlen(argv[i])) == 0;
-        if (!chosen)
-            continue;
-        current_test = x->name;
-        xt_failures = 0;
-        io_skipped = 0;
-        x->fn();
-        if (xt_failures) {
-            ++failed;
-            printf("FAIL  %s (%lu failed checks)\n", x->name, xt_failures);
-        } else if (io_skipped) {
-            ++skipped;
-            printf("skip  %s\n", x->name);
-        } else {
-            ++passed;
-            printf("ok    %s\n", x->name);
+    const xt_test *tables[2] = {io_tests, io_mesh_tests};
+    for (int table = 0; table < 2; ++table) {
+        for (const xt_test *x = tables[table]; x->name; ++x) {
+            int chosen = first >= argc;
+            for (int i = first; i < argc; ++i)
+                chosen |= strncmp(x->name, argv[i], strlen(argv[i])) == 0;
+            if (!chosen)
+                continue;
+            current_test = x->name;
+            xt_failures = 0;
+            io_skipped = 0;
+            x->fn();
+            if (xt_failures) {
+                ++failed;
+                printf("FAIL  %s (%lu failed checks)\n", x->name, xt_failures);
+            } else if (io_skipped) {
+                ++skipped;
+                printf("skip  %s\n", x->name);
+            } else {
+                ++passed;
+                printf("ok    %s\n", x->name);
+            }
+            fflush(stdout);
         }
-        fflush(stdout);
     }
     if (passed + failed + skipped == 0) {
         fprintf(stderr, "xpbd-io-tests: no test matches the given prefix\n");

@@ -416,7 +416,6 @@ static void FN(sb_cross_world)(void)
 #include "test.h"
 #include "test_softbody.h"
 #include <xpbd/reference.h>
-#include "replay.h"
 #include "scenes.h"
 
 #include <float.h>

@@ -8,7 +8,7 @@
  *   test_engine_split.c      vertex splitting
  *   test_engine_sleeping.c   sleeping and waking
  *   test_engine_replay.c     replay files
- *   test_engine_replay_fields.c   every field through a replay file; xrp_check
+ *   test_engine_replay_fields.c   every field through a replay file; replay_check
  *   test_engine_counters.c   counters
  *   test_engine_order.c      the two-serial-orders check
  *
@@ -91,7 +91,10 @@ void softbody_split_fuzz(void);
 void softbody_tear_while_asleep(void);
 void softbody_sleeping(void);
 
-/* test_engine_replay.c */
+/* test_engine_replay.c: saves the recording rec to path (the message on
+ * stderr when it cannot) and frees it; 1 when saved */
+struct xpbd_replay_file;
+int sb_replay_save(struct xpbd_replay_file *rec, const char *path);
 void softbody_replay(void);
 void softbody_replay_version(void);
 void softbody_replay_bounds(void);

@@ -7,18 +7,19 @@
 # the build or CPU lacks exits 77 = skipped), the install + find_package
 # consumer test, and builds every public header alone as C11 and C++.
 
-# The reference scenes (report/scenes.h) and the replay recorder/reader
-# (report/replay.h) normally come from report/ (targets xpbd_scenes,
-# xpbd_replay); a build without the report tools compiles them here.
-# XPBD_TEST_SCENES and XPBD_TEST_REPLAY name the library to link.
-foreach(lib IN ITEMS scenes replay)
+# The reference scenes (report/scenes.h) and xpbd-replay's check
+# (report/replay_tool.h, over the installed reader xpbd/replay.h) normally
+# come from report/ (targets xpbd_scenes, xpbd_replay_tool); a build without
+# the report tools compiles them here. XPBD_TEST_SCENES and
+# XPBD_TEST_REPLAY_TOOL name the library to link.
+foreach(lib IN ITEMS scenes replay_tool)
   string(TOUPPER ${lib} LIB)
   if(TARGET xpbd_${lib})
     set(XPBD_TEST_${LIB} xpbd_${lib})
   else()
     add_library(xpbd_test_${lib} STATIC ${PROJECT_SOURCE_DIR}/report/${lib}.c)
     target_include_directories(xpbd_test_${lib} PUBLIC ${PROJECT_SOURCE_DIR}/report)
-    target_link_libraries(xpbd_test_${lib} PUBLIC xpbd::xpbd xpbd_precision)
+    target_link_libraries(xpbd_test_${lib} PUBLIC xpbd::io xpbd_precision)
     set(XPBD_TEST_${LIB} xpbd_test_${lib})
   endif()
 endforeach()
@@ -46,7 +47,8 @@ add_executable(xpbd-tests
   test_contract.c
   test_catalogue.c
   test_mesh_topology.c)
-target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES} ${XPBD_TEST_REPLAY})
+target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES}
+                      ${XPBD_TEST_REPLAY_TOOL})
 target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_PROJECT_VERSION="${PROJECT_VERSION}")
 if(XPBD_OPENMP)
   target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
@@ -240,13 +242,15 @@ endif()
 if(TARGET xpbd-replay)
   add_test(NAME replay.refuse
     COMMAND ${CMAKE_COMMAND} -DREPLAY=$<TARGET_FILE:xpbd-replay>
-      -DWORK=${CMAKE_CURRENT_BINARY_DIR}/replay-work -DHEADER=${PROJECT_SOURCE_DIR}/report/replay.h
+      -DWORK=${CMAKE_CURRENT_BINARY_DIR}/replay-work
+      -DHEADER=${PROJECT_SOURCE_DIR}/kernels/io/include/xpbd/replay.h
       -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
   set_tests_properties(replay.refuse PROPERTIES LABELS "unit")
   # --- xpbd-replay --check: a recorded cloth and tet box equal on every path
   # (and, with xpbd-report, the README's sweep of them over ISAs and threads)
   add_executable(replay_record replay_record.c)
-  target_link_libraries(replay_record PRIVATE ${XPBD_TEST_REPLAY} ${XPBD_TEST_SCENES})
+  # (the installed reader and recorder only: xpbd::io)
+  target_link_libraries(replay_record PRIVATE xpbd::io ${XPBD_TEST_SCENES})
   set(xpbd_replay_check_report)
   if(TARGET xpbd-report)
     set(xpbd_replay_check_report -DREPORT=$<TARGET_FILE:xpbd-report>)
@@ -268,13 +272,13 @@ target_link_libraries(xpbd-step-cost PRIVATE xpbd::xpbd ${XPBD_TEST_SCENES})
 include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)
 
 # --- allocation failure: every allocating entry point, k-th allocation failing
-# A test-only static build of the library's own sources (and the replay
-# reader) with tests/alloc_fail.h force-included, so that its allocations go
-# through counting hooks; the shipped xpbd target is untouched.
-add_library(xpbd_allocfail STATIC ${XPBD_LIB_SOURCE_PATHS} ${PROJECT_SOURCE_DIR}/report/replay.c)
+# A test-only static build of the library's own sources with
+# tests/alloc_fail.h force-included, so that its allocations go through
+# counting hooks; the shipped xpbd target is untouched. (The replay
+# recorder and reader are xpbd::io's: xpbd-io-alloc-tests below.)
+add_library(xpbd_allocfail STATIC ${XPBD_LIB_SOURCE_PATHS})
 target_include_directories(xpbd_allocfail PUBLIC ${PROJECT_SOURCE_DIR}/kernels/include
                                                  ${XPBD_GENERATED_INCLUDE}
-                                                 ${PROJECT_SOURCE_DIR}/report
                                           PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
 target_compile_definitions(xpbd_allocfail PRIVATE ${XPBD_LIB_DEFS})
 target_compile_options(xpbd_allocfail PRIVATE -include ${CMAKE_CURRENT_SOURCE_DIR}/alloc_fail.h)
@@ -288,20 +292,25 @@ set_tests_properties(alloc PROPERTIES TIMEOUT 300 LABELS "unit")
 
 # --- the mesh loaders (xpbd::io, xpbd/io.h) -----------------------------------
 # xpbd-io-tests (test_io.c): each format's features on files it writes into
-# its own directory, the malformed-file catalogue, and a box meshed by the
-# `tetgen` program (io.mesher: skipped, 77, when tetgen is not on PATH).
-# xpbd-io-alloc-tests (test_io_alloc.c): every loader with its k-th
-# allocation failing, against a build of the loaders' sources with the
-# counting hooks of alloc_fail.h (the shipped xpbd_io is untouched).
-add_executable(xpbd-io-tests test_io.c)
+# its own directory, the malformed-file catalogue (the mesh loaders' and
+# xpbd_replay_load's), and (test_io_meshes.c)
+# a box, a sphere, a torus and a holed box meshed by the `tetgen` program
+# (io.mesher: skipped, 77, when tetgen is not on PATH) and the Gmsh files
+# committed in tests/data/gmsh (io.files; gmsh itself is not needed).
+# xpbd-io-alloc-tests (test_io_alloc.c): every loader, and the replay
+# recorder, loader and writer, with its k-th allocation failing, against a
+# build of xpbd::io's sources with the counting hooks of alloc_fail.h (the
+# shipped xpbd_io is untouched).
+add_executable(xpbd-io-tests test_io.c test_io_meshes.c)
 target_link_libraries(xpbd-io-tests PRIVATE xpbd::io)
 if(XPBD_LIBM)
   target_link_libraries(xpbd-io-tests PRIVATE ${XPBD_LIBM})
 endif()
-foreach(group IN ITEMS status obj tetgen gmsh catalogue mesher export)
+foreach(group IN ITEMS status obj tetgen gmsh catalogue mesher files export)
   set(xpbd_io_work ${CMAKE_CURRENT_BINARY_DIR}/io-work/${group})
   file(MAKE_DIRECTORY ${xpbd_io_work})
-  add_test(NAME io.${group} COMMAND xpbd-io-tests --dir ${xpbd_io_work} io.${group})
+  add_test(NAME io.${group} COMMAND xpbd-io-tests --dir ${xpbd_io_work}
+                                    --data ${CMAKE_CURRENT_SOURCE_DIR}/data io.${group})
   set_tests_properties(io.${group} PROPERTIES TIMEOUT 300 LABELS "unit;io" SKIP_RETURN_CODE 77)
 endforeach()
 get_target_property(XPBD_IO_SOURCES_REL xpbd_io SOURCES)
@@ -318,7 +327,7 @@ target_include_directories(xpbd_io_allocfail PUBLIC ${PROJECT_SOURCE_DIR}/kernel
                                              PRIVATE ${PROJECT_SOURCE_DIR}/kernels/io)
 target_compile_definitions(xpbd_io_allocfail PRIVATE XPBD_IO_BUILDING)
 target_compile_options(xpbd_io_allocfail PRIVATE -include ${CMAKE_CURRENT_SOURCE_DIR}/alloc_fail.h)
-target_link_libraries(xpbd_io_allocfail PUBLIC xpbd::xpbd)
+target_link_libraries(xpbd_io_allocfail PUBLIC xpbd::xpbd PRIVATE xpbd_precision)
 add_executable(xpbd-io-alloc-tests test_io_alloc.c alloc_fail.c)
 target_link_libraries(xpbd-io-alloc-tests PRIVATE xpbd_io_allocfail)
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/io-work/alloc)

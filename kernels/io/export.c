@@ -17,57 +17,6 @@
 
 /* ------------------------------------------------------------ shared --- */
 
-/* PATH.part, malloc'd (NULL: no memory) */
-static char *ex_part_name(const char *path)
-{
-    const size_t n = strlen(path);
-    char *s = malloc(n + 6);
-    if (s) {
-        memcpy(s, path, n);
-        memcpy(s + n, ".part", 6);
-    }
-    return s;
-}
-
-/* Closes f (may be NULL) and renames part onto path when ok, else removes
- * part; frees part. XPBD_OK or XPBD_ERR_FILE. */
-static xpbd_status ex_finish(FILE *f, char *part, const char *path, int ok)
-{
-    if (f) {
-        if (ferror(f))
-            ok = 0;
-        if (fclose(f) != 0)
-            ok = 0;
-    }
-    if (ok) {
-#ifdef _WIN32
-        remove(path); /* rename does not replace a file there */
-#endif
-        if (rename(part, path) != 0)
-            ok = 0;
-    }
-    if (!ok)
-        remove(part);
-    free(part);
-    return ok ? XPBD_OK : XPBD_ERR_FILE;
-}
-
-/* Opens PATH.part for writing: *part set (caller frees via ex_finish). */
-static xpbd_status ex_open(const char *path, const char *mode, FILE **f, char **part)
-{
-    *f = NULL;
-    *part = ex_part_name(path);
-    if (!*part)
-        return XPBD_ERR_NOMEM;
-    *f = fopen(*part, mode);
-    if (!*f) {
-        free(*part);
-        *part = NULL;
-        return XPBD_ERR_FILE;
-    }
-    return XPBD_OK;
-}
-
 /* v printed with %.17g and '.' as the decimal point */
 static void ex_real(FILE *f, double v)
 {
@@ -154,7 +103,7 @@ static xpbd_status ex_open_frame(const char *path, const xpbd_io_frame *frame, F
     if (!path)
         return XPBD_ERR_ARGUMENT;
     const xpbd_status st = ex_check_frame(frame);
-    return st != XPBD_OK ? st : ex_open(path, "w", f, part);
+    return st != XPBD_OK ? st : xpbd__io_part_open(path, "w", f, part);
 }
 
 xpbd_status xpbd_io_write_vtu(const char *path, const xpbd_io_frame *frame)
@@ -215,7 +164,7 @@ xpbd_status xpbd_io_write_vtu(const char *path, const xpbd_io_frame *frame)
                "    </Piece>\n"
                "  </UnstructuredGrid>\n"
                "</VTKFile>\n");
-    return ex_finish(f, part, path, 1);
+    return xpbd__io_part_close(f, part, path, 1);
 }
 
 xpbd_status xpbd_io_write_vtk(const char *path, const xpbd_io_frame *frame)
@@ -252,7 +201,7 @@ xpbd_status xpbd_io_write_vtk(const char *path, const xpbd_io_frame *frame)
         fprintf(f, "SCALARS %s double 1\nLOOKUP_TABLE default\n", fr->array[a].name);
         ex_column(f, fr->array[a].values, fr->points, "");
     }
-    return ex_finish(f, part, path, 1);
+    return xpbd__io_part_close(f, part, path, 1);
 }
 
 xpbd_status xpbd_io_write_pvd(const char *path, size_t count, const char *const *file,
@@ -269,7 +218,7 @@ xpbd_status xpbd_io_write_pvd(const char *path, size_t count, const char *const 
     }
     FILE *f;
     char *part;
-    const xpbd_status st = ex_open(path, "w", &f, &part);
+    const xpbd_status st = xpbd__io_part_open(path, "w", &f, &part);
     if (st != XPBD_OK)
         return st;
     fprintf(f, "<?xml version=\"1.0\"?>\n"
@@ -281,7 +230,7 @@ xpbd_status xpbd_io_write_pvd(const char *path, size_t count, const char *const 
         fprintf(f, "\" group=\"\" part=\"0\" file=\"%s\"/>\n", file[k]);
     }
     fprintf(f, "  </Collection>\n</VTKFile>\n");
-    return ex_finish(f, part, path, 1);
+    return xpbd__io_part_close(f, part, path, 1);
 }
 
 xpbd_status xpbd_io_write_obj(const char *path, size_t points, const double *xyz,
@@ -297,7 +246,7 @@ xpbd_status xpbd_io_write_obj(const char *path, size_t points, const double *xyz
             return XPBD_ERR_INDEX;
     FILE *f;
     char *part;
-    const xpbd_status st = ex_open(path, "w", &f, &part);
+    const xpbd_status st = xpbd__io_part_open(path, "w", &f, &part);
     if (st != XPBD_OK)
         return st;
     fprintf(f, "# xpbd rest mesh: %zu vertices, %zu triangles\n", points, triangles);
@@ -308,7 +257,7 @@ xpbd_status xpbd_io_write_obj(const char *path, size_t points, const double *xyz
     for (size_t k = 0; k < triangles; ++k)
         fprintf(f, "f %lu %lu %lu\n", (unsigned long)triangle[3 * k] + 1ul,
                 (unsigned long)triangle[3 * k + 1] + 1ul, (unsigned long)triangle[3 * k + 2] + 1ul);
-    return ex_finish(f, part, path, 1);
+    return xpbd__io_part_close(f, part, path, 1);
 }
 
 void xpbd_io_interleave_f32(size_t n, const float *x, const float *y, const float *z,
@@ -388,7 +337,7 @@ xpbd_status xpbd_io_pc2_open(xpbd_io_pc2_writer **out, const char *path, size_t 
         return XPBD_ERR_NOMEM;
     }
     memcpy(w->path, path, n + 1);
-    const xpbd_status st = ex_open(path, "wb", &w->f, &w->part);
+    const xpbd_status st = xpbd__io_part_open(path, "wb", &w->f, &w->part);
     if (st != XPBD_OK) {
         free(w->path);
         free(w);
@@ -441,7 +390,7 @@ xpbd_status xpbd_io_pc2_close(xpbd_io_pc2_writer *w)
         ex_le32(b, w->samples);
         ok = fseek(w->f, EX_PC2_SAMPLES_AT, SEEK_SET) == 0 && fwrite(b, 1, 4, w->f) == 4;
     }
-    const xpbd_status st = ex_finish(w->f, w->part, w->path, ok);
+    const xpbd_status st = xpbd__io_part_close(w->f, w->part, w->path, ok);
     free(w->path);
     free(w);
     return st;
@@ -451,7 +400,7 @@ void xpbd_io_pc2_discard(xpbd_io_pc2_writer *w)
 {
     if (!w)
         return;
-    ex_finish(w->f, w->part, w->path, 0);
+    xpbd__io_part_close(w->f, w->part, w->path, 0);
     free(w->path);
     free(w);
 }

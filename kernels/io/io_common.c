@@ -370,3 +370,44 @@ int xpbd__io_is(xpbd__io_tok k, const char *word)
     const size_t n = strlen(word);
     return k.n == n && memcmp(k.s, word, n) == 0;
 }
+
+/* ------------------------------------------------- files written whole --- */
+
+xpbd_status xpbd__io_part_open(const char *path, const char *mode, FILE **f, char **part)
+{
+    *f = NULL;
+    const size_t n = strlen(path);
+    *part = malloc(n + 6);
+    if (!*part)
+        return XPBD_ERR_NOMEM;
+    memcpy(*part, path, n);
+    memcpy(*part + n, ".part", 6);
+    *f = fopen(*part, mode);
+    if (!*f) {
+        free(*part);
+        *part = NULL;
+        return XPBD_ERR_FILE;
+    }
+    return XPBD_OK;
+}
+
+xpbd_status xpbd__io_part_close(FILE *f, char *part, const char *path, int ok)
+{
+    if (f) {
+        if (ferror(f))
+            ok = 0;
+        if (fclose(f) != 0)
+            ok = 0;
+    }
+    if (ok) {
+#ifdef _WIN32
+        remove(path); /* rename does not replace a file there */
+#endif
+        if (rename(part, path) != 0)
+            ok = 0;
+    }
+    if (!ok && part)
+        remove(part);
+    free(part);
+    return ok ? XPBD_OK : XPBD_ERR_FILE;
+}

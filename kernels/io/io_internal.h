@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* io_internal.h: what the loaders of xpbd::io share (not installed).
+/* io_internal.h: what the loaders and writers of xpbd::io share (not
+ * installed).
  *
  * A loader reads its file into memory (xpbd__io_read_file) and parses the
  * bytes with a text cursor: records are lines, tokens are runs of
@@ -13,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #if defined(__GNUC__)
 #  define XPBD__IO_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -100,6 +102,15 @@ void *xpbd__io_alloc(size_t n, size_t size, int zero);
  * absent is NULL, XPBD_OK with *data NULL when it is not. */
 xpbd_status xpbd__io_read_file(const char *path, const char *file, char **data, size_t *size,
                                int *absent, xpbd_io_error *err);
+
+/* A file written whole or not at all (the writers, xpbd_replay_save):
+ * xpbd__io_part_open opens PATH.part for writing (*f and *part, the
+ * malloc'd name, set; XPBD_ERR_NOMEM or XPBD_ERR_FILE with both NULL);
+ * xpbd__io_part_close closes f (may be NULL) and, when ok and the stream
+ * had no error, renames PATH.part onto path, else removes it; it frees
+ * part. XPBD_OK or XPBD_ERR_FILE. */
+xpbd_status xpbd__io_part_open(const char *path, const char *mode, FILE **f, char **part);
+xpbd_status xpbd__io_part_close(FILE *f, char *part, const char *path, int ok);
 
 /* Frees what the loader allocated in *m and zeroes it. It does what
  * xpbd_mesh_data_free does, on purpose: a loader's blocks are allocated and

@@ -12,17 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FNV-1a over bytes: the sleep signature (bit patterns, so any change the
- * host makes to a sleeping body is seen, -0 and NaN payloads included). */
-static inline uint64_t engine_hash(uint64_t h, const void *data, size_t bytes)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < bytes; ++i) {
-        h ^= b[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
+#include "fnv.h"
+
 
 /* The body holding particle i (body_begin sorted), or UINT32_MAX. */
 static inline uint32_t engine_body_of(const size_t *begin, uint32_t bodies, size_t i)

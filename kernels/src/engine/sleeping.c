@@ -81,12 +81,12 @@ static double engine_body_energy(const P *p, size_t begin, size_t end)
 
 static uint64_t engine_signature(const P *p, size_t b0, size_t b1)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = XPBD__FNV_BASIS;
     if (b1 <= b0)
         return h;
     const R *const arrays[7] = {p->x, p->y, p->z, p->vx, p->vy, p->vz, p->w};
     for (int k = 0; k < 7; ++k)
-        h = engine_hash(h, arrays[k] + b0, (b1 - b0) * sizeof(R));
+        h = xpbd__fnv1a(h, arrays[k] + b0, (b1 - b0) * sizeof(R));
     return h;
 }
 

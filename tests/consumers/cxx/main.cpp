@@ -4,9 +4,11 @@
 // against the SPEC's first number, a free fall and a pinned pendulum on
 // xpbd_step_f32 checked against their closed forms, and one task on the
 // default executor (a static library's OpenMP runtime must be in a C++
-// link). Exits 0 on success.
+// link), and xpbd::io's replay header as C++: an empty f64 replay refused
+// by the f32 runner and a NULL engine refused (xpbd::io in the link too). Exits 0 on success.
 #include <xpbd/xpbd.h>
 #include <xpbd/reference.h>
+#include <xpbd/replay.h>
 
 #include <cmath>
 #include <cstdio>
@@ -85,6 +87,16 @@ int main()
             if (out[i] != i * i)
                 return fail("executor item", out[i], double(i) * i);
     }
+    static_assert(XPBD_REPLAY_FORMAT >= XPBD_REPLAY_FORMAT_OLDEST, "replay format versions");
+    xpbd_replay_file none{};
+    none.f64 = 1;
+    xpbd_engine_f32 *replayed = nullptr;
+    xpbd_replay_error err{};
+    if (xpbd_replay_record_end_f32(&none, nullptr) != XPBD_ERR_ARGUMENT ||
+        xpbd_replay_run_f64(&none, nullptr, &err) != XPBD_ERR_ARGUMENT || err.what[0] == 0 ||
+        xpbd_replay_create_f32(&none, &replayed, nullptr) != XPBD_ERR_ARGUMENT || replayed)
+        return fail("xpbd/replay.h refusals", 0, 0);
+    xpbd_replay_free(&none);
     std::printf("xpbd-consumer-cxx: xpbd %u, S0 stretch %.17g ok, fall %.6g m, pendulum %.7g m "
                 "after 30 frames, default executor %s\n", xpbd_version(), stretch,
                 double(fall.p.y[1]), len, ex ? "ran 1000 items" : "absent");

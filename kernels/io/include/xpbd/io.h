@@ -127,8 +127,11 @@ typedef struct xpbd_obj_options {
  *   XPBD_ERR_INDEX     a face corner's v, vt or vn index is 0 or out of range
  *   XPBD_ERR_POSITION  a coordinate is NaN or infinite (after the scale)
  *   XPBD_ERR_NOMEM
- * Allocates *out's arrays on success (free: xpbd_mesh_data_free); on failure
- * nothing is left allocated and *out is zeroed. */
+ * Allocates *out's arrays on success (free: xpbd_mesh_data_free, once); on
+ * failure nothing is left allocated and *out is zeroed (when out is not
+ * NULL). xpbd_io_load_obj also allocates a buffer of the file's size while
+ * it reads (freed before it returns); xpbd_io_load_obj_mem reads data in
+ * place and neither keeps nor frees it. */
 XPBD_IO_API xpbd_status xpbd_io_load_obj(const char *path, const xpbd_obj_options *opt,
                                          xpbd_mesh_data *out, xpbd_io_error *err);
 XPBD_IO_API xpbd_status xpbd_io_load_obj_mem(const void *data, size_t size,
@@ -147,8 +150,12 @@ XPBD_IO_API xpbd_status xpbd_io_load_obj_mem(const void *data, size_t size,
  *   XPBD_ERR_INDEX     a tet or face corner names no point of .node
  *   XPBD_ERR_POSITION  a coordinate is NaN or infinite
  *   XPBD_ERR_NOMEM
- * Allocates *out's arrays on success (free: xpbd_mesh_data_free); on failure
- * nothing is left allocated and *out is zeroed. */
+ * Allocates *out's arrays on success (free: xpbd_mesh_data_free, once); on
+ * failure nothing is left allocated and *out is zeroed (when out is not
+ * NULL). xpbd_io_load_tetgen also allocates the three files' names and a
+ * buffer of each file's size it reads (all freed before it returns);
+ * xpbd_io_load_tetgen_mem reads node, ele and face in place and neither
+ * keeps nor frees them. */
 XPBD_IO_API xpbd_status xpbd_io_load_tetgen(const char *path, xpbd_mesh_data *out,
                                             xpbd_io_error *err);
 XPBD_IO_API xpbd_status xpbd_io_load_tetgen_mem(const void *node, size_t node_size,
@@ -168,8 +175,11 @@ XPBD_IO_API xpbd_status xpbd_io_load_tetgen_mem(const void *node, size_t node_si
  *   XPBD_ERR_INDEX     an element names a node tag $Nodes does not hold
  *   XPBD_ERR_POSITION  a coordinate is NaN or infinite
  *   XPBD_ERR_NOMEM
- * Allocates *out's arrays on success (free: xpbd_mesh_data_free); on failure
- * nothing is left allocated and *out is zeroed. */
+ * Allocates *out's arrays on success (free: xpbd_mesh_data_free, once); on
+ * failure nothing is left allocated and *out is zeroed (when out is not
+ * NULL). xpbd_io_load_gmsh also allocates a buffer of the file's size while
+ * it reads (freed before it returns); xpbd_io_load_gmsh_mem reads data in
+ * place and neither keeps nor frees it. */
 XPBD_IO_API xpbd_status xpbd_io_load_gmsh(const char *path, xpbd_mesh_data *out,
                                           xpbd_io_error *err);
 XPBD_IO_API xpbd_status xpbd_io_load_gmsh_mem(const void *data, size_t size,
@@ -283,6 +293,8 @@ typedef struct xpbd_io_pc2 {
  * (free: xpbd_io_pc2_free) and the file's bytes while reading; on failure
  * nothing is left allocated and *out is zeroed. */
 XPBD_IO_API xpbd_status xpbd_io_read_pc2(const char *path, xpbd_io_pc2 *out);
+/* Frees pc->xyz (what xpbd_io_read_pc2 allocated) and zeroes *pc; NULL, or
+ * a zeroed struct, is fine. Never allocates. */
 XPBD_IO_API void xpbd_io_pc2_free(xpbd_io_pc2 *pc);
 
 #ifdef __cplusplus

@@ -319,7 +319,9 @@ void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok)
     xr_buf md = {0};
     xr_notation_md(&md, text, text_len);
     free(text);
-    if ((md.len && fwrite(md.s, 1, md.len, out) != md.len) | (fclose(out) != 0))
+    int write_failed = md.len && fwrite(md.s, 1, md.len, out) != md.len;
+    int close_failed = fclose(out) != 0; /* closed whether or not the write failed */
+    if (write_failed || close_failed)
         fprintf(stderr, "xpbd-report: error writing %s\n", path);
     free(md.s);
     free(path);

@@ -627,9 +627,10 @@ static int io_msh_info_of(const char *path, io_msh_info *in)
             in->elements = strtoul(p, &p, 10);
             p = strchr(p, '\n');
             for (unsigned long k = 0; ok && p && k < blocks; ++k) {
-                unsigned long dim, tag, t, m;
+                unsigned long dim = 0, tag = 0, t = 0, m = 0;
                 ok = sscanf(p + 1, "%lu %lu %lu %lu", &dim, &tag, &t, &m) == 4;
-                io_count_type(in, t, m);
+                if (ok)
+                    io_count_type(in, t, m);
                 for (unsigned long e = 0; ok && e <= m; ++e)
                     ok = (p = strchr(p + 1, '\n')) != NULL;
             }
@@ -638,8 +639,10 @@ static int io_msh_info_of(const char *path, io_msh_info *in)
             ok = sscanf(nodes, "%lu", &in->nodes) == 1;
             in->elements = strtoul(elements, &p, 10);
             for (unsigned long e = 0; ok && e < in->elements; ++e) {
-                unsigned long id, t;
+                unsigned long id = 0, t = 0;
                 ok = (p = strchr(p, '\n')) != NULL && sscanf(p + 1, "%lu %lu", &id, &t) == 2;
+                if (!ok)
+                    break;
                 io_count_type(in, t, 1);
                 ++p;
             }

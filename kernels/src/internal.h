@@ -110,6 +110,27 @@ xpbd_status xpbd__quad_set_slots_f32(const xpbd_quad_set_f32 *c, size_t n, uint3
 xpbd_status xpbd__quad_set_slots_f64(const xpbd_quad_set_f64 *c, size_t n, uint32_t s0,
                                      uint32_t s1, size_t *bad_index);
 
+/* The builders' common parts (softbody.c), for the kinds' builders
+ * (kinds/tet_volume.c, kinds/bend.c): the inputs' checks (clears *out and
+ * *bad_index; sizes, rest positions, indices, compliances), the colouring
+ * and layout of the index arrays (source[] then maps each slot to its
+ * input, XPBD_PAD for padding), and an edge b - a of the rest positions. */
+#define xpbd__quad_set_inputs PREC(xpbd__quad_set_inputs_f32, xpbd__quad_set_inputs_f64)
+#define xpbd__quad_set_layout PREC(xpbd__quad_set_layout_f32, xpbd__quad_set_layout_f64)
+#define xpbd__quad_set_edge PREC(xpbd__quad_set_edge_f32, xpbd__quad_set_edge_f64)
+xpbd_status xpbd__quad_set_inputs_f32(xpbd_quad_set_f32 *out, size_t n, const float *xyz,
+                                      size_t count, const uint32_t *idx, const float *compliance,
+                                      size_t *bad_index);
+xpbd_status xpbd__quad_set_inputs_f64(xpbd_quad_set_f64 *out, size_t n, const double *xyz,
+                                      size_t count, const uint32_t *idx, const double *compliance,
+                                      size_t *bad_index);
+xpbd_status xpbd__quad_set_layout_f32(xpbd_quad_set_f32 *out, size_t n, size_t count,
+                                      const uint32_t *idx, const xpbd_colouring_options *options);
+xpbd_status xpbd__quad_set_layout_f64(xpbd_quad_set_f64 *out, size_t n, size_t count,
+                                      const uint32_t *idx, const xpbd_colouring_options *options);
+void xpbd__quad_set_edge_f32(const float *xyz, uint32_t a, uint32_t b, double out[3]);
+void xpbd__quad_set_edge_f64(const double *xyz, uint32_t a, uint32_t b, double out[3]);
+
 /* 1 if a host rigid body is usable for coupling: known shape, positive
  * finite size, finite non-negative inverse mass, finite rotation and
  * inverse inertia (softbody.c). */

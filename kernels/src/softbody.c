@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Soft-body builders, relative damping and rigid coupling
- * (xpbd/softbody.h). */
+/* Quad sets (the tetrahedron and bending sets' layout, validator and
+ * builders' common parts), relative damping and rigid coupling
+ * (xpbd/softbody.h). The builders are their kinds' (kinds/tet_volume.c,
+ * kinds/bend.c). */
 #ifndef XPBD_SELF
 #define XPBD_SELF "softbody.c"
 #include "internal.h"
@@ -82,34 +84,6 @@ xpbd_status xpbd_quad_set_validate_f64(const xpbd_quad_set_f64 *c, size_t n, uin
     return softbody_quad_set_validate_f64(c, n, stamp, bad_index);
 }
 
-xpbd_status xpbd_tet_set_build_f32(xpbd_quad_set_f32 *out, size_t n, const float *xyz, size_t count,
-                                   const uint32_t *idx, const float *compliance,
-                                   const xpbd_colouring_options *options, size_t *bad_index)
-{
-    return softbody_tet_set_build_f32(out, n, xyz, count, idx, compliance, options, bad_index);
-}
-
-xpbd_status xpbd_tet_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const double *xyz,
-                                   size_t count, const uint32_t *idx, const double *compliance,
-                                   const xpbd_colouring_options *options, size_t *bad_index)
-{
-    return softbody_tet_set_build_f64(out, n, xyz, count, idx, compliance, options, bad_index);
-}
-
-xpbd_status xpbd_bend_set_build_f32(xpbd_quad_set_f32 *out, size_t n, const float *xyz,
-                                    size_t count, const uint32_t *idx, const float *compliance,
-                                    const xpbd_colouring_options *options, size_t *bad_index)
-{
-    return softbody_bend_set_build_f32(out, n, xyz, count, idx, compliance, options, bad_index);
-}
-
-xpbd_status xpbd_bend_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const double *xyz,
-                                    size_t count, const uint32_t *idx, const double *compliance,
-                                    const xpbd_colouring_options *options, size_t *bad_index)
-{
-    return softbody_bend_set_build_f64(out, n, xyz, count, idx, compliance, options, bad_index);
-}
-
 xpbd_status xpbd_damp_relative_f32(const xpbd_particles_f32 *p, size_t begin, size_t end, double k)
 {
     return softbody_damp_relative_f32(p, begin, end, k);
@@ -142,12 +116,6 @@ xpbd_status xpbd_couple_rigid_f64(double *q, const xpbd_particles_f64 *p, const 
 #define softbody_quad_set_fields PREC(softbody_quad_set_fields_f32, softbody_quad_set_fields_f64)
 #define softbody_quad_set_slots PREC(softbody_quad_set_slots_f32, softbody_quad_set_slots_f64)
 #define softbody_quad_set_validate PREC(softbody_quad_set_validate_f32, softbody_quad_set_validate_f64)
-#define softbody_quad_layout PREC(softbody_quad_layout_f32, softbody_quad_layout_f64)
-#define softbody_quad_inputs PREC(softbody_quad_inputs_f32, softbody_quad_inputs_f64)
-#define softbody_sub3 PREC(softbody_sub3_f32, softbody_sub3_f64)
-#define softbody_tet_set_build PREC(softbody_tet_set_build_f32, softbody_tet_set_build_f64)
-#define softbody_cot PREC(softbody_cot_f32, softbody_cot_f64)
-#define softbody_bend_set_build PREC(softbody_bend_set_build_f32, softbody_bend_set_build_f64)
 #define softbody_damp_relative PREC(softbody_damp_relative_f32, softbody_damp_relative_f64)
 #define softbody_rigid_probe PREC(softbody_rigid_probe_f32, softbody_rigid_probe_f64)
 #define softbody_couple_rigid PREC(softbody_couple_rigid_f32, softbody_couple_rigid_f64)
@@ -243,7 +211,7 @@ static xpbd_status softbody_quad_set_validate(const QS *c, size_t n, uint32_t *s
 /* Colours count four-particle constraints and lays out a set; fills the
  * index arrays and returns, through order[], the input index of each slot
  * (XPBD_PAD for padding) so the caller can fill its coefficients. */
-static xpbd_status softbody_quad_layout(QS *out, size_t n, size_t count, const uint32_t *idx,
+xpbd_status xpbd__quad_set_layout(QS *out, size_t n, size_t count, const uint32_t *idx,
                                     const xpbd_colouring_options *options)
 {
     uint32_t max_colours = options && options->max_colours ? options->max_colours : 32u;
@@ -316,7 +284,7 @@ static xpbd_status softbody_quad_layout(QS *out, size_t n, size_t count, const u
 
 /* Common start of the two builders: clears *out and *bad_index, then
  * checks sizes, rest positions, indices and compliances. */
-static xpbd_status softbody_quad_inputs(QS *out, size_t n, const R *xyz, size_t count,
+xpbd_status xpbd__quad_set_inputs(QS *out, size_t n, const R *xyz, size_t count,
                                     const uint32_t *idx, const R *compliance, size_t *bad_index)
 {
     if (bad_index)
@@ -355,125 +323,11 @@ static xpbd_status softbody_quad_inputs(QS *out, size_t n, const R *xyz, size_t 
     return XPBD_OK;
 }
 
-static void softbody_sub3(const R *xyz, uint32_t a, uint32_t b, double out[3])
+/* b - a of the rest positions xyz, in double */
+void xpbd__quad_set_edge(const R *xyz, uint32_t a, uint32_t b, double out[3])
 {
     for (int k = 0; k < 3; ++k)
         out[k] = (double)xyz[3 * (size_t)b + k] - (double)xyz[3 * (size_t)a + k];
-}
-
-static xpbd_status softbody_tet_set_build(QS *out, size_t n, const R *xyz, size_t count,
-                                      const uint32_t *idx, const R *compliance,
-                                      const xpbd_colouring_options *options, size_t *bad_index)
-{
-    xpbd_status st = softbody_quad_inputs(out, n, xyz, count, idx, compliance, bad_index);
-    if (st != XPBD_OK)
-        return st;
-    double *vol6 = malloc((count ? count : 1) * sizeof *vol6);
-    if (!vol6)
-        return XPBD_ERR_NOMEM;
-    for (size_t t = 0; t < count; ++t) {
-        const uint32_t *v = idx + 4 * t;
-        double e1[3], e2[3], e3[3];
-        softbody_sub3(xyz, v[0], v[1], e1);
-        softbody_sub3(xyz, v[0], v[2], e2);
-        softbody_sub3(xyz, v[0], v[3], e3);
-        const double g[3] = {e2[1] * e3[2] - e2[2] * e3[1], e2[2] * e3[0] - e2[0] * e3[2],
-                             e2[0] * e3[1] - e2[1] * e3[0]};
-        vol6[t] = e1[0] * g[0] + e1[1] * g[1] + e1[2] * g[2];
-        double lmax = 0;
-        const double *es[3] = {e1, e2, e3};
-        for (int k = 0; k < 3; ++k) {
-            const double l = sqrt(es[k][0] * es[k][0] + es[k][1] * es[k][1] + es[k][2] * es[k][2]);
-            if (l > lmax)
-                lmax = l;
-        }
-        if (!(fabs(vol6[t]) > 1e-12 * lmax * lmax * lmax) || !isfinite(vol6[t]) ||
-            !isfinite((double)(R)vol6[t]) || (R)vol6[t] == 0) {
-            free(vol6);
-            if (bad_index)
-                *bad_index = t;
-            return XPBD_ERR_DEGENERATE;
-        }
-    }
-    st = softbody_quad_layout(out, n, count, idx, options);
-    if (st == XPBD_OK)
-        for (uint32_t s = 0; s < out->slots; ++s)
-            if (out->source[s] != XPBD_PAD) {
-                out->rest[s] = (R)vol6[out->source[s]];
-                out->compliance[s] = compliance[out->source[s]];
-            }
-    free(vol6);
-    return st;
-}
-
-/* cot of the angle between u and v */
-static double softbody_cot(const double u[3], const double v[3])
-{
-    const double c = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-    const double x[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                         u[0] * v[1] - u[1] * v[0]};
-    return c / sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-}
-
-static xpbd_status softbody_bend_set_build(QS *out, size_t n, const R *xyz, size_t count,
-                                       const uint32_t *idx, const R *compliance,
-                                       const xpbd_colouring_options *options, size_t *bad_index)
-{
-    xpbd_status st = softbody_quad_inputs(out, n, xyz, count, idx, compliance, bad_index);
-    if (st != XPBD_OK)
-        return st;
-    double *coef = malloc((count ? count : 1) * 5 * sizeof *coef);
-    if (!coef)
-        return XPBD_ERR_NOMEM;
-    for (size_t t = 0; t < count; ++t) {
-        /* Bergou et al. 2006: edge (x0, x1), opposite vertices x2, x3 */
-        const uint32_t *v = idx + 4 * t;
-        double e0[3], e1[3], e2[3], e3[3], e4[3], me0[3];
-        softbody_sub3(xyz, v[0], v[1], e0);
-        softbody_sub3(xyz, v[0], v[2], e1);
-        softbody_sub3(xyz, v[0], v[3], e2);
-        softbody_sub3(xyz, v[1], v[2], e3);
-        softbody_sub3(xyz, v[1], v[3], e4);
-        for (int k = 0; k < 3; ++k)
-            me0[k] = -e0[k];
-        const double a0x[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2],
-                               e0[0] * e1[1] - e0[1] * e1[0]};
-        const double a1x[3] = {e0[1] * e2[2] - e0[2] * e2[1], e0[2] * e2[0] - e0[0] * e2[2],
-                               e0[0] * e2[1] - e0[1] * e2[0]};
-        const double A0 = 0.5 * sqrt(a0x[0] * a0x[0] + a0x[1] * a0x[1] + a0x[2] * a0x[2]);
-        const double A1 = 0.5 * sqrt(a1x[0] * a1x[0] + a1x[1] * a1x[1] + a1x[2] * a1x[2]);
-        const double c01 = softbody_cot(e0, e1), c02 = softbody_cot(e0, e2);
-        const double c03 = softbody_cot(me0, e3), c04 = softbody_cot(me0, e4);
-        double *k = coef + 5 * t;
-        k[0] = c03 + c04;
-        k[1] = c01 + c02;
-        k[2] = -c01 - c03;
-        k[3] = -c02 - c04;
-        k[4] = 3.0 / (A0 + A1);
-        int ok = A0 > 0 && A1 > 0;
-        for (int j = 0; j < 5; ++j)
-            ok &= isfinite(k[j]) && isfinite((double)(R)k[j]);
-        if (!ok) {
-            free(coef);
-            if (bad_index)
-                *bad_index = t;
-            return XPBD_ERR_DEGENERATE;
-        }
-    }
-    st = softbody_quad_layout(out, n, count, idx, options);
-    if (st == XPBD_OK)
-        for (uint32_t s = 0; s < out->slots; ++s)
-            if (out->source[s] != XPBD_PAD) {
-                const double *k = coef + 5 * (size_t)out->source[s];
-                out->k0[s] = (R)k[0];
-                out->k1[s] = (R)k[1];
-                out->k2[s] = (R)k[2];
-                out->k3[s] = (R)k[3];
-                out->scale[s] = (R)k[4];
-                out->compliance[s] = compliance[out->source[s]];
-            }
-    free(coef);
-    return st;
 }
 
 static xpbd_status softbody_damp_relative(const P *p, size_t begin, size_t end, double k)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* step_kernels.h: the step's private kernel rows, one per path and
- * precision (kernels/tables.h fills them, isa.c hands them out).
+ * precision (kernels/all.h fills them, isa.c hands them out).
  *
  * The public tables (xpbd/kernels.h) hold the conceptual kernels a host
  * calls itself and change only with a CHANGELOG entry. The fusions that

@@ -9,18 +9,20 @@
 
 #define XPBD_LANES_ONE
 #include "lanes.h"
-#include "kernels/all.h"
 #if !defined(XPBD_PATH_WIDE)
-#  include "kernels/tables.h"
+#  define XPBD_ALL_TABLES
 #endif
+#include "kernels/all.h"
+#undef XPBD_ALL_TABLES
 #define XPBD_LANES_END
 #include "lanes.h"
 
 #if defined(XPBD_PATH_WIDE)
 #  define XPBD_LANES_WIDE
 #  include "lanes.h"
+#  define XPBD_ALL_TABLES
 #  include "kernels/all.h"
-#  include "kernels/tables.h"
+#  undef XPBD_ALL_TABLES
 #  define XPBD_LANES_END
 #  include "lanes.h"
 #endif

@@ -4,63 +4,46 @@
  * step, its validators and the reference side loop over these two lists
  * and never name a kind.
  *
- * A new kind: its maths and lane function in kernels/<concept>.h (and its
- * colour kernel in the kernel rows), its row in kinds/<kind>.c, one line
- * here in each list, its builder, its tests and its report figure. */
+ * A new kind touches four files here: its maths, lane function and
+ * kernels in kernels/<concept>.h; one include and one table line in
+ * kernels/all.h; its row and its set's builder in kinds/<kind>.c; its name
+ * in each list below. Outside: its builder and world field in the public
+ * headers, its tests and its report figure. */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "kinds/table.c"
 #  include "each_precision.h"
 #else
 #include "step/step.h"
 
-#define xpbd__kind_distance PREC(xpbd__kind_distance_f32, xpbd__kind_distance_f64)
-#define xpbd__kind_tet_volume PREC(xpbd__kind_tet_volume_f32, xpbd__kind_tet_volume_f64)
-#define xpbd__kind_bend PREC(xpbd__kind_bend_f32, xpbd__kind_bend_f64)
-#define xpbd__kind_tether PREC(xpbd__kind_tether_f32, xpbd__kind_tether_f64)
-#define xpbd__kind_contact_fixed PREC(xpbd__kind_contact_fixed_f32, xpbd__kind_contact_fixed_f64)
-#define xpbd__kind_contact_found PREC(xpbd__kind_contact_found_f32, xpbd__kind_contact_found_f64)
-#define xpbd__kind_plane PREC(xpbd__kind_plane_f32, xpbd__kind_plane_f64)
-#define xpbd__kind_coupling PREC(xpbd__kind_coupling_f32, xpbd__kind_coupling_f64)
-#define xpbd__kind_radius PREC(xpbd__kind_radius_f32, xpbd__kind_radius_f64)
-#define xpbd__kind_bodies PREC(xpbd__kind_bodies_f32, xpbd__kind_bodies_f64)
-
-extern const step_kind xpbd__kind_distance, xpbd__kind_tet_volume, xpbd__kind_bend,
-    xpbd__kind_tether, xpbd__kind_contact_fixed, xpbd__kind_contact_found, xpbd__kind_plane,
-    xpbd__kind_coupling, xpbd__kind_radius, xpbd__kind_bodies;
-
-/* The order an iteration solves the rows in: the constraints (their
+/* The rows in the order an iteration solves them: the constraints (their
  * lambdas are counted across the sets in this order: distance, tetrahedra,
- * bending), the contacts, the coupling. */
-const step_kind *const xpbd__kind_table[] = {
-    &xpbd__kind_distance,
-    &xpbd__kind_tet_volume,
-    &xpbd__kind_bend,
-    &xpbd__kind_tether,
-    &xpbd__kind_contact_fixed,
-    &xpbd__kind_contact_found,
-    &xpbd__kind_plane,
-    &xpbd__kind_coupling,
-    NULL,
-};
+ * bending), the contacts, the coupling. Row K is xpbd__kind_K_f32 /
+ * _f64, defined in kinds/K.c (contact_fixed and contact_found in
+ * kinds/contact.c). */
+#define KIND_SOLVE_ORDER(X)                                                                    \
+    X(distance) X(tet_volume) X(bend) X(tether) X(contact_fixed) X(contact_found) X(plane)    \
+    X(coupling)
+
+/* The order the step checks them in (xpbd/step.h), with the rows of world
+ * state between them (kinds/state.c: radius, bodies). */
+#define KIND_CHECK_ORDER(X)                                                                    \
+    X(distance) X(plane) X(radius) X(contact_fixed) X(contact_found) X(tet_volume) X(bend)    \
+    X(tether) X(coupling) X(bodies)
+
+#define KIND_DECLARE(k) extern const step_kind SFX(xpbd__kind_##k);
+#define KIND_ENTRY(k) &SFX(xpbd__kind_##k),
+KIND_CHECK_ORDER(KIND_DECLARE)
+
+const step_kind *const xpbd__kind_table[] = {KIND_SOLVE_ORDER(KIND_ENTRY) NULL};
+const step_kind *const xpbd__kind_checks[] = {KIND_CHECK_ORDER(KIND_ENTRY) NULL};
 
 /* a step keeps the world's rows and lambdas in arrays of XPBD__ROWS_MAX */
 _Static_assert(sizeof xpbd__kind_table / sizeof xpbd__kind_table[0] <= XPBD__ROWS_MAX + 1,
                "more rows than XPBD__ROWS_MAX");
 
-/* The order the step checks them in (xpbd/step.h), the world state
- * between them. */
-const step_kind *const xpbd__kind_checks[] = {
-    &xpbd__kind_distance,
-    &xpbd__kind_plane,
-    &xpbd__kind_radius,
-    &xpbd__kind_contact_fixed,
-    &xpbd__kind_contact_found,
-    &xpbd__kind_tet_volume,
-    &xpbd__kind_bend,
-    &xpbd__kind_tether,
-    &xpbd__kind_coupling,
-    &xpbd__kind_bodies,
-    NULL,
-};
+#undef KIND_ENTRY
+#undef KIND_DECLARE
+#undef KIND_CHECK_ORDER
+#undef KIND_SOLVE_ORDER
 
 #endif /* XPBD_SELF */

@@ -1,14 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /* kinds/tet_volume.c: the tetrahedral volume constraints' row of the set-kind table (step/step.h:
  * step_kind). The set is the world's xpbd_quad_set `tets`; its maths is
- * kernels/volume.h, its builder softbody.c. Here: its checks (the
- * quad set validator over ranges), its pass over the colours with the
- * lambda reset fused into the first one, and its reference pass. */
+ * kernels/volume.h. Here: the set's builder (xpbd_tet_set_build_*, on the
+ * quad sets' common parts in softbody.c), its checks (the quad set
+ * validator over ranges), its pass over the colours with the lambda reset
+ * fused into the first one, and its reference pass. */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "kinds/tet_volume.c"
 #  include "each_precision.h"
+#include "internal.h"
+
+xpbd_status xpbd_tet_set_build_f32(xpbd_quad_set_f32 *out, size_t n, const float *xyz, size_t count,
+                                   const uint32_t *idx, const float *compliance,
+                                   const xpbd_colouring_options *options, size_t *bad_index)
+{
+    return tet_volume_set_build_f32(out, n, xyz, count, idx, compliance, options, bad_index);
+}
+
+xpbd_status xpbd_tet_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const double *xyz,
+                                   size_t count, const uint32_t *idx, const double *compliance,
+                                   const xpbd_colouring_options *options, size_t *bad_index)
+{
+    return tet_volume_set_build_f64(out, n, xyz, count, idx, compliance, options, bad_index);
+}
+
 #else
 #include "step/step.h"
+
+#include <math.h>
+#include <stdlib.h>
 
 #define xpbd__kind_tet_volume PREC(xpbd__kind_tet_volume_f32, xpbd__kind_tet_volume_f64)
 #define tet_present PREC(tet_present_f32, tet_present_f64)
@@ -19,6 +39,7 @@
 #define tet_solve PREC(tet_solve_f32, tet_solve_f64)
 #define tet_reference PREC(tet_reference_f32, tet_reference_f64)
 #define tet_counters PREC(tet_counters_f32, tet_counters_f64)
+#define tet_volume_set_build PREC(tet_volume_set_build_f32, tet_volume_set_build_f64)
 
 static int tet_present(const SFX(xpbd_world) *w)
 {
@@ -102,6 +123,53 @@ static void tet_counters(const SFX(xpbd_world) *w, const double *max_stretch,
         if (!(vol6 * rest > 0) || fabs(vol6) < 1e-6 * fabs(rest))
             out->degenerate++;
     }
+}
+
+/* xpbd_tet_set_build_*: the tetrahedra's rest volumes (six times, signed) from
+ * xyz; a tetrahedron with (almost) no volume is refused as degenerate. */
+static xpbd_status tet_volume_set_build(QS *out, size_t n, const R *xyz, size_t count,
+                                      const uint32_t *idx, const R *compliance,
+                                      const xpbd_colouring_options *options, size_t *bad_index)
+{
+    xpbd_status st = xpbd__quad_set_inputs(out, n, xyz, count, idx, compliance, bad_index);
+    if (st != XPBD_OK)
+        return st;
+    double *vol6 = malloc((count ? count : 1) * sizeof *vol6);
+    if (!vol6)
+        return XPBD_ERR_NOMEM;
+    for (size_t t = 0; t < count; ++t) {
+        const uint32_t *v = idx + 4 * t;
+        double e1[3], e2[3], e3[3];
+        xpbd__quad_set_edge(xyz, v[0], v[1], e1);
+        xpbd__quad_set_edge(xyz, v[0], v[2], e2);
+        xpbd__quad_set_edge(xyz, v[0], v[3], e3);
+        const double g[3] = {e2[1] * e3[2] - e2[2] * e3[1], e2[2] * e3[0] - e2[0] * e3[2],
+                             e2[0] * e3[1] - e2[1] * e3[0]};
+        vol6[t] = e1[0] * g[0] + e1[1] * g[1] + e1[2] * g[2];
+        double lmax = 0;
+        const double *es[3] = {e1, e2, e3};
+        for (int k = 0; k < 3; ++k) {
+            const double l = sqrt(es[k][0] * es[k][0] + es[k][1] * es[k][1] + es[k][2] * es[k][2]);
+            if (l > lmax)
+                lmax = l;
+        }
+        if (!(fabs(vol6[t]) > 1e-12 * lmax * lmax * lmax) || !isfinite(vol6[t]) ||
+            !isfinite((double)(R)vol6[t]) || (R)vol6[t] == 0) {
+            free(vol6);
+            if (bad_index)
+                *bad_index = t;
+            return XPBD_ERR_DEGENERATE;
+        }
+    }
+    st = xpbd__quad_set_layout(out, n, count, idx, options);
+    if (st == XPBD_OK)
+        for (uint32_t s = 0; s < out->slots; ++s)
+            if (out->source[s] != XPBD_PAD) {
+                out->rest[s] = (R)vol6[out->source[s]];
+                out->compliance[s] = compliance[out->source[s]];
+            }
+    free(vol6);
+    return st;
 }
 
 const step_kind xpbd__kind_tet_volume = {

@@ -7,8 +7,8 @@
 #                 header and nothing internal; the exported targets and the
 #                 package files name no absolute path (no /usr/lib, no build,
 #                 source or install directory): libm as $<LINK_ONLY:m> in a
-#                 static library's target, nothing in a shared one's, the
-#                 OpenMP runtime left to xpbdConfig.cmake;
+#                 static library's target (and Threads::Threads, found
+#                 again by xpbdConfig.cmake), nothing in a shared one's;
 #                 pkg-config --modversion xpbd = the project's version
 #   c             tests/consumers/c, project(c C): find_package(xpbd X.Y
 #                 REQUIRED) finds the installed version, X.(Y-1) and X.(Y+1)
@@ -123,8 +123,8 @@ function(consumer name src bin pkg_prefix exe)
   endif()
   run("${name} build" ${CMAKE_COMMAND} --build "${bin}" -j 2 ${config_args})
   if(EXISTS "${bin}/compile_commands.json")
-    # the consumer's own sources (a source tree's own library is compiled
-    # with OpenMP: kernels/src)
+    # the consumer's own sources (not a source tree's own library:
+    # kernels/src)
     file(STRINGS "${bin}/compile_commands.json" commands REGEX "\"command\"")
     list(FILTER commands EXCLUDE REGEX "/kernels/src/")
     if(NOT commands)
@@ -215,7 +215,7 @@ function(pkg_config_consumer pkg_prefix)
       message(FATAL_ERROR "pkg-config ${module} does not point into ${pkg_prefix}: ${pc_flags}")
     endif()
     # linked exactly as a user types it, with no --static: a static install
-    # names libm and the OpenMP runtime in Libs
+    # names libm and the threads library in Libs
     set(out "${pkg_prefix}/../${module}-consumer-pc")
     set(pc_command "\"${C_COMPILER}\" ${flags} ${define} \
 \"${SOURCE_DIR}/tests/consumers/c/main.c\" \
@@ -280,16 +280,20 @@ if(STEP STREQUAL "prefix")
     endforeach()
   endforeach()
   # what the exported target passes to its consumers' link: for a static
-  # library libm as $<LINK_ONLY:m> and no OpenMP (xpbdConfig.cmake adds the
-  # runtime for the consumer's languages), for a shared one nothing
+  # library libm as $<LINK_ONLY:m> and the threads library as
+  # $<LINK_ONLY:Threads::Threads> (xpbdConfig.cmake finds Threads), no
+  # OpenMP and no path; for a shared one nothing
   file(GLOB target_files "${pkgdir}/xpbdTargets*.cmake")
   set(links)
   foreach(f IN LISTS target_files)
     file(READ "${f}" text)
+    # the values' own ';' kept apart from the list's while matching
+    string(REPLACE ";" "<semicolon>" text "${text}")
     string(REGEX MATCHALL "INTERFACE_LINK_LIBRARIES \"[^\"]*\"" found "${text}")
     foreach(value IN LISTS found)
       string(REGEX REPLACE "^INTERFACE_LINK_LIBRARIES \"(.*)\"$" "\\1" value "${value}")
       string(REPLACE "\\" "" value "${value}") # \$<...> in the file
+      string(REPLACE "<semicolon>" ";" value "${value}")
       list(APPEND links ${value})
     endforeach()
   endforeach()
@@ -308,6 +312,12 @@ if(STEP STREQUAL "prefix")
   endif()
   if(NOT SHARED AND LIBM AND NOT "$<LINK_ONLY:m>" IN_LIST links)
     message(FATAL_ERROR "a static libxpbd's target lacks $<LINK_ONLY:m>: '${links}'")
+  endif()
+  if(NOT SHARED AND NOT "$<LINK_ONLY:Threads::Threads>" IN_LIST links)
+    message(FATAL_ERROR "a static libxpbd's target lacks $<LINK_ONLY:Threads::Threads>: '${links}'")
+  endif()
+  if(SHARED AND "Threads::Threads" IN_LIST link_names)
+    message(FATAL_ERROR "a shared libxpbd's target passes Threads on: ${links}")
   endif()
   message(STATUS "installed to ${prefix}; exported link libraries: '${links}'")
   find_program(PKG_CONFIG_EXE NAMES pkg-config pkgconf)

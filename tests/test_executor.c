@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* The default executor (xpbd/executor.h): every item of [0, count) is
- * visited exactly once, worker indices stay below the requested workers, the
+/* The default executor (xpbd/executor.h), the library's thread pool: every
+ * item of [0, count) is visited exactly once, worker indices stay below the
+ * requested workers (and each worker index is one thread at a time), the
  * ranges follow the documented cut (length max(min_range, ceil(count / 64)),
- * only the last one shorter) at every worker count, and enqueue() returns
- * only when the task is done. Built without OpenMP, the default is NULL.
+ * only the last one shorter) at every worker count, and the task is done
+ * when finish() returns (or enqueue(), when it returns NULL).
  *
- * CTest runs this group with OMP_NUM_THREADS=4 and OMP_DYNAMIC=false: then
- * worker_count is 4 and a task of at least `workers` ranges runs on exactly
- * min(workers, 4) threads (checked), so the parallel path is exercised even
- * on a machine with fewer cores. */
+ * CTest runs this group with XPBD_NUM_THREADS=4: then worker_count is 4
+ * (checked) and the pool's three threads take ranges beside the caller,
+ * so the parallel path is exercised even on a machine with fewer cores. */
 #include "test.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#ifdef XPBD_TEST_OPENMP
 #define XT_EXEC_MAX_COUNT 100000u
 #define XT_EXEC_MAX_CALLS 4096u
 
@@ -25,17 +24,23 @@ typedef struct xt_exec_call {
 typedef struct xt_exec_log {
     atomic_uint visits[XT_EXEC_MAX_COUNT];
     atomic_uint calls;
+    atomic_uint busy[64]; /* worker w is inside a range */
+    atomic_uint clash;    /* a worker index entered twice at once */
     xt_exec_call call[XT_EXEC_MAX_CALLS]; /* slot taken by an atomic increment */
 } xt_exec_log;
 
 static void xt_exec_record(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
     xt_exec_log *log = ctx;
+    if (worker < 64u && atomic_exchange_explicit(&log->busy[worker], 1u, memory_order_acq_rel))
+        atomic_fetch_add_explicit(&log->clash, 1u, memory_order_relaxed);
     for (uint32_t i = begin; i < end && i < XT_EXEC_MAX_COUNT; ++i)
         atomic_fetch_add_explicit(&log->visits[i], 1u, memory_order_relaxed);
     const unsigned slot = atomic_fetch_add_explicit(&log->calls, 1u, memory_order_relaxed);
     if (slot < XT_EXEC_MAX_CALLS)
         log->call[slot] = (xt_exec_call){begin, end, worker};
+    if (worker < 64u)
+        atomic_store_explicit(&log->busy[worker], 0u, memory_order_release);
 }
 
 static int xt_exec_by_begin(const void *a, const void *b)
@@ -44,21 +49,18 @@ static int xt_exec_by_begin(const void *a, const void *b)
     return (x->begin > y->begin) - (x->begin < y->begin);
 }
 
-/* OMP_NUM_THREADS as a positive number, 0 if unset or not one */
+/* XPBD_NUM_THREADS as a positive number, 0 if unset or not one */
 static uint32_t xt_exec_env_threads(void)
 {
-    const char *s = getenv("OMP_NUM_THREADS");
+    const char *s = getenv("XPBD_NUM_THREADS");
     char *end = NULL;
     const unsigned long v = s ? strtoul(s, &end, 10) : 0ul;
     return s && end != s && *end == '\0' && v > 0 && v < 1024 ? (uint32_t)v : 0u;
 }
 
-#endif /* XPBD_TEST_OPENMP */
-
 static void executor_default_exists(void)
 {
     const xpbd_executor *ex = xpbd_executor_default();
-#ifdef XPBD_TEST_OPENMP
     REQUIRE(ex != NULL);
     ENSURE(ex->enqueue != NULL);
     ENSURE(ex->finish != NULL);
@@ -67,12 +69,8 @@ static void executor_default_exists(void)
     const uint32_t env = xt_exec_env_threads();
     if (env > 0)
         ENSURE_INT(ex->worker_count, env);
-#else
-    ENSURE(ex == NULL);
-#endif
 }
 
-#ifdef XPBD_TEST_OPENMP
 /* One enqueue of `count` items; checks the visits and the cut. */
 static void xt_exec_check(const xpbd_executor *ex, xt_exec_log *log, uint32_t count,
                           uint32_t min_range, uint32_t workers)
@@ -80,8 +78,8 @@ static void xt_exec_check(const xpbd_executor *ex, xt_exec_log *log, uint32_t co
     for (uint32_t i = 0; i < count; ++i)
         atomic_store_explicit(&log->visits[i], 0u, memory_order_relaxed);
     atomic_store_explicit(&log->calls, 0u, memory_order_relaxed);
+    atomic_store_explicit(&log->clash, 0u, memory_order_relaxed);
     void *h = ex->enqueue(xt_exec_record, count, min_range, workers, log, ex->user_ctx);
-    ENSURE(h == NULL); /* documented: the default runs the task whole */
     if (h)
         ex->finish(h, ex->user_ctx);
 
@@ -106,6 +104,7 @@ static void xt_exec_check(const xpbd_executor *ex, xt_exec_log *log, uint32_t co
     ENSURE_INT(calls, ranges);
     REQUIRE(calls <= XT_EXEC_MAX_CALLS);
     qsort(log->call, calls, sizeof log->call[0], xt_exec_by_begin);
+    ENSURE_INT(atomic_load_explicit(&log->clash, memory_order_relaxed), 0);
     const uint32_t team_cap = workers < ex->worker_count ? workers : ex->worker_count;
     uint32_t used = 0;  /* bit w: worker w ran a range (workers < 32 here) */
     unsigned bad = 0;
@@ -123,30 +122,24 @@ static void xt_exec_check(const xpbd_executor *ex, xt_exec_log *log, uint32_t co
         fprintf(stderr, "    count %u, min_range %u, workers %u: ranges of %u wanted\n", count,
                 min_range, workers, length);
     }
-    /* with OMP_DYNAMIC=false the team has exactly min(workers, worker_count,
-     * ranges) threads, and schedule(static) gives each at least one range */
-    const char *dyn = getenv("OMP_DYNAMIC");
-    if (dyn && strcmp(dyn, "false") == 0) {
-        uint32_t team = team_cap < ranges ? team_cap : ranges;
-        if (team == 0u)
-            team = count ? 1u : 0u;
-        unsigned distinct = 0;
-        for (uint32_t w = 0; w < 32u; ++w)
-            distinct += (used >> w) & 1u;
-        ENSURE_INT(distinct, team);
-    }
+    /* the workers that ran ranges: at most min(workers, worker_count,
+     * ranges), the caller among them whenever the task was queued */
+    uint32_t team = team_cap < ranges ? team_cap : ranges;
+    if (team == 0u)
+        team = count ? 1u : 0u;
+    unsigned distinct = 0;
+    for (uint32_t w = 0; w < 32u; ++w)
+        distinct += (used >> w) & 1u;
+    ENSURE(distinct <= team);
+    if (count)
+        ENSURE(distinct >= 1u);
 }
-
-#endif /* XPBD_TEST_OPENMP */
 
 static void executor_default_cover(void)
 {
     const xpbd_executor *ex = xpbd_executor_default();
-#ifndef XPBD_TEST_OPENMP
-    ENSURE(ex == NULL);
-#else
     REQUIRE(ex != NULL);
-    xt_exec_log *log = malloc(sizeof *log);
+    xt_exec_log *log = calloc(1, sizeof *log);
     REQUIRE(log != NULL);
     static const uint32_t counts[] = {0, 1, 2, 3, 63, 64, 65, 100, 1000, 4097, 65537, 100000};
     static const uint32_t mins[] = {0, 1, 2, 7, 16, 64, 1000, 70000};
@@ -156,10 +149,8 @@ static void executor_default_cover(void)
             for (size_t w = 0; w < sizeof workers / sizeof workers[0]; ++w)
                 xt_exec_check(ex, log, counts[c], mins[m], workers[w]);
     free(log);
-#endif
 }
 
-#ifdef XPBD_TEST_OPENMP
 /* A task whose ranges each keep a partial sum, reduced in range order by the
  * caller: the same bits at every worker count (a float sum depends on the
  * order, so a cut that followed the worker count would show here). */
@@ -179,14 +170,9 @@ static void xt_exec_sum_range(uint32_t begin, uint32_t end, uint32_t worker, voi
     s->partial[begin / s->length] = acc;
 }
 
-#endif /* XPBD_TEST_OPENMP */
-
 static void executor_default_partials(void)
 {
     const xpbd_executor *ex = xpbd_executor_default();
-#ifndef XPBD_TEST_OPENMP
-    ENSURE(ex == NULL);
-#else
     REQUIRE(ex != NULL);
     enum { n = 10007 };
     static float x[n];
@@ -199,7 +185,9 @@ static void executor_default_partials(void)
     for (uint32_t w = 1; w <= 8u; ++w) {
         xt_exec_sum s = {x, 0, {0}};
         s.length = (n + XPBD_EXECUTOR_DEFAULT_RANGES - 1u) / XPBD_EXECUTOR_DEFAULT_RANGES;
-        REQUIRE(ex->enqueue(xt_exec_sum_range, n, 1u, w, &s, ex->user_ctx) == NULL);
+        void *h = ex->enqueue(xt_exec_sum_range, n, 1u, w, &s, ex->user_ctx);
+        if (h)
+            ex->finish(h, ex->user_ctx);
         float total = 0.0f;
         for (uint32_t r = 0; r < XPBD_EXECUTOR_DEFAULT_RANGES; ++r)
             total += s.partial[r];
@@ -207,7 +195,6 @@ static void executor_default_partials(void)
             want = total;
         ENSURE(memcmp(&total, &want, sizeof want) == 0);
     }
-#endif
 }
 
 const xt_test xt_tests_executor[] = {

@@ -4,7 +4,9 @@
  * contact pile on a plane with a sleeping half, in the substep and the
  * lesson order; a tetrahedral box; a step that diverges and must roll back)
  * run with threads = 2, 3, 4 and 7 through the default executor and through
- * a host executor on plain pthreads, on every ISA this CPU runs, in both
+ * host executors on plain pthreads (one whose caller helps in finish(), one
+ * whose threads are busy elsewhere for 3 ms before they take any range),
+ * on every ISA this CPU runs, in both
  * precisions. Particles, lambdas, contact sets, plane impulses, counters and
  * statuses must equal the threads = 1 run bit for bit (memcmp).
  *
@@ -13,12 +15,14 @@
  * (default 2) sets how many frames each run steps, XPBD_TEST_THREADS_QUICK
  * a reduced matrix (below). */
 #if !defined(XPBD_REAL_F32) && !defined(XPBD_REAL_F64)
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "test.h"
 #include "scenes.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* ---- a host executor on plain pthreads -----------------------------------
  * enqueue cuts [0, count) into ranges of min_range items (so more ranges
@@ -31,6 +35,7 @@ typedef struct tt_job {
     void *ctx;
     uint32_t count, length, ranges, threads;
     int defer_first;
+    long busy_ns;
     pthread_t thread[TT_HOST_WORKERS];
     uint32_t index[TT_HOST_WORKERS];
 } tt_job;
@@ -39,6 +44,7 @@ typedef struct tt_host {
     tt_job job; /* one job at a time: the step waits for each */
     unsigned long enqueued;
     int defer_first; /* range 0 waits for finish(), run there on the caller */
+    long busy_ns;    /* the threads are busy elsewhere this long before any range */
 } tt_host;
 
 typedef struct tt_arg {
@@ -52,6 +58,10 @@ static void *tt_worker(void *p)
 {
     const tt_arg *a = p;
     tt_job *j = a->job;
+    if (j->busy_ns > 0) {
+        const struct timespec busy = {0, j->busy_ns};
+        nanosleep(&busy, NULL);
+    }
     for (uint32_t r = a->worker; r < j->ranges; r += j->threads) {
         const uint32_t k = j->ranges - 1 - r;
         if (k == 0 && j->defer_first)
@@ -72,6 +82,7 @@ static void *tt_enqueue(xpbd_range_task *task, uint32_t count, uint32_t min_rang
     j->task = task;
     j->ctx = task_ctx;
     j->defer_first = h->defer_first;
+    j->busy_ns = h->busy_ns;
     j->count = count;
     j->length = min_range ? min_range : 1;
     j->ranges = (count + j->length - 1) / j->length;
@@ -109,6 +120,11 @@ static const xpbd_executor tt_host_executor = {tt_enqueue, tt_finish, TT_HOST_WO
 static tt_host tt_deferred_state = {.defer_first = 1};
 static const xpbd_executor tt_deferred_executor = {tt_enqueue, tt_finish, TT_HOST_WORKERS,
                                                    &tt_deferred_state};
+/* the same, its threads busy elsewhere for 3 ms after each enqueue (the
+ * caller drives the step alone until they come, if it lasts that long) */
+static tt_host tt_busy_state = {.defer_first = 1, .busy_ns = 3000000L};
+static const xpbd_executor tt_busy_executor = {tt_enqueue, tt_finish, TT_HOST_WORKERS,
+                                               &tt_busy_state};
 
 static const uint32_t tt_threads[] = {2, 3, 4, 7};
 
@@ -646,14 +662,15 @@ static void SFX(tt_scene_all)(tt_kind kind, int frames)
             continue;
         tt_blob ref = {0};
         SFX(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, 1, NULL, &ref);
-        for (int ex = 0; ex < 3; ++ex)
+        for (int ex = 0; ex < 4; ++ex)
             for (size_t t = 0; t < sizeof tt_threads / sizeof tt_threads[0]; ++t) {
                 if (!tt_threads_run(t))
                     continue;
                 tt_blob got = {0};
-                const xpbd_executor *const exs[3] = {NULL, &tt_host_executor,
-                                                     &tt_deferred_executor};
-                static const char *const ex_names[3] = {"default", "host", "deferred host"};
+                const xpbd_executor *const exs[4] = {NULL, &tt_host_executor,
+                                                     &tt_deferred_executor, &tt_busy_executor};
+                static const char *const ex_names[4] = {"default", "host", "deferred host",
+                                                        "busy host"};
                 SFX(tt_run)(&s, a0, cfg, bytes, kind, tt_isas[i], frames, tt_threads[t],
                             exs[ex], &got);
                 char what[160];

@@ -50,9 +50,6 @@ add_executable(xpbd-tests
 target_link_libraries(xpbd-tests PRIVATE xpbd::xpbd xpbd_precision ${XPBD_TEST_SCENES}
                       ${XPBD_TEST_REPLAY_TOOL})
 target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_PROJECT_VERSION="${PROJECT_VERSION}")
-if(XPBD_OPENMP)
-  target_compile_definitions(xpbd-tests PRIVATE XPBD_TEST_OPENMP)
-endif()
 if(XPBD_LIBM)
   target_link_libraries(xpbd-tests PRIVATE ${XPBD_LIBM})
 endif()
@@ -77,22 +74,11 @@ foreach(group IN LISTS XPBD_TEST_GROUPS)
 endforeach()
 # --- threads ------------------------------------------------------------------
 # Tests labelled "threads" run with XPBD_TEST_THREADS_ENV. Under
-# ThreadSanitizer (the tsan preset: clang with its libomp), the OpenMP
-# runtime is not instrumented: its Archer tool, shipped next to libomp, tells
-# TSan about the runtime's barriers and locks (without it every parallel
-# loop reports races inside libomp), and TSan ignores the runtime's own
-# uninstrumented accesses.
-set(XPBD_TEST_THREADS_ENV "OMP_NUM_THREADS=4" "OMP_DYNAMIC=false")
-if(XPBD_SANITIZE MATCHES "thread" AND XPBD_OPENMP)
-  get_filename_component(xpbd_omp_dir "${OpenMP_omp_LIBRARY}" DIRECTORY)
-  find_library(XPBD_OMP_ARCHER NAMES archer HINTS "${xpbd_omp_dir}" NO_DEFAULT_PATH)
-  if(NOT XPBD_OMP_ARCHER)
-    message(FATAL_ERROR "ThreadSanitizer with OpenMP needs clang's libomp and its Archer tool "
-                        "(libarcher.so, Debian: `apt-get install libomp-14-dev`), or "
-                        "-DXPBD_OPENMP=OFF; libgomp is not instrumented for TSan")
-  endif()
-  list(APPEND XPBD_TEST_THREADS_ENV "OMP_TOOL_LIBRARIES=${XPBD_OMP_ARCHER}"
-       "TSAN_OPTIONS=ignore_noninstrumented_modules=1 halt_on_error=1")
+# XPBD_NUM_THREADS=4: the default executor's pool has 4 workers whatever
+# the machine has (test_executor.c), so the threaded paths run on 2 cores.
+set(XPBD_TEST_THREADS_ENV "XPBD_NUM_THREADS=4")
+if(XPBD_SANITIZE MATCHES "thread")
+  list(APPEND XPBD_TEST_THREADS_ENV "TSAN_OPTIONS=halt_on_error=1")
 endif()
 # The threaded tests run against a test-only static build of the library's
 # own sources with the smallest shares a stage hands to another worker
@@ -120,27 +106,20 @@ target_compile_definitions(xpbd_finegrain PRIVATE ${XPBD_LIB_DEFS} XPBD__MIN_PBL
                            XPBD__MIN_SBLOCKS=1u XPBD__MIN_BATCHES=1u XPBD__MIN_BODIES=1u
                            XPBD__BP_MIN_CHUNKS=1u XPBD__TEAM_WAIT_ALL)
 target_link_libraries(xpbd_finegrain PUBLIC xpbd_precision)
-if(XPBD_OPENMP)
-  target_link_libraries(xpbd_finegrain PUBLIC OpenMP::OpenMP_C)
-endif()
+target_link_libraries(xpbd_finegrain PUBLIC Threads::Threads)
 if(XPBD_LIBM)
   target_link_libraries(xpbd_finegrain PUBLIC ${XPBD_LIBM})
 endif()
-find_package(Threads REQUIRED)
 add_executable(xpbd-threads-tests test_main.c fixture.c test_executor.c test_threads.c)
 target_compile_definitions(xpbd-threads-tests PRIVATE XT_THREADS_RUNNER)
 target_link_libraries(xpbd-threads-tests PRIVATE xpbd_finegrain Threads::Threads)
-if(XPBD_OPENMP)
-  target_compile_definitions(xpbd-threads-tests PRIVATE XPBD_TEST_OPENMP)
-endif()
 # the default executor on 4 threads whatever the machine has (test_executor.c)
 add_test(NAME executor COMMAND xpbd-threads-tests executor.)
 set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
                                          ENVIRONMENT "${XPBD_TEST_THREADS_ENV}")
 # the step at threads 1, 2, 3, 4, 7 on every ISA, default and pthread executors (test_threads.c)
 add_test(NAME threads COMMAND xpbd-threads-tests threads.)
-# (passive waits: spinning OpenMP threads on a loaded machine cost 5x the time)
-set(xpbd_threads_env ${XPBD_TEST_THREADS_ENV} "OMP_WAIT_POLICY=passive")
+set(xpbd_threads_env ${XPBD_TEST_THREADS_ENV})
 if(XPBD_SANITIZE MATCHES "thread")
   list(APPEND xpbd_threads_env "XPBD_TEST_THREADS_QUICK=1") # one ISA, threads 2 and 7
 endif()
@@ -260,7 +239,7 @@ if(TARGET xpbd-replay)
       -DRECORD=$<TARGET_FILE:replay_record> -DWORK=${CMAKE_CURRENT_BINARY_DIR}/replay-check
       ${xpbd_replay_check_report} -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_check.cmake)
   set_tests_properties(replay.check PROPERTIES TIMEOUT 300 LABELS "replay"
-                       ENVIRONMENT "OMP_WAIT_POLICY=passive")
+)
 endif()
 
 # --- instruction counting of the step's validation (not a test) ------------

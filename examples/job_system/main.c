@@ -178,6 +178,7 @@ int main(void)
            "(%lu jobs on the pool)\n", N, N, FRAMES, xpbd_status_str(s1), jobs1,
            POOL_THREADS + 1, xpbd_status_str(s3), jobs3);
     printf("job_system: particles %s\n", same ? "bit-identical" : "DIFFER");
-    /* a world this size is one job per step on the pool (xpbd/executor.h) */
-    return same && jobs1 == 0 && jobs3 == FRAMES ? 0 : 1;
+    /* a world this size is at most one job per step on the pool, the first
+     * step one (xpbd/executor.h: fewer after a step whose team stalled) */
+    return same && jobs1 == 0 && jobs3 >= 1 && jobs3 <= FRAMES ? 0 : 1;
 }

@@ -29,11 +29,30 @@
  * another on one thread: a member joins only once the driver runs (it
  * leaves after a bounded wait otherwise), and a stage is cut only for the
  * members that have joined. A joined member runs on its own thread until
- * the end, so the driver never waits on work that nobody is running. */
+ * the end, so the driver never waits on work that nobody is running.
+ *
+ * What the driver can still wait on is a slice a member has taken and not
+ * finished: the member's thread was descheduled in it (the host keeps that
+ * core busy) and the driver waits until it runs again, a scheduler's time
+ * slice (milliseconds) against stages of microseconds. So the driver times
+ * each stage: when its wait for the others' slices exceeds its own work in
+ * the stage by XPBD__TEAM_STALL_NS, or when members ran slices of
+ * XPBD__TEAM_SAME_CPU stages on the driver's own CPU (the scheduler put
+ * both on one core, where they only take turns), or when the stages it
+ * times took more than 90% of what the driver alone would have (the
+ * members' cores are shared with the host's threads: they help too little
+ * to pay for the stages' hand-over), the team is dismissed (the members
+ * leave, the rest of the step runs on the driver alone), and the next
+ * steps run without a team: 1, 2, 4, ... up to XPBD__TEAM_REST_MAX steps
+ * after stalls, then one step tries the team again; a step whose team ran
+ * without a stall shortens the next rest by one. This count, kept per
+ * executor (xpbd__team_hint), is the one state team.c keeps between steps:
+ * it decides only who runs the ranges, never the results. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "exec.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -43,10 +62,22 @@
 #else
 #define XPBD__YIELD() ((void)0)
 #endif
+#if defined(__linux__)
+/* glibc and musl, declared under _GNU_SOURCE: the CPU the thread runs on */
+int sched_getcpu(void);
+#define XPBD__CPU() sched_getcpu()
+#else
+#define XPBD__CPU() (-1)
+#endif
 
 #define XPBD__TEAM_END UINT32_MAX
-/* spins before a waiting member starts yielding its core */
+/* spins before a waiting member sleeps (a few tens of microseconds: the
+ * gap between two stages of a step on running cores is a few) and before
+ * the waiting driver starts yielding its core */
 #define XPBD__TEAM_SPINS 2048u
+/* spins of a member that slept at its last wait, and of one waiting for
+ * the driver to start */
+#define XPBD__TEAM_SPINS_SHORT 64u
 /* a member that has not seen the driver start after this long leaves
  * (10 ms: far longer than an executor takes to start a task's ranges) */
 #define XPBD__TEAM_JOIN_NS 10000000L
@@ -54,6 +85,38 @@
  * unequal speed, at one compare-and-swap per slice (2 measured best of
  * 1, 2, 4, 8 with xpbd-bench --cloth-only --threads 1,2) */
 #define XPBD__TEAM_SLICES 2u
+/* a wait for the others' slices longer than the driver's own work in the
+ * stage by this much is a stall (100 us: a stage's imbalance between
+ * running cores is microseconds, a descheduled member's milliseconds) */
+#ifndef XPBD__TEAM_STALL_NS
+#  define XPBD__TEAM_STALL_NS 100000L
+#endif
+/* stages in a step whose slices a member ran on the driver's own CPU
+ * (the host's other cores are busy and the scheduler put both there:
+ * they only take turns) before the team is dismissed */
+#define XPBD__TEAM_SAME_CPU 4u
+/* one stage in XPBD__TEAM_PAY_EVERY is timed slice by slice; after
+ * XPBD__TEAM_PAY_SAMPLES of them, a team whose timed stages took more
+ * than 90% of what the driver alone would have (its own time per slice
+ * times the slices) is dismissed as not paying */
+#define XPBD__TEAM_PAY_EVERY 4u
+#define XPBD__TEAM_PAY_SAMPLES 8u
+/* the most steps run without a team after consecutive stalls */
+#define XPBD__TEAM_REST_MAX 128u
+
+/* What team.c remembers between steps, per executor (its enqueue and
+ * user_ctx): the steps still to run without a team, and how many the next
+ * stall gives. A few executors at once; a step on one more has no memory
+ * (it still dismisses its team when it stalls, only not the next steps'). */
+#define XPBD__TEAM_HINTS 8u
+typedef struct xpbd__team_hint {
+    _Atomic(void *) enqueue;  /* the key: NULL while the slot is free */
+    _Atomic(void *) user_ctx;
+    _Atomic uint32_t ready;   /* the key is written */
+    _Atomic uint32_t rest_left;
+    _Atomic uint32_t rest_next;
+} xpbd__team_hint;
+static xpbd__team_hint xpbd__team_hints[XPBD__TEAM_HINTS];
 
 struct xpbd__team {
     /* one cache line: what a member reads to start a stage */
@@ -62,6 +125,10 @@ struct xpbd__team {
     _Atomic(void *) task_ctx;
     _Atomic uint32_t count;
     _Atomic uint32_t driving;            /* the driver has started */
+    _Atomic uint32_t dismissed;          /* the driver stalled: members leave */
+    _Atomic uint32_t sleepers;           /* members asleep on `wake` */
+    pthread_mutex_t lock;                /* for `wake` only */
+    pthread_cond_t wake;                 /* a stage, the start or the end, or dismissal */
     _Alignas(64) _Atomic uint32_t done;  /* slices of the stage finished */
     _Alignas(64) _Atomic uint32_t joined; /* members that have joined (bit 0: driver) */
     /* slice j of member m's share is taken by whoever moves
@@ -71,11 +138,28 @@ struct xpbd__team {
     struct {
         _Alignas(64) _Atomic uint32_t at[XPBD__TEAM_SLICES];
     } slice_stage[XPBD__TEAM_MAX];
+    /* the CPU each member last ran a slice on (-1: unknown) */
+    _Atomic int cpu[XPBD__TEAM_MAX];
+    /* the driver's own */
+    int stalled;      /* a stage waited too long on the others: run alone */
+    uint32_t same_cpu; /* stages a member ran on the driver's CPU */
+    int sampling;      /* this stage is timed slice by slice */
+    long long own_ns;  /* of it: the driver's slices' time, and their count */
+    uint32_t own_slices;
+    long long pay_team_ns, pay_alone_ns; /* the timed stages: as run, and alone */
+    uint32_t pay_samples;
+    uint32_t shared;  /* stages cut for more than the driver */
     /* fixed for the team's life */
     void (*drive)(void *ctx);
     void *drive_ctx;
     uint32_t members;
 };
+
+/* b - a in nanoseconds */
+static long long xpbd__team_ns(const struct timespec *a, const struct timespec *b)
+{
+    return (long long)(b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
+}
 
 static uint32_t xpbd__team_popcount(uint32_t m)
 {
@@ -96,6 +180,80 @@ static void xpbd__team_pause(unsigned *spins)
     } else {
         XPBD__YIELD();
     }
+}
+
+/* Wakes the members asleep on t->wake, after the driver changed what they
+ * wait on (seq_cst, against xpbd__team_sleep's count: either a member sees
+ * the change, or this sees the member asleep). */
+static void xpbd__team_wake(struct xpbd__team *t)
+{
+    if (atomic_load(&t->sleepers) == 0u)
+        return;
+    pthread_mutex_lock(&t->lock);
+    pthread_cond_broadcast(&t->wake);
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* The stage word once it differs from `seen` or the team is dismissed
+ * (then `seen`): a spin of *budget pauses, then asleep on t->wake, so a
+ * member whose core the host wants gives it back instead of spinning. A
+ * member that had to sleep spins only XPBD__TEAM_SPINS_SHORT the next
+ * time (its core is shared: spinning there may keep the driver off it);
+ * one that saw the stage while spinning, XPBD__TEAM_SPINS again. */
+static uint64_t xpbd__team_next(struct xpbd__team *t, uint64_t seen, unsigned *budget)
+{
+    uint64_t w;
+    for (unsigned spins = 0; spins < *budget; ++spins) {
+        if ((w = atomic_load_explicit(&t->stage, memory_order_acquire)) != seen ||
+            atomic_load_explicit(&t->dismissed, memory_order_relaxed)) {
+            *budget = XPBD__TEAM_SPINS;
+            return w;
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+    }
+    *budget = XPBD__TEAM_SPINS_SHORT;
+    pthread_mutex_lock(&t->lock);
+    atomic_fetch_add(&t->sleepers, 1u);
+    while ((w = atomic_load(&t->stage)) == seen && !atomic_load(&t->dismissed))
+        pthread_cond_wait(&t->wake, &t->lock);
+    atomic_fetch_sub(&t->sleepers, 1u);
+    pthread_mutex_unlock(&t->lock);
+    return w;
+}
+
+/* 1 once the driver has started; 0 if it has not within
+ * XPBD__TEAM_JOIN_NS (a short spin, then asleep on t->wake: the caller
+ * starts the driver right after enqueue(), and a member spinning on the
+ * caller's own core would keep it from doing so). */
+static int xpbd__team_started(struct xpbd__team *t)
+{
+    for (unsigned spins = 0; spins < XPBD__TEAM_SPINS_SHORT; ++spins) {
+        if (atomic_load_explicit(&t->driving, memory_order_acquire))
+            return 1;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+    }
+    struct timespec until;
+    if (!timespec_get(&until, TIME_UTC))
+        return 0;
+    until.tv_nsec += XPBD__TEAM_JOIN_NS;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    int started, timed_out = 0;
+    pthread_mutex_lock(&t->lock);
+    atomic_fetch_add(&t->sleepers, 1u);
+    while (!(started = (int)atomic_load(&t->driving)) && !timed_out)
+        timed_out = pthread_cond_timedwait(&t->wake, &t->lock, &until) != 0;
+    atomic_fetch_sub(&t->sleepers, 1u);
+    pthread_mutex_unlock(&t->lock);
+    return started; /* not started: maybe queued behind this member */
 }
 
 /* Runs slice j of share `share` of `shares` of stage `seq` on member
@@ -119,8 +277,16 @@ static void xpbd__team_take(struct xpbd__team *t, uint32_t seq, uint32_t share, 
     const uint64_t k = (uint64_t)share * XPBD__TEAM_SLICES + j;
     const uint32_t begin = (uint32_t)(count * k / slices);
     const uint32_t end = (uint32_t)(count * (k + 1u) / slices);
+    struct timespec a, b;
+    const int timed = member == 0u && t->sampling && timespec_get(&a, TIME_UTC) != 0;
     if (end > begin)
         task(begin, end, member, ctx);
+    if (timed && timespec_get(&b, TIME_UTC) != 0) {
+        t->own_ns += xpbd__team_ns(&a, &b);
+        ++t->own_slices;
+    }
+    if (member != 0u)
+        atomic_store_explicit(&t->cpu[member], XPBD__CPU(), memory_order_relaxed);
     atomic_fetch_add_explicit(&t->done, 1u, memory_order_release);
 }
 
@@ -140,27 +306,19 @@ static void xpbd__team_work(struct xpbd__team *t, uint32_t seq, uint32_t own, ui
  * part of every stage that names it until the end. */
 static void xpbd__team_member(struct xpbd__team *t, uint32_t member)
 {
-    unsigned spins = 0;
-    struct timespec t0;
-    if (!timespec_get(&t0, TIME_UTC))
+    if (!xpbd__team_started(t))
         return;
-    while (!atomic_load_explicit(&t->driving, memory_order_acquire)) {
-        xpbd__team_pause(&spins);
-        struct timespec now;
-        if (spins % 256u == 0 &&
-            (!timespec_get(&now, TIME_UTC) ||
-             (now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) >
-                 XPBD__TEAM_JOIN_NS))
-            return; /* not started: maybe queued behind this member */
-    }
     const uint32_t bit = 1u << member;
     atomic_fetch_or_explicit(&t->joined, bit, memory_order_acq_rel);
     uint64_t seen = 0;
+    unsigned budget = XPBD__TEAM_SPINS;
     for (;;) {
-        uint64_t w;
-        spins = 0;
-        while ((w = atomic_load_explicit(&t->stage, memory_order_acquire)) == seen)
-            xpbd__team_pause(&spins);
+        const uint64_t w = xpbd__team_next(t, seen, &budget);
+        if (w == seen) {
+            /* dismissed: no stage is cut for this member any more */
+            atomic_fetch_and_explicit(&t->joined, ~bit, memory_order_acq_rel);
+            return;
+        }
         seen = w;
         if ((uint32_t)(w >> 32) == XPBD__TEAM_END)
             return;
@@ -196,16 +354,17 @@ static void xpbd__team_wait_all(struct xpbd__team *t)
 static void xpbd__team_drive(struct xpbd__team *t)
 {
     uint32_t idle = 0;
-    if (!atomic_compare_exchange_strong_explicit(&t->driving, &idle, 1u, memory_order_acq_rel,
-                                                 memory_order_acquire))
+    if (!atomic_compare_exchange_strong(&t->driving, &idle, 1u))
         return;
+    xpbd__team_wake(t);
 #ifdef XPBD__TEAM_WAIT_ALL
     /* test builds: the whole team joins before the first stage, so that
      * every stage, the first ones too, runs on all members */
     xpbd__team_wait_all(t);
 #endif
     t->drive(t->drive_ctx);
-    atomic_store_explicit(&t->stage, (uint64_t)XPBD__TEAM_END << 32, memory_order_release);
+    atomic_store(&t->stage, (uint64_t)XPBD__TEAM_END << 32);
+    xpbd__team_wake(t);
 }
 
 /* The executor's task: range r is member r; range 0 tries to drive. */
@@ -221,14 +380,107 @@ static void xpbd__team_task(uint32_t begin, uint32_t end, uint32_t worker, void 
     }
 }
 
+/* The hint slot of executor ex, claimed on first use; NULL when all are
+ * taken by other executors. */
+static xpbd__team_hint *xpbd__team_hint_of(const xpbd_executor *ex)
+{
+    void *const fn = (void *)(uintptr_t)ex->enqueue, *const user = ex->user_ctx;
+    for (uint32_t k = 0; k < XPBD__TEAM_HINTS; ++k) {
+        xpbd__team_hint *h = &xpbd__team_hints[k];
+        void *had = atomic_load_explicit(&h->enqueue, memory_order_acquire);
+        if (had == NULL) {
+            if (!atomic_compare_exchange_strong(&h->enqueue, &had, fn)) {
+                if (had == fn && atomic_load(&h->ready) &&
+                    atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user)
+                    return h;
+                continue;
+            }
+            atomic_store_explicit(&h->user_ctx, user, memory_order_relaxed);
+            atomic_store_explicit(&h->rest_next, 1u, memory_order_relaxed);
+            atomic_store(&h->ready, 1u);
+            return h;
+        }
+        if (had == fn && atomic_load(&h->ready) &&
+            atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user)
+            return h;
+    }
+    return NULL;
+}
+
+#ifndef XPBD__TEAM_WAIT_ALL
+/* 1 if this step runs without a team (a recent step on h stalled). */
+static int xpbd__team_resting(xpbd__team_hint *h)
+{
+    if (!h)
+        return 0;
+    uint32_t left = atomic_load_explicit(&h->rest_left, memory_order_relaxed);
+    while (left > 0u)
+        if (atomic_compare_exchange_weak_explicit(&h->rest_left, &left, left - 1u,
+                                                  memory_order_relaxed, memory_order_relaxed))
+            return 1;
+    return 0;
+}
+#endif
+
+/* After a team's step: a stall rests the next steps (twice as many as
+ * the last time, at most XPBD__TEAM_REST_MAX); a step shared without one
+ * shortens the next rest by one. */
+static void xpbd__team_learn(xpbd__team_hint *h, const struct xpbd__team *t)
+{
+    if (!h)
+        return;
+    const uint32_t n = atomic_load_explicit(&h->rest_next, memory_order_relaxed);
+    if (t->stalled) {
+        atomic_store_explicit(&h->rest_left, n, memory_order_relaxed);
+        atomic_store_explicit(&h->rest_next,
+                              n < XPBD__TEAM_REST_MAX / 2u ? 2u * n : XPBD__TEAM_REST_MAX,
+                              memory_order_relaxed);
+    } else if (t->shared > 0u) {
+        atomic_store_explicit(&h->rest_next, n > 1u ? n - 1u : 1u, memory_order_relaxed);
+    }
+}
+
 void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx)
 {
+    xpbd__team_hint *hint = xpbd__team_hint_of(x->ex);
+#ifndef XPBD__TEAM_WAIT_ALL /* test builds: every step starts with its team */
+    if (xpbd__team_resting(hint)) {
+        /* every stage on the caller, with no enqueue */
+        const xpbd__exec team = *x;
+        *x = xpbd__exec_serial();
+        drive(ctx);
+        *x = team;
+        return;
+    }
+#endif
     struct xpbd__team t;
     const uint32_t members = x->workers < XPBD__TEAM_MAX ? x->workers : XPBD__TEAM_MAX;
     atomic_init(&t.stage, 0);
     atomic_init(&t.done, 0u);
     atomic_init(&t.joined, 1u);
     atomic_init(&t.driving, 0u);
+    atomic_init(&t.dismissed, 0u);
+    atomic_init(&t.sleepers, 0u);
+    if (pthread_mutex_init(&t.lock, NULL) != 0) {
+        drive(ctx);
+        return;
+    }
+    if (pthread_cond_init(&t.wake, NULL) != 0) {
+        pthread_mutex_destroy(&t.lock);
+        drive(ctx);
+        return;
+    }
+    t.stalled = 0;
+    t.same_cpu = 0;
+    t.sampling = 0;
+    t.own_ns = 0;
+    t.own_slices = 0;
+    t.pay_team_ns = 0;
+    t.pay_alone_ns = 0;
+    t.pay_samples = 0;
+    for (uint32_t m = 0; m < XPBD__TEAM_MAX; ++m)
+        atomic_init(&t.cpu[m], -1);
+    t.shared = 0;
     atomic_init(&t.task, NULL);
     atomic_init(&t.task_ctx, NULL);
     atomic_init(&t.count, 0u);
@@ -248,6 +500,10 @@ void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx)
     if (h)
         x->ex->finish(h, x->ex->user_ctx);
     x->team = NULL;
+    /* every member has returned (finish), none waits on them any more */
+    pthread_cond_destroy(&t.wake);
+    pthread_mutex_destroy(&t.lock);
+    xpbd__team_learn(hint, &t);
 }
 
 void xpbd__team_stage(struct xpbd__team *t, xpbd_range_task *task, uint32_t count,
@@ -263,19 +519,54 @@ void xpbd__team_stage(struct xpbd__team *t, xpbd_range_task *task, uint32_t coun
             mask |= 1u << m;
             ++shares;
         }
-    if (shares < 2) {
+    if (shares < 2 || t->stalled) {
         task(0, count, 0, ctx);
         return;
     }
+    ++t->shared;
     const uint32_t seq =
         (uint32_t)(atomic_load_explicit(&t->stage, memory_order_relaxed) >> 32) + 1u;
     atomic_store_explicit(&t->task, task, memory_order_relaxed);
     atomic_store_explicit(&t->task_ctx, ctx, memory_order_relaxed);
     atomic_store_explicit(&t->count, count, memory_order_relaxed);
     atomic_store_explicit(&t->done, 0u, memory_order_relaxed);
-    atomic_store_explicit(&t->stage, (uint64_t)seq << 32 | mask, memory_order_release);
+    atomic_store(&t->stage, (uint64_t)seq << 32 | mask);
+    xpbd__team_wake(t);
+    struct timespec t0, t1, t2;
+    const int timed = timespec_get(&t0, TIME_UTC) != 0;
+    t->sampling = timed && seq % XPBD__TEAM_PAY_EVERY == 0u;
+    t->own_ns = 0;
+    t->own_slices = 0;
     xpbd__team_work(t, seq, 0, shares, 0);
-    unsigned spins = 0;
-    while (atomic_load_explicit(&t->done, memory_order_acquire) != shares * XPBD__TEAM_SLICES)
-        xpbd__team_pause(&spins);
+    const uint32_t all = shares * XPBD__TEAM_SLICES;
+    int stall = 0, waited = 0;
+    if (atomic_load_explicit(&t->done, memory_order_acquire) != all) {
+        const int timed_wait = timed && timespec_get(&t1, TIME_UTC) != 0;
+        unsigned spins = 0;
+        while (atomic_load_explicit(&t->done, memory_order_acquire) != all)
+            xpbd__team_pause(&spins);
+        waited = timed_wait && timespec_get(&t2, TIME_UTC) != 0;
+        stall = waited &&
+                xpbd__team_ns(&t1, &t2) > xpbd__team_ns(&t0, &t1) + XPBD__TEAM_STALL_NS;
+    }
+    if (t->sampling && t->own_slices > 0u && (waited || timespec_get(&t2, TIME_UTC) != 0)) {
+        /* the stage's time against what the driver alone would have taken,
+         * at its own pace per slice */
+        t->pay_team_ns += xpbd__team_ns(&t0, &t2);
+        t->pay_alone_ns += t->own_ns * all / t->own_slices;
+        stall |= ++t->pay_samples >= XPBD__TEAM_PAY_SAMPLES &&
+                 10 * t->pay_team_ns > 9 * t->pay_alone_ns;
+    }
+    t->sampling = 0;
+    const int here = XPBD__CPU();
+    for (uint32_t m = 1; here >= 0 && m < t->members; ++m)
+        if ((mask >> m & 1u) && atomic_load_explicit(&t->cpu[m], memory_order_relaxed) == here) {
+            stall |= ++t->same_cpu >= XPBD__TEAM_SAME_CPU;
+            break;
+        }
+    if (stall) {
+        t->stalled = 1;
+        atomic_store(&t->dismissed, 1u);
+        xpbd__team_wake(t);
+    }
 }

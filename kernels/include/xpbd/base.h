@@ -15,9 +15,9 @@
  * before they return); a failed
  * allocation is XPBD_ERR_NOMEM. Everything else, the kernels, validators,
  * broad phase and step drivers (xpbd_step_*, xpbd_world_step_*) included,
- * works in caller memory and never allocates (the OpenMP runtime behind
- * xpbd_executor_default() allocates its own threads' state when it starts
- * them). */
+ * works in caller memory and never allocates (the default executor,
+ * xpbd_executor_default(), starts its threads once, at the first task that
+ * can use them). */
 #ifndef XPBD_BASE_H
 #define XPBD_BASE_H
 

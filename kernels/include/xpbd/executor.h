@@ -22,15 +22,22 @@
  * run them at once on distinct threads (as a parallel loop or a job system
  * does). Any other schedule still gives the same results, only slower:
  * ranges run one after another on one thread leave member 0 to do all the
- * work, and a range run before member 0 starts waits up to 10 ms for it,
- * then leaves. The results do not depend on how the ranges are scheduled
- * or on the number of workers. A worker never calls back into the host,
- * and the step calls only enqueue() and finish().
+ * work, and a range run before member 0 starts waits up to 10 ms for it
+ * (asleep after a short spin), then leaves. The results do not depend on
+ * how the ranges are scheduled or on the number of workers. A worker never
+ * calls back into the host, and the step calls only enqueue() and finish().
  *
- * xpbd_executor_default() is an executor on OpenMP (the compiler's runtime,
- * libgomp with gcc) when the library was built with OpenMP (CMake option
- * XPBD_OPENMP, on when the compiler supports OpenMP); NULL otherwise, and the
- * step then runs serially. */
+ * A member waiting for the next stage spins briefly, then sleeps until
+ * member 0 publishes it. When the members do not pay (a stage waited long
+ * on a member descheduled inside its share, members ran on member 0's own
+ * CPU, or the stages took more than 90% of what member 0 alone would
+ * have: the host keeps the other cores busy), member 0 dismisses them and
+ * finishes the step alone, and the next steps on the same executor make no
+ * enqueue (1, 2, 4, ... up to 128 steps, then one tries again), so a
+ * threaded step on a loaded machine costs about what a serial one does.
+ *
+ * xpbd_executor_default() is the library's own pool of POSIX threads:
+ * see its comment below. */
 #ifndef XPBD_EXECUTOR_H
 #define XPBD_EXECUTOR_H
 
@@ -55,19 +62,23 @@ typedef struct xpbd_executor {
     void *user_ctx;          /* the host's own pointer, passed back */
 } xpbd_executor;
 
-/* The default executor on OpenMP (libgomp), or NULL when the library was built without
- * OpenMP (XPBD_OPENMP=OFF).
+/* The default executor: the library's own pool of threads (started at the
+ * first task that can use them; never NULL but where threads cannot be
+ * created at all).
  *
- * Its enqueue() runs the whole task before it returns (so it returns NULL):
- * the ranges are cut from count and min_range only (at most
+ * Its ranges are cut from count and min_range only (at most
  * XPBD_EXECUTOR_DEFAULT_RANGES ranges of equal length, the last one shorter,
- * none shorter than min_range but the last), dealt out in order to the
- * threads of one `omp parallel for schedule(static)`; worker is
- * omp_get_thread_num(). With one worker, or a single range, it runs the
- * ranges in order on the calling thread. worker_count is omp_get_max_threads()
- * at the first call (OMP_NUM_THREADS sets it). Called from inside an OpenMP
- * parallel region, the nested region follows the host's OpenMP settings
- * (one thread unless nesting is enabled): the task still runs whole. */
+ * none shorter than min_range but the last) and claimed one at a time: by
+ * the pool's threads from the last range down, by the caller from range 0
+ * up in finish(). A range nobody has started when the caller reaches
+ * finish() is the caller's, so finish() waits only for ranges running on a
+ * thread, never for a thread the host keeps off its core. worker is 0 on
+ * the caller and 1 .. workers-1 on the pool's threads, one index per
+ * thread. enqueue() returns NULL after running the task itself when it
+ * cannot use the pool (one worker, one range, or 16 tasks in flight).
+ * worker_count is XPBD_NUM_THREADS if set (a positive number, at most 64),
+ * otherwise the CPUs the process may run on; the pool holds worker_count - 1
+ * threads, which sleep when there is nothing to do. */
 XPBD_API const xpbd_executor *xpbd_executor_default(void);
 
 /* The most ranges the default executor cuts a task into. */

@@ -296,7 +296,7 @@ static int xb_cloth_run(int side, int v, xpbd_isa isa, uint32_t threads, uint32_
     cfg.gravity[2] = 0;
     cfg.isa = isa;
     cfg.measure_residual = 0;
-    cfg.threads = threads; /* on the default executor (OpenMP), serial without it */
+    cfg.threads = threads; /* on the default executor, the library's thread pool */
     uint64_t count = 0;
     int ok = 1;
     const double t0 = xb_now();

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct xt_test {
@@ -170,6 +171,60 @@ static inline double xt_range(xt_rng *r, double lo, double hi)
 static inline uint32_t xt_below(xt_rng *r, uint32_t n)
 {
     return (uint32_t)(xt_next(r) % n);
+}
+
+/* ----------------------------------------------------- files, bytes --- */
+
+/* 1 if a file is at path. */
+static inline int xt_file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* The whole file at path, NUL after it (malloc'd; NULL: cannot be read or
+ * no memory); *size its bytes (0 when not read) when size is not NULL. */
+static inline char *xt_read_file(const char *path, size_t *size)
+{
+    if (size)
+        *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap + 1);
+    size_t got;
+    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *g = realloc(b, 2 * cap + 1);
+            if (!g) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = g;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (b)
+        b[n] = 0;
+    if (size)
+        *size = n;
+    return b;
+}
+
+/* 1 if the n bytes at p are all 0 (a struct a function zeroed). */
+static inline int xt_all_zero(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t k = 0; k < n; ++k)
+        if (b[k])
+            return 0;
+    return 1;
 }
 
 /* ------------------------------------------------------------ tables --- */

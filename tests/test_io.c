@@ -68,15 +68,6 @@ const char *io_data_path(const char *name)
     return io_join(io_data, name);
 }
 
-static int io_zeroed(const xpbd_mesh_data *m)
-{
-    const unsigned char *b = (const unsigned char *)m;
-    for (size_t k = 0; k < sizeof *m; ++k)
-        if (b[k])
-            return 0;
-    return 1;
-}
-
 /* exact comparisons, the first difference printed */
 #define IO_SAME(got, want, n, fmt)                                                            \
     do {                                                                                      \
@@ -142,7 +133,7 @@ static void io_status(void)
     xpbd_io_error err;
     memset(&m, 0xab, sizeof m);
     ENSURE_STATUS(xpbd_io_load_obj(NULL, NULL, &m, &err), XPBD_ERR_ARGUMENT);
-    ENSURE(io_zeroed(&m));
+    ENSURE(xt_all_zero(&m, sizeof m));
     ENSURE(strstr(err.what, "path") != NULL);
     ENSURE_STATUS(xpbd_io_load_obj("x.obj", NULL, NULL, &err), XPBD_ERR_ARGUMENT);
     ENSURE_STATUS(xpbd_io_load_obj_mem(NULL, 4, NULL, &m, NULL), XPBD_ERR_ARGUMENT);
@@ -152,7 +143,7 @@ static void io_status(void)
                   XPBD_ERR_ARGUMENT);
     ENSURE_STATUS(xpbd_io_load_gmsh(NULL, &m, NULL), XPBD_ERR_ARGUMENT);
     ENSURE_STATUS(xpbd_io_load_gmsh_mem(NULL, 3, &m, NULL), XPBD_ERR_ARGUMENT);
-    ENSURE(io_zeroed(&m));
+    ENSURE(xt_all_zero(&m, sizeof m));
 
     /* options */
     const char tri[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
@@ -162,7 +153,7 @@ static void io_status(void)
         memset(&m, 0xab, sizeof m);
         ENSURE_STATUS(xpbd_io_load_obj_mem(tri, sizeof tri - 1, &opt, &m, &err),
                       XPBD_ERR_ARGUMENT);
-        ENSURE(io_zeroed(&m));
+        ENSURE(xt_all_zero(&m, sizeof m));
         ENSURE(strstr(err.what, "scale") != NULL);
     }
     const xpbd_obj_options up7 = {1, (xpbd_io_up)7};
@@ -173,7 +164,7 @@ static void io_status(void)
     memset(&m, 0xab, sizeof m);
     memset(&err, 0xcd, sizeof err);
     ENSURE_STATUS(xpbd_io_load_obj(io_path("no-such.obj"), NULL, &m, &err), XPBD_ERR_FILE);
-    ENSURE(io_zeroed(&m));
+    ENSURE(xt_all_zero(&m, sizeof m));
     ENSURE_INT(err.line, 0);
     ENSURE(strstr(err.what, "cannot open") != NULL);
     ENSURE_STATUS(xpbd_io_load_gmsh(io_path("no-such.msh"), &m, NULL), XPBD_ERR_FILE);
@@ -181,20 +172,20 @@ static void io_status(void)
     ENSURE(strncmp(err.what, ".node: cannot open", 18) == 0);
     /* a directory opens (on POSIX) but does not read */
     ENSURE_STATUS(xpbd_io_load_gmsh(io_dir, &m, &err), XPBD_ERR_FILE);
-    ENSURE(io_zeroed(&m));
+    ENSURE(xt_all_zero(&m, sizeof m));
 
     /* no bytes at all */
     ENSURE_STATUS(xpbd_io_load_obj_mem(NULL, 0, NULL, &m, &err), XPBD_ERR_FILE);
     ENSURE(strstr(err.what, "no vertices") != NULL);
     ENSURE_STATUS(xpbd_io_load_gmsh_mem(NULL, 0, &m, &err), XPBD_ERR_FILE);
     ENSURE_STATUS(xpbd_io_load_tetgen_mem("", 0, NULL, 0, NULL, 0, &m, &err), XPBD_ERR_FILE);
-    ENSURE(io_zeroed(&m));
+    ENSURE(xt_all_zero(&m, sizeof m));
     /* a success needs no err, and a mesh freed twice is fine */
     REQUIRE_STATUS(xpbd_io_load_obj_mem(tri, sizeof tri - 1, NULL, &m, NULL), XPBD_OK);
     ENSURE_INT(m.particles, 3);
     xpbd_mesh_data_free(&m);
     xpbd_mesh_data_free(&m);
-    ENSURE(io_zeroed(&m));
+    ENSURE(xt_all_zero(&m, sizeof m));
 }
 
 /* --------------------------------------------------------------- OBJ --- */
@@ -825,7 +816,7 @@ static void io_catalogue(void)
                 continue;
             }
             ENSURE_STATUS(st, r->want);
-            ENSURE(io_zeroed(&m));
+            ENSURE(xt_all_zero(&m, sizeof m));
             ENSURE(memchr(err.what, '\0', sizeof err.what) != NULL);
             ENSURE(strstr(err.what, r->what) != NULL);
             ENSURE_INT(err.line, want_line);
@@ -885,9 +876,7 @@ static void io_check_box(const xpbd_mesh_data *m, int labels)
             b[k] = x2[k] - x0[k];
             c[k] = x3[k] - x0[k];
         }
-        const double v6 = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-                          a[2] * (b[0] * c[1] - b[1] * c[0]);
-        volume += fabs(v6) / 6;
+        volume += fabs(io_triple(a, b, c, NULL)) / 6;
         if (labels)
             ENSURE_INT(m->tet_label ? m->tet_label[t] : -1, 7);
     }
@@ -900,9 +889,9 @@ static void io_check_box(const xpbd_mesh_data *m, int labels)
             a[k] = x1[k] - x0[k];
             b[k] = x2[k] - x0[k];
         }
-        const double n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
-                             a[0] * b[1] - a[1] * b[0]};
-        area += sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) / 2;
+        double n[3];
+        io_cross3(a, b, n);
+        area += sqrt(io_dot3(n, n)) / 2;
         ENSURE(m->triangle_label && m->triangle_label[f] >= 1 && m->triangle_label[f] <= 6);
     }
     ENSURE_NEAR(volume, 1.0, 1e-12);
@@ -952,47 +941,9 @@ static void io_mesher(void)
 
 /* ------------------------------------------------------- results out --- */
 
-/* the whole file at path, NUL-terminated (malloc'd; NULL: cannot be read) */
-static char *io_slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *b = malloc(cap + 1);
-    size_t got;
-    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *g = realloc(b, 2 * cap + 1);
-            if (!g) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = g;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (b)
-        b[n] = 0;
-    if (size)
-        *size = n;
-    return b;
-}
-
 static int io_same_bits(const void *a, const void *b, size_t n)
 {
     return memcmp(a, b, n) == 0;
-}
-
-static int io_exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f)
-        fclose(f);
-    return f != NULL;
 }
 
 /* after `key` in s, the text from the next '>' on (XML: the element's
@@ -1067,7 +1018,7 @@ static void io_export_vtu(void)
     const char *path = io_path("frame.vtu");
     remove(path);
     REQUIRE_STATUS(xpbd_io_write_vtu(path, &fr), XPBD_OK);
-    char *s = io_slurp(path, NULL);
+    char *s = xt_read_file(path, NULL);
     REQUIRE(s != NULL);
     ENSURE(strstr(s, "<VTKFile type=\"UnstructuredGrid\"") != NULL);
     ENSURE(strstr(s, "NumberOfPoints=\"5\" NumberOfCells=\"3\"") != NULL);
@@ -1089,7 +1040,7 @@ static void io_export_vtu(void)
     IO_SAME(type, want_type, 3, "%lu");
     ENSURE(strstr(s, "</VTKFile>\n") != NULL);
     free(s);
-    ENSURE(!io_exists(io_path("frame.vtu.part")));
+    ENSURE(!xt_file_exists(io_path("frame.vtu.part")));
 }
 
 static void io_export_vtk(void)
@@ -1099,7 +1050,7 @@ static void io_export_vtk(void)
     const char *path = io_path("frame.vtk");
     remove(path);
     REQUIRE_STATUS(xpbd_io_write_vtk(path, &fr), XPBD_OK);
-    char *s = io_slurp(path, NULL);
+    char *s = xt_read_file(path, NULL);
     REQUIRE(s != NULL);
     ENSURE(strncmp(s, "# vtk DataFile Version 3.0\n", 27) == 0);
     ENSURE(strstr(s, "\nASCII\nDATASET UNSTRUCTURED_GRID\n") != NULL);
@@ -1130,7 +1081,7 @@ static void io_export_pvd(void)
     const char *path = io_path("run.pvd");
     for (size_t count = 1; count <= 4; ++count) {
         REQUIRE_STATUS(xpbd_io_write_pvd(path, count, files, times), XPBD_OK);
-        char *s = io_slurp(path, NULL);
+        char *s = xt_read_file(path, NULL);
         REQUIRE(s != NULL);
         ENSURE(strstr(s, "<VTKFile type=\"Collection\"") != NULL);
         ENSURE(strstr(s, "</Collection>\n</VTKFile>\n") != NULL);
@@ -1181,11 +1132,11 @@ static void io_export_pc2(void)
     REQUIRE_STATUS(xpbd_io_pc2_open(&w, path, P, 1.5f, 0.25f), XPBD_OK);
     for (size_t s = 0; s < S; ++s)
         REQUIRE_STATUS(xpbd_io_pc2_append(w, xyz[s]), XPBD_OK);
-    ENSURE(!io_exists(path)); /* not in place before close */
+    ENSURE(!xt_file_exists(path)); /* not in place before close */
     REQUIRE_STATUS(xpbd_io_pc2_close(w), XPBD_OK);
-    ENSURE(!io_exists(io_path("run.pc2.part")));
+    ENSURE(!xt_file_exists(io_path("run.pc2.part")));
     size_t size;
-    unsigned char *b = (unsigned char *)io_slurp(path, &size);
+    unsigned char *b = (unsigned char *)xt_read_file(path, &size);
     REQUIRE(b != NULL);
     ENSURE_INT(size, 32 + (size_t)S * P * 12);
     ENSURE(memcmp(b, "POINTCACHE2\0", 12) == 0);
@@ -1241,7 +1192,7 @@ static void io_export_pc2(void)
     REQUIRE_STATUS(xpbd_io_pc2_open(&w, path, P, 1.0f, 1.0f), XPBD_OK);
     REQUIRE_STATUS(xpbd_io_pc2_append(w, xyz[0]), XPBD_OK);
     xpbd_io_pc2_discard(w);
-    ENSURE(!io_exists(io_path("run.pc2.part")));
+    ENSURE(!xt_file_exists(io_path("run.pc2.part")));
     REQUIRE_STATUS(xpbd_io_read_pc2(path, &pc), XPBD_OK);
     ENSURE_INT(pc.points, 2);
     xpbd_io_pc2_free(&pc);
@@ -1278,25 +1229,25 @@ static void io_export_fail(void)
     ENSURE_STATUS(xpbd_io_pc2_open(&w, io_path("no_such_dir/run.pc2"), 5, 0.0f, 1.0f),
                   XPBD_ERR_FILE);
     ENSURE(w == NULL);
-    ENSURE(!io_exists(missing) && !io_exists(io_path("no_such_dir/frame.vtu.part")));
+    ENSURE(!xt_file_exists(missing) && !xt_file_exists(io_path("no_such_dir/frame.vtu.part")));
     /* the target is a directory (the work directory itself): the .part file
      * beside it is written, the rename fails, the .part file is removed */
     char part[1100];
     snprintf(part, sizeof part, "%s.part", io_dir);
     ENSURE_STATUS(xpbd_io_write_vtu(io_dir, &fr), XPBD_ERR_FILE);
-    ENSURE(!io_exists(part));
+    ENSURE(!xt_file_exists(part));
     ENSURE_STATUS(xpbd_io_write_vtk(io_dir, &fr), XPBD_ERR_FILE);
-    ENSURE(!io_exists(part));
+    ENSURE(!xt_file_exists(part));
     REQUIRE_STATUS(xpbd_io_pc2_open(&w, io_dir, 5, 0.0f, 1.0f), XPBD_OK);
     REQUIRE_STATUS(xpbd_io_pc2_append(w, io_ex_xyz), XPBD_OK);
     ENSURE_STATUS(xpbd_io_pc2_close(w), XPBD_ERR_FILE);
-    ENSURE(!io_exists(part));
+    ENSURE(!xt_file_exists(part));
     /* bad frames are refused before anything is opened; the old file kept */
     char path[1100];
     snprintf(path, sizeof path, "%s", io_path("kept.vtu"));
     REQUIRE_STATUS(xpbd_io_write_vtu(path, &fr), XPBD_OK);
     size_t before, after;
-    char *a = io_slurp(path, &before);
+    char *a = xt_read_file(path, &before);
     xpbd_io_frame bad = fr;
     static const uint32_t far[8] = {0, 1, 2, 3, 1, 2, 3, 5};
     bad.tet = far;
@@ -1319,7 +1270,7 @@ static void io_export_fail(void)
     ENSURE_STATUS(xpbd_io_write_vtu(path, &bad), XPBD_ERR_ARGUMENT);
     ENSURE_STATUS(xpbd_io_write_vtu(path, NULL), XPBD_ERR_ARGUMENT);
     ENSURE_STATUS(xpbd_io_write_vtk(NULL, &fr), XPBD_ERR_ARGUMENT);
-    char *b = io_slurp(path, &after);
+    char *b = xt_read_file(path, &after);
     ENSURE(a && b && before == after && memcmp(a, b, before) == 0);
     free(a);
     free(b);

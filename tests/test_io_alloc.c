@@ -13,6 +13,7 @@
  *
  *   xpbd-io-alloc-tests DIR   (the path loaders' files are written there) */
 #include "io_files.h"
+#include "test.h"
 
 #include <xpbd/replay.h>
 
@@ -70,34 +71,7 @@ static const char *const names[8] = {"xpbd_io_load_obj_mem",    "xpbd_io_load_ob
                                      "xpbd_io_load_gmsh_mem (4.1 binary)",
                                      "xpbd_io_load_gmsh (2.2)", "xpbd_io_load_gmsh (4.1 ASCII)"};
 
-static int zeroed(const xpbd_mesh_data *m)
-{
-    const unsigned char *b = (const unsigned char *)m;
-    for (size_t k = 0; k < sizeof *m; ++k)
-        if (b[k])
-            return 0;
-    return 1;
-}
-
 /* ------------------------------------------------------------ replays --- */
-
-static int all_zero(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t k = 0; k < n; ++k)
-        if (b[k])
-            return 0;
-    return 1;
-}
-
-/* 1 if a file is at p. */
-static int exists(const char *p)
-{
-    FILE *f = fopen(p, "rb");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
 
 /* One replay call with allocation k failing (0: none): 1 when it did what
  * it documents for XPBD_ERR_NOMEM (k > 0) or succeeded (k = 0). */
@@ -154,7 +128,7 @@ static int replay_call(int which, xpbd_engine_f64 *e, const xpbd_replay_file *re
               err.what);
         ok = st == XPBD_ERR_NOMEM;
         if (which == 0 || which >= 3)
-            CHECK(all_zero(&f, sizeof f), "%s, allocation %lu failing: *out not zeroed",
+            CHECK(xt_all_zero(&f, sizeof f), "%s, allocation %lu failing: *out not zeroed",
                   what[which], k);
         if (which >= 2)
             CHECK(err.what[0] != '\0', "%s, allocation %lu failing: no message", what[which], k);
@@ -162,7 +136,7 @@ static int replay_call(int which, xpbd_engine_f64 *e, const xpbd_replay_file *re
             CHECK(log.inputs == 0 && xpbd_replay_state_hash_f64(e) == before,
                   "%s, allocation %lu failing: logged or applied", what[which], k);
         if (which == 2)
-            CHECK(!exists(saved) && !exists(path("alloc_replay_saved.xrp.part")),
+            CHECK(!xt_file_exists(saved) && !xt_file_exists(path("alloc_replay_saved.xrp.part")),
                   "%s, allocation %lu failing: a file written", what[which], k);
     }
     if ((which == 0 || which >= 3) && st == XPBD_OK)
@@ -284,7 +258,11 @@ static xpbd_status writer_call(int which, unsigned long k, unsigned long *count)
     const double pvd_time[2] = {0, 1.0 / 60};
     xpbd_io_pc2_writer *w = NULL;
     xpbd_io_pc2 pc;
-    xpbd_status st;
+    xpbd_status st, opened = XPBD_OK;
+    char part[1100];
+    snprintf(part, sizeof part, "%s.part", path(file[which]));
+    size_t in_size = 0; /* the PC2 reader's input, to be left as it was */
+    char *in = which == 5 ? xt_read_file(path(file[5]), &in_size) : NULL;
     xt_af_count = 0;
     xt_af_live = 0;
     xt_af_fail_at = k;
@@ -294,34 +272,58 @@ static xpbd_status writer_call(int which, unsigned long k, unsigned long *count)
     case 2: st = xpbd_io_write_pvd(path(file[2]), 2, pvd_file, pvd_time); break;
     case 3: st = xpbd_io_write_obj(path(file[3]), 4, xyz, 1, tri); break;
     case 4:
-        st = xpbd_io_pc2_open(&w, path(file[4]), 4, 1, 1);
+        st = opened = xpbd_io_pc2_open(&w, path(file[4]), 4, 1, 1);
         if (st == XPBD_OK)
             st = xpbd_io_pc2_append(w, xyz);
         if (st == XPBD_OK)
             st = xpbd_io_pc2_close(w);
         else
             xpbd_io_pc2_discard(w);
-        CHECK(st == XPBD_OK || w == NULL || k == 0, "xpbd_io_pc2_open failing: *out not NULL");
+        if (k > 0) {
+            /* out of memory, *out NULL when open failed, nothing allocated,
+             * the target as it was and no PATH.part */
+            const int kept = file_is(path(file[4]), "before\n"), part_left = xt_file_exists(part);
+            CHECK(st == XPBD_ERR_NOMEM && (opened == XPBD_OK || w == NULL) && xt_af_live == 0 &&
+                      kept && !part_left,
+                  "xpbd_io_pc2_open/append/close, allocation %lu failing: status %d, open %d, "
+                  "*out %s, %ld blocks left, target %s, %s.part %s",
+                  k, st, opened, w ? "set" : "NULL", xt_af_live, kept ? "as it was" : "changed",
+                  file[4], part_left ? "left" : "absent");
+        }
         break;
     default:
         memset(&pc, 0xab, sizeof pc);
         st = xpbd_io_read_pc2(path(file[5]), &pc);
         if (st == XPBD_OK)
             xpbd_io_pc2_free(&pc);
-        else
-            CHECK(pc.xyz == NULL && pc.points == 0 && pc.samples == 0,
-                  "xpbd_io_read_pc2, allocation %lu failing: *out not zeroed", k);
+        if (k > 0) {
+            /* out of memory, *out zeroed, nothing allocated, the input as
+             * it was and nothing written beside it */
+            size_t now_size = 0;
+            char *now = xt_read_file(path(file[5]), &now_size);
+            const int kept = in && now && now_size == in_size &&
+                             memcmp(now, in, in_size) == 0,
+                      part_left = xt_file_exists(part);
+            CHECK(st == XPBD_ERR_NOMEM && xt_all_zero(&pc, sizeof pc) && xt_af_live == 0 &&
+                      kept && !part_left,
+                  "xpbd_io_read_pc2, allocation %lu failing: status %d, *out %s, %ld blocks "
+                  "left, input %s, %s.part %s",
+                  k, st, xt_all_zero(&pc, sizeof pc) ? "zeroed" : "not zeroed", xt_af_live,
+                  kept ? "as it was" : "changed", file[5], part_left ? "left" : "absent");
+            free(now);
+        }
         break;
     }
     *count = xt_af_count;
     xt_af_fail_at = 0;
+    free(in);
     return st;
 }
 
 /* Every writer with its k-th allocation failing, for every k a clean write
  * makes: XPBD_ERR_NOMEM, no block left, the target as it was ("before")
  * and no PATH.part beside it; and the PC2 reader: XPBD_ERR_NOMEM, *out
- * zeroed, no block left. */
+ * zeroed, no block left, its input as it was and no PATH.part. */
 static void writer_cases(void)
 {
     static const char *const names[6] = {"xpbd_io_write_vtu", "xpbd_io_write_vtk",
@@ -399,7 +401,8 @@ int main(int argc, char **argv)
             st = load(which, &m, &err);
             CHECK(st == XPBD_ERR_NOMEM, "%s, allocation %lu of %lu failing: %d (%s)", names[which],
                   k, count, st, err.what);
-            CHECK(zeroed(&m), "%s, allocation %lu failing: *out not zeroed", names[which], k);
+            CHECK(xt_all_zero(&m, sizeof m), "%s, allocation %lu failing: *out not zeroed",
+                  names[which], k);
             CHECK(err.what[0] != '\0', "%s, allocation %lu failing: no message", names[which], k);
             CHECK(xt_af_live == 0, "%s, allocation %lu failing: %ld blocks left", names[which], k,
                   xt_af_live);

@@ -34,29 +34,6 @@ static double io_gamma(double n)
     return n * IO_U / (1 - n * IO_U);
 }
 
-static double io_dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void io_cross3(const double *a, const double *b, double *c)
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* a . (b x c) and, in *p, the same sum with every product's absolute value */
-static double io_triple(const double *a, const double *b, const double *c, double *p)
-{
-    double bc[3];
-    io_cross3(b, c, bc);
-    *p = fabs(a[0]) * (fabs(b[1] * c[2]) + fabs(b[2] * c[1])) +
-         fabs(a[1]) * (fabs(b[2] * c[0]) + fabs(b[0] * c[2])) +
-         fabs(a[2]) * (fabs(b[0] * c[1]) + fabs(b[1] * c[0]));
-    return io_dot3(a, bc);
-}
-
 /* 6V of tet t (corners into xyz) and, in *p, its absolute triple product */
 static double io_tet6(const double *xyz, const uint32_t *t, double *p)
 {
@@ -66,28 +43,6 @@ static double io_tet6(const double *xyz, const uint32_t *t, double *p)
         for (int c = 0; c < 3; ++c)
             e[k][c] = xyz[3 * (size_t)t[k + 1] + (size_t)c] - x0[c];
     return io_triple(e[0], e[1], e[2], p);
-}
-
-/* the whole file (malloc'd, NUL after it; NULL: cannot be read) */
-static char *io_read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *b = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
-        b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) {
-        b[n] = 0;
-        *size = (size_t)n;
-    }
-    return b;
 }
 
 /* ------------------------------------------------------- TetGen PLCs --- */
@@ -493,12 +448,19 @@ static void io_tetgen_body(const char *name, const io_surface *s, double max_vol
         r = fmax(r, fabs(s->xyz[i]));
     if (closed_form == closed_form) {
         /* the formula's own few roundings (8 u of it) and, for points made
-         * by sin and cos (within an ulp) times a radius plus an offset,
-         * each coordinate within 4 ulps of R = max |x|: points 4 sqrt(3) u R
-         * from the formula's, the volume within that times the area */
+         * with sin and cos (io_make_torus: tube radius 0.4 about radius 1,
+         * R = max |x| = 1.4), their distance from the formula's exact
+         * points, which moves the volume by at most that times the area.
+         * Per coordinate (u = IO_U = 2^-53): the angle 2 IO_PI i / N is
+         * within gamma_3 2 pi < 19 u of its value (IO_PI, the product, the
+         * quotient), so its cos and sin within 19 u + libm's ulp (2 u) =
+         * 21 u; 1 + 0.4 cos v within 0.4 (21 u + u) + 1.4 u = 10.2 u; times
+         * cos u within 1.4 (21 u) + 10.2 u + 1.4 u = 41 u; 0.4 sin v within
+         * 9 u. Every coordinate within 41 u < 30 u R: a point within
+         * 30 sqrt(3) u R of the formula's. */
         ENSURE_NEAR(poly, closed_form,
                     poly_bound + 8 * IO_U * closed_form +
-                        (rounded ? 4 * sqrt(3.0) * IO_U * r * area : 0));
+                        (rounded ? 30 * sqrt(3.0) * IO_U * r * area : 0));
         printf("      polyhedron %.17g by the divergence theorem, %.17g by its formula\n", poly,
                closed_form);
     }
@@ -514,12 +476,17 @@ static void io_tetgen_body(const char *name, const io_surface *s, double max_vol
     const double v = io_tets_volume(&m, &bound);
     /* Tolerance, set before the run: the two sums' rounding (bound,
      * poly_bound: see io_tets_volume and io_surface_volume) and the
-     * boundary's: a Steiner point TetGen puts on a facet is in the facet's
-     * plane to the rounding of its computation, taken as at most 8 ulps of
-     * the largest coordinate R per coordinate, i.e. 8 sqrt(3) u R off the
-     * plane; moving boundary points off their facets by at most d changes
+     * boundary's. TetGen writes its points with %.17g (read back exactly),
+     * so a Steiner point it puts on a facet (a segment's midpoint, a
+     * subface's circumcentre) is off the facet's plane by the rounding of
+     * its coordinates only: a point a + s (b - a) + t (c - a) of the plane
+     * (s, t in [0, 1]; errors in s and t keep it in the plane), each
+     * coordinate through at most 4 roundings (a difference, a product, two
+     * sums), so within gamma_4 (|a| + |b - a| + |c - a|) <= gamma_4 5 R of
+     * the plane's point, R = max |x|: at most 5 gamma_4 sqrt(3) R off the
+     * plane. Moving boundary points off their facets by at most d changes
      * the enclosed volume by at most d times the surface's area. */
-    const double geometry = 8 * sqrt(3.0) * IO_U * r * area;
+    const double geometry = 5 * io_gamma(4) * sqrt(3.0) * r * area;
     const double tol = bound + poly_bound + geometry;
     printf("      tets %.17g, polyhedron %.17g: error %.3g, tol %.3g (sums %.2g + %.2g, "
            "boundary %.2g)\n",
@@ -601,7 +568,7 @@ static int io_msh_info_of(const char *path, io_msh_info *in)
 {
     memset(in, 0, sizeof *in);
     size_t n;
-    char *b = io_read_all(path, &n);
+    char *b = xt_read_file(path, &n);
     if (!b)
         return 0;
     int ok = 0;

@@ -319,6 +319,14 @@ add_test(NAME license.spdx
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/spdx_check.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(license.spdx PROPERTIES LABELS "unit")
 
+# --- no function in kernels/ longer than 100 lines ----------------------------
+# (tests/function_length_check.sh: Universal Ctags' end lines; skipped
+# without ctags)
+add_test(NAME kernels.function_length
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/function_length_check.sh ${PROJECT_SOURCE_DIR} 100
+          kernels)
+set_tests_properties(kernels.function_length PROPERTIES LABELS "unit" SKIP_RETURN_CODE 77)
+
 # --- every exported function written out where it is defined ------------------
 # grep -rnw NAME kernels/src must find each exported function's definition
 # (not a name pasted together by a macro).

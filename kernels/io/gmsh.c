@@ -544,6 +544,107 @@ static xpbd_status gm_coords(gm *g, size_t i, int64_t extra)
     return XPBD_OK;
 }
 
+/* The $Nodes header: (4.1) the block count and the tag range, the node
+ * count; the arrays for the nodes allocated. *at: the node count's text. */
+static xpbd_status gm_nodes_header(gm *g, int64_t *blocks, int64_t *n, int64_t *lo_tag,
+                                   int64_t *hi_tag, const char **at)
+{
+    xpbd_status st;
+    if (g->v41) {
+        if ((st = gm_int(g, 1, "node block count", 0, INT64_MAX, blocks, at)) != XPBD_OK)
+            return st;
+        const size_t min = g->binary ? 12 + g->ds : 8;
+        if ((uint64_t)*blocks > gm_left(g) || !xpbd__io_fits((size_t)*blocks, min, gm_left(g)))
+            return xpbd__io_fail_at(&g->t, *at, XPBD_ERR_FILE,
+                                    "%lld node blocks: more than the file holds",
+                                    (long long)*blocks);
+    }
+    if ((st = gm_int(g, 1, "node count", 0, INT64_MAX, n, at)) != XPBD_OK)
+        return st;
+    if (g->v41 &&
+        ((st = gm_int(g, 1, "minimum node tag", 0, INT64_MAX, lo_tag, NULL)) != XPBD_OK ||
+         (st = gm_int(g, 1, "maximum node tag", 0, INT64_MAX, hi_tag, NULL)) != XPBD_OK))
+        return st;
+    if ((st = gm_end_record(g, "$Nodes header")) != XPBD_OK)
+        return st;
+    if (*n == 0)
+        return xpbd__io_fail_at(&g->t, *at, XPBD_ERR_FILE, "no nodes");
+    /* a tag and three coordinates: 8 bytes in ASCII at least */
+    const size_t min = g->binary ? g->ds + 24 : 8;
+    if ((uint64_t)*n > gm_left(g) || !xpbd__io_fits((size_t)*n, min, gm_left(g)))
+        return xpbd__io_fail_at(&g->t, *at, XPBD_ERR_FILE,
+                                "%lld nodes cannot fit in the %zu bytes left", (long long)*n,
+                                gm_left(g));
+    if ((uint64_t)*n > UINT32_MAX)
+        return xpbd__io_fail_at(&g->t, *at, XPBD_ERR_FILE,
+                                "%lld nodes: more than 32-bit indices number", (long long)*n);
+    xpbd_mesh_data *m = &g->m;
+    if (!XPBD__IO_ALLOC(m->xyz, (size_t)*n, 3 * sizeof *m->xyz, 0) ||
+        !XPBD__IO_ALLOC(g->tags, (size_t)*n, sizeof *g->tags, 0))
+        return xpbd__io_fail_at(&g->t, *at, XPBD_ERR_NOMEM, "no memory for %lld nodes",
+                                (long long)*n);
+    m->particles = (size_t)*n;
+    return XPBD_OK;
+}
+
+/* One node block of 4.1 (n nodes in all, filled before it, tags in [lo_tag,
+ * hi_tag]): its header, its tags, then their coordinates. *nb: its nodes. */
+static xpbd_status gm_node_block_v41(gm *g, int64_t n, size_t filled, int64_t lo_tag,
+                                     int64_t hi_tag, int64_t *nb)
+{
+    xpbd_status st;
+    int64_t dim, tag, param;
+    const char *at;
+    if ((st = gm_record(g, "$Nodes")) != XPBD_OK ||
+        (st = gm_int(g, 0, "entity dimension", 0, 3, &dim, NULL)) != XPBD_OK ||
+        (st = gm_int(g, 0, "entity tag", INT32_MIN, INT32_MAX, &tag, NULL)) != XPBD_OK ||
+        (st = gm_int(g, 0, "parametric flag", 0, 1, &param, NULL)) != XPBD_OK ||
+        (st = gm_int(g, 1, "nodes in block", 0, INT64_MAX, nb, &at)) != XPBD_OK ||
+        (st = gm_end_record(g, "node block header")) != XPBD_OK)
+        return st;
+    if ((uint64_t)*nb > (uint64_t)n - filled)
+        return xpbd__io_fail_at(&g->t, at, XPBD_ERR_FILE,
+                                "node blocks hold more than the header's %lld nodes",
+                                (long long)n);
+    const int64_t extra = param ? dim : 0;
+    for (int64_t j = 0; j < *nb; ++j) {
+        int64_t tag_j;
+        if ((st = gm_record(g, "$Nodes")) != XPBD_OK ||
+            (st = gm_int(g, 1, "node tag", 1, INT64_MAX, &tag_j, &at)) != XPBD_OK)
+            return st;
+        if (tag_j < lo_tag || tag_j > hi_tag)
+            return xpbd__io_fail_at(&g->t, at, XPBD_ERR_FILE,
+                                    "node tag %lld outside the header's [%lld, %lld]",
+                                    (long long)tag_j, (long long)lo_tag, (long long)hi_tag);
+        g->tags[filled + (size_t)j] = (uint64_t)tag_j;
+        if ((st = gm_end_record(g, "node tag")) != XPBD_OK)
+            return st;
+    }
+    for (int64_t j = 0; j < *nb; ++j)
+        if ((st = gm_record(g, "$Nodes")) != XPBD_OK ||
+            (st = gm_coords(g, filled + (size_t)j, extra)) != XPBD_OK ||
+            (st = gm_end_record(g, "node coordinates")) != XPBD_OK)
+            return st;
+    return XPBD_OK;
+}
+
+/* The n nodes of 2.x, one record each: tag and coordinates. */
+static xpbd_status gm_nodes_v2(gm *g, int64_t n)
+{
+    xpbd_status st;
+    for (int64_t j = 0; j < n; ++j) {
+        int64_t tag_j;
+        if ((st = gm_record(g, "$Nodes")) != XPBD_OK)
+            return st;
+        if ((st = gm_int(g, 1, "node tag", 1, INT64_MAX, &tag_j, NULL)) != XPBD_OK ||
+            (st = gm_coords(g, (size_t)j, 0)) != XPBD_OK ||
+            (st = gm_end_record(g, "node")) != XPBD_OK)
+            return st;
+        g->tags[j] = (uint64_t)tag_j;
+    }
+    return XPBD_OK;
+}
+
 static xpbd_status gm_nodes(gm *g, const char *section)
 {
     xpbd_status st;
@@ -559,89 +660,20 @@ static xpbd_status gm_nodes(gm *g, const char *section)
         return st;
     int64_t blocks = 1, n, lo_tag = 1, hi_tag = INT64_MAX;
     const char *at;
-    if (g->v41) {
-        if ((st = gm_int(g, 1, "node block count", 0, INT64_MAX, &blocks, &at)) != XPBD_OK)
-            return st;
-        const size_t min = g->binary ? 12 + g->ds : 8;
-        if ((uint64_t)blocks > gm_left(g) || !xpbd__io_fits((size_t)blocks, min, gm_left(g)))
-            return xpbd__io_fail_at(&g->t, at, XPBD_ERR_FILE,
-                                    "%lld node blocks: more than the file holds",
-                                    (long long)blocks);
-    }
-    if ((st = gm_int(g, 1, "node count", 0, INT64_MAX, &n, &at)) != XPBD_OK)
+    if ((st = gm_nodes_header(g, &blocks, &n, &lo_tag, &hi_tag, &at)) != XPBD_OK)
         return st;
-    if (g->v41 &&
-        ((st = gm_int(g, 1, "minimum node tag", 0, INT64_MAX, &lo_tag, NULL)) != XPBD_OK ||
-         (st = gm_int(g, 1, "maximum node tag", 0, INT64_MAX, &hi_tag, NULL)) != XPBD_OK))
-        return st;
-    if ((st = gm_end_record(g, "$Nodes header")) != XPBD_OK)
-        return st;
-    if (n == 0)
-        return xpbd__io_fail_at(&g->t, at, XPBD_ERR_FILE, "no nodes");
-    /* a tag and three coordinates: 8 bytes in ASCII at least */
-    const size_t min = g->binary ? g->ds + 24 : 8;
-    if ((uint64_t)n > gm_left(g) || !xpbd__io_fits((size_t)n, min, gm_left(g)))
-        return xpbd__io_fail_at(&g->t, at, XPBD_ERR_FILE,
-                                "%lld nodes cannot fit in the %zu bytes left", (long long)n,
-                                gm_left(g));
-    if ((uint64_t)n > UINT32_MAX)
-        return xpbd__io_fail_at(&g->t, at, XPBD_ERR_FILE,
-                                "%lld nodes: more than 32-bit indices number", (long long)n);
-    xpbd_mesh_data *m = &g->m;
-    if (!XPBD__IO_ALLOC(m->xyz, (size_t)n, 3 * sizeof *m->xyz, 0) ||
-        !XPBD__IO_ALLOC(g->tags, (size_t)n, sizeof *g->tags, 0))
-        return xpbd__io_fail_at(&g->t, at, XPBD_ERR_NOMEM, "no memory for %lld nodes",
-                                (long long)n);
-    m->particles = (size_t)n;
     size_t filled = 0;
-    for (int64_t b = 0; b < blocks; ++b) {
-        int64_t nb = n, extra = 0;
-        if (g->v41) {
-            int64_t dim, tag, param;
-            if ((st = gm_record(g, "$Nodes")) != XPBD_OK ||
-                (st = gm_int(g, 0, "entity dimension", 0, 3, &dim, NULL)) != XPBD_OK ||
-                (st = gm_int(g, 0, "entity tag", INT32_MIN, INT32_MAX, &tag, NULL)) != XPBD_OK ||
-                (st = gm_int(g, 0, "parametric flag", 0, 1, &param, NULL)) != XPBD_OK ||
-                (st = gm_int(g, 1, "nodes in block", 0, INT64_MAX, &nb, &at)) != XPBD_OK ||
-                (st = gm_end_record(g, "node block header")) != XPBD_OK)
+    if (g->v41) {
+        for (int64_t b = 0; b < blocks; ++b) {
+            int64_t nb;
+            if ((st = gm_node_block_v41(g, n, filled, lo_tag, hi_tag, &nb)) != XPBD_OK)
                 return st;
-            if ((uint64_t)nb > (uint64_t)n - filled)
-                return xpbd__io_fail_at(&g->t, at, XPBD_ERR_FILE,
-                                        "node blocks hold more than the header's %lld nodes",
-                                        (long long)n);
-            extra = param ? dim : 0;
-            for (int64_t j = 0; j < nb; ++j) {
-                int64_t tag_j;
-                if ((st = gm_record(g, "$Nodes")) != XPBD_OK ||
-                    (st = gm_int(g, 1, "node tag", 1, INT64_MAX, &tag_j, &at)) != XPBD_OK)
-                    return st;
-                if (tag_j < lo_tag || tag_j > hi_tag)
-                    return xpbd__io_fail_at(&g->t, at, XPBD_ERR_FILE,
-                                            "node tag %lld outside the header's [%lld, %lld]",
-                                            (long long)tag_j, (long long)lo_tag,
-                                            (long long)hi_tag);
-                g->tags[filled + (size_t)j] = (uint64_t)tag_j;
-                if ((st = gm_end_record(g, "node tag")) != XPBD_OK)
-                    return st;
-            }
-            for (int64_t j = 0; j < nb; ++j)
-                if ((st = gm_record(g, "$Nodes")) != XPBD_OK ||
-                    (st = gm_coords(g, filled + (size_t)j, extra)) != XPBD_OK ||
-                    (st = gm_end_record(g, "node coordinates")) != XPBD_OK)
-                    return st;
-        } else {
-            for (int64_t j = 0; j < nb; ++j) {
-                int64_t tag_j;
-                if ((st = gm_record(g, "$Nodes")) != XPBD_OK)
-                    return st;
-                if ((st = gm_int(g, 1, "node tag", 1, INT64_MAX, &tag_j, NULL)) != XPBD_OK ||
-                    (st = gm_coords(g, (size_t)j, 0)) != XPBD_OK ||
-                    (st = gm_end_record(g, "node")) != XPBD_OK)
-                    return st;
-                g->tags[j] = (uint64_t)tag_j;
-            }
+            filled += (size_t)nb;
         }
-        filled += (size_t)nb;
+    } else {
+        if ((st = gm_nodes_v2(g, n)) != XPBD_OK)
+            return st;
+        filled = (size_t)n;
     }
     if (filled != (size_t)n)
         return xpbd__io_fail_at(&g->t, g->t.p, XPBD_ERR_FILE,

@@ -669,11 +669,11 @@ static xpbd_status rp_read_inputs(rp_reader *r, xpbd_replay_file *f)
     return st;
 }
 
-static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
+/* The version header, then the lines up to the step configuration: a file
+ * of another format or protocol is refused before anything else is read. */
+static xpbd_status rp_read_head(rp_reader *r, xpbd_replay_file *f)
 {
     uint64_t v;
-    /* the version header first: a file of another format or protocol is
-     * refused before anything else is read */
     if (!rp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "xpbd-replay") != 0 ||
         !rp_u64(r->tok[1], &v, 10) || v > UINT32_MAX)
         return rp_bad(r, "not an xpbd replay file (the first line must be 'xpbd-replay "
@@ -684,7 +684,6 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
                           "replay file format %u, but this build of xpbd reads formats %u to "
                           "%u: refused",
                           f->format, XPBD_REPLAY_FORMAT_OLDEST, XPBD_REPLAY_FORMAT);
-    const int old = f->format == 3; /* no threads, no colouring runs (xpbd/replay.h) */
     if (!rp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "protocol") != 0 ||
         !rp_u64(r->tok[1], &v, 10) || v > UINT32_MAX)
         return rp_bad(r, "expected 'protocol <version>'");
@@ -705,15 +704,21 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
     if (!rp_next(r) || r->ntok != 2 || strcmp(r->tok[0], "frame") != 0 ||
         !rp_u64(r->tok[1], &f->start_frame, 10))
         return rp_bad(r, "expected 'frame <start frame>'");
-    xpbd_status st = rp_read_config(r, &f->config, f->format);
+    const xpbd_status st = rp_read_config(r, &f->config, f->format);
     if (st != XPBD_OK)
         return st;
     if (f->config.version != XPBD_PROTOCOL_VERSION)
         return rp_version(r, r->line,
                           "step configuration of protocol %u, this build speaks %u: refused",
                           f->config.version, (unsigned)XPBD_PROTOCOL_VERSION);
+    return XPBD_OK;
+}
+
+/* The 'options' line (format 3: no threads). */
+static xpbd_status rp_read_options(rp_reader *r, xpbd_replay_file *f)
+{
+    const int old = f->format == 3; /* no threads, no colouring runs (xpbd/replay.h) */
     xpbd_engine_options *o = &f->options;
-    uint32_t u;
     if (!rp_next(r) || r->ntok != (old ? 11 : 13) || strcmp(r->tok[0], "options") != 0 ||
         strcmp(r->tok[1], "tear_stretch") != 0 || !rp_real(r, r->tok[2], &o->tear_stretch) ||
         strcmp(r->tok[3], "sleep_energy") != 0 || !rp_real(r, r->tok[4], &o->sleep_energy) ||
@@ -728,25 +733,42 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
                                "threads <n>'");
     if (o->max_particles > (uint32_t)INT32_MAX)
         return rp_bad(r, "max_particles beyond the index range");
+    return XPBD_OK;
+}
+
+/* The 'colouring' line; *has_runs: it gives the runs (format 3 wrote no
+ * runs; a third number there is the recording's value given by hand,
+ * xpbd/replay.h), *line: its line. */
+static xpbd_status rp_read_colouring(rp_reader *r, xpbd_replay_file *f, int *has_runs,
+                                     size_t *line)
+{
+    const int old = f->format == 3;
+    uint32_t u;
     int serial, runs = 0;
-    /* format 3 wrote no runs; a third number there is the recording's value
-     * given by hand (xpbd/replay.h) */
-    const int line = rp_next(r), has_runs = line && r->ntok == 4;
-    if (!line || (!has_runs && !(old && r->ntok == 3)) || strcmp(r->tok[0], "colouring") != 0 ||
+    const int got = rp_next(r);
+    *has_runs = got && r->ntok == 4;
+    if (!got || (!*has_runs && !(old && r->ntok == 3)) || strcmp(r->tok[0], "colouring") != 0 ||
         !rp_u32(r->tok[1], &u) || !rp_int(r->tok[2], &serial) ||
-        (has_runs && !rp_int(r->tok[3], &runs)))
+        (*has_runs && !rp_int(r->tok[3], &runs)))
         return rp_bad(r, "expected 'colouring <max colours> <serial> <runs>'");
-    const size_t colouring_line = r->line;
+    *line = r->line;
     f->colouring.max_colours = u;
     f->colouring.serial = serial;
     f->colouring.runs = runs;
+    return XPBD_OK;
+}
+
+/* The 'particles' line and one 'p' line a particle. */
+static xpbd_status rp_read_particles(rp_reader *r, xpbd_replay_file *f)
+{
+    uint64_t v;
     int hr, ht;
     if (!rp_next(r) || r->ntok != 4 || strcmp(r->tok[0], "particles") != 0 ||
         !rp_u64(r->tok[1], &v, 10) || v > (uint64_t)INT32_MAX || !rp_int(r->tok[2], &hr) ||
         !rp_int(r->tok[3], &ht))
         return rp_bad(r, "expected 'particles <n> <radius 0|1> <tethers 0|1>'");
     const size_t n = (size_t)v;
-    if (o->max_particles && o->max_particles < n)
+    if (f->options.max_particles && f->options.max_particles < n)
         return rp_bad(r, "more particles than the options' max_particles");
     /* each particle line takes at least 30 characters: a count beyond the
      * text is refused before anything is allocated for it */
@@ -788,10 +810,20 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
             return rp_badf(r, "particle %zu: tether anchor %u out of range (%zu particles)", i,
                            f->tether_anchor[i], n);
     }
+    return XPBD_OK;
+}
+
+/* The 'edges' line and one 'e' line an edge. has_runs and colouring_line:
+ * the colouring line's (rp_read_colouring). */
+static xpbd_status rp_read_edges(rp_reader *r, xpbd_replay_file *f, int has_runs,
+                                 size_t colouring_line)
+{
+    const size_t n = f->n;
+    uint64_t v;
     if (!rp_count(r, "edges", &v, (uint64_t)INT32_MAX))
         return rp_bad(r, "expected 'edges <count>'");
     f->edges = (size_t)v;
-    if (old && !has_runs && f->edges > 0 && !f->colouring.serial)
+    if (f->format == 3 && !has_runs && f->edges > 0 && !f->colouring.serial)
         return rp_version(r, colouring_line,
                           "format 3 does not record colouring.runs, which orders these %zu "
                           "edges: refused; record it again, or write the recording's runs "
@@ -813,39 +845,54 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
         else if (f->edge[2 * k] >= n || f->edge[2 * k + 1] >= n)
             return rp_badf(r, "edge %zu: particle %u out of range (%zu particles)", k,
                            f->edge[2 * k] >= n ? f->edge[2 * k] : f->edge[2 * k + 1], n);
-    const char *const qname[2] = {"tets", "bends"};
-    const char *const qtag[2] = {"t", "b"};
-    for (int kind = 0; kind < 2; ++kind) {
-        if (!rp_count(r, qname[kind], &v, (uint64_t)INT32_MAX / 8))
-            return rp_bad(r, kind ? "expected 'bends <count>'" : "expected 'tets <count>'");
-        if (v > strlen(r->at) / 12 + 1)
-            return rp_bad(r, kind ? "more bends than the file's lines"
-                                  : "more tets than the file's lines");
-        uint32_t *idx = rp_alloc(4 * (size_t)v, sizeof *idx);
-        double *comp = rp_alloc((size_t)v, sizeof *comp);
-        if (kind) {
-            f->bends = (size_t)v;
-            f->bend = idx;
-            f->bend_compliance = comp;
-        } else {
-            f->tets = (size_t)v;
-            f->tet = idx;
-            f->tet_compliance = comp;
-        }
-        if (!idx || !comp)
-            return XPBD_ERR_NOMEM;
-        for (size_t k = 0; k < (size_t)v; ++k) {
-            int ok = rp_next(r) && r->ntok == 6 && strcmp(r->tok[0], qtag[kind]) == 0;
-            for (int a = 0; ok && a < 4; ++a)
-                ok = rp_u32(r->tok[1 + a], &idx[4 * k + (size_t)a]);
-            if (!ok || !rp_real(r, r->tok[5], &comp[k]))
-                return rp_bad(r, "expected a line 't|b a b c d compliance'");
-            for (int a = 0; a < 4; ++a)
-                if (idx[4 * k + (size_t)a] >= n)
-                    return rp_badf(r, "%s %zu: particle %u out of range (%zu particles)",
-                                   kind ? "bend" : "tet", k, idx[4 * k + (size_t)a], n);
-        }
+    return XPBD_OK;
+}
+
+/* The 'tets' (kind 0) or 'bends' (kind 1) line and one 't' or 'b' line
+ * each. */
+static xpbd_status rp_read_quads(rp_reader *r, xpbd_replay_file *f, int kind)
+{
+    static const char *const qname[2] = {"tets", "bends"};
+    static const char *const qtag[2] = {"t", "b"};
+    const size_t n = f->n;
+    uint64_t v;
+    if (!rp_count(r, qname[kind], &v, (uint64_t)INT32_MAX / 8))
+        return rp_bad(r, kind ? "expected 'bends <count>'" : "expected 'tets <count>'");
+    if (v > strlen(r->at) / 12 + 1)
+        return rp_bad(r, kind ? "more bends than the file's lines"
+                              : "more tets than the file's lines");
+    uint32_t *idx = rp_alloc(4 * (size_t)v, sizeof *idx);
+    double *comp = rp_alloc((size_t)v, sizeof *comp);
+    if (kind) {
+        f->bends = (size_t)v;
+        f->bend = idx;
+        f->bend_compliance = comp;
+    } else {
+        f->tets = (size_t)v;
+        f->tet = idx;
+        f->tet_compliance = comp;
     }
+    if (!idx || !comp)
+        return XPBD_ERR_NOMEM;
+    for (size_t k = 0; k < (size_t)v; ++k) {
+        int ok = rp_next(r) && r->ntok == 6 && strcmp(r->tok[0], qtag[kind]) == 0;
+        for (int a = 0; ok && a < 4; ++a)
+            ok = rp_u32(r->tok[1 + a], &idx[4 * k + (size_t)a]);
+        if (!ok || !rp_real(r, r->tok[5], &comp[k]))
+            return rp_bad(r, "expected a line 't|b a b c d compliance'");
+        for (int a = 0; a < 4; ++a)
+            if (idx[4 * k + (size_t)a] >= n)
+                return rp_badf(r, "%s %zu: particle %u out of range (%zu particles)",
+                               kind ? "bend" : "tet", k, idx[4 * k + (size_t)a], n);
+    }
+    return XPBD_OK;
+}
+
+/* The 'bodies' line and one 'body' line each. */
+static xpbd_status rp_read_bodies(rp_reader *r, xpbd_replay_file *f)
+{
+    const size_t n = f->n;
+    uint64_t v;
     if (!rp_count(r, "bodies", &v, UINT32_MAX - 1))
         return rp_bad(r, "expected 'bodies <count>'");
     if (v > strlen(r->at) / 14 + 1)
@@ -873,6 +920,13 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
         f->asleep[b] = (uint8_t)sl;
         f->signature[b] = sig;
     }
+    return XPBD_OK;
+}
+
+/* The 'planes' line, one 'plane' line each, and the 'contacts' line. */
+static xpbd_status rp_read_planes(rp_reader *r, xpbd_replay_file *f)
+{
+    uint64_t v;
     if (!rp_count(r, "planes", &v, 8))
         return rp_bad(r, "expected 'planes <count, at most 8>'");
     f->planes = (uint32_t)v;
@@ -887,12 +941,33 @@ static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
     if (v > (uint64_t)INT32_MAX / 2)
         return rp_bad(r, "contacts beyond the contact set's range (INT32_MAX / 2)");
     f->max_contacts = (size_t)v;
-    st = rp_read_inputs(r, f);
-    if (st != XPBD_OK)
-        return st;
-    if (rp_next(r))
-        return rp_bad(r, "text after the 'end' line");
     return XPBD_OK;
+}
+
+static xpbd_status rp_parse(rp_reader *r, xpbd_replay_file *f)
+{
+    int has_runs = 0;
+    size_t colouring_line = 0;
+    xpbd_status st = rp_read_head(r, f);
+    if (st == XPBD_OK)
+        st = rp_read_options(r, f);
+    if (st == XPBD_OK)
+        st = rp_read_colouring(r, f, &has_runs, &colouring_line);
+    if (st == XPBD_OK)
+        st = rp_read_particles(r, f);
+    if (st == XPBD_OK)
+        st = rp_read_edges(r, f, has_runs, colouring_line);
+    for (int kind = 0; st == XPBD_OK && kind < 2; ++kind)
+        st = rp_read_quads(r, f, kind);
+    if (st == XPBD_OK)
+        st = rp_read_bodies(r, f);
+    if (st == XPBD_OK)
+        st = rp_read_planes(r, f);
+    if (st == XPBD_OK)
+        st = rp_read_inputs(r, f);
+    if (st == XPBD_OK && rp_next(r))
+        st = rp_bad(r, "text after the 'end' line");
+    return st;
 }
 
 /* Parses text (NUL-terminated, split in place) into *out. */

@@ -15,6 +15,8 @@
 
 #include <xpbd/xpbd.h>
 
+#include "../test.h" /* xt_all_zero, xt_read_file */
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -94,15 +96,6 @@ static inline double fz_nonneg(fz_in *in)
         }                                                                                     \
     } while (0)
 
-/* 1 if n bytes at p are all zero. */
-static inline int fz_zero(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t k = 0; k < n; ++k)
-        if (b[k])
-            return 0;
-    return 1;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

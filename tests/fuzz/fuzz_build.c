@@ -36,7 +36,7 @@
         const xpbd_status st =                                                                \
             xpbd_distance_set_build_##SFX(&c, n, m, i0, i1, rest, comp, &opt, &bad);         \
         if (st != XPBD_OK) {                                                                  \
-            FZ_CHECK(fz_zero(&c, sizeof c), "distance build %d left *out written", st);      \
+            FZ_CHECK(xt_all_zero(&c, sizeof c), "distance build %d left *out written", st);      \
             if (st == XPBD_ERR_INDEX)                                                         \
                 FZ_CHECK(bad < m && (i0[bad] >= n || i1[bad] >= n || i0[bad] == i1[bad]),     \
                          "INDEX names constraint %zu", bad);                                  \
@@ -67,7 +67,7 @@
                      "slot %u differs from constraint %u", s, k);                             \
         }                                                                                     \
         xpbd_distance_set_free_##SFX(&c);                                                     \
-        FZ_CHECK(fz_zero(&c, sizeof c), "free left the set written");                         \
+        FZ_CHECK(xt_all_zero(&c, sizeof c), "free left the set written");                         \
     }
 
 FZ_DISTANCE(float, f32)
@@ -99,7 +99,7 @@ FZ_DISTANCE(double, f64)
             bend ? xpbd_bend_set_build_##SFX(&q, n, xyz, m, idx, comp, &opt, &bad)            \
                  : xpbd_tet_set_build_##SFX(&q, n, xyz, m, idx, comp, &opt, &bad);            \
         if (st != XPBD_OK) {                                                                  \
-            FZ_CHECK(fz_zero(&q, sizeof q), "quad build %d left *out written", st);          \
+            FZ_CHECK(xt_all_zero(&q, sizeof q), "quad build %d left *out written", st);          \
             if (st == XPBD_ERR_INDEX || st == XPBD_ERR_COMPLIANCE || st == XPBD_ERR_DEGENERATE) \
                 FZ_CHECK(bad < m, "status %d names %zu of %u", st, bad, m);                   \
             if (st == XPBD_ERR_POSITION)                                                      \

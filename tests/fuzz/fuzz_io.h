@@ -18,7 +18,7 @@ static inline void fz_io_check(xpbd_status st, xpbd_mesh_data *m, const xpbd_io_
         FZ_CHECK(st == XPBD_ERR_FILE || st == XPBD_ERR_INDEX || st == XPBD_ERR_POSITION ||
                      st == XPBD_ERR_NOMEM,
                  "status %d (%s): %s", st, xpbd_status_str(st), err->what);
-        FZ_CHECK(fz_zero(m, sizeof *m), "refused load (%s) left *out", err->what);
+        FZ_CHECK(xt_all_zero(m, sizeof *m), "refused load (%s) left *out", err->what);
         FZ_CHECK(err->what[0] != '\0', "refused without a message");
         FZ_CHECK(err->skipped == 0, "refused load counted skipped elements");
         return;
@@ -44,7 +44,7 @@ static inline void fz_io_check(xpbd_status st, xpbd_mesh_data *m, const xpbd_io_
     for (size_t k = 0; k < m->labels; ++k)
         FZ_CHECK(m->label_name[k] != NULL, "label name %zu NULL", k);
     xpbd_mesh_data_free(m);
-    FZ_CHECK(fz_zero(m, sizeof *m), "xpbd_mesh_data_free left fields");
+    FZ_CHECK(xt_all_zero(m, sizeof *m), "xpbd_mesh_data_free left fields");
 }
 
 #endif

@@ -6,7 +6,8 @@
  * Checked on every input: no crash, leak or undefined behaviour (ASan,
  * UBSan); a refused file leaves *out empty, with a message; an accepted
  * file's sizes are consistent with its arrays, and what the writer makes
- * of it reads back as the same file. */
+ * of it reads back as the same file, which the writer saves again byte for
+ * byte. */
 #include "fuzz.h"
 
 #include <xpbd/replay.h>
@@ -23,10 +24,12 @@ static int same_reals(const double *a, const double *b, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[96];
-    if (!path[0])
+    static char path[96], again[104];
+    if (!path[0]) {
         snprintf(path, sizeof path, "%s/xpbd-fuzz-replay-%ld.xpbdr",
                  access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (long)getpid());
+        snprintf(again, sizeof again, "%s.again", path);
+    }
     xpbd_replay_file rf;
     xpbd_replay_error err;
     const xpbd_status st = xpbd_replay_load_mem(data, size, &rf, &err);
@@ -51,11 +54,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         xpbd_replay_file back;
         FZ_CHECK(xpbd_replay_load(path, &back, &err) == XPBD_OK, "a saved file refused: %s",
                  err.what);
-        remove(path);
         FZ_CHECK(back.n == rf.n && back.edges == rf.edges && back.inputs == rf.inputs &&
                      back.frames == rf.frames && back.hash == rf.hash &&
                      same_reals(back.particle, rf.particle, 13 * rf.n),
                  "a saved file read back otherwise");
+        /* what was read back, saved again: the first save's bytes, all of them */
+        FZ_CHECK(xpbd_replay_save(again, &back, &err) == XPBD_OK,
+                 "a file read back not saved again: %s", err.what);
+        size_t n1 = 0, n2 = 0;
+        char *first = xt_read_file(path, &n1), *second = xt_read_file(again, &n2);
+        FZ_CHECK(first && second, "a saved file cannot be read");
+        FZ_CHECK(n1 == n2 && memcmp(first, second, n1) == 0,
+                 "a file read back and saved again differs from the first save (%zu, %zu bytes)",
+                 n1, n2);
+        free(first);
+        free(second);
+        remove(path);
+        remove(again);
         xpbd_replay_free(&back);
         if (rf.f64) {
             xpbd_engine_f64 *e = NULL;

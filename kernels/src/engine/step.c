@@ -124,7 +124,8 @@ static xpbd_status engine_step(E *e, double h)
                 xpbd__engine_kinds[r]->renumbered(&e->slot[r]);
         SFX(xpbd__engine_point)(e);
         const int r = engine_tear_row(XPBD__TEAR_EDGES);
-        xpbd__engine_kinds[r]->torn(&e->slot[r].set, &e->counters);
+        if (xpbd__engine_kinds[r]->torn)
+            xpbd__engine_kinds[r]->torn(&e->slot[r].set, &e->counters);
         e->counters.split = split;
         e->counters.woke += woke3;
         if (ts != XPBD_OK)

@@ -17,7 +17,7 @@
 set -eu
 lib=$1
 src=$2
-step_objs='soa.c.o contacts.c.o softbody.c.o mesh_topology.c.o lifecycle.c.o step.c.o input.c.o tearing.c.o split.c.o sleeping.c.o counters.c.o order.c.o driver.c.o stages.c.o validate.c.o snapshot.c.o reference_step.c.o table.c.o distance.c.o tet_volume.c.o bend.c.o tether.c.o contact.c.o plane.c.o coupling.c.o state.c.o'
+step_objs='soa.c.o contacts.c.o softbody.c.o mesh_topology.c.o lifecycle.c.o step.c.o input.c.o tearing.c.o split.c.o split_move.c.o sleeping.c.o counters.c.o order.c.o driver.c.o stages.c.o validate.c.o snapshot.c.o reference_step.c.o table.c.o distance.c.o tet_volume.c.o bend.c.o tether.c.o contact.c.o plane.c.o coupling.c.o state.c.o'
 path_objs='kernels_scalar.c.o kernels_simd.c.o'
 nm_out=$(nm -A --defined-only "$lib")
 checked=0

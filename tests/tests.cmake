@@ -347,7 +347,8 @@ endif()
 add_test(NAME kinds.unnamed
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/kinds_unnamed_check.sh ${PROJECT_SOURCE_DIR}/kernels/src
           step/step.h step/driver.c step/stages.c step/validate.c step/snapshot.c
-          reference_step.c engine/counters.c)
+          reference_step.c engine/counters.c engine/lifecycle.c engine/tearing.c
+          engine/split_move.c engine/order.c engine/sleeping.c engine/step.c)
 set_tests_properties(kinds.unnamed PROPERTIES LABELS "unit")
 # the same of xpbd::io's functions, in kernels/io (a handful: at least 6)
 add_test(NAME names.written_out.io

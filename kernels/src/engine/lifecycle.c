@@ -24,28 +24,7 @@ static xpbd_status engine_check_options(const xpbd_engine_options *opt, size_t n
     return *field == XPBD_FIELD_NONE ? XPBD_OK : XPBD_ERR_CONFIG;
 }
 
-/* The place of an error into *where (part, index, field). Returns st. */
-static xpbd_status engine_refuse(xpbd_where *where, xpbd_status st, xpbd_part part, size_t index,
-                                 xpbd_field field)
-{
-    where->part = part;
-    where->index = index;
-    where->field = field;
-    return st;
-}
-
-/* The contact capacity the engine keeps: what the scene asks for, but never
- * more than the ordered pairs its particles can form (the particles it
- * starts with, or its capacity, or, tearing without a capacity, any count
- * up to INT32_MAX), so a capacity no run can use is never allocated. */
-static size_t engine_contact_capacity(size_t asked, size_t n, const xpbd_engine_options *opt)
-{
-    uint64_t most = n;
-    if (opt && opt->tear_stretch > 0)
-        most = opt->max_particles ? opt->max_particles : (uint64_t)INT32_MAX;
-    const uint64_t pairs = most * (most ? most - 1 : 0);
-    return (uint64_t)asked < pairs ? asked : (size_t)pairs;
-}
+#define engine_refuse xpbd__engine_refuse
 
 /* The options' workers and executor, when given, in the configuration of
  * every step the engine runs. */
@@ -149,23 +128,31 @@ void xpbd_engine_scene_f64(const xpbd_engine_f64 *e, xpbd_scene_f64 *out)
 }
 
 #else /* one precision, read through each_precision.h */
+#include "engine/common.h" /* this precision's part */
 /* The engine's lifecycle, once per precision: create (checks, copies the
  * scene, builds the sets), destroy, and the pieces the other features
  * share (the world's view, the particle block, the set builder, the step
- * scratch). */
+ * scratch). Every kind's part is its row of the engine's order
+ * (engine/common.h: engine_kind, kinds/<kind>.c): a row with a list is
+ * described by data and copied, checked, built and given back here. */
 
 /* The names of this file's functions, both precisions (precision.h). */
 #define xpbd__engine_point PREC(xpbd__engine_point_f32, xpbd__engine_point_f64)
 #define xpbd__engine_block PREC(xpbd__engine_block_f32, xpbd__engine_block_f64)
 #define engine_destroy PREC(engine_destroy_f32, engine_destroy_f64)
-#define engine_keep_quads PREC(engine_keep_quads_f32, engine_keep_quads_f64)
+#define engine_keep PREC(engine_keep_f32, engine_keep_f64)
+#define engine_build_where PREC(engine_build_where_f32, engine_build_where_f64)
 #define xpbd__engine_build PREC(xpbd__engine_build_f32, xpbd__engine_build_f64)
+#define xpbd__engine_free_sets PREC(xpbd__engine_free_sets_f32, xpbd__engine_free_sets_f64)
 #define xpbd__engine_scratch PREC(xpbd__engine_scratch_f32, xpbd__engine_scratch_f64)
 #define engine_config_check PREC(engine_config_check_f32, engine_config_check_f64)
-#define engine_springs_check PREC(engine_springs_check_f32, engine_springs_check_f64)
+#define engine_rows_config PREC(engine_rows_config_f32, engine_rows_config_f64)
+#define engine_rows_check PREC(engine_rows_check_f32, engine_rows_check_f64)
+#define engine_constrained PREC(engine_constrained_f32, engine_constrained_f64)
 #define engine_scene_check PREC(engine_scene_check_f32, engine_scene_check_f64)
 #define engine_alloc PREC(engine_alloc_f32, engine_alloc_f64)
 #define engine_copy_particles PREC(engine_copy_particles_f32, engine_copy_particles_f64)
+#define engine_copy_list PREC(engine_copy_list_f32, engine_copy_list_f64)
 #define engine_copy_topology PREC(engine_copy_topology_f32, engine_copy_topology_f64)
 #define engine_create PREC(engine_create_f32, engine_create_f64)
 #define engine_scene PREC(engine_scene_f32, engine_scene_f64)
@@ -177,34 +164,31 @@ void xpbd_engine_scene_f64(const xpbd_engine_f64 *e, xpbd_scene_f64 *out)
 #define W SFX(xpbd_world)
 
 /* The world's view of the engine's arrays (re-pointed at every step, so
- * nothing goes stale when the sets are rebuilt). */
+ * nothing goes stale when the sets are rebuilt): the particles and the
+ * world state, then each row's part. */
 void xpbd__engine_point(E *e)
 {
     W *w = &e->world;
     memset(w, 0, sizeof *w);
     w->particles = &e->particles;
-    w->constraints = e->distance.count ? &e->distance : NULL;
-    w->tets = e->tets.count ? &e->tets : NULL;
-    w->bends = e->bends.count ? &e->bends : NULL;
     w->radius = e->radius;
-    w->contacts = e->radius && e->max_contacts ? &e->contacts : NULL;
-    w->planes = e->plane_count ? e->planes : NULL;
-    w->plane_count = e->radius ? e->plane_count : 0;
-    w->plane_impulse = e->radius && e->plane_count ? e->plane_impulse : NULL;
-    w->tether_anchor = e->tether_anchor;
-    w->tether_length = e->tether_length;
     w->body_begin = e->body_begin;
     w->body_count = e->sleep.body_count;
     w->body_asleep = e->sleep.body_count ? e->sleep.asleep : NULL;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->point)
+            xpbd__engine_kinds[r]->point(e, &e->slot[r], w);
 }
 
 /* The engine's particle block for n particles with room for cap >= n
  * (zeroed), each array cap long: x y z px py pz vx vy vz w | rest_xyz
- * [3 cap] | radius, plane impulse with radii | tether length with tethers.
- * Binds e's particle arrays and pointers to it. */
-R *xpbd__engine_block(E *e, size_t n, size_t cap, int radius, int tethers)
+ * [3 cap] | radius with radii | the real of each row r whose bit is set in
+ * reals, in row order. Binds e's particle arrays and pointers to it. */
+R *xpbd__engine_block(E *e, size_t n, size_t cap, int radius, uint32_t reals)
 {
-    const size_t extra = (radius ? 2 * cap : 0) + (tethers ? cap : 0);
+    size_t extra = radius ? cap : 0;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+        extra += reals >> r & 1u ? cap : 0;
     R *blk = calloc(13 * cap + extra + 1, sizeof *blk);
     if (!blk)
         return NULL;
@@ -212,70 +196,109 @@ R *xpbd__engine_block(E *e, size_t n, size_t cap, int radius, int tethers)
     e->rest_xyz = blk + 10 * cap;
     R *tail = blk + 13 * cap;
     e->radius = radius ? tail : NULL;
-    e->plane_impulse = radius ? tail + cap : NULL;
-    e->tether_length = tethers ? tail + (radius ? 2 * cap : 0) : NULL;
+    tail += radius ? cap : 0;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        e->slot[r].preal = reals >> r & 1u ? tail : NULL;
+        tail += reals >> r & 1u ? cap : 0;
+    }
     e->capacity = cap;
     return blk;
+}
+
+/* Frees the rows' sets (the rows that build one). */
+void xpbd__engine_free_sets(engine_set *sets)
+{
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->free_set)
+            xpbd__engine_kinds[r]->free_set(&sets[r]);
 }
 
 static void engine_destroy(E *e)
 {
     if (!e)
         return;
-    SFX(xpbd_distance_set_free)(&e->distance);
-    SFX(xpbd_quad_set_free)(&e->tets);
-    SFX(xpbd_quad_set_free)(&e->bends);
-    void *const blocks[] = {e->edge,          e->edge_rest,   e->tether_anchor,
-                            e->body_begin,    e->torn,        e->scratch,
-                            e->owned_,        e->origin,      e->contact_i0_,
-                            e->contact_i1_,   e->sleep.asleep, e->sleep.calm,
-                            e->sleep.signature, e->active_,     e->asleep_undo_,
-                            e->calm_undo_};
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        engine_slot *s = &e->slot[r];
+        if (xpbd__engine_kinds[r]->free_set)
+            xpbd__engine_kinds[r]->free_set(&s->set);
+        free(s->idx);
+        free(s->rest);
+        free(s->pindex);
+    }
+    void *const blocks[] = {e->body_begin,   e->torn,        e->scratch,     e->owned_,
+                            e->origin,       e->sleep.asleep, e->sleep.calm, e->sleep.signature,
+                            e->active_,      e->asleep_undo_, e->calm_undo_};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; ++k)
         free(blocks[k]);
     free(e);
 }
 
-/* Copies the 4-index elements (tets, bending stencils) that have a moving
- * particle (still NULL: all of them) with their compliance; map gets each
- * kept one's index. Returns how many were kept. */
-static size_t engine_keep_quads(const uint32_t *idx, const R *comp, size_t count,
-                                     const uint8_t *still, uint32_t *out, R *out_comp,
-                                     uint32_t *map)
+/* Copies the elements of row k's list s that have a moving particle
+ * (still NULL: all of them) with their rest value (a row that keeps one)
+ * and compliance; indices arity per element, or (k->columns) one column
+ * per corner, s->count apart; map gets each kept one's index. Returns how
+ * many were kept. */
+static size_t engine_keep(const engine_kind *k, const engine_slot *s, const uint8_t *still,
+                          uint32_t *out, R *out_rest, R *out_comp, uint32_t *map)
 {
+    const unsigned a = k->arity;
     size_t m = 0;
-    for (size_t k = 0; k < count; ++k) {
-        const uint32_t *q = idx + 4 * k;
-        if (still && still[q[0]] && still[q[1]] && still[q[2]] && still[q[3]])
+    for (size_t j = 0; j < s->count; ++j) {
+        const uint32_t *q = s->idx + a * j;
+        unsigned u = 0;
+        while (still && u < a && still[q[u]])
+            ++u;
+        if (still && u == a)
             continue;
-        memcpy(out + 4 * m, q, 4 * sizeof *out);
-        out_comp[m] = comp[k];
-        map[m++] = (uint32_t)k;
+        for (u = 0; u < a; ++u)
+            out[k->columns ? u * s->count + m : a * m + u] = q[u];
+        if (k->rest)
+            out_rest[m] = s->rest[j];
+        out_comp[m] = s->comp[j];
+        map[m++] = (uint32_t)j;
     }
     return m;
 }
 
-/* Builds the three sets from the engine's topology arrays into the given
- * sets (all or nothing). Constraints whose particles all belong to bodies
- * marked in e->active_ (the sleep flags the sets are for) are left out: a
- * sleeping body costs no solver time. The sets' source[] always names the
- * engine's own element index (edge k of e->edge, ...). On error *where (may
- * be NULL) names the set and the engine's element (a rest position the
- * tet or bend builder refuses: the scene's particle). */
-xpbd_status xpbd__engine_build(const E *e, DS *d, QS *t, QS *b, xpbd_where *where)
+/* A failed build's place (the builder names its input index: give the
+ * engine's): a rest position the builder refuses is the scene's particle. */
+static void engine_build_where(xpbd_where *where, xpbd_status st, xpbd_part part, size_t at,
+                               size_t count, const uint32_t *map)
 {
-    const size_t n = e->particles.count, ne = e->edge_count, nt = e->tet_count,
-                 nb = e->bend_count;
-    memset(d, 0, sizeof *d);
-    memset(t, 0, sizeof *t);
-    memset(b, 0, sizeof *b);
+    if (!where)
+        return;
+    where->part = st == XPBD_OK || st == XPBD_ERR_NOMEM ? XPBD_PART_NONE
+                  : st == XPBD_ERR_POSITION           ? XPBD_PART_SCENE
+                                                      : part;
+    where->index = st == XPBD_OK || st == XPBD_ERR_NOMEM ? SIZE_MAX
+                   : st != XPBD_ERR_POSITION && at < count ? map[at]
+                                                           : at;
+    where->field = st == XPBD_ERR_CONFIG ? XPBD_FIELD_MAX_COLOURS : XPBD_FIELD_NONE;
+}
+
+/* Builds the rows' sets from their lists into sets[] (by row; all or
+ * nothing). Elements whose particles all belong to bodies marked in
+ * e->active_ (the sleep flags the sets are for) are left out: a sleeping
+ * body costs no solver time. The sets' source[] always names the engine's
+ * own element index (element k of the row's list). On error *where (may
+ * be NULL) names the row and the engine's element. */
+xpbd_status xpbd__engine_build(const E *e, engine_set *sets, xpbd_where *where)
+{
+    const size_t n = e->particles.count;
+    size_t ni = 0, nv = 0;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->build) {
+            memset(&sets[r], 0, sizeof sets[r]);
+            ni += (xpbd__engine_kinds[r]->arity + 1u) * e->slot[r].count;
+            nv += 2 * e->slot[r].count;
+        }
     int any = 0;
     for (uint32_t k = 0; e->active_ && k < e->sleep.body_count; ++k)
         any |= e->active_[k] != 0;
-    /* per particle: asleep; then the kept elements, compacted */
+    /* per particle: asleep; then the kept elements of each row, compacted */
     uint8_t *still = any ? calloc(n + 1, 1) : NULL;
-    uint32_t *idx = malloc((4 * ne + 5 * nt + 5 * nb + 1) * sizeof *idx);
-    R *val = malloc((2 * ne + nt + nb + 1) * sizeof *val);
+    uint32_t *idx = malloc((ni + 1) * sizeof *idx);
+    R *val = malloc((nv + 1) * sizeof *val);
     if ((any && !still) || !idx || !val) {
         free(still);
         free(idx);
@@ -285,62 +308,44 @@ xpbd_status xpbd__engine_build(const E *e, DS *d, QS *t, QS *b, xpbd_where *wher
     for (uint32_t k = 0; any && k < e->sleep.body_count; ++k)
         if (e->active_[k])
             memset(still + e->body_begin[k], 1, e->body_begin[k + 1] - e->body_begin[k]);
-    uint32_t *i0 = idx, *i1 = idx + ne, *emap = idx + 2 * ne, *tv = emap + ne, *tmap = tv + 4 * nt;
-    uint32_t *bv = tmap + nt, *bmap = bv + 4 * nb;
-    R *rest = val, *ecomp = val + ne, *tcomp = ecomp + ne, *bcomp = tcomp + nt;
-    size_t me = 0, mt = 0, mb = 0;
-    for (size_t k = 0; k < ne; ++k) {
-        const uint32_t u = e->edge[2 * k], v = e->edge[2 * k + 1];
-        if (still && still[u] && still[v])
+    uint32_t *out[XPBD__ENGINE_ROWS], *map[XPBD__ENGINE_ROWS];
+    R *rest[XPBD__ENGINE_ROWS];
+    size_t kept[XPBD__ENGINE_ROWS];
+    size_t oi = 0, ov = 0;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        const engine_kind *k = xpbd__engine_kinds[r];
+        if (!k->build)
             continue;
-        i0[me] = u;
-        i1[me] = v;
-        rest[me] = e->edge_rest[k];
-        ecomp[me] = e->edge_compliance[k];
-        emap[me++] = (uint32_t)k;
+        const size_t c = e->slot[r].count;
+        out[r] = idx + oi;
+        map[r] = out[r] + k->arity * c;
+        rest[r] = val + ov;
+        oi += (k->arity + 1u) * c;
+        ov += 2 * c;
+        kept[r] = engine_keep(k, &e->slot[r], still, out[r], rest[r], rest[r] + c, map[r]);
     }
-    mt = engine_keep_quads(e->tet, e->tet_compliance, nt, still, tv, tcomp, tmap);
-    mb = engine_keep_quads(e->bend, e->bend_compliance, nb, still, bv, bcomp, bmap);
     free(still);
-    size_t at = SIZE_MAX, count = me;
-    const uint32_t *map = emap;
-    xpbd_part part = XPBD_PART_DISTANCE;
+    size_t at = SIZE_MAX;
+    int bad = -1;
     xpbd_status st = XPBD_OK;
-    if (me)
-        st = SFX(xpbd_distance_set_build)(d, n, me, i0, i1, rest, ecomp, &e->colouring, &at);
-    if (st == XPBD_OK && mt) {
-        map = tmap;
-        count = mt;
-        part = XPBD_PART_TET;
-        st = SFX(xpbd_tet_set_build)(t, n, e->rest_xyz, mt, tv, tcomp, &e->colouring, &at);
-    }
-    if (st == XPBD_OK && mb) {
-        map = bmap;
-        count = mb;
-        part = XPBD_PART_BEND;
-        st = SFX(xpbd_bend_set_build)(b, n, e->rest_xyz, mb, bv, bcomp, &e->colouring, &at);
-    }
-    if (st == XPBD_OK) {
-        for (uint32_t k = 0; k < d->slots; ++k)
-            d->source[k] = d->source[k] == XPBD_PAD ? XPBD_PAD : emap[d->source[k]];
-        for (uint32_t k = 0; k < t->slots; ++k)
-            t->source[k] = t->source[k] == XPBD_PAD ? XPBD_PAD : tmap[t->source[k]];
-        for (uint32_t k = 0; k < b->slots; ++k)
-            b->source[k] = b->source[k] == XPBD_PAD ? XPBD_PAD : bmap[b->source[k]];
-    } else {
-        SFX(xpbd_distance_set_free)(d);
-        SFX(xpbd_quad_set_free)(t);
-        SFX(xpbd_quad_set_free)(b);
-    }
-    if (where) { /* the builder names its input index: give the engine's */
-        where->part = st == XPBD_OK || st == XPBD_ERR_NOMEM ? XPBD_PART_NONE
-                      : st == XPBD_ERR_POSITION           ? XPBD_PART_SCENE
-                                                          : part;
-        where->index = st == XPBD_OK || st == XPBD_ERR_NOMEM ? SIZE_MAX
-                       : st != XPBD_ERR_POSITION && at < count ? map[at]
-                                                               : at;
-        where->field = st == XPBD_ERR_CONFIG ? XPBD_FIELD_MAX_COLOURS : XPBD_FIELD_NONE;
-    }
+    for (int r = 0; st == XPBD_OK && xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->build && kept[r]) {
+            const size_t c = e->slot[r].count;
+            bad = r;
+            st = xpbd__engine_kinds[r]->build(&sets[r], n, e->rest_xyz, kept[r], out[r], c,
+                                              rest[r], rest[r] + c, &e->colouring, &at);
+        }
+    for (unsigned r = 0; st == XPBD_OK && xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->build) {
+            uint32_t slots;
+            uint32_t *src = xpbd__engine_kinds[r]->source(&sets[r], &slots);
+            for (uint32_t k = 0; k < slots; ++k)
+                src[k] = src[k] == XPBD_PAD ? XPBD_PAD : map[r][src[k]];
+        }
+    if (st != XPBD_OK)
+        xpbd__engine_free_sets(sets);
+    engine_build_where(where, st, bad >= 0 ? xpbd__engine_kinds[bad]->part : XPBD_PART_NONE, at,
+                       bad >= 0 ? kept[bad] : 0, bad >= 0 ? map[bad] : NULL);
     free(idx);
     free(val);
     return st;
@@ -349,8 +354,15 @@ xpbd_status xpbd__engine_build(const E *e, DS *d, QS *t, QS *b, xpbd_where *wher
 /* (Re)sizes the step scratch for the current sets; keeps a big enough one. */
 xpbd_status xpbd__engine_scratch(E *e)
 {
-    const size_t slots = (size_t)e->distance.slots + e->tets.slots + e->bends.slots;
-    const size_t find = e->radius && e->max_contacts ? e->max_contacts : 0;
+    size_t slots = 0, find = 0;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        const engine_kind *k = xpbd__engine_kinds[r];
+        uint32_t s = 0;
+        if (k->source)
+            (void)k->source(&e->slot[r].set, &s);
+        slots += s;
+        find += k->pairs ? k->pairs(e, &e->slot[r]) : 0;
+    }
     const size_t need = SFX(xpbd_world_scratch_bytes)(e->capacity, slots, find);
     if (need == SIZE_MAX)
         return XPBD_ERR_NOMEM;
@@ -370,7 +382,7 @@ xpbd_status xpbd__engine_scratch(E *e)
  * checks it before it looks at h: the configuration's own rules
  * (xpbd__config_check; the options' executor, when it is the one at fault,
  * named as the options' field), the lesson order's rule for a world with
- * constraints (edges, tets, bends or tethers), then the ISA resolved as
+ * constraints (a constraint row with elements), then the ISA resolved as
  * the step resolves it (XPBD_ISA included). */
 static xpbd_status engine_config_check(const xpbd_step_config *run,
                                             const xpbd_engine_options *opt, int constrained,
@@ -396,92 +408,111 @@ static xpbd_status engine_config_check(const xpbd_step_config *run,
     return XPBD_OK;
 }
 
-/* The springs' rule on the built distance set d (run's solver): every
- * constraint needs compliance > 0; the lowest edge that has none. */
-static xpbd_status engine_springs_check(const DS *d, const xpbd_step_config *run,
-                                             xpbd_where *where)
+/* Each row's rule on the configuration run, on its built set. */
+static xpbd_status engine_rows_config(const E *e, const xpbd_step_config *run,
+                                      xpbd_where *where)
 {
-    if (run->solver != XPBD_SOLVER_SPRINGS)
-        return XPBD_OK;
-    size_t bad = SIZE_MAX;
-    for (uint32_t k = 0; k < d->slots; ++k)
-        if (d->source[k] != XPBD_PAD && !(d->compliance[k] > 0) && d->source[k] < bad)
-            bad = d->source[k];
-    if (bad == SIZE_MAX)
-        return XPBD_OK;
-    return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE, bad, XPBD_FIELD_NONE);
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->config) {
+            const xpbd_status st = xpbd__engine_kinds[r]->config(&e->slot[r].set, run, where);
+            if (st != XPBD_OK)
+                return st;
+        }
+    return XPBD_OK;
+}
+
+/* The rows' checks of one phase, in the engine's order: a list's array
+ * given when it has elements, its default compliance finite and >= 0;
+ * then the row's own. */
+static xpbd_status engine_rows_check(const SC *sc, xpbd__engine_check phase, xpbd_where *where)
+{
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        const engine_kind *k = xpbd__engine_kinds[r];
+        if (k->arity && phase == XPBD__CHECK_ARGUMENTS && engine_scene_count(sc, k->count_at) &&
+            !engine_scene_index(sc, k->idx_at))
+            return engine_refuse(where, XPBD_ERR_ARGUMENT, k->part, SIZE_MAX, XPBD_FIELD_NONE);
+        if (k->arity && phase == XPBD__CHECK_COMPLIANCE &&
+            !xpbd__finite_nonneg(engine_scene_double(sc, k->alpha_at)))
+            return engine_refuse(where, XPBD_ERR_COMPLIANCE, k->part, SIZE_MAX, k->alpha_field);
+        const xpbd_status st = k->check ? k->check(sc, phase, where) : XPBD_OK;
+        if (st != XPBD_OK)
+            return st;
+    }
+    return XPBD_OK;
+}
+
+/* 1 if the scene (sc) or the engine (e, when sc is NULL) has constraints:
+ * a constraint row with elements or per-particle arrays. */
+static int engine_constrained(const SC *sc, const E *e)
+{
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        const engine_kind *k = xpbd__engine_kinds[r];
+        if (!k->constraint)
+            continue;
+        if (sc ? (k->arity ? engine_scene_count(sc, k->count_at) != 0
+                           : k->particles && k->particles(sc) != 0)
+               : (k->arity ? e->slot[r].count != 0
+                           : e->slot[r].pindex || e->slot[r].preal))
+            return 1;
+    }
+    return 0;
 }
 
 /* Everything create can check before it allocates, in the order the
  * statuses are documented (xpbd/engine.h); *where names the place. run is
  * the configuration the engine steps with (see engine_config_check). */
 static xpbd_status engine_scene_check(const SC *sc, const xpbd_step_config *run,
-                                    const xpbd_engine_options *opt, xpbd_where *where)
+                                      const xpbd_engine_options *opt, xpbd_where *where)
 {
     const size_t n = sc->particles;
-    const xpbd_status arg = XPBD_ERR_ARGUMENT;
     if (n > (size_t)INT32_MAX || (n && (!sc->xyz || !sc->inv_mass)))
-        return engine_refuse(where, arg, XPBD_PART_PARTICLES, SIZE_MAX, XPBD_FIELD_NONE);
-    if (sc->edges && !sc->edge)
-        return engine_refuse(where, arg, XPBD_PART_DISTANCE, SIZE_MAX, XPBD_FIELD_NONE);
-    if (sc->tets && !sc->tet)
-        return engine_refuse(where, arg, XPBD_PART_TET, SIZE_MAX, XPBD_FIELD_NONE);
-    if (sc->bends && !sc->bend)
-        return engine_refuse(where, arg, XPBD_PART_BEND, SIZE_MAX, XPBD_FIELD_NONE);
-    if (sc->tether_anchor && !sc->tether_length)
-        return engine_refuse(where, arg, XPBD_PART_TETHER, SIZE_MAX, XPBD_FIELD_NONE);
-    if (sc->bodies && !sc->body_begin)
-        return engine_refuse(where, arg, XPBD_PART_BODY, SIZE_MAX, XPBD_FIELD_NONE);
-    if (sc->planes > 8 || (sc->planes && !sc->plane))
-        return engine_refuse(where, arg, XPBD_PART_PLANE, SIZE_MAX, XPBD_FIELD_NONE);
-    if (sc->radius && sc->max_contacts > (size_t)INT32_MAX / 2)
-        return engine_refuse(where, arg, XPBD_PART_CONTACT_FOUND, SIZE_MAX,
-                             XPBD_FIELD_MAX_CONTACTS);
-    for (uint32_t b = 0; b < sc->bodies; ++b)
-        if (sc->body_begin[b] > sc->body_begin[b + 1] || sc->body_begin[b + 1] > n)
-            return engine_refuse(where, XPBD_ERR_CONFIG, XPBD_PART_BODY, b,
-                                 XPBD_FIELD_BODY_BEGIN); /* as the world step */
-    const int constrained = sc->edges || sc->tets || sc->bends || sc->tether_anchor;
-    xpbd_status st = engine_config_check(run, opt, constrained, where);
-    if (st != XPBD_OK)
+        return engine_refuse(where, XPBD_ERR_ARGUMENT, XPBD_PART_PARTICLES, SIZE_MAX,
+                             XPBD_FIELD_NONE);
+    xpbd_status st;
+    if ((st = engine_rows_check(sc, XPBD__CHECK_ARGUMENTS, where)) != XPBD_OK ||
+        (st = engine_rows_check(sc, XPBD__CHECK_RANGES, where)) != XPBD_OK ||
+        (st = engine_config_check(run, opt, engine_constrained(sc, NULL), where)) != XPBD_OK)
         return st;
     xpbd_field field;
     if ((st = engine_check_options(opt, n, &field)) != XPBD_OK)
         return engine_refuse(where, st, XPBD_PART_OPTIONS, SIZE_MAX, field);
-    if (!xpbd__finite_nonneg(sc->edge_alpha))
-        return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE, SIZE_MAX,
-                             XPBD_FIELD_EDGE_ALPHA);
-    if (!xpbd__finite_nonneg(sc->tet_alpha))
-        return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_TET, SIZE_MAX,
-                             XPBD_FIELD_TET_ALPHA);
-    if (!xpbd__finite_nonneg(sc->bend_alpha))
-        return engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_BEND, SIZE_MAX,
-                             XPBD_FIELD_BEND_ALPHA);
-    if ((st = xpbd__check_planes(sc->plane, sc->planes, &where->index)) != XPBD_OK)
-        return engine_refuse(where, st, XPBD_PART_PLANE, where->index, XPBD_FIELD_NONE);
+    if ((st = engine_rows_check(sc, XPBD__CHECK_COMPLIANCE, where)) != XPBD_OK ||
+        (st = engine_rows_check(sc, XPBD__CHECK_ELEMENTS, where)) != XPBD_OK)
+        return st;
     for (size_t i = 0; sc->origin && i < n; ++i)
         if (sc->origin[i] >= n)
             return engine_refuse(where, XPBD_ERR_INDEX, XPBD_PART_SCENE, i, XPBD_FIELD_NONE);
-    for (size_t i = 0; sc->tether_anchor && i < n; ++i) {
-        st = xpbd__check_tether(sc->tether_anchor[i], sc->tether_length[i], n);
-        if (st != XPBD_OK)
-            return engine_refuse(where, st, XPBD_PART_TETHER, i, XPBD_FIELD_NONE);
-    }
-    return XPBD_OK;
+    return engine_rows_check(sc, XPBD__CHECK_PARTICLES, where);
 }
 
-/* Allocates every block the engine holds for scene sc (capacity cap). */
+/* Allocates every block the engine holds for scene sc (capacity cap): the
+ * particle block, each row's list and per-particle indices, the tear
+ * flags of the tearing row's elements, the sleep state. */
 static xpbd_status engine_alloc(E *e, const SC *sc, size_t cap)
 {
-    const size_t n = sc->particles, E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
-    e->owned_ = xpbd__engine_block(e, n, cap, sc->radius != NULL, sc->tether_anchor != NULL);
-    /* topology: edges | tets | bends in one block, their reals in another */
-    e->edge = malloc((2 * E_ + 4 * T_ + 4 * B_ + 3) * sizeof *e->edge);
-    e->edge_rest = malloc((2 * E_ + T_ + B_ + 1) * sizeof *e->edge_rest);
-    e->torn = calloc(E_ + 1, 1);
+    uint32_t reals = 0;
+    int bad = 0;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        const engine_kind *k = xpbd__engine_kinds[r];
+        const unsigned keeps = k->particles ? k->particles(sc) : 0u;
+        reals |= keeps & XPBD__ENGINE_REAL ? 1u << r : 0u;
+        if (keeps & XPBD__ENGINE_INDEX) {
+            e->slot[r].pindex = malloc(cap * sizeof *e->slot[r].pindex + 1);
+            bad |= !e->slot[r].pindex;
+        }
+        if (!k->arity)
+            continue;
+        const size_t c = engine_scene_count(sc, k->count_at);
+        e->slot[r].idx = malloc((k->arity * c + 1) * sizeof *e->slot[r].idx);
+        e->slot[r].rest = malloc((2 * c + 1) * sizeof *e->slot[r].rest);
+        bad |= !e->slot[r].idx || !e->slot[r].rest;
+        if (k->tear == XPBD__TEAR_EDGES) {
+            e->torn = calloc(c + 1, 1);
+            bad |= !e->torn;
+        }
+    }
+    e->owned_ = xpbd__engine_block(e, sc->particles, cap, sc->radius != NULL, reals);
     e->origin = malloc((cap + 1) * sizeof *e->origin);
-    if (sc->tether_anchor)
-        e->tether_anchor = malloc(cap * sizeof *e->tether_anchor + 1);
     if (sc->bodies) {
         e->body_begin = malloc((sc->bodies + 1) * sizeof *e->body_begin);
         e->sleep.asleep = calloc(sc->bodies, 1);
@@ -491,21 +522,21 @@ static xpbd_status engine_alloc(E *e, const SC *sc, size_t cap)
         e->asleep_undo_ = calloc(sc->bodies, 1);
         e->calm_undo_ = calloc(sc->bodies, sizeof *e->calm_undo_);
     }
-    if (!e->owned_ || !e->edge || !e->edge_rest || !e->torn || !e->origin ||
-        (sc->tether_anchor && !e->tether_anchor) ||
+    if (bad || !e->owned_ || !e->origin ||
         (sc->bodies && (!e->body_begin || !e->sleep.asleep || !e->sleep.calm ||
                         !e->sleep.signature || !e->active_ || !e->asleep_undo_ ||
                         !e->calm_undo_)))
         return XPBD_ERR_NOMEM;
-    e->tet = e->edge + 2 * E_ + 1;
-    e->bend = e->tet + 4 * T_ + 1;
-    e->edge_compliance = e->edge_rest + E_;
-    e->tet_compliance = e->edge_compliance + E_;
-    e->bend_compliance = e->tet_compliance + T_;
+    if (engine_tear_row(XPBD__TEAR_EDGES) < 0) { /* no row tears: flags of none */
+        e->torn = calloc(1, 1);
+        if (!e->torn)
+            return XPBD_ERR_NOMEM;
+    }
     return XPBD_OK;
 }
 
-/* The scene's particles, per-particle arrays, bodies and planes into e;
+/* The scene's particles, per-particle arrays (the rows' by their scene
+ * fields) and bodies into e;
  * then the particles are validated (before anything is derived from
  * them: positions, velocities, inverse masses, radii). */
 static xpbd_status engine_copy_particles(E *e, const SC *sc, xpbd_where *where)
@@ -533,9 +564,14 @@ static xpbd_status engine_copy_particles(E *e, const SC *sc, xpbd_where *where)
         memcpy(e->rest_xyz, sc->rest_xyz ? sc->rest_xyz : sc->xyz, 3 * n * sizeof(R));
     if (sc->radius)
         memcpy(e->radius, sc->radius, n * sizeof(R));
-    if (sc->tether_anchor) {
-        memcpy(e->tether_length, sc->tether_length, n * sizeof(R));
-        memcpy(e->tether_anchor, sc->tether_anchor, n * sizeof *e->tether_anchor);
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        const engine_kind *k = xpbd__engine_kinds[r];
+        const R *real = k->particles ? engine_scene_reals(sc, k->real_at) : NULL;
+        const uint32_t *index = k->particles ? engine_scene_index(sc, k->index_at) : NULL;
+        if (real && e->slot[r].preal && n)
+            memcpy(e->slot[r].preal, real, n * sizeof(R));
+        if (index && e->slot[r].pindex && n)
+            memcpy(e->slot[r].pindex, index, n * sizeof *index);
     }
     if (sc->bodies)
         memcpy(e->body_begin, sc->body_begin, (sc->bodies + 1) * sizeof *e->body_begin);
@@ -547,9 +583,6 @@ static xpbd_status engine_copy_particles(E *e, const SC *sc, xpbd_where *where)
     e->sleep.body_count = sc->bodies;
     e->sleep.energy = e->options.sleep_energy;
     e->sleep.steps = e->options.sleep_steps ? e->options.sleep_steps : 30;
-    e->plane_count = sc->planes;
-    for (uint32_t k = 0; k < sc->planes; ++k)
-        e->planes[k] = sc->plane[k];
     size_t bad;
     xpbd_status st = SFX(xpbd_particles_validate)(p, &bad);
     if (st != XPBD_OK)
@@ -560,51 +593,56 @@ static xpbd_status engine_copy_particles(E *e, const SC *sc, xpbd_where *where)
     return XPBD_OK;
 }
 
-/* The scene's topology in input order (rest lengths from the rest shape
- * where not given), then the sets and the contact set. */
+/* Row k's list from the scene into s, in input order: the indices (a
+ * row that keeps a rest value reads the rest shape, so its indices are
+ * checked first), the rest values (from the rest shape where not given),
+ * the compliances (the default where not given). */
+static xpbd_status engine_copy_list(const E *e, const engine_kind *k, engine_slot *s,
+                                    const SC *sc, xpbd_where *where)
+{
+    const size_t n = sc->particles, c = engine_scene_count(sc, k->count_at);
+    const uint32_t *idx = engine_scene_index(sc, k->idx_at);
+    const R *rest = k->rest ? engine_scene_reals(sc, k->rest_at) : NULL;
+    const R *comp = engine_scene_reals(sc, k->comp_at);
+    const R alpha = (R)engine_scene_double(sc, k->alpha_at);
+    s->count = c;
+    s->comp = s->rest + c;
+    if (c)
+        memcpy(s->idx, idx, k->arity * c * sizeof *s->idx);
+    for (size_t j = 0; j < c; ++j) {
+        const uint32_t *q = s->idx + k->arity * j;
+        for (unsigned u = 0; k->rest && u < k->arity; ++u)
+            if (q[u] >= n)
+                return engine_refuse(where, XPBD_ERR_INDEX, k->part, j, XPBD_FIELD_NONE);
+        if (k->rest)
+            s->rest[j] = rest ? rest[j] : k->rest(e->rest_xyz, q);
+        s->comp[j] = comp ? comp[j] : alpha;
+    }
+    return XPBD_OK;
+}
+
+/* The scene's topology in input order, then the sets, the rows' rules on
+ * the configuration and the rows' own state. */
 static xpbd_status engine_copy_topology(E *e, const SC *sc, xpbd_where *where)
 {
-    const size_t n = sc->particles, E_ = sc->edges, T_ = sc->tets, B_ = sc->bends;
-    const R *rest_xyz = e->rest_xyz;
-    e->edge_count = E_;
-    e->tet_count = T_;
-    e->bend_count = B_;
-    if (E_)
-        memcpy(e->edge, sc->edge, 2 * E_ * sizeof *e->edge);
-    for (size_t k = 0; k < E_; ++k) {
-        if (e->edge[2 * k] >= n || e->edge[2 * k + 1] >= n)
-            return engine_refuse(where, XPBD_ERR_INDEX, XPBD_PART_DISTANCE, k, XPBD_FIELD_NONE);
-        if (sc->edge_rest) {
-            e->edge_rest[k] = sc->edge_rest[k];
-        } else {
-            const R *a = rest_xyz + 3 * (size_t)e->edge[2 * k];
-            const R *b = rest_xyz + 3 * (size_t)e->edge[2 * k + 1];
-            const double dx = (double)b[0] - (double)a[0], dy = (double)b[1] - (double)a[1];
-            const double dz = (double)b[2] - (double)a[2];
-            e->edge_rest[k] = (R)sqrt(dx * dx + dy * dy + dz * dz);
-        }
-        e->edge_compliance[k] = sc->edge_compliance ? sc->edge_compliance[k] : (R)sc->edge_alpha;
-    }
-    if (T_)
-        memcpy(e->tet, sc->tet, 4 * T_ * sizeof *e->tet);
-    for (size_t k = 0; k < T_; ++k)
-        e->tet_compliance[k] = sc->tet_compliance ? sc->tet_compliance[k] : (R)sc->tet_alpha;
-    if (B_)
-        memcpy(e->bend, sc->bend, 4 * B_ * sizeof *e->bend);
-    for (size_t k = 0; k < B_; ++k)
-        e->bend_compliance[k] = sc->bend_compliance ? sc->bend_compliance[k] : (R)sc->bend_alpha;
-    xpbd_status st = xpbd__engine_build(e, &e->distance, &e->tets, &e->bends, where);
-    if (st == XPBD_OK)
-        st = engine_springs_check(&e->distance, &e->config, where);
-    if (st != XPBD_OK || !e->max_contacts)
+    xpbd_status st = XPBD_OK;
+    for (unsigned r = 0; st == XPBD_OK && xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->arity)
+            st = engine_copy_list(e, xpbd__engine_kinds[r], &e->slot[r], sc, where);
+    if (st != XPBD_OK)
         return st;
-    const size_t slots = xpbd_contact_slots(e->max_contacts);
-    e->contact_i0_ = malloc(slots * sizeof *e->contact_i0_ + 1);
-    e->contact_i1_ = malloc(slots * sizeof *e->contact_i1_ + 1);
-    if (!e->contact_i0_ || !e->contact_i1_)
-        return XPBD_ERR_NOMEM;
-    return xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_, slots,
-                                 e->max_contacts);
+    engine_set sets[XPBD__ENGINE_ROWS];
+    if ((st = xpbd__engine_build(e, sets, where)) != XPBD_OK)
+        return st;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->build)
+            e->slot[r].set = sets[r];
+    if ((st = engine_rows_config(e, &e->config, where)) != XPBD_OK)
+        return st;
+    for (unsigned r = 0; st == XPBD_OK && xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->copy)
+            st = xpbd__engine_kinds[r]->copy(e, &e->slot[r], sc);
+    return st;
 }
 
 static xpbd_status engine_create(E **out, const SC *sc, const xpbd_step_config *cfg,
@@ -635,8 +673,6 @@ static xpbd_status engine_create(E **out, const SC *sc, const xpbd_step_config *
     e->config = run;
     e->options = options;
     e->colouring = sc->colouring;
-    e->max_contacts =
-        sc->radius ? engine_contact_capacity(sc->max_contacts, sc->particles, opt) : 0;
     const size_t cap = e->options.max_particles ? e->options.max_particles : sc->particles;
     if ((st = engine_alloc(e, sc, cap)) != XPBD_OK ||
         (st = engine_copy_particles(e, sc, where)) != XPBD_OK ||
@@ -657,6 +693,9 @@ static xpbd_status engine_create(E **out, const SC *sc, const xpbd_step_config *
 
 /* ------------------------------------------------------------ accessors --- */
 
+/* The scene of the engine's current state: the particles and the world
+ * state, then each row's list and per-particle arrays (by their scene
+ * fields) and its own fields. */
 static void engine_scene(const E *e, SC *out)
 {
     memset(out, 0, sizeof *out);
@@ -665,29 +704,31 @@ static void engine_scene(const E *e, SC *out)
     out->particles = e->particles.count;
     out->rest_xyz = e->rest_xyz;
     out->radius = e->radius;
-    out->edges = e->edge_count;
-    out->edge = e->edge;
-    out->edge_rest = e->edge_rest;
-    out->edge_compliance = e->edge_compliance;
-    out->tets = e->tet_count;
-    out->tet = e->tet;
-    out->tet_compliance = e->tet_compliance;
-    out->bends = e->bend_count;
-    out->bend = e->bend;
-    out->bend_compliance = e->bend_compliance;
-    out->tether_anchor = e->tether_anchor;
-    out->tether_length = e->tether_length;
     out->origin = e->origin;
     out->bodies = e->sleep.body_count;
     out->body_begin = e->body_begin;
-    out->planes = e->plane_count;
-    out->plane = e->plane_count ? e->planes : NULL;
-    out->max_contacts = e->max_contacts;
     out->colouring = e->colouring;
     out->asleep = e->sleep.body_count ? e->sleep.asleep : NULL;
     out->calm = e->sleep.body_count ? e->sleep.calm : NULL;
     out->signature = e->sleep.body_count ? e->sleep.signature : NULL;
     out->frame = e->frame;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        const engine_kind *k = xpbd__engine_kinds[r];
+        const engine_slot *s = &e->slot[r];
+        if (k->arity) {
+            engine_scene_give_count(out, k->count_at, s->count);
+            engine_scene_give(out, k->idx_at, s->idx);
+            if (k->rest)
+                engine_scene_give(out, k->rest_at, s->rest);
+            engine_scene_give(out, k->comp_at, s->comp);
+        }
+        if (k->particles) {
+            engine_scene_give(out, k->real_at, s->preal);
+            engine_scene_give(out, k->index_at, s->pindex);
+        }
+        if (k->scene)
+            k->scene(s, out);
+    }
 }
 
 static xpbd_status engine_set_config(E *e, const xpbd_step_config *cfg)
@@ -697,10 +738,9 @@ static xpbd_status engine_set_config(E *e, const xpbd_step_config *cfg)
     xpbd_step_config run = *cfg;
     engine_fold_threads(&run, &e->options);
     xpbd_where where;
-    const int constrained = e->edge_count || e->tet_count || e->bend_count || e->tether_anchor;
-    xpbd_status st = engine_config_check(&run, &e->options, constrained, &where);
+    xpbd_status st = engine_config_check(&run, &e->options, engine_constrained(NULL, e), &where);
     if (st == XPBD_OK)
-        st = engine_springs_check(&e->distance, &run, &where);
+        st = engine_rows_config(e, &run, &where);
     if (st != XPBD_OK)
         return st;
     e->config = run;

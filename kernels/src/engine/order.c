@@ -45,31 +45,45 @@ xpbd_status xpbd_order_check_f64(const xpbd_scene_f64 *scene, const xpbd_step_co
 }
 
 #else /* one precision, read through each_precision.h */
+#include "engine/common.h" /* this precision's part */
 /* The two-serial-orders check, once per precision. */
 
 /* The names of this file's functions, both precisions (precision.h). */
-#define engine_order_permute_quads PREC(engine_order_permute_quads_f32, engine_order_permute_quads_f64)
+#define engine_order_permute PREC(engine_order_permute_f32, engine_order_permute_f64)
 #define engine_order_check PREC(engine_order_check_f32, engine_order_check_f64)
 
 #define E SFX(xpbd_engine)
 #define SC SFX(xpbd_scene)
 
-/* out[k] = idx[perm[k]] (4 indices each), with their compliance if given;
- * returns out_comp, or NULL without compliance. */
-static const R *engine_order_permute_quads(const uint32_t *perm, size_t count,
-                                          const uint32_t *idx, const R *comp, uint32_t *out,
-                                          R *out_comp)
+/* Row k's list of scene b (a copy of scene) permuted by perm into idx
+ * (arity indices each) and val (its rest values, if the scene gives them,
+ * then its compliances, if given), b pointed at them. */
+static void engine_order_permute(const engine_kind *k, const SC *scene, SC *b,
+                                 const uint32_t *perm, uint32_t *idx, R *val)
 {
-    for (size_t k = 0; k < count; ++k) {
-        memcpy(out + 4 * k, idx + 4 * (size_t)perm[k], 4 * sizeof *out);
+    const size_t c = engine_scene_count(scene, k->count_at);
+    const uint32_t *from = engine_scene_index(scene, k->idx_at);
+    const R *rest = k->rest ? engine_scene_reals(scene, k->rest_at) : NULL;
+    const R *comp = engine_scene_reals(scene, k->comp_at);
+    for (size_t j = 0; j < c; ++j) {
+        memcpy(idx + k->arity * j, from + k->arity * (size_t)perm[j], k->arity * sizeof *idx);
+        if (rest)
+            val[j] = rest[perm[j]];
         if (comp)
-            out_comp[k] = comp[perm[k]];
+            val[c + j] = comp[perm[j]];
     }
-    return comp ? out_comp : NULL;
+    engine_scene_give(b, k->idx_at, idx);
+    if (rest)
+        engine_scene_give(b, k->rest_at, val);
+    if (comp)
+        engine_scene_give(b, k->comp_at, val + c);
 }
 
+/* The scene run twice, serially: as given (A), and (B) each row's list
+ * permuted, its per-element arrays with it (seed 0: reversed; else the
+ * j-th list's shuffle drawn from seed + j). */
 static xpbd_status engine_order_check(const SC *scene, const xpbd_step_config *cfg, double h,
-                                  uint32_t frames, uint64_t seed, xpbd_order_report *out)
+                                      uint32_t frames, uint64_t seed, xpbd_order_report *out)
 {
     if (!scene || !out)
         return XPBD_ERR_ARGUMENT;
@@ -77,43 +91,39 @@ static xpbd_status engine_order_check(const SC *scene, const xpbd_step_config *c
     SC a = *scene, b = *scene;
     a.colouring.serial = 1;
     b.colouring.serial = 1;
-    const size_t ne = scene->edges, nt = scene->tets, nb = scene->bends;
-    const size_t most = ne > nt ? (ne > nb ? ne : nb) : (nt > nb ? nt : nb);
+    size_t most = 0, ni = 0, nv = 0;
+    int missing = 0;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->arity) {
+            const engine_kind *k = xpbd__engine_kinds[r];
+            const size_t c = engine_scene_count(scene, k->count_at);
+            most = c > most ? c : most;
+            ni += k->arity * c + 1;
+            nv += 2 * c + 1;
+            missing |= c && !engine_scene_index(scene, k->idx_at);
+        }
     uint32_t *perm = malloc((most + 1) * sizeof *perm);
-    uint32_t *edge = malloc((2 * ne + 1) * sizeof *edge);
-    uint32_t *tet = malloc((4 * nt + 1) * sizeof *tet);
-    uint32_t *bend = malloc((4 * nb + 1) * sizeof *bend);
-    R *vals = malloc((2 * ne + nt + nb + 1) * sizeof *vals);
+    uint32_t *idx = malloc((ni + 1) * sizeof *idx);
+    R *vals = malloc((nv + 1) * sizeof *vals);
     xpbd_status st = XPBD_ERR_NOMEM;
     E *ea = NULL, *eb = NULL;
-    if (!perm || !edge || !tet || !bend || !vals)
+    if (!perm || !idx || !vals)
         goto done;
-    if ((ne && !scene->edge) || (nt && !scene->tet) || (nb && !scene->bend)) {
+    if (missing) {
         st = XPBD_ERR_ARGUMENT;
         goto done;
     }
-    /* B: each list permuted, its per-element arrays with it */
-    order_permutation(perm, ne, seed);
-    R *erest = vals, *ecomp = vals + ne, *tcomp = vals + 2 * ne, *bcomp = tcomp + nt;
-    for (size_t k = 0; k < ne; ++k) {
-        edge[2 * k] = scene->edge[2 * (size_t)perm[k]];
-        edge[2 * k + 1] = scene->edge[2 * (size_t)perm[k] + 1];
-        if (scene->edge_rest)
-            erest[k] = scene->edge_rest[perm[k]];
-        if (scene->edge_compliance)
-            ecomp[k] = scene->edge_compliance[perm[k]];
-    }
-    b.edge = edge;
-    b.edge_rest = scene->edge_rest ? erest : NULL;
-    b.edge_compliance = scene->edge_compliance ? ecomp : NULL;
-    order_permutation(perm, nt, seed ? seed + 1 : 0);
-    b.tet = tet;
-    b.tet_compliance = engine_order_permute_quads(perm, nt, scene->tet, scene->tet_compliance, tet,
-                                                 tcomp);
-    order_permutation(perm, nb, seed ? seed + 2 : 0);
-    b.bend = bend;
-    b.bend_compliance = engine_order_permute_quads(perm, nb, scene->bend, scene->bend_compliance,
-                                                  bend, bcomp);
+    size_t oi = 0, ov = 0;
+    for (unsigned r = 0, j = 0; xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->arity) {
+            const engine_kind *k = xpbd__engine_kinds[r];
+            const size_t c = engine_scene_count(scene, k->count_at);
+            order_permutation(perm, c, seed ? seed + j : 0);
+            engine_order_permute(k, scene, &b, perm, idx + oi, vals + ov);
+            oi += k->arity * c + 1;
+            ov += 2 * c + 1;
+            ++j;
+        }
 
     if ((st = SFX(xpbd_engine_create)(&ea, &a, cfg, NULL, NULL)) != XPBD_OK ||
         (st = SFX(xpbd_engine_create)(&eb, &b, cfg, NULL, NULL)) != XPBD_OK)
@@ -157,9 +167,7 @@ done:
     SFX(xpbd_engine_destroy)(ea);
     SFX(xpbd_engine_destroy)(eb);
     free(perm);
-    free(edge);
-    free(tet);
-    free(bend);
+    free(idx);
     free(vals);
     return st;
 }

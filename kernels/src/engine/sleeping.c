@@ -50,6 +50,7 @@ uint32_t xpbd_sleep_update_f64(xpbd_sleep_state *s, const xpbd_world_f64 *w, uin
 }
 
 #else /* one precision, read through each_precision.h */
+#include "engine/common.h" /* this precision's part */
 /* Sleeping, once per precision. */
 
 /* The names of this file's functions, both precisions (precision.h). */
@@ -58,6 +59,7 @@ uint32_t xpbd_sleep_update_f64(xpbd_sleep_state *s, const xpbd_world_f64 *w, uin
 #define engine_sleep_usable PREC(engine_sleep_usable_f32, engine_sleep_usable_f64)
 #define engine_sleep_prepare PREC(engine_sleep_prepare_f32, engine_sleep_prepare_f64)
 #define engine_moving PREC(engine_moving_f32, engine_moving_f64)
+#define engine_sleep_pairs PREC(engine_sleep_pairs_f32, engine_sleep_pairs_f64)
 #define engine_sleep_touched PREC(engine_sleep_touched_f32, engine_sleep_touched_f64)
 #define engine_sleep_update PREC(engine_sleep_update_f32, engine_sleep_update_f64)
 #define xpbd__engine_activate PREC(xpbd__engine_activate_f32, xpbd__engine_activate_f64)
@@ -124,14 +126,10 @@ static int engine_moving(const xpbd_sleep_state *s, const W *w, size_t i, uint32
     return 0.5 * (vx * vx + vy * vy + vz * vz) > s->energy;
 }
 
-/* A sleeping body touched (a pair of the contact set) by something moving
- * wakes, whole. Returns the number woken. */
-static uint32_t engine_sleep_touched(xpbd_sleep_state *s, const W *w)
+/* The wakes of one set of touching pairs. */
+static uint32_t engine_sleep_pairs(xpbd_sleep_state *s, const W *w, const xpbd_contact_set *cs)
 {
-    const xpbd_contact_set *cs = w->radius ? w->contacts : NULL;
     uint32_t nw = 0;
-    if (!cs)
-        return 0;
     for (uint32_t col = 0; col <= cs->colours; ++col) {
         const uint32_t s0 = col < cs->colours ? cs->colour_begin[col] : cs->overflow_begin;
         const uint32_t s1 = col < cs->colours ? s0 + cs->colour_size[col] : cs->slots;
@@ -152,6 +150,20 @@ static uint32_t engine_sleep_touched(xpbd_sleep_state *s, const W *w)
                 ++nw;
             }
         }
+    }
+    return nw;
+}
+
+/* A sleeping body touched (a pair of a row's touching pairs: engine_kind
+ * .touch) by something moving wakes, whole. Returns the number woken. */
+static uint32_t engine_sleep_touched(xpbd_sleep_state *s, const W *w)
+{
+    uint32_t nw = 0;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r) {
+        const xpbd_contact_set *cs =
+            xpbd__engine_kinds[r]->touch ? xpbd__engine_kinds[r]->touch(w) : NULL;
+        if (cs)
+            nw += engine_sleep_pairs(s, w, cs);
     }
     return nw;
 }
@@ -205,30 +217,25 @@ xpbd_status xpbd__engine_activate(E *e)
     E t;
     memcpy(&t, e, sizeof t);
     t.active_ = flags;
-    DS d;
-    QS tq, bq;
-    xpbd_status st = SFX(xpbd__engine_build)(&t, &d, &tq, &bq, NULL);
+    engine_set sets[XPBD__ENGINE_ROWS];
+    xpbd_status st = SFX(xpbd__engine_build)(&t, sets, NULL);
     if (st == XPBD_OK) { /* the scratch must fit the new sets */
-        t.distance = d;
-        t.tets = tq;
-        t.bends = bq;
+        for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+            if (xpbd__engine_kinds[r]->build)
+                t.slot[r].set = sets[r];
         st = SFX(xpbd__engine_scratch)(&t);
-        if (st != XPBD_OK) {
-            SFX(xpbd_distance_set_free)(&d);
-            SFX(xpbd_quad_set_free)(&tq);
-            SFX(xpbd_quad_set_free)(&bq);
-        }
+        if (st != XPBD_OK)
+            SFX(xpbd__engine_free_sets)(sets);
     }
     if (st != XPBD_OK) {
         free(flags);
         return st;
     }
-    SFX(xpbd_distance_set_free)(&e->distance);
-    SFX(xpbd_quad_set_free)(&e->tets);
-    SFX(xpbd_quad_set_free)(&e->bends);
-    e->distance = d;
-    e->tets = tq;
-    e->bends = bq;
+    for (unsigned r = 0; xpbd__engine_kinds[r]; ++r)
+        if (xpbd__engine_kinds[r]->build) {
+            xpbd__engine_kinds[r]->free_set(&e->slot[r].set);
+            e->slot[r].set = sets[r];
+        }
     e->scratch = t.scratch;
     e->scratch_bytes = t.scratch_bytes;
     free(e->active_);

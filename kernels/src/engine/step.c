@@ -23,11 +23,13 @@ xpbd_status xpbd_engine_couple_rigid_f64(xpbd_engine_f64 *e, const xpbd_rigid_f6
 }
 
 #else /* one precision, read through each_precision.h */
+#include "engine/common.h" /* this precision's part */
 /* Stepping, once per precision: one frame of the engine, and the coupling
  * with a host rigid body between frames. */
 
 /* The names of this file's functions, both precisions (precision.h). */
 #define engine_sleep_undo PREC(engine_sleep_undo_f32, engine_sleep_undo_f64)
+#define engine_tearing PREC(engine_tearing_f32, engine_tearing_f64)
 #define engine_step PREC(engine_step_f32, engine_step_f64)
 #define engine_couple_rigid PREC(engine_couple_rigid_f32, engine_couple_rigid_f64)
 
@@ -42,6 +44,17 @@ static void engine_sleep_undo(E *e, uint32_t woke)
         return;
     memcpy(e->sleep.asleep, e->asleep_undo_, e->sleep.body_count);
     memcpy(e->sleep.calm, e->calm_undo_, e->sleep.body_count * sizeof *e->calm_undo_);
+}
+
+/* 1 if a row tears and its set has elements. */
+static int engine_tearing(E *e)
+{
+    const int r = engine_tear_row(XPBD__TEAR_EDGES);
+    if (r < 0 || !xpbd__engine_kinds[r]->tear_flag)
+        return 0;
+    uint32_t slots = 0;
+    (void)xpbd__engine_kinds[r]->source(&e->slot[r].set, &slots);
+    return slots != 0;
 }
 
 static xpbd_status engine_step(E *e, double h)
@@ -84,11 +97,13 @@ static xpbd_status engine_step(E *e, double h)
     e->frame++;
     uint32_t torn = 0;
     double stretch = 0;
-    const int tearing = e->options.tear_stretch > 0 && e->world.constraints;
+    const int tearing = e->options.tear_stretch > 0 && engine_tearing(e);
     if (tearing) { /* one stretch pass: the flags and the counters' max stretch */
-        memset(e->torn, 0, e->edge_count); /* edges of sleeping bodies are not in the set */
-        torn = SFX(xpbd_tear_flag)(&e->particles, &e->distance, e->options.tear_stretch, e->torn,
-                                   &stretch);
+        const int r = engine_tear_row(XPBD__TEAR_EDGES);
+        /* elements of sleeping bodies are not in the set */
+        memset(e->torn, 0, e->slot[r].count);
+        torn = xpbd__engine_kinds[r]->tear_flag(&e->particles, &e->slot[r].set,
+                                                e->options.tear_stretch, e->torn, &stretch);
     }
     SFX(xpbd__counters_fill)(&e->world, &k, tearing ? &stretch : NULL, &e->counters);
     e->counters.frame = e->frame;
@@ -104,11 +119,13 @@ static xpbd_status engine_step(E *e, double h)
             for (uint32_t b = 0; b < e->sleep.body_count; ++b)
                 e->counters.sleeping += e->sleep.asleep[b] != 0;
         }
-        if (split && e->max_contacts) /* its pairs name the old particle indices */
-            (void)xpbd_contact_set_init(&e->contacts, e->contact_i0_, e->contact_i1_,
-                                        e->contacts.capacity, e->max_contacts);
+        for (unsigned r = 0; split && xpbd__engine_kinds[r]; ++r)
+            if (xpbd__engine_kinds[r]->renumbered) /* what names the old particles */
+                xpbd__engine_kinds[r]->renumbered(&e->slot[r]);
         SFX(xpbd__engine_point)(e);
-        e->counters.distance = e->distance.count;
+        const int r = engine_tear_row(XPBD__TEAR_EDGES);
+        if (xpbd__engine_kinds[r]->torn)
+            xpbd__engine_kinds[r]->torn(&e->slot[r].set, &e->counters);
         e->counters.split = split;
         e->counters.woke += woke3;
         if (ts != XPBD_OK)

@@ -1,44 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* Tearing (xpbd/engine.h): the stretch pass that flags distance
- * constraints, the rebuild of a distance set without them, and the
- * engine's topology change at step end. */
+/* Tearing (xpbd/engine.h): the engine's topology change at step end. The
+ * stretch pass that flags elements to tear is the tearing row's
+ * (engine/common.h: engine_kind.tear_flag, in its kinds/<kind>.c with
+ * xpbd_tear_flag and xpbd_tear_remove); here every row with a list is
+ * torn, split and rebuilt by its tear role. */
 #ifndef XPBD_SELF
 #define XPBD_SELF "engine/tearing.c"
 #include "engine/common.h"
 
 #  include "each_precision.h"
 
-uint32_t xpbd_tear_flag_f32(const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c,
-                            double threshold, uint8_t *flags, double *max_stretch)
-{
-    return engine_tear_flag_f32(p, c, threshold, flags, max_stretch);
-}
-
-uint32_t xpbd_tear_flag_f64(const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c,
-                            double threshold, uint8_t *flags, double *max_stretch)
-{
-    return engine_tear_flag_f64(p, c, threshold, flags, max_stretch);
-}
-
-xpbd_status xpbd_tear_remove_f32(xpbd_distance_set_f32 *c, size_t particles, const uint8_t *remove,
-                                 const xpbd_colouring_options *options, uint32_t *kept)
-{
-    return engine_tear_remove_f32(c, particles, remove, options, kept);
-}
-
-xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t particles, const uint8_t *remove,
-                                 const xpbd_colouring_options *options, uint32_t *kept)
-{
-    return engine_tear_remove_f64(c, particles, remove, options, kept);
-}
-
 #else /* one precision, read through each_precision.h */
+#include "engine/common.h" /* this precision's part */
 /* Tearing, once per precision. */
 
 /* The names of this file's functions, both precisions (precision.h). */
-#define engine_tear_flag PREC(engine_tear_flag_f32, engine_tear_flag_f64)
-#define engine_tear_remove PREC(engine_tear_remove_f32, engine_tear_remove_f64)
 #define engine_tear_plan PREC(engine_tear_plan_f32, engine_tear_plan_f64)
+#define engine_tear_split PREC(engine_tear_split_f32, engine_tear_split_f64)
 #define engine_tear_grow PREC(engine_tear_grow_f32, engine_tear_grow_f64)
 #define engine_tear_survivors PREC(engine_tear_survivors_f32, engine_tear_survivors_f64)
 #define engine_tear_commit_particles PREC(engine_tear_commit_particles_f32, engine_tear_commit_particles_f64)
@@ -48,129 +26,86 @@ xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t particles, con
 #define engine_tear_work PREC(engine_tear_work_f32, engine_tear_work_f64)
 
 #define E SFX(xpbd_engine)
-
-static uint32_t engine_tear_flag(const P *p, const DS *c, double threshold, uint8_t *flags,
-                               double *max_stretch)
-{
-    double m = 0;
-    uint32_t flagged = 0;
-    int any = 0;
-    if (p && c)
-        for (uint32_t s = 0; s < c->slots; ++s) {
-            const uint32_t src = c->source[s];
-            if (src == XPBD_PAD)
-                continue;
-            const uint32_t a = c->i0[s], b = c->i1[s];
-            const double dx = (double)p->x[b] - (double)p->x[a];
-            const double dy = (double)p->y[b] - (double)p->y[a];
-            const double dz = (double)p->z[b] - (double)p->z[a];
-            const double st = sqrt(dx * dx + dy * dy + dz * dz) / (double)c->rest[s] - 1;
-            if (!any || st > m)
-                m = st;
-            any = 1;
-            const int over = threshold > 0 && st > threshold;
-            flagged += (uint32_t)over;
-            if (flags)
-                flags[src] = (uint8_t)over;
-        }
-    if (max_stretch)
-        *max_stretch = m;
-    return flagged;
-}
-
-static xpbd_status engine_tear_remove(DS *c, size_t n, const uint8_t *remove,
-                                    const xpbd_colouring_options *options, uint32_t *kept)
-{
-    if (!c || (c->count && !remove))
-        return XPBD_ERR_ARGUMENT;
-    const size_t m = c->count;
-    uint32_t *i0 = malloc((2 * m + 1) * sizeof *i0);
-    R *rest = malloc((2 * m + 1) * sizeof *rest);
-    if (!i0 || !rest) {
-        free(i0);
-        free(rest);
-        return XPBD_ERR_NOMEM;
-    }
-    uint32_t *i1 = i0 + m;
-    R *comp = rest + m;
-    /* back to input order ... */
-    for (uint32_t s = 0; s < c->slots; ++s) {
-        const uint32_t src = c->source[s];
-        if (src == XPBD_PAD)
-            continue;
-        i0[src] = c->i0[s];
-        i1[src] = c->i1[s];
-        rest[src] = c->rest[s];
-        comp[src] = c->compliance[s];
-    }
-    /* ... then the survivors, in that order (k <= t: in place is safe) */
-    size_t k = 0;
-    for (size_t t = 0; t < m; ++t)
-        if (!remove[t]) {
-            i0[k] = i0[t];
-            i1[k] = i1[t];
-            rest[k] = rest[t];
-            comp[k] = comp[t];
-            ++k;
-        }
-    DS nw;
-    const xpbd_status st =
-        SFX(xpbd_distance_set_build)(&nw, n, k, i0, i1, rest, comp, options, NULL);
-    free(i0);
-    free(rest);
-    if (st != XPBD_OK)
-        return st;
-    SFX(xpbd_distance_set_free)(c);
-    *c = nw;
-    if (kept)
-        for (size_t t = 0, j = 0; t < m; ++t)
-            kept[t] = remove[t] ? XPBD_PAD : (uint32_t)j++;
-    return XPBD_OK;
-}
-
-/* ------------------------------------------ the engine's topology change --- */
+#define ROWS xpbd__engine_kinds
 
 /* One frame's tear: what it removes and adds, and the new engine state
  * built beside the old one (t: particles and body ranges are the old ones
  * unless vertices split, `grown`). */
 typedef struct engine_tear_work {
-    size_t n, ne, nt, nb, torn;
-    uint8_t *drop_t, *drop_b;
-    uint32_t *ev, *tv, *bv, *src; /* rewired topology (ids past n: new), copied vertices */
+    size_t n, torn, ni, most;
+    int role[XPBD__TEAR_ROLES];         /* the row of each role, or -1 */
+    uint8_t *drop[XPBD__ENGINE_ROWS];   /* per row: its elements the tear drops */
+    uint32_t *out[XPBD__ENGINE_ROWS];   /* per row: its rewired indices (ids past n: new) */
+    uint8_t *drops;                     /* the blocks holding them, then the copied */
+    uint32_t *ids, *src;                /* vertices */
     uint32_t *map, *pieces;
     size_t *per_body;
     R *rest_tmp;
     size_t copies;
     uint32_t want_dropped; /* reported only if the tear is committed */
     E t;
-    DS d;
-    QS tq, bq;
+    engine_set sets[XPBD__ENGINE_ROWS];
     int built, grown;
 } engine_tear_work;
 
+/* xpbd_tear_split on the rows of the three roles (a role no row has: an
+ * empty list). */
+static xpbd_status engine_tear_split(const E *e, engine_tear_work *w, unsigned flags)
+{
+    const uint32_t *idx[XPBD__TEAR_ROLES] = {NULL};
+    size_t count[XPBD__TEAR_ROLES] = {0};
+    uint8_t *drop[XPBD__TEAR_ROLES] = {NULL};
+    uint32_t *out[XPBD__TEAR_ROLES] = {NULL};
+    for (int q = XPBD__TEAR_EDGES; q < XPBD__TEAR_ROLES; ++q)
+        if (w->role[q] >= 0) {
+            idx[q] = e->slot[w->role[q]].idx;
+            count[q] = e->slot[w->role[q]].count;
+            drop[q] = w->drop[w->role[q]];
+            out[q] = w->out[w->role[q]];
+        }
+    enum { ED = XPBD__TEAR_EDGES, CE = XPBD__TEAR_CELLS, ST = XPBD__TEAR_STENCILS };
+    return xpbd_tear_split(w->n, idx[ED], count[ED], e->torn, idx[CE], count[CE], idx[ST],
+                           count[ST], flags, drop[CE], drop[ST], out[ED], out[CE], out[ST],
+                           w->src, w->most, &w->copies);
+}
+
 /* The split plan of the frame (xpbd_tear_split); past the level's capacity
- * (or the index range) the frame tears without splitting. */
+ * (or the index range) the frame tears without splitting. A row with a
+ * list and no role keeps its elements. */
 static xpbd_status engine_tear_plan(const E *e, engine_tear_work *w)
 {
-    const size_t most = 2 * w->ne + 4 * w->nt;
-    w->drop_t = calloc(w->nt + 1, 1);
-    w->drop_b = calloc(w->nb + 1, 1);
-    w->ev = malloc((2 * w->ne + 4 * w->nt + 4 * w->nb + most + 1) * sizeof *w->ev);
-    if (!w->drop_t || !w->drop_b || !w->ev)
+    size_t nd = 0;
+    for (int q = 0; q < XPBD__TEAR_ROLES; ++q)
+        w->role[q] = q ? engine_tear_row((xpbd__tear_role)q) : -1;
+    for (unsigned r = 0; ROWS[r]; ++r)
+        if (ROWS[r]->arity) {
+            w->ni += ROWS[r]->arity * e->slot[r].count;
+            nd += ROWS[r]->tear == XPBD__TEAR_EDGES ? 0 : e->slot[r].count + 1;
+            if (ROWS[r]->tear == XPBD__TEAR_EDGES || ROWS[r]->tear == XPBD__TEAR_CELLS)
+                w->most += ROWS[r]->arity * e->slot[r].count;
+        }
+    w->drops = calloc(nd + 1, 1);
+    w->ids = malloc((w->ni + w->most + 1) * sizeof *w->ids);
+    if (!w->drops || !w->ids)
         return XPBD_ERR_NOMEM;
-    w->tv = w->ev + 2 * w->ne;
-    w->bv = w->tv + 4 * w->nt;
-    w->src = w->bv + 4 * w->nb;
+    size_t oi = 0, od = 0;
+    for (unsigned r = 0; ROWS[r]; ++r)
+        if (ROWS[r]->arity) {
+            const size_t c = e->slot[r].count;
+            w->out[r] = w->ids + oi;
+            w->drop[r] = ROWS[r]->tear == XPBD__TEAR_EDGES ? e->torn : w->drops + od;
+            oi += ROWS[r]->arity * c;
+            od += ROWS[r]->tear == XPBD__TEAR_EDGES ? 0 : c + 1;
+            if (!ROWS[r]->tear && c)
+                memcpy(w->out[r], e->slot[r].idx, ROWS[r]->arity * c * sizeof *w->out[r]);
+        }
+    w->src = w->ids + w->ni;
     const unsigned flags = e->options.keep_hinges ? XPBD_TEAR_KEEP_HINGES : 0u;
-    xpbd_status st = xpbd_tear_split(w->n, e->edge, w->ne, e->torn, e->tet, w->nt, e->bend, w->nb,
-                                     flags, w->drop_t, w->drop_b, w->ev, w->tv, w->bv, w->src,
-                                     most, &w->copies);
+    xpbd_status st = engine_tear_split(e, w, flags);
     if ((st == XPBD_OK && e->options.max_particles && w->n + w->copies > e->capacity) ||
         st == XPBD_ERR_CAPACITY) {
         w->want_dropped = st == XPBD_OK ? (uint32_t)w->copies : 1u;
-        st = xpbd_tear_split(w->n, e->edge, w->ne, e->torn, e->tet, w->nt, e->bend, w->nb,
-                             XPBD_TEAR_KEEP_HINGES, w->drop_t, w->drop_b, w->ev, w->tv, w->bv,
-                             w->src, most, &w->copies);
+        st = engine_tear_split(e, w, XPBD_TEAR_KEEP_HINGES);
     }
     return st;
 }
@@ -204,65 +139,61 @@ static xpbd_status engine_tear_grow(const E *e, engine_tear_work *w)
         t->rest_xyz = w->rest_tmp;
         t->particles.count = n + copies;
     } else {
-        t->owned_ = SFX(xpbd__engine_block)(t, n + copies, n + copies, e->radius != NULL,
-                                            e->tether_anchor != NULL);
+        uint32_t reals = 0;
+        int bad = 0;
+        for (unsigned r = 0; ROWS[r]; ++r) {
+            reals |= e->slot[r].preal ? 1u << r : 0u;
+            t->slot[r].pindex =
+                e->slot[r].pindex ? malloc((n + copies + 1) * sizeof *t->slot[r].pindex) : NULL;
+            bad |= e->slot[r].pindex && !t->slot[r].pindex;
+        }
+        t->owned_ =
+            SFX(xpbd__engine_block)(t, n + copies, n + copies, e->radius != NULL, reals);
         t->origin = malloc((n + copies + 1) * sizeof *t->origin);
-        t->tether_anchor =
-            e->tether_anchor ? malloc((n + copies + 1) * sizeof *t->tether_anchor) : NULL;
-        if (!t->owned_ || !t->origin || (e->tether_anchor && !t->tether_anchor)) {
+        if (bad || !t->owned_ || !t->origin) {
             free(t->owned_); /* not grown: the clean-up frees none of these */
             free(t->origin);
-            free(t->tether_anchor);
+            for (unsigned r = 0; ROWS[r]; ++r)
+                free(t->slot[r].pindex);
             free(t->body_begin);
             return XPBD_ERR_NOMEM;
         }
         SFX(xpbd__engine_move)(e, t, n, w->src, copies, w->map, w->pieces);
     }
     w->grown = 1;
-    for (size_t k = 0; k < 2 * w->ne + 4 * w->nt + 4 * w->nb; ++k)
-        w->ev[k] = w->map[w->ev[k]];
+    for (size_t k = 0; k < w->ni; ++k)
+        w->ids[k] = w->map[w->ids[k]];
     return XPBD_OK;
 }
 
-/* The surviving edges, tets and stencils, in order, into t's topology. */
+/* The surviving elements of each row with a list, in order, into t's
+ * lists. */
 static xpbd_status engine_tear_survivors(const E *e, engine_tear_work *w)
 {
     E *t = &w->t;
-    size_t keep_t = 0, keep_b = 0;
-    for (size_t k = 0; k < w->nt; ++k)
-        keep_t += !w->drop_t[k];
-    for (size_t k = 0; k < w->nb; ++k)
-        keep_b += !w->drop_b[k];
-    t->edge_count = w->ne - w->torn;
-    t->tet_count = keep_t;
-    t->bend_count = keep_b;
-    t->edge = malloc((2 * t->edge_count + 4 * keep_t + 4 * keep_b + 3) * sizeof *t->edge);
-    t->edge_rest = malloc((2 * t->edge_count + keep_t + keep_b + 1) * sizeof(R));
-    if (!t->edge || !t->edge_rest)
-        return XPBD_ERR_NOMEM;
-    t->tet = t->edge + 2 * t->edge_count + 1;
-    t->bend = t->tet + 4 * keep_t + 1;
-    t->edge_compliance = t->edge_rest + t->edge_count;
-    t->tet_compliance = t->edge_compliance + t->edge_count;
-    t->bend_compliance = t->tet_compliance + keep_t;
-    for (size_t k = 0, j = 0; k < w->ne; ++k)
-        if (!e->torn[k]) {
-            t->edge[2 * j] = w->ev[2 * k];
-            t->edge[2 * j + 1] = w->ev[2 * k + 1];
-            t->edge_rest[j] = e->edge_rest[k];
-            t->edge_compliance[j] = e->edge_compliance[k];
-            ++j;
-        }
-    for (size_t k = 0, j = 0; k < w->nt; ++k)
-        if (!w->drop_t[k]) {
-            memcpy(t->tet + 4 * j, w->tv + 4 * k, 4 * sizeof *t->tet);
-            t->tet_compliance[j++] = e->tet_compliance[k];
-        }
-    for (size_t k = 0, j = 0; k < w->nb; ++k)
-        if (!w->drop_b[k]) {
-            memcpy(t->bend + 4 * j, w->bv + 4 * k, 4 * sizeof *t->bend);
-            t->bend_compliance[j++] = e->bend_compliance[k];
-        }
+    for (unsigned r = 0; ROWS[r]; ++r) {
+        if (!ROWS[r]->arity)
+            continue;
+        const unsigned a = ROWS[r]->arity;
+        const engine_slot *s = &e->slot[r];
+        engine_slot *ts = &t->slot[r];
+        size_t keep = 0;
+        for (size_t k = 0; k < s->count; ++k)
+            keep += !w->drop[r][k];
+        ts->count = keep;
+        ts->idx = malloc((a * keep + 1) * sizeof *ts->idx);
+        ts->rest = malloc((2 * keep + 1) * sizeof *ts->rest);
+        if (!ts->idx || !ts->rest)
+            return XPBD_ERR_NOMEM;
+        ts->comp = ts->rest + keep;
+        for (size_t k = 0, j = 0; k < s->count; ++k)
+            if (!w->drop[r][k]) {
+                memcpy(ts->idx + a * j, w->out[r] + a * k, a * sizeof *ts->idx);
+                if (ROWS[r]->rest)
+                    ts->rest[j] = s->rest[k];
+                ts->comp[j++] = s->comp[k];
+            }
+    }
     return XPBD_OK;
 }
 
@@ -286,49 +217,51 @@ static void engine_tear_commit_particles(E *e, engine_tear_work *w, uint32_t *wo
     }
     free(e->owned_);
     free(e->origin);
-    free(e->tether_anchor);
     free(e->body_begin);
+    for (unsigned r = 0; ROWS[r]; ++r) {
+        free(e->slot[r].pindex);
+        e->slot[r].pindex = t->slot[r].pindex;
+        e->slot[r].preal = t->slot[r].preal;
+    }
     e->owned_ = t->owned_;
     e->particles = t->particles;
     e->rest_xyz = t->rest_xyz;
     e->radius = t->radius;
-    e->plane_impulse = t->plane_impulse;
-    e->tether_anchor = t->tether_anchor;
-    e->tether_length = t->tether_length;
     e->origin = t->origin;
     e->body_begin = t->body_begin;
     e->capacity = t->capacity;
 }
 
-/* Replaces e's sets, scratch and topology with t's. Cannot fail. */
+/* Replaces e's sets, scratch and lists with t's. Cannot fail. */
 static void engine_tear_commit(E *e, engine_tear_work *w, uint32_t *woke)
 {
     E *t = &w->t;
-    SFX(xpbd_distance_set_free)(&e->distance);
-    SFX(xpbd_quad_set_free)(&e->tets);
-    SFX(xpbd_quad_set_free)(&e->bends);
-    free(e->edge);
-    free(e->edge_rest);
+    for (unsigned r = 0; ROWS[r]; ++r)
+        if (ROWS[r]->arity) {
+            if (ROWS[r]->free_set)
+                ROWS[r]->free_set(&e->slot[r].set);
+            free(e->slot[r].idx);
+            free(e->slot[r].rest);
+        }
     if (w->grown)
         engine_tear_commit_particles(e, w, woke);
     e->scratch = t->scratch;
     e->scratch_bytes = t->scratch_bytes;
-    e->distance = w->d;
-    e->tets = w->tq;
-    e->bends = w->bq;
-    e->edge_count = t->edge_count;
-    e->tet_count = t->tet_count;
-    e->bend_count = t->bend_count;
-    e->edge = t->edge;
-    e->edge_rest = t->edge_rest;
-    e->tet = t->tet;
-    e->bend = t->bend;
-    e->edge_compliance = t->edge_compliance;
-    e->tet_compliance = t->tet_compliance;
-    e->bend_compliance = t->bend_compliance;
-    memset(e->torn, 0, e->edge_count + 1);
-    t->edge = NULL;
-    t->edge_rest = NULL;
+    size_t edges = 0;
+    for (unsigned r = 0; ROWS[r]; ++r)
+        if (ROWS[r]->arity) {
+            engine_slot *s = &e->slot[r], *ts = &t->slot[r];
+            if (ROWS[r]->build)
+                s->set = w->sets[r];
+            s->count = ts->count;
+            s->idx = ts->idx;
+            s->rest = ts->rest;
+            s->comp = ts->comp;
+            ts->idx = NULL;
+            ts->rest = NULL;
+            edges = ROWS[r]->tear == XPBD__TEAR_EDGES ? s->count : edges;
+        }
+    memset(e->torn, 0, edges + 1);
     w->built = w->grown = 0;
 }
 
@@ -336,63 +269,64 @@ static void engine_tear_commit(E *e, engine_tear_work *w, uint32_t *woke)
 static void engine_tear_clean(const E *e, engine_tear_work *w)
 {
     E *t = &w->t;
-    if (w->built) {
-        SFX(xpbd_distance_set_free)(&w->d);
-        SFX(xpbd_quad_set_free)(&w->tq);
-        SFX(xpbd_quad_set_free)(&w->bq);
-    }
-    free(t->edge);
-    free(t->edge_rest);
+    if (w->built)
+        SFX(xpbd__engine_free_sets)(w->sets);
+    for (unsigned r = 0; ROWS[r]; ++r)
+        if (ROWS[r]->arity) {
+            free(t->slot[r].idx);
+            free(t->slot[r].rest);
+        }
     if (w->grown) {
         free(t->body_begin);
         if (!e->options.max_particles) {
             free(t->owned_);
             free(t->origin);
-            free(t->tether_anchor);
+            for (unsigned r = 0; ROWS[r]; ++r)
+                free(t->slot[r].pindex);
         }
     }
-    void *const blocks[] = {w->drop_t, w->drop_b, w->ev, w->map, w->pieces, w->per_body,
-                            w->rest_tmp};
+    void *const blocks[] = {w->drops, w->ids, w->map, w->pieces, w->per_body, w->rest_tmp};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; ++k)
         free(blocks[k]);
 }
 
-/* Removes the torn edges, and the tets and bending stencils that contain
- * one of them, splits the vertices the tear cut into separate fans
- * (xpbd_tear_split) and rebuilds the sets: all or nothing. *split gets the
- * number of particles added. */
+/* Removes the torn elements of the tearing row, and the elements of the
+ * other rows the tear removes with them, splits the vertices the tear cut
+ * into separate fans (xpbd_tear_split) and rebuilds the sets: all or
+ * nothing. *split gets the number of particles added. */
 xpbd_status xpbd__engine_tear(E *e, uint32_t *split, uint32_t *woke, uint32_t *dropped)
 {
     *split = 0;
     *woke = 0;
     *dropped = 0;
+    const int tr = engine_tear_row(XPBD__TEAR_EDGES);
     size_t torn = 0;
-    for (size_t k = 0; k < e->edge_count; ++k)
+    for (size_t k = 0; tr >= 0 && k < e->slot[tr].count; ++k)
         torn += e->torn[k] != 0;
     if (!torn)
         return XPBD_OK;
     engine_tear_work w;
     memset(&w, 0, sizeof w);
     w.n = e->particles.count;
-    w.ne = e->edge_count;
-    w.nt = e->tet_count;
-    w.nb = e->bend_count;
     w.torn = torn;
     memcpy(&w.t, e, sizeof w.t);
-    w.t.edge = w.t.tet = w.t.bend = NULL;
-    w.t.edge_rest = w.t.edge_compliance = w.t.tet_compliance = w.t.bend_compliance = NULL;
+    for (unsigned r = 0; ROWS[r]; ++r)
+        if (ROWS[r]->arity) {
+            w.t.slot[r].idx = NULL;
+            w.t.slot[r].rest = w.t.slot[r].comp = NULL;
+        }
     xpbd_status st = engine_tear_plan(e, &w);
     if (st == XPBD_OK && w.copies)
         st = engine_tear_grow(e, &w);
     if (st == XPBD_OK)
         st = engine_tear_survivors(e, &w);
     if (st == XPBD_OK)
-        st = SFX(xpbd__engine_build)(&w.t, &w.d, &w.tq, &w.bq, NULL);
+        st = SFX(xpbd__engine_build)(&w.t, w.sets, NULL);
     if (st == XPBD_OK) {
         w.built = 1;
-        w.t.distance = w.d;
-        w.t.tets = w.tq;
-        w.t.bends = w.bq;
+        for (unsigned r = 0; ROWS[r]; ++r)
+            if (ROWS[r]->build)
+                w.t.slot[r].set = w.sets[r];
         st = SFX(xpbd__engine_scratch)(&w.t);
     }
     if (st == XPBD_OK) { /* commit: nothing below can fail */
@@ -404,6 +338,7 @@ xpbd_status xpbd__engine_tear(E *e, uint32_t *split, uint32_t *woke, uint32_t *d
     return st;
 }
 
+#undef ROWS
 #undef E
 
 #endif /* XPBD_SELF */

@@ -4,7 +4,9 @@
  * kernels/bend.h. Here: the set's builder (xpbd_bend_set_build_*, on the
  * quad sets' common parts in softbody.c), its checks (the quad set
  * validator over ranges), its pass over the colours with the lambda reset
- * fused into the first one, and its reference pass. */
+ * fused into the first one, and its reference pass; and its row on the
+ * engine's side (engine/common.h: engine_kind): the bending stencils of a
+ * scene, the stencils a tear drops. */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "kinds/bend.c"
 #  include "each_precision.h"
@@ -26,11 +28,17 @@ xpbd_status xpbd_bend_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const doub
 
 #else
 #include "step/step.h"
+#include "engine/common.h"
+
+#include <stddef.h>
 
 #include <math.h>
 #include <stdlib.h>
 
 #define xpbd__kind_bend PREC(xpbd__kind_bend_f32, xpbd__kind_bend_f64)
+#define xpbd__engine_kind_bend PREC(xpbd__engine_kind_bend_f32, xpbd__engine_kind_bend_f64)
+#define bend_build PREC(bend_build_f32, bend_build_f64)
+#define bend_point PREC(bend_point_f32, bend_point_f64)
 #define bend_present PREC(bend_present_f32, bend_present_f64)
 #define bend_lambda PREC(bend_lambda_f32, bend_lambda_f64)
 #define bend_check PREC(bend_check_f32, bend_check_f64)
@@ -185,6 +193,41 @@ const step_kind xpbd__kind_bend = {
     .solve = bend_solve,
     .reference = bend_reference,
     .counters = bend_counters,
+};
+
+/* ---- the engine's row (engine/common.h: engine_kind) ------------------- */
+
+/* The set from m kept elements (4 indices each) on the rest shape. */
+static xpbd_status bend_build(engine_set *set, size_t n, const R *rest_xyz, size_t m,
+                             const uint32_t *idx, size_t stride, const R *rest, const R *comp,
+                             const xpbd_colouring_options *options, size_t *at)
+{
+    (void)stride;
+    (void)rest;
+    return SFX(xpbd_bend_set_build)(&set->quads, n, rest_xyz, m, idx, comp, options, at);
+}
+
+static void bend_point(const SFX(xpbd_engine) *e, engine_slot *s, SFX(xpbd_world) *w)
+{
+    (void)e;
+    w->bends = s->set.quads.count ? &s->set.quads : NULL;
+}
+
+const engine_kind xpbd__engine_kind_bend = {
+    .name = "bend",
+    .part = XPBD_PART_BEND,
+    .constraint = 1,
+    .arity = 4,
+    .count_at = offsetof(SFX(xpbd_scene), bends),
+    .idx_at = offsetof(SFX(xpbd_scene), bend),
+    .comp_at = offsetof(SFX(xpbd_scene), bend_compliance),
+    .alpha_at = offsetof(SFX(xpbd_scene), bend_alpha),
+    .alpha_field = XPBD_FIELD_BEND_ALPHA,
+    .tear = XPBD__TEAR_STENCILS,
+    .build = bend_build,
+    .free_set = engine_quads_free,
+    .source = engine_quads_source,
+    .point = bend_point,
 };
 
 #endif /* XPBD_SELF */

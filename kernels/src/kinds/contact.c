@@ -5,15 +5,27 @@
  * step's broad phase from the step-start positions). Their maths is
  * kernels/contact.h, the broad phase contacts.c. Both solve at
  * position level (friction), then in the velocity pass (restitution); the
- * lesson order has its own plain impulse pass (reference_step.c). */
+ * lesson order has its own plain impulse pass (reference_step.c). The
+ * found row's side in the engine (engine/common.h: engine_kind) keeps the
+ * pairs' capacity and set; its pairs wake a sleeping body they touch. */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "kinds/contact.c"
 #  include "each_precision.h"
 #else
 #include "step/step.h"
+#include "engine/common.h"
 
 #define xpbd__kind_contact_fixed PREC(xpbd__kind_contact_fixed_f32, xpbd__kind_contact_fixed_f64)
 #define xpbd__kind_contact_found PREC(xpbd__kind_contact_found_f32, xpbd__kind_contact_found_f64)
+#define xpbd__engine_kind_contact_found PREC(xpbd__engine_kind_contact_found_f32, xpbd__engine_kind_contact_found_f64)
+#define contact_scene_check PREC(contact_scene_check_f32, contact_scene_check_f64)
+#define contact_capacity PREC(contact_capacity_f32, contact_capacity_f64)
+#define contact_copy PREC(contact_copy_f32, contact_copy_f64)
+#define contact_point PREC(contact_point_f32, contact_point_f64)
+#define contact_scene PREC(contact_scene_f32, contact_scene_f64)
+#define contact_engine_pairs PREC(contact_engine_pairs_f32, contact_engine_pairs_f64)
+#define contact_renumbered PREC(contact_renumbered_f32, contact_renumbered_f64)
+#define contact_touch PREC(contact_touch_f32, contact_touch_f64)
 #define contact_fixed_present PREC(contact_fixed_present_f32, contact_fixed_present_f64)
 #define contact_found_present PREC(contact_found_present_f32, contact_found_present_f64)
 #define contact_arguments PREC(contact_arguments_f32, contact_arguments_f64)
@@ -222,6 +234,85 @@ const step_kind xpbd__kind_contact_found = {
     .velocity = contact_velocity_pass,
     .reference = contact_reference,
     .lesson_velocity = contact_lesson_velocity,
+};
+
+/* ---- the found row on the engine's side (engine/common.h) ---------------- */
+
+/* A pair capacity with radii at most INT32_MAX / 2. */
+static xpbd_status contact_scene_check(const SFX(xpbd_scene) *sc, xpbd__engine_check phase,
+                                       xpbd_where *where)
+{
+    if (phase == XPBD__CHECK_ARGUMENTS && sc->radius && sc->max_contacts > (size_t)INT32_MAX / 2)
+        return xpbd__engine_refuse(where, XPBD_ERR_ARGUMENT, XPBD_PART_CONTACT_FOUND, SIZE_MAX,
+                                   XPBD_FIELD_MAX_CONTACTS);
+    return XPBD_OK;
+}
+
+/* The capacity the engine keeps: what the scene asks for, but never more
+ * than the ordered pairs its particles can form (the particles it starts
+ * with, or its capacity, or, tearing without a capacity, any count up to
+ * INT32_MAX), so a capacity no run can use is never allocated. */
+static size_t contact_capacity(size_t asked, size_t n, const xpbd_engine_options *opt)
+{
+    uint64_t most = n;
+    if (opt->tear_stretch > 0)
+        most = opt->max_particles ? opt->max_particles : (uint64_t)INT32_MAX;
+    const uint64_t pairs = most * (most ? most - 1 : 0);
+    return (uint64_t)asked < pairs ? asked : (size_t)pairs;
+}
+
+/* With radii: the capacity (s->count) and its pairs' arrays (s->idx). */
+static xpbd_status contact_copy(const SFX(xpbd_engine) *e, engine_slot *s,
+                                const SFX(xpbd_scene) *sc)
+{
+    s->count = sc->radius ? contact_capacity(sc->max_contacts, sc->particles, &e->options) : 0;
+    if (!s->count)
+        return XPBD_OK;
+    const size_t slots = xpbd_contact_slots(s->count);
+    s->idx = malloc(2 * slots * sizeof *s->idx + 1);
+    if (!s->idx)
+        return XPBD_ERR_NOMEM;
+    return xpbd_contact_set_init(&s->set.found, s->idx, s->idx + slots, slots, s->count);
+}
+
+static void contact_point(const SFX(xpbd_engine) *e, engine_slot *s, SFX(xpbd_world) *w)
+{
+    w->contacts = e->radius && s->count ? &s->set.found : NULL;
+}
+
+static void contact_scene(const engine_slot *s, SFX(xpbd_scene) *out)
+{
+    out->max_contacts = s->count;
+}
+
+static size_t contact_engine_pairs(const SFX(xpbd_engine) *e, const engine_slot *s)
+{
+    return e->radius && s->count ? s->count : 0;
+}
+
+/* Its pairs name the old particle indices: emptied. */
+static void contact_renumbered(engine_slot *s)
+{
+    if (s->count)
+        (void)xpbd_contact_set_init(&s->set.found, s->idx, s->idx + s->set.found.capacity,
+                                    s->set.found.capacity, s->count);
+}
+
+static const xpbd_contact_set *contact_touch(const SFX(xpbd_world) *w)
+{
+    return w->radius ? w->contacts : NULL;
+}
+
+const engine_kind xpbd__engine_kind_contact_found = {
+    .name = "found contact",
+    .part = XPBD_PART_CONTACT_FOUND,
+    .check = contact_scene_check,
+    .copy = contact_copy,
+    .point = contact_point,
+    .scene = contact_scene,
+    .pairs = contact_engine_pairs,
+    .renumbered = contact_renumbered,
+    .touch = contact_touch,
 };
 
 #endif /* XPBD_SELF */

@@ -4,12 +4,44 @@
  * maths is kernels/distance.h (PBD, XPBD) and kernels/spring.h (the
  * springs' forces), its builder and validator soa.c. Here: its
  * checks over ranges, its pass on each solver with the lambda reset fused
- * into the first one, its reference pass and its residual. */
+ * into the first one, its reference pass and its residual; and its row on
+ * the engine's side (engine/common.h: engine_kind): the edges of a scene,
+ * the springs' rule, the stretch pass that flags edges to tear
+ * (xpbd_tear_flag) and the rebuild without them (xpbd_tear_remove). */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "kinds/distance.c"
+#  include "engine/common.h"
 #  include "each_precision.h"
+
+uint32_t xpbd_tear_flag_f32(const xpbd_particles_f32 *p, const xpbd_distance_set_f32 *c,
+                            double threshold, uint8_t *flags, double *max_stretch)
+{
+    return distance_stretch_f32(p, c, threshold, flags, max_stretch);
+}
+
+uint32_t xpbd_tear_flag_f64(const xpbd_particles_f64 *p, const xpbd_distance_set_f64 *c,
+                            double threshold, uint8_t *flags, double *max_stretch)
+{
+    return distance_stretch_f64(p, c, threshold, flags, max_stretch);
+}
+
+xpbd_status xpbd_tear_remove_f32(xpbd_distance_set_f32 *c, size_t particles, const uint8_t *remove,
+                                 const xpbd_colouring_options *options, uint32_t *kept)
+{
+    return distance_tear_remove_f32(c, particles, remove, options, kept);
+}
+
+xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t particles, const uint8_t *remove,
+                                 const xpbd_colouring_options *options, uint32_t *kept)
+{
+    return distance_tear_remove_f64(c, particles, remove, options, kept);
+}
+
 #else
 #include "step/step.h"
+#include "engine/common.h"
+
+#include <stddef.h>
 
 #define xpbd__kind_distance PREC(xpbd__kind_distance_f32, xpbd__kind_distance_f64)
 #define distance_present PREC(distance_present_f32, distance_present_f64)
@@ -27,6 +59,17 @@
 #define distance_reference PREC(distance_reference_f32, distance_reference_f64)
 #define distance_residual PREC(distance_residual_f32, distance_residual_f64)
 #define distance_counters PREC(distance_counters_f32, distance_counters_f64)
+#define distance_stretch PREC(distance_stretch_f32, distance_stretch_f64)
+#define distance_tear_remove PREC(distance_tear_remove_f32, distance_tear_remove_f64)
+#define xpbd__engine_kind_distance PREC(xpbd__engine_kind_distance_f32, xpbd__engine_kind_distance_f64)
+#define distance_rest PREC(distance_rest_f32, distance_rest_f64)
+#define distance_build PREC(distance_build_f32, distance_build_f64)
+#define distance_free_set PREC(distance_free_set_f32, distance_free_set_f64)
+#define distance_source PREC(distance_source_f32, distance_source_f64)
+#define distance_springs PREC(distance_springs_f32, distance_springs_f64)
+#define distance_point PREC(distance_point_f32, distance_point_f64)
+#define distance_tear_flag PREC(distance_tear_flag_f32, distance_tear_flag_f64)
+#define distance_torn PREC(distance_torn_f32, distance_torn_f64)
 
 static int distance_present(const SFX(xpbd_world) *w)
 {
@@ -224,6 +267,179 @@ const step_kind xpbd__kind_distance = {
     .reference = distance_reference,
     .residual = distance_residual,
     .counters = distance_counters,
+};
+
+/* ---- tearing (xpbd/engine.h) ------------------------------------------- */
+
+static uint32_t distance_stretch(const P *p, const DS *c, double threshold, uint8_t *flags,
+                                 double *max_stretch)
+{
+    double m = 0;
+    uint32_t flagged = 0;
+    int any = 0;
+    if (p && c)
+        for (uint32_t s = 0; s < c->slots; ++s) {
+            const uint32_t src = c->source[s];
+            if (src == XPBD_PAD)
+                continue;
+            const uint32_t a = c->i0[s], b = c->i1[s];
+            const double dx = (double)p->x[b] - (double)p->x[a];
+            const double dy = (double)p->y[b] - (double)p->y[a];
+            const double dz = (double)p->z[b] - (double)p->z[a];
+            const double st = sqrt(dx * dx + dy * dy + dz * dz) / (double)c->rest[s] - 1;
+            if (!any || st > m)
+                m = st;
+            any = 1;
+            const int over = threshold > 0 && st > threshold;
+            flagged += (uint32_t)over;
+            if (flags)
+                flags[src] = (uint8_t)over;
+        }
+    if (max_stretch)
+        *max_stretch = m;
+    return flagged;
+}
+
+static xpbd_status distance_tear_remove(DS *c, size_t n, const uint8_t *remove,
+                                        const xpbd_colouring_options *options, uint32_t *kept)
+{
+    if (!c || (c->count && !remove))
+        return XPBD_ERR_ARGUMENT;
+    const size_t m = c->count;
+    uint32_t *i0 = malloc((2 * m + 1) * sizeof *i0);
+    R *rest = malloc((2 * m + 1) * sizeof *rest);
+    if (!i0 || !rest) {
+        free(i0);
+        free(rest);
+        return XPBD_ERR_NOMEM;
+    }
+    uint32_t *i1 = i0 + m;
+    R *comp = rest + m;
+    /* back to input order ... */
+    for (uint32_t s = 0; s < c->slots; ++s) {
+        const uint32_t src = c->source[s];
+        if (src == XPBD_PAD)
+            continue;
+        i0[src] = c->i0[s];
+        i1[src] = c->i1[s];
+        rest[src] = c->rest[s];
+        comp[src] = c->compliance[s];
+    }
+    /* ... then the survivors, in that order (k <= t: in place is safe) */
+    size_t k = 0;
+    for (size_t t = 0; t < m; ++t)
+        if (!remove[t]) {
+            i0[k] = i0[t];
+            i1[k] = i1[t];
+            rest[k] = rest[t];
+            comp[k] = comp[t];
+            ++k;
+        }
+    DS nw;
+    const xpbd_status st =
+        SFX(xpbd_distance_set_build)(&nw, n, k, i0, i1, rest, comp, options, NULL);
+    free(i0);
+    free(rest);
+    if (st != XPBD_OK)
+        return st;
+    SFX(xpbd_distance_set_free)(c);
+    *c = nw;
+    if (kept)
+        for (size_t t = 0, j = 0; t < m; ++t)
+            kept[t] = remove[t] ? XPBD_PAD : (uint32_t)j++;
+    return XPBD_OK;
+}
+
+/* ---- the engine's row (engine/common.h: engine_kind) ------------------- */
+
+/* An edge's rest length from the rest shape. */
+static R distance_rest(const R *rest_xyz, const uint32_t *idx)
+{
+    const R *a = rest_xyz + 3 * (size_t)idx[0];
+    const R *b = rest_xyz + 3 * (size_t)idx[1];
+    const double dx = (double)b[0] - (double)a[0], dy = (double)b[1] - (double)a[1];
+    const double dz = (double)b[2] - (double)a[2];
+    return (R)sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* The set from m kept edges: both ends' columns, stride apart. */
+static xpbd_status distance_build(engine_set *set, size_t n, const R *rest_xyz, size_t m,
+                                  const uint32_t *idx, size_t stride, const R *rest,
+                                  const R *comp, const xpbd_colouring_options *options,
+                                  size_t *at)
+{
+    (void)rest_xyz;
+    return SFX(xpbd_distance_set_build)(&set->pairs, n, m, idx, idx + stride, rest, comp,
+                                        options, at);
+}
+
+static void distance_free_set(engine_set *set)
+{
+    SFX(xpbd_distance_set_free)(&set->pairs);
+}
+
+static uint32_t *distance_source(engine_set *set, uint32_t *slots)
+{
+    *slots = set->pairs.slots;
+    return set->pairs.source;
+}
+
+/* The springs' rule on the built set (run's solver): every constraint
+ * needs compliance > 0; the lowest edge that has none. */
+static xpbd_status distance_springs(const engine_set *set, const xpbd_step_config *run,
+                                    xpbd_where *where)
+{
+    if (run->solver != XPBD_SOLVER_SPRINGS)
+        return XPBD_OK;
+    const DS *d = &set->pairs;
+    size_t bad = SIZE_MAX;
+    for (uint32_t k = 0; k < d->slots; ++k)
+        if (d->source[k] != XPBD_PAD && !(d->compliance[k] > 0) && d->source[k] < bad)
+            bad = d->source[k];
+    if (bad == SIZE_MAX)
+        return XPBD_OK;
+    return xpbd__engine_refuse(where, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE, bad,
+                               XPBD_FIELD_NONE);
+}
+
+static void distance_point(const SFX(xpbd_engine) *e, engine_slot *s, SFX(xpbd_world) *w)
+{
+    (void)e;
+    w->constraints = s->set.pairs.count ? &s->set.pairs : NULL;
+}
+
+static uint32_t distance_tear_flag(const P *p, const engine_set *set, double threshold,
+                                   uint8_t *flags, double *max_stretch)
+{
+    return distance_stretch(p, &set->pairs, threshold, flags, max_stretch);
+}
+
+static void distance_torn(const engine_set *set, xpbd_engine_counters *out)
+{
+    out->distance = set->pairs.count;
+}
+
+const engine_kind xpbd__engine_kind_distance = {
+    .name = "distance",
+    .part = XPBD_PART_DISTANCE,
+    .constraint = 1,
+    .arity = 2,
+    .columns = 1,
+    .count_at = offsetof(SFX(xpbd_scene), edges),
+    .idx_at = offsetof(SFX(xpbd_scene), edge),
+    .rest_at = offsetof(SFX(xpbd_scene), edge_rest),
+    .comp_at = offsetof(SFX(xpbd_scene), edge_compliance),
+    .alpha_at = offsetof(SFX(xpbd_scene), edge_alpha),
+    .alpha_field = XPBD_FIELD_EDGE_ALPHA,
+    .tear = XPBD__TEAR_EDGES,
+    .rest = distance_rest,
+    .build = distance_build,
+    .free_set = distance_free_set,
+    .source = distance_source,
+    .config = distance_springs,
+    .point = distance_point,
+    .tear_flag = distance_tear_flag,
+    .torn = distance_torn,
 };
 
 #endif /* XPBD_SELF */

@@ -4,13 +4,17 @@
  * and an offset) that every particle with a radius stays out of; their
  * maths is kernels/plane.h. A plane moves only the particle it holds, so
  * its passes run over particle ranges; each particle's impulse is reported
- * in the world's plane_impulse (s->impulse, zeroed by the snapshot). */
+ * in the world's plane_impulse (s->impulse, zeroed by the snapshot). Its
+ * row on the engine's side (engine/common.h: engine_kind) keeps the
+ * scene's planes and, with radii, that impulse per particle (a split's
+ * copy starts at 0). */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "kinds/plane.c"
 #  include "each_precision.h"
 #else
 #include "step/step.h"
 #include "world_rules_tmpl.h"
+#include "engine/common.h"
 
 #define xpbd__kind_plane PREC(xpbd__kind_plane_f32, xpbd__kind_plane_f64)
 #define plane_present PREC(plane_present_f32, plane_present_f64)
@@ -22,6 +26,12 @@
 #define plane_velocity_pass PREC(plane_velocity_pass_f32, plane_velocity_pass_f64)
 #define plane_reference PREC(plane_reference_f32, plane_reference_f64)
 #define plane_lesson_velocity PREC(plane_lesson_velocity_f32, plane_lesson_velocity_f64)
+#define xpbd__engine_kind_plane PREC(xpbd__engine_kind_plane_f32, xpbd__engine_kind_plane_f64)
+#define plane_particles PREC(plane_particles_f32, plane_particles_f64)
+#define plane_scene_check PREC(plane_scene_check_f32, plane_scene_check_f64)
+#define plane_copy PREC(plane_copy_f32, plane_copy_f64)
+#define plane_point PREC(plane_point_f32, plane_point_f64)
+#define plane_scene PREC(plane_scene_f32, plane_scene_f64)
 
 static int plane_present(const SFX(xpbd_world) *w)
 {
@@ -131,6 +141,63 @@ const step_kind xpbd__kind_plane = {
     .velocity = plane_velocity_pass,
     .reference = plane_reference,
     .lesson_velocity = plane_lesson_velocity,
+};
+
+/* ---- the engine's row (engine/common.h: engine_kind) ------------------- */
+
+/* With radii: each particle's impulse on the planes (a copy starts at 0). */
+static unsigned plane_particles(const SFX(xpbd_scene) *sc)
+{
+    return sc->radius ? XPBD__ENGINE_REAL : 0u;
+}
+
+/* At most 8 planes, given; then each a unit normal and a finite offset. */
+static xpbd_status plane_scene_check(const SFX(xpbd_scene) *sc, xpbd__engine_check phase,
+                                     xpbd_where *where)
+{
+    if (phase == XPBD__CHECK_ARGUMENTS && (sc->planes > 8 || (sc->planes && !sc->plane)))
+        return xpbd__engine_refuse(where, XPBD_ERR_ARGUMENT, XPBD_PART_PLANE, SIZE_MAX,
+                                   XPBD_FIELD_NONE);
+    if (phase != XPBD__CHECK_ELEMENTS)
+        return XPBD_OK;
+    const xpbd_status st = xpbd__check_planes(sc->plane, sc->planes, &where->index);
+    if (st != XPBD_OK)
+        return xpbd__engine_refuse(where, st, XPBD_PART_PLANE, where->index, XPBD_FIELD_NONE);
+    return XPBD_OK;
+}
+
+static xpbd_status plane_copy(const SFX(xpbd_engine) *e, engine_slot *s,
+                              const SFX(xpbd_scene) *sc)
+{
+    (void)e;
+    s->count = sc->planes;
+    for (uint32_t k = 0; k < sc->planes; ++k)
+        s->set.plane[k] = sc->plane[k];
+    return XPBD_OK;
+}
+
+static void plane_point(const SFX(xpbd_engine) *e, engine_slot *s, SFX(xpbd_world) *w)
+{
+    w->planes = s->count ? s->set.plane : NULL;
+    w->plane_count = e->radius ? (uint32_t)s->count : 0;
+    w->plane_impulse = e->radius && s->count ? s->preal : NULL;
+}
+
+static void plane_scene(const engine_slot *s, SFX(xpbd_scene) *out)
+{
+    out->planes = (uint32_t)s->count;
+    out->plane = s->count ? s->set.plane : NULL;
+}
+
+const engine_kind xpbd__engine_kind_plane = {
+    .name = "plane",
+    .part = XPBD_PART_PLANE,
+    .particles = plane_particles,
+    .fresh = 1,
+    .check = plane_scene_check,
+    .copy = plane_copy,
+    .point = plane_point,
+    .scene = plane_scene,
 };
 
 #endif /* XPBD_SELF */

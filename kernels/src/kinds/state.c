@@ -8,6 +8,7 @@
 #  include "each_precision.h"
 #else
 #include "step/step.h"
+#include "engine/common.h"
 
 #define xpbd__kind_radius PREC(xpbd__kind_radius_f32, xpbd__kind_radius_f64)
 #define xpbd__kind_bodies PREC(xpbd__kind_bodies_f32, xpbd__kind_bodies_f64)
@@ -16,6 +17,8 @@
 #define radius_check PREC(radius_check_f32, radius_check_f64)
 #define bodies_present PREC(bodies_present_f32, bodies_present_f64)
 #define bodies_check PREC(bodies_check_f32, bodies_check_f64)
+#define xpbd__engine_kind_bodies PREC(xpbd__engine_kind_bodies_f32, xpbd__engine_kind_bodies_f64)
+#define bodies_scene_check PREC(bodies_scene_check_f32, bodies_scene_check_f64)
 
 /* Radii given, or needed by a row the world has. */
 static int radius_present(const SFX(xpbd_world) *w)
@@ -86,6 +89,29 @@ const step_kind xpbd__kind_bodies = {
     .class = ROW_STATE,
     .present = bodies_present,
     .check = bodies_check,
+};
+
+/* The body ranges on the engine's side (engine/common.h: engine_kind):
+ * only checked there (the sleep state is the engine's own). Ranges given;
+ * then each a range of the scene's particles, in order, as the step
+ * checks them. */
+static xpbd_status bodies_scene_check(const SFX(xpbd_scene) *sc, xpbd__engine_check phase,
+                                      xpbd_where *where)
+{
+    if (phase == XPBD__CHECK_ARGUMENTS && sc->bodies && !sc->body_begin)
+        return xpbd__engine_refuse(where, XPBD_ERR_ARGUMENT, XPBD_PART_BODY, SIZE_MAX,
+                                   XPBD_FIELD_NONE);
+    for (uint32_t b = 0; phase == XPBD__CHECK_RANGES && b < sc->bodies; ++b)
+        if (sc->body_begin[b] > sc->body_begin[b + 1] || sc->body_begin[b + 1] > sc->particles)
+            return xpbd__engine_refuse(where, XPBD_ERR_CONFIG, XPBD_PART_BODY, b,
+                                       XPBD_FIELD_BODY_BEGIN);
+    return XPBD_OK;
+}
+
+const engine_kind xpbd__engine_kind_bodies = {
+    .name = "body range",
+    .part = XPBD_PART_BODY,
+    .check = bodies_scene_check,
 };
 
 #endif /* XPBD_SELF */

@@ -4,7 +4,9 @@
  * kernels/volume.h. Here: the set's builder (xpbd_tet_set_build_*, on the
  * quad sets' common parts in softbody.c), its checks (the quad set
  * validator over ranges), its pass over the colours with the lambda reset
- * fused into the first one, and its reference pass. */
+ * fused into the first one, and its reference pass; and its row on the
+ * engine's side (engine/common.h: engine_kind): the tetrahedra of a scene,
+ * the cells a tear drops when it cuts one of their six pairs. */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "kinds/tet_volume.c"
 #  include "each_precision.h"
@@ -26,11 +28,17 @@ xpbd_status xpbd_tet_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const doubl
 
 #else
 #include "step/step.h"
+#include "engine/common.h"
+
+#include <stddef.h>
 
 #include <math.h>
 #include <stdlib.h>
 
 #define xpbd__kind_tet_volume PREC(xpbd__kind_tet_volume_f32, xpbd__kind_tet_volume_f64)
+#define xpbd__engine_kind_tet_volume PREC(xpbd__engine_kind_tet_volume_f32, xpbd__engine_kind_tet_volume_f64)
+#define tet_build PREC(tet_build_f32, tet_build_f64)
+#define tet_point PREC(tet_point_f32, tet_point_f64)
 #define tet_present PREC(tet_present_f32, tet_present_f64)
 #define tet_lambda PREC(tet_lambda_f32, tet_lambda_f64)
 #define tet_check PREC(tet_check_f32, tet_check_f64)
@@ -183,6 +191,41 @@ const step_kind xpbd__kind_tet_volume = {
     .solve = tet_solve,
     .reference = tet_reference,
     .counters = tet_counters,
+};
+
+/* ---- the engine's row (engine/common.h: engine_kind) ------------------- */
+
+/* The set from m kept elements (4 indices each) on the rest shape. */
+static xpbd_status tet_build(engine_set *set, size_t n, const R *rest_xyz, size_t m,
+                             const uint32_t *idx, size_t stride, const R *rest, const R *comp,
+                             const xpbd_colouring_options *options, size_t *at)
+{
+    (void)stride;
+    (void)rest;
+    return SFX(xpbd_tet_set_build)(&set->quads, n, rest_xyz, m, idx, comp, options, at);
+}
+
+static void tet_point(const SFX(xpbd_engine) *e, engine_slot *s, SFX(xpbd_world) *w)
+{
+    (void)e;
+    w->tets = s->set.quads.count ? &s->set.quads : NULL;
+}
+
+const engine_kind xpbd__engine_kind_tet_volume = {
+    .name = "tet volume",
+    .part = XPBD_PART_TET,
+    .constraint = 1,
+    .arity = 4,
+    .count_at = offsetof(SFX(xpbd_scene), tets),
+    .idx_at = offsetof(SFX(xpbd_scene), tet),
+    .comp_at = offsetof(SFX(xpbd_scene), tet_compliance),
+    .alpha_at = offsetof(SFX(xpbd_scene), tet_alpha),
+    .alpha_field = XPBD_FIELD_TET_ALPHA,
+    .tear = XPBD__TEAR_CELLS,
+    .build = tet_build,
+    .free_set = engine_quads_free,
+    .source = engine_quads_source,
+    .point = tet_point,
 };
 
 #endif /* XPBD_SELF */

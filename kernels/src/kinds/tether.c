@@ -3,13 +3,18 @@
  * step_kind). A tether is per-particle state of the world (an anchor and
  * the longest distance allowed to it: tether_anchor, tether_length); its
  * maths is kernels/tether.h. It keeps no lambda, and its pass runs in
- * particle order on the caller: a tether reads its anchor. */
+ * particle order on the caller: a tether reads its anchor. Its row on the
+ * engine's side (engine/common.h: engine_kind) keeps the anchor and the
+ * length per particle; a split's copy keeps its vertex's tether. */
 #ifndef XPBD_SELF
 #  define XPBD_SELF "kinds/tether.c"
 #  include "each_precision.h"
 #else
 #include "step/step.h"
 #include "world_rules_tmpl.h"
+#include "engine/common.h"
+
+#include <stddef.h>
 
 #define xpbd__kind_tether PREC(xpbd__kind_tether_f32, xpbd__kind_tether_f64)
 #define tether_present PREC(tether_present_f32, tether_present_f64)
@@ -17,6 +22,10 @@
 #define tether_check PREC(tether_check_f32, tether_check_f64)
 #define tether_solve PREC(tether_solve_f32, tether_solve_f64)
 #define tether_reference PREC(tether_reference_f32, tether_reference_f64)
+#define xpbd__engine_kind_tether PREC(xpbd__engine_kind_tether_f32, xpbd__engine_kind_tether_f64)
+#define tether_particles PREC(tether_particles_f32, tether_particles_f64)
+#define tether_scene_check PREC(tether_scene_check_f32, tether_scene_check_f64)
+#define tether_point PREC(tether_point_f32, tether_point_f64)
 
 static int tether_present(const SFX(xpbd_world) *w)
 {
@@ -72,6 +81,48 @@ const step_kind xpbd__kind_tether = {
     .check = tether_check,
     .solve = tether_solve,
     .reference = tether_reference,
+};
+
+/* ---- the engine's row (engine/common.h: engine_kind) ------------------- */
+
+static unsigned tether_particles(const SFX(xpbd_scene) *sc)
+{
+    return sc->tether_anchor ? XPBD__ENGINE_REAL | XPBD__ENGINE_INDEX : 0u;
+}
+
+/* Anchors with lengths; then each particle's anchor and length. */
+static xpbd_status tether_scene_check(const SFX(xpbd_scene) *sc, xpbd__engine_check phase,
+                                      xpbd_where *where)
+{
+    if (phase == XPBD__CHECK_ARGUMENTS && sc->tether_anchor && !sc->tether_length)
+        return xpbd__engine_refuse(where, XPBD_ERR_ARGUMENT, XPBD_PART_TETHER, SIZE_MAX,
+                                   XPBD_FIELD_NONE);
+    for (size_t i = 0; phase == XPBD__CHECK_PARTICLES && sc->tether_anchor && i < sc->particles;
+         ++i) {
+        const xpbd_status st = xpbd__check_tether(sc->tether_anchor[i], sc->tether_length[i],
+                                                  sc->particles);
+        if (st != XPBD_OK)
+            return xpbd__engine_refuse(where, st, XPBD_PART_TETHER, i, XPBD_FIELD_NONE);
+    }
+    return XPBD_OK;
+}
+
+static void tether_point(const SFX(xpbd_engine) *e, engine_slot *s, SFX(xpbd_world) *w)
+{
+    (void)e;
+    w->tether_anchor = s->pindex;
+    w->tether_length = s->preal;
+}
+
+const engine_kind xpbd__engine_kind_tether = {
+    .name = "tether",
+    .part = XPBD_PART_TETHER,
+    .constraint = 1,
+    .particles = tether_particles,
+    .real_at = offsetof(SFX(xpbd_scene), tether_length),
+    .index_at = offsetof(SFX(xpbd_scene), tether_anchor),
+    .check = tether_scene_check,
+    .point = tether_point,
 };
 
 #endif /* XPBD_SELF */

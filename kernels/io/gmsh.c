@@ -528,7 +528,7 @@ static xpbd_status gm_coords(gm *g, size_t i, int64_t extra)
     xpbd_status st;
     for (int a = 0; a < 3; ++a) {
         double v;
-        const char *at;
+        const char *at = NULL;
         if ((st = gm_real(g, axis[a], &v, &at)) != XPBD_OK)
             return st;
         if (!isfinite(v))

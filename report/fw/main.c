@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* xpbd-report: the command line (see report.h for the section API and
- * report_fw.h for the framework's files).
+ * fw.h for the framework's files).
  *
- * Flow: parse options -> run the selected sections (report_run.c: each
+ * Flow: parse options -> run the selected sections (run.c: each
  * writes DIR/data/NAME.tsv, records checks, reference values, markdown and
  * figures), drawing each section's figures with gnuplot as soon as it is
- * done (report_gnuplot.c), and typeset DIR/report.pdf with groff once the
- * sections and the PDF figures are (report_pdf.c) -> write
+ * done (gnuplot.c), and typeset DIR/report.pdf with groff once the
+ * sections and the PDF figures are (pdf.c) -> write
  * DIR/data/checks.tsv, figures.tsv, references.tsv and DIR/report.md
- * (report_md.c). --self-test runs the sections without figures, then
- * perturbs every check past its tolerance (report_record.c). */
+ * (md.c). --self-test runs the sections without figures, then
+ * perturbs every check past its tolerance (record.c). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "report_fw.h"
+#include "fw.h"
 #include "sweep.h"
 
 #include <errno.h>

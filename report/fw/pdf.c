@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* report_pdf.c: the typeset DIR/report.pdf.
+/* pdf.c: the typeset DIR/report.pdf.
  *
  * Typeset with groff (-ms macros, tbl for the tables, gropdf for PDF)
  * rather than LaTeX: groff is a few MB and already on most Debian systems
@@ -27,7 +27,7 @@
  * (same length, so the file's cross-reference offsets stay valid). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "report_fw.h"
+#include "fw.h"
 
 #include <math.h>
 #include <stdint.h>

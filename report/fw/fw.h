@@ -12,6 +12,8 @@
  *              come from, reference values, markdown, figures, progress;
  *              the record stream a child sends back; the self-test that
  *              perturbs every check
+ *   sweep.c    the sweep table: a section's points run in order into one
+ *              data table
  *   tiers.c    the S3 iteration-tier rule, checked by the sections that
  *              show iteration tiers
  *   util.c     growing buffers, paths, files, child processes

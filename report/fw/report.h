@@ -36,6 +36,24 @@ FILE *xr_table_open(xr_ctx *ctx, const char *name, const char *columns);
 void xr_row(FILE *f, int n, const double *v);
 void xr_table_close(FILE *f);
 
+/* A sweep table: `points` points run in order, point i by point(ctx, i,
+ * row, arg), which fills row[0 .. cols) and returns 0 (the row is written
+ * to DIR/data/TABLE.tsv, %.17g as xr_row), 1 (no row for this point) or -1
+ * (the point failed: the sweep stops). table NULL: the points run and no
+ * table is written; progress NULL: none shown (else xr_progress with that
+ * label after every point). Returns 0, or -1 when the table could not be
+ * opened or a point failed; the table is closed either way. */
+#define XR_SWEEP_MAX_COLS 32
+typedef struct xr_sweep {
+    const char *table;    /* DIR/data/TABLE.tsv, or NULL */
+    const char *columns;  /* its header: the column names, tab-separated */
+    const char *progress; /* the progress label, or NULL */
+    int points, cols;
+    int (*point)(xr_ctx *ctx, int i, double *row, void *arg);
+    void *arg;
+} xr_sweep;
+int xr_sweep_table(xr_ctx *ctx, const xr_sweep *s);
+
 /* How a check compares its measured value with its reference value. The
  * framework computes every verdict from these, so a check can be printed,
  * counted and perturbed (--self-test) the same way:

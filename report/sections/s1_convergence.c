@@ -245,19 +245,34 @@ static int cv_tier_residuals(const xr_ctx *ctx, int cloth, double alpha, int ns,
 #define CV_ALPHA_RES 1e-4 /* compliance of the per-iteration view (m/N) */
 #define CV_KMAX 100       /* iterations watched */
 
-static int s1_convergence_run(xr_ctx *ctx)
+/* The per-iteration view and the iteration tiers of both scenes, and what
+ * the prose and the checks read off them. */
+typedef struct cv_state {
+    int kmax[2];
+    cv_iter it[2][3][CV_KMAX];
+    double exact_mine[2], exact_driver[2];
+    uint32_t cloth_colours;
+    const int *tiers;
+    int ntiers, frames, t4, t10;
+    double alphas[2];
+    double tier[2][2][3][12]; /* [scene][alpha][mode][tier] */
+    double res[2][3][2], sub4[2][2][2]; /* res[scene][alpha, or 2: alpha 1e-4 at 4 substeps] */
+    double drift[2][3];                 /* the 10-iteration average's own drift */
+} cv_state;
+
+static const char *const cv_scene_name[2] = {"chain", "cloth 8x6"};
+
+/* One substep watched iteration by iteration, per scene and mode, with the
+ * driver's own residual counter beside the replica's; the s1_convergence
+ * table. Returns 0 or -1. */
+static int cv_watch(xr_ctx *ctx, cv_state *S)
 {
-    const int quick = xr_quick(ctx);
     const xpbd_kernels_f64 *kt = xpbd_kernels_get_f64(xr_isa(ctx));
     if (!kt)
         return -1;
-    static const char *const scene_name[2] = {"chain", "cloth 8x6"};
-    const int kmax[2] = {40, CV_KMAX};
-    cv_iter it[2][3][CV_KMAX];
-    double exact_mine[2] = {NAN, NAN}, exact_driver[2] = {NAN, NAN};
-    uint32_t cloth_colours = 0;
+    const int *kmax = S->kmax;
+    cv_iter(*it)[3][CV_KMAX] = S->it;
     const int kx = 10; /* iterations of the bitwise cross-check */
-
     for (int sc = 0; sc < 2; ++sc) {
         xs_world_f64 w;
         if (cv_scene(&w, sc, CV_ALPHA_RES) != 0)
@@ -271,7 +286,7 @@ static int s1_convergence_run(xr_ctx *ctx)
             rc = xpbd_step_f64(&cfg, CV_H, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL);
         const size_t n = w.p.count, slots = w.set.slots;
         if (sc == 1)
-            cloth_colours = w.set.colours;
+            S->cloth_colours = w.set.colours;
         double *state = malloc(10 * n * sizeof *state);
         double *lsum = malloc(slots * sizeof *lsum), *lsave = malloc(slots * sizeof *lsave);
         if (rc != 0 || !state || !lsum || !lsave) {
@@ -293,8 +308,8 @@ static int s1_convergence_run(xr_ctx *ctx)
         cfg.measure_residual = 1;
         xpbd_step_counters cnt;
         if (xpbd_step_f64(&cfg, CV_H, &w.p, &w.set, w.scratch, w.scratch_bytes, &cnt) == XPBD_OK)
-            exact_driver[sc] = cnt.max_residual;
-        exact_mine[sc] = it[sc][CV_KEPT][kx - 1].residual;
+            S->exact_driver[sc] = cnt.max_residual;
+        S->exact_mine[sc] = it[sc][CV_KEPT][kx - 1].residual;
         free(state);
         free(lsum);
         free(lsave);
@@ -314,17 +329,23 @@ static int s1_convergence_run(xr_ctx *ctx)
             xr_row(f, 8, row);
         }
     xr_table_close(f);
+    return 0;
+}
 
-    /* ---- iteration tiers ---- */
+/* The iteration tiers: the settled stretch against the iteration count per
+ * scene, compliance and mode, the tier rule's residuals and drifts, and the
+ * s1_convergence_tiers table. Returns 0 or -1. */
+static int cv_tiers(xr_ctx *ctx, cv_state *S)
+{
     static const int tiers_full[] = {1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50};
     static const int tiers_fast[] = {1, 2, 4, 10, 20};
-    const int *tiers = quick ? tiers_fast : tiers_full;
-    const int ntiers = quick ? (int)(sizeof tiers_fast / sizeof *tiers_fast)
-                             : (int)(sizeof tiers_full / sizeof *tiers_full);
-    static const double alphas[2] = {1e-3, 1e-4};
-    const int frames = 600;
-    /* tier[scene][alpha][mode][tier] */
-    double tier[2][2][3][12];
+    const int quick = xr_quick(ctx);
+    const int *tiers = S->tiers = quick ? tiers_fast : tiers_full;
+    const int ntiers = S->ntiers = quick ? (int)(sizeof tiers_fast / sizeof *tiers_fast)
+                                         : (int)(sizeof tiers_full / sizeof *tiers_full);
+    const double *alphas = S->alphas;
+    const int frames = S->frames;
+    double(*tier)[2][3][12] = S->tier;
     int done = 0, total = 2 * 2 * 3 * ntiers;
     for (int sc = 0; sc < 2; ++sc)
         for (int a = 0; a < 2; ++a)
@@ -337,8 +358,7 @@ static int s1_convergence_run(xr_ctx *ctx)
                 }
     /* the tier rule's rho at each (scene, alpha) with one substep, and the
      * stiff alpha again at 4 substeps: what closes its gap */
-    double res[2][3][2], sub4[2][2][2]; /* res[scene][alpha, or 2: alpha 1e-4 at 4 substeps] */
-    double drift[2][3]; /* the 10-iteration average's own drift */
+    double(*res)[3][2] = S->res, (*sub4)[2][2] = S->sub4, (*drift)[3] = S->drift;
     for (int sc = 0; sc < 2; ++sc) {
         for (int a = 0; a < 3; ++a) {
             double x;
@@ -354,7 +374,7 @@ static int s1_convergence_run(xr_ctx *ctx)
                     0)
                     return -1;
     }
-    f = xr_table_open(ctx, "s1_convergence_tiers",
+    FILE *f = xr_table_open(ctx, "s1_convergence_tiers",
                       "scene\talpha\titerations\txpbd_kept\txpbd_reset\tpbd\tclosed_form");
     for (int sc = 0; sc < 2; ++sc)
         for (int a = 0; a < 2; ++a)
@@ -367,13 +387,25 @@ static int s1_convergence_run(xr_ctx *ctx)
             }
     xr_table_close(f);
 
-    int t4 = -1, t10 = -1;
+    S->t4 = S->t10 = -1;
     for (int t = 0; t < ntiers; ++t) {
-        t4 = tiers[t] == 4 ? t : t4;
-        t10 = tiers[t] == 10 ? t : t10;
+        S->t4 = tiers[t] == 4 ? t : S->t4;
+        S->t10 = tiers[t] == 10 ? t : S->t10;
     }
+    return 0;
+}
 
-    /* ---- report ---- */
+/* The prose: the per-iteration table, the tiers' table and the tier rule. */
+static void cv_write(xr_ctx *ctx, const cv_state *S)
+{
+    const int *kmax = S->kmax, *tiers = S->tiers, ntiers = S->ntiers, frames = S->frames;
+    const int t4 = S->t4, t10 = S->t10;
+    const double *alphas = S->alphas;
+    const cv_iter(*it)[3][CV_KMAX] = S->it;
+    const double(*tier)[2][3][12] = S->tier, (*res)[3][2] = S->res, (*sub4)[2][2] = S->sub4;
+    const double(*drift)[3] = S->drift;
+    const uint32_t cloth_colours = S->cloth_colours;
+    const char *const *scene_name = cv_scene_name;
     const cv_iter *ck = it[0][CV_KEPT], *cr = it[0][CV_RESET], *lk = it[1][CV_KEPT];
     const double fall_chain = ck[0].residual / ck[kmax[0] - 1].residual;
     const double fall_cloth = lk[0].residual / lk[kmax[1] - 1].residual;
@@ -463,8 +495,21 @@ static int s1_convergence_run(xr_ctx *ctx)
             xr_iteration_tiers(ctx, &tr);
         }
     xr_md(ctx, "\n");
+}
 
-    /* ---- checks ---- */
+/* The checks. */
+static void cv_check(xr_ctx *ctx, const cv_state *S)
+{
+    const int *kmax = S->kmax, t4 = S->t4, t10 = S->t10;
+    const double *exact_mine = S->exact_mine, *exact_driver = S->exact_driver;
+    const double(*tier)[2][3][12] = S->tier;
+    const cv_iter *ck = S->it[0][CV_KEPT], *cr = S->it[0][CV_RESET], *lk = S->it[1][CV_KEPT];
+    const double fall_chain = ck[0].residual / ck[kmax[0] - 1].residual;
+    const double fall_cloth = lk[0].residual / lk[kmax[1] - 1].residual;
+    const double x10 = tier[0][0][CV_KEPT][t10];
+    const double p4 = tier[0][0][CV_PBD][t4], p10 = tier[0][0][CV_PBD][t10];
+    const double q4 = tier[1][0][CV_PBD][t4], q10 = tier[1][0][CV_PBD][t10];
+    const double r4 = tier[0][0][CV_RESET][t4], r10 = tier[0][0][CV_RESET][t10];
     xr_tolerance_source(ctx, "same arithmetic in the same order: bitwise");
     xr_check_exact(ctx, "chain: replica's max |C + a~l| after 10 iterations == driver counter",
                    exact_mine[0], exact_driver[0], NULL);
@@ -494,7 +539,25 @@ static int s1_convergence_run(xr_ctx *ctx)
              xr_at_least(1.5), NULL);
     xr_check(ctx, "tiers, chain alpha = 1e-3: lambda reset, stretch at 10 / at 4 iterations",
              r10 / r4, 0.5, xr_at_most(0.5), NULL);
+}
 
+static int s1_convergence_run(xr_ctx *ctx)
+{
+    cv_state S = {.kmax = {40, CV_KMAX},
+                  .exact_mine = {NAN, NAN},
+                  .exact_driver = {NAN, NAN},
+                  .frames = 600,
+                  .alphas = {1e-3, 1e-4}};
+    if (cv_watch(ctx, &S) != 0 || cv_tiers(ctx, &S) != 0)
+        return -1;
+    cv_write(ctx, &S);
+    cv_check(ctx, &S);
+
+    const int *kmax = S.kmax;
+    const cv_iter *ck = S.it[0][CV_KEPT], *lk = S.it[1][CV_KEPT];
+    const double fall_chain = ck[0].residual / ck[kmax[0] - 1].residual;
+    const double fall_cloth = lk[0].residual / lk[kmax[1] - 1].residual;
+    const double x4 = S.tier[0][0][CV_KEPT][S.t4], x10 = S.tier[0][0][CV_KEPT][S.t10];
     char cap[1600];
     snprintf(cap, sizeof cap,
              "Convergence on the hanging chain and the cloth (S1), with the lambda lesson of S0 and the iteration tiers of S3. (a, b) One substep of "

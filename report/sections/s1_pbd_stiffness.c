@@ -13,6 +13,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The k_s sweep and what the prose and the checks read off it. */
+typedef struct ps_state {
+    int frames, nk;
+    double limit_coef;
+    double s_one, fp_one, fp_small, ks_small, s5_small, s4_small;
+    double maxdev; /* settled (damped) runs vs fixed point, k_s >= 0.05 */
+} ps_state;
+
+/* Sweep point i: k_s log-spaced 1e-4 .. 1 (the last point exactly 1), run
+ * for the original measurement's 5 s and settled with damping, against the
+ * map's fixed point and the small-k_s limit. */
+static int ps_point(xr_ctx *ctx, int i, double *row, void *arg)
+{
+    ps_state *S = arg;
+    const int nk = S->nk, frames = S->frames;
+    /* log-spaced 1e-4 .. 1, last point exactly 1 */
+    const double ks = i == nk - 1 ? 1.0 : pow(10.0, -4.0 + 4.0 * i / (nk - 1));
+    s1_cfg c = {XPBD_SOLVER_PBD, 0, ks, 1, 1, 0, frames, frames - 60, 0};
+    s1_out o;
+    if (s1_simulate(ctx, &c, &o, NULL) != 0)
+        return -1;
+    s1_cfg cd = {XPBD_SOLVER_PBD, 0, ks, 1, 1, S1_DAMP_FRAME, S1_SETTLE_FRAMES, 0, 0};
+    s1_out od;
+    if (s1_simulate(ctx, &cd, &od, NULL) != 0)
+        return -1;
+    const double fp = s1_fixed_point(S1_N, 1, ks, 0, 1, 1);
+    const double v[8] = {ks, o.final,            o.avg,         o.max,
+                         fp, S->limit_coef / ks, o.prev_second, od.final};
+    memcpy(row, v, sizeof v);
+    if (i == 0) {
+        S->fp_small = fp;
+        S->ks_small = ks;
+        S->s5_small = o.final;
+        S->s4_small = o.prev_second;
+    }
+    if (i == nk - 1) {
+        S->s_one = o.final;
+        S->fp_one = fp;
+    }
+    /* damped for 10 s, the chain reaches the fixed point wherever its
+     * slowest mode is fast enough (k_s >= 0.05); below, it is still on
+     * its way */
+    if (ks >= 0.05)
+        S->maxdev = fmax(S->maxdev, fabs(od.final - fp) / fp);
+    return 0;
+}
+
 static int s1_pbd_stiffness_run(xr_ctx *ctx)
 {
     xr_md(ctx, "**The scenario.** The same hanging chain, now projected by PBD with a stiffness k_s in (0, 1]: each link moves its two ends back by k_s of its error, shared by inverse mass. There is no closed form for the stretch. With k_s = 1 and one Gauss-Seidel pass per frame the chain keeps about 2.7 cm of stretch (the one-pass floor: fixing link i disturbs link i - 1; the original measurement read 0.02725 m after 5 s), and as k_s goes to 0 the chain falls without bound.\n\n");
@@ -30,54 +77,16 @@ static int s1_pbd_stiffness_run(xr_ctx *ctx)
     const double limit_coef = (double)(S1_N - 1) * (S1_N - 1) * gh2;
 
     const int nk = quick ? 13 : 41;
-    FILE *f = xr_table_open(ctx, "s1_pbd_stiffness",
+    ps_state S = {frames, nk, limit_coef, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+    const xr_sweep sweep = {"s1_pbd_stiffness",
                             "k_s\tstretch_5s\tstretch_avg_4_5s\tstretch_max\tfixed_point\t"
-                            "small_ks_limit\tstretch_4s\tstretch_settled");
-    if (!f)
+                            "small_ks_limit\tstretch_4s\tstretch_settled",
+                            "k_s sweep", nk, 8, ps_point, &S};
+    if (xr_sweep_table(ctx, &sweep) != 0)
         return -1;
-    double s_one = NAN, fp_one = NAN, fp_small = NAN, ks_small = NAN, s5_small = NAN,
-           s4_small = NAN;
-    int rc = 0;
-    double maxdev = 0; /* settled (damped) runs vs fixed point, k_s >= 0.05 */
-    for (int i = 0; i < nk; ++i) {
-        /* log-spaced 1e-4 .. 1, last point exactly 1 */
-        const double ks = i == nk - 1 ? 1.0 : pow(10.0, -4.0 + 4.0 * i / (nk - 1));
-        s1_cfg c = {XPBD_SOLVER_PBD, 0, ks, 1, 1, 0, frames, frames - 60, 0};
-        s1_out o;
-        if (s1_simulate(ctx, &c, &o, NULL) != 0) {
-            rc = -1;
-            break;
-        }
-        s1_cfg cd = {XPBD_SOLVER_PBD, 0, ks, 1, 1, S1_DAMP_FRAME, S1_SETTLE_FRAMES, 0, 0};
-        s1_out od;
-        if (s1_simulate(ctx, &cd, &od, NULL) != 0) {
-            rc = -1;
-            break;
-        }
-        const double fp = s1_fixed_point(S1_N, 1, ks, 0, 1, 1);
-        const double row[8] = {ks, o.final,         o.avg,         o.max,
-                               fp, limit_coef / ks, o.prev_second, od.final};
-        xr_row(f, 8, row);
-        if (i == 0) {
-            fp_small = fp;
-            ks_small = ks;
-            s5_small = o.final;
-            s4_small = o.prev_second;
-        }
-        if (i == nk - 1) {
-            s_one = o.final;
-            fp_one = fp;
-        }
-        /* damped for 10 s, the chain reaches the fixed point wherever its
-         * slowest mode is fast enough (k_s >= 0.05); below, it is still on
-         * its way */
-        if (ks >= 0.05)
-            maxdev = fmax(maxdev, fabs(od.final - fp) / fp);
-        xr_progress(ctx, "k_s sweep", i + 1, nk);
-    }
-    xr_table_close(f);
-    if (rc)
-        return rc;
+    const double s_one = S.s_one, fp_one = S.fp_one, fp_small = S.fp_small;
+    const double ks_small = S.ks_small, s5_small = S.s5_small, s4_small = S.s4_small;
+    const double maxdev = S.maxdev;
 
     /* stretch vs time for a few k_s: small ones keep falling */
     static const double ks_t[] = {1e-4, 1e-3, 1e-2, 0.1, 1.0};
@@ -93,7 +102,7 @@ static int s1_pbd_stiffness_run(xr_ctx *ctx)
             return -1;
         }
     }
-    f = xr_table_open(ctx, "s1_pbd_stiffness_time", "t\tks_1e-4\tks_1e-3\tks_1e-2\tks_0.1\tks_1");
+    FILE *f = xr_table_open(ctx, "s1_pbd_stiffness_time", "t\tks_1e-4\tks_1e-3\tks_1e-2\tks_0.1\tks_1");
     if (!f) {
         free(series);
         return -1;

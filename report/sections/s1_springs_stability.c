@@ -277,29 +277,53 @@ static const sp_point *sp_find(const sp_point *pts, size_t n, double k)
     return NULL;
 }
 
-static int s1_springs_stability_run(xr_ctx *ctx)
+/* The k sweep and what the prose and the checks read off it. */
+typedef struct sp_stab {
+    int quick;
+    double h, c, k_mh2, k_4mh2, k_lin, k_lin0;
+    size_t n;
+    sp_point *pts;
+    int misordered, have[3], bisections;
+    double k_b, lc_lo, lc_hi, div_first, inv_lc, inv_eq;
+    double g_meas, g_closed;
+    const sp_point *p3800, *p4000, *p4500, *p10000;
+} sp_stab;
+
+/* Sweep point i: the release at pts[i].k, classified (no table row). */
+static int sp_stab_point(xr_ctx *ctx, int i, double *row, void *arg)
 {
-    xr_md(ctx, "**The scenario.** A chain of N = 6 particles of 1 kg hangs under gravity from particle 0, which is fixed; the links' rest length is L0 = 0.1 m. At static equilibrium link s carries the N - s particles below it, so the chain's total stretch is m g N(N-1)/(2k) (0.14715 m for k = 1000 N/m). Here the links are explicit springs integrated by semi-implicit Euler: one spring is stable while h omega < 2, omega = sqrt(k/m), that is k < 4m/h^2 = 14400 N/m, but the chain's highest mode puts the practical line near k = m/h^2 = 3600 N/m. The original measurement (with some damping) found k = 3800 stable at 0.0397 m of stretch, k = 4000 in a wrong limit cycle swinging between 0.78 and 1.83 m, and k >= 4500 diverging (k = 10000 reaching 5.5e21 m within 0.5 s).\n\n");
-    const int quick = xr_quick(ctx);
-    const double h = SP_H, c = SP_DAMP;
-    const double k_mh2 = SP_M / (h * h), k_4mh2 = 4.0 * SP_M / (h * h);
-    const double k_lin = sp_k_limit(SP_N, h, c), k_lin0 = sp_k_limit(SP_N, h, 0.0);
+    sp_stab *S = arg;
+    (void)row;
+    return sp_release(ctx, SP_N, S->pts[i].k, S->c, S->h, SP_T, NULL, &S->pts[i].r) != 0 ? -1 : 1;
+}
 
-    double kg[160];
-    const size_t n = sp_grid(quick, kg, sizeof kg / sizeof kg[0]);
-    sp_point *pts = calloc(n, sizeof *pts);
-    if (!pts)
-        return -1;
-    for (size_t i = 0; i < n; ++i) {
-        pts[i].k = kg[i];
-        if (sp_release(ctx, SP_N, kg[i], c, h, SP_T, NULL, &pts[i].r) != 0) {
-            free(pts);
-            return -1;
-        }
-        xr_progress(ctx, "k sweep", (int)i + 1, (int)n);
-    }
-    qsort(pts, n, sizeof *pts, sp_cmp_k);
+/* Row i of the sweep table. k_lo/k_hi bound each point's cell (midpoints to
+ * its neighbours) so the plot can shade regimes without guessing. */
+static int sp_stab_row(xr_ctx *ctx, int i, double *row, void *arg)
+{
+    const sp_stab *S = arg;
+    const sp_point *pts = S->pts;
+    const size_t n = S->n;
+    (void)ctx;
+    const sp_run *r = &pts[i].r;
+    const double klo = i ? 0.5 * (pts[i - 1].k + pts[i].k) : pts[i].k;
+    const double khi = (size_t)i + 1 < n ? 0.5 * (pts[i].k + pts[i + 1].k) : pts[i].k;
+    const double v[18] = {pts[i].k, klo, khi, (double)r->regime,
+                          xs_chain_stretch_closed(SP_N, SP_M, 1.0 / pts[i].k), r->s_mean,
+                          r->s_min, r->s_max, r->s_final, r->v_peak, r->t_div, r->s_half,
+                          S->k_mh2, S->k_4mh2, S->k_lin, S->k_lin0, S->k_b, r->inverted};
+    memcpy(row, v, sizeof v);
+    return 0;
+}
 
+/* The regimes' order and where they begin and end, and the boundary
+ * between the last equilibrium and the first point that is not one,
+ * bisected to 0.5 N/m. Returns 0 or -1. */
+static int sp_stab_boundary(xr_ctx *ctx, sp_stab *S)
+{
+    const sp_point *pts = S->pts;
+    const size_t n = S->n;
+    const double h = S->h, c = S->c;
     /* Regimes must come in the order equilibrium -> limit cycle -> divergence
      * as k grows; count the points that break it. */
     int misordered = 0, have[3] = {0, 0, 0};
@@ -322,10 +346,8 @@ static int s1_springs_stability_run(xr_ctx *ctx)
     while (isfinite(lo) && hi - lo > 0.5) {
         const double mid = 0.5 * (lo + hi);
         sp_run r;
-        if (sp_release(ctx, SP_N, mid, c, h, SP_T, NULL, &r) != 0) {
-            free(pts);
+        if (sp_release(ctx, SP_N, mid, c, h, SP_T, NULL, &r) != 0)
             return -1;
-        }
         if (r.regime == SP_EQUILIBRIUM)
             lo = mid;
         else
@@ -347,54 +369,83 @@ static int s1_springs_stability_run(xr_ctx *ctx)
         if (pts[i].r.regime == SP_DIVERGED && !isfinite(div_first))
             div_first = pts[i].k;
     }
+    S->k_b = k_b;
+    S->misordered = misordered;
+    S->bisections = bisections;
+    memcpy(S->have, have, sizeof have);
+    S->lc_lo = lc_lo;
+    S->lc_hi = lc_hi;
+    S->div_first = div_first;
+    S->inv_lc = inv_lc;
+    S->inv_eq = inv_eq;
+    return 0;
+}
 
-    /* The sweep table. k_lo/k_hi bound each point's cell (midpoints to its
-     * neighbours) so the plot can shade regimes without guessing. */
-    FILE *f = xr_table_open(ctx, "s1_springs_stability",
+/* The sweep over k (sp_grid), its boundary, its table, the time traces and
+ * the divergent regime's growth. Returns 0 or -1. */
+static int sp_stab_sweep(xr_ctx *ctx, sp_stab *S)
+{
+    const double h = S->h, c = S->c;
+    double kg[160];
+    const size_t n = sp_grid(S->quick, kg, sizeof kg / sizeof kg[0]);
+    sp_point *pts = S->pts = calloc(n, sizeof *pts);
+    if (!pts)
+        return -1;
+    S->n = n;
+    for (size_t i = 0; i < n; ++i)
+        pts[i].k = kg[i];
+    const xr_sweep release = {NULL, NULL, "k sweep", (int)n, 0, sp_stab_point, S};
+    if (xr_sweep_table(ctx, &release) != 0)
+        return -1;
+    qsort(pts, n, sizeof *pts, sp_cmp_k);
+    if (sp_stab_boundary(ctx, S) != 0)
+        return -1;
+
+    const xr_sweep table = {"s1_springs_stability",
                             "k\tk_lo\tk_hi\tregime\tstretch_closed\tstretch_mean\tstretch_min\t"
                             "stretch_max\tstretch_final\tv_peak\tt_diverged\tstretch_0p5s\t"
-                            "k_mh2\tk_4mh2\tk_limit\tk_limit_undamped\tk_boundary\tinverted_fraction");
-    for (size_t i = 0; i < n; ++i) {
-        const sp_run *r = &pts[i].r;
-        const double klo = i ? 0.5 * (pts[i - 1].k + pts[i].k) : pts[i].k;
-        const double khi = i + 1 < n ? 0.5 * (pts[i].k + pts[i + 1].k) : pts[i].k;
-        const double row[18] = {pts[i].k, klo, khi, (double)r->regime,
-                                xs_chain_stretch_closed(SP_N, SP_M, 1.0 / pts[i].k), r->s_mean,
-                                r->s_min, r->s_max, r->s_final, r->v_peak, r->t_div, r->s_half,
-                                k_mh2, k_4mh2, k_lin, k_lin0, k_b, r->inverted};
-        xr_row(f, 18, row);
-    }
-    xr_table_close(f);
-
+                            "k_mh2\tk_4mh2\tk_limit\tk_limit_undamped\tk_boundary\tinverted_fraction",
+                            NULL, (int)n, 18, sp_stab_row, S};
+    if (xr_sweep_table(ctx, &table) != 0)
+        return -1;
     /* Time traces of the three regimes (and the original measurement's k = 4000), one
      * data block each (gnuplot's index 0 to 3), each with the header line,
      * which gnuplot reads as the block's column names. */
     static const double trace_k[] = {3800, 3900, 4000, 10000};
-    f = xr_table_open(ctx, "s1_springs_stability_time", "k\tt\tstretch\tv_max");
+    FILE *f = xr_table_open(ctx, "s1_springs_stability_time", "k\tt\tstretch\tv_max");
     for (size_t i = 0; i < sizeof trace_k / sizeof trace_k[0]; ++i) {
         if (i > 0 && f)
             fprintf(f, "\n\nk\tt\tstretch\tv_max\n");
         sp_run r;
         if (sp_release(ctx, SP_N, trace_k[i], c, h, SP_T, f, &r) != 0) {
             xr_table_close(f);
-            free(pts);
             return -1;
         }
     }
     xr_table_close(f);
 
     /* Growth of the divergent regime against the closed-form root. */
-    double g_meas = NAN;
-    const double g_closed = sp_growth_closed(SP_N, h, c, 10000.0);
-    if (sp_growth_measured(ctx, SP_N, 10000.0, c, h, 30, 50, &g_meas) != 0) {
-        free(pts);
+    S->g_meas = NAN;
+    S->g_closed = sp_growth_closed(SP_N, h, c, 10000.0);
+    if (sp_growth_measured(ctx, SP_N, 10000.0, c, h, 30, 50, &S->g_meas) != 0)
         return -1;
-    }
 
-    const sp_point *p3800 = sp_find(pts, n, 3800),
-                   *p4000 = sp_find(pts, n, 4000), *p4500 = sp_find(pts, n, 4500),
-                   *p10000 = sp_find(pts, n, 10000);
+    S->p3800 = sp_find(pts, n, 3800);
+    S->p4000 = sp_find(pts, n, 4000);
+    S->p4500 = sp_find(pts, n, 4500);
+    S->p10000 = sp_find(pts, n, 10000);
+    return 0;
+}
 
+/* The prose: the scene, the classification, what was measured, the table
+ * of the regimes and the paragraphs beside the original measurement. */
+static void sp_stab_write(xr_ctx *ctx, const sp_stab *S)
+{
+    const int quick = S->quick;
+    const double h = S->h, c = S->c, k_b = S->k_b, lc_lo = S->lc_lo, lc_hi = S->lc_hi;
+    const double k_lin = S->k_lin, g_meas = S->g_meas, g_closed = S->g_closed;
+    const sp_point *pts = S->pts, *p3800 = S->p3800, *p4000 = S->p4000, *p10000 = S->p10000;
+    const size_t n = S->n;
     xr_md(ctx,
           "The hanging chain (S1) (N = %d, m = %g kg, L0 = %g m, anchored at the top) with explicit "
           "springs F = k(d - L0) and semi-implicit Euler (`XPBD_SOLVER_SPRINGS`, compliance "
@@ -419,8 +470,8 @@ static int s1_springs_stability_run(xr_ctx *ctx)
           "through zero length (in every limit-cycle run some link is upside down in at least "
           "%.0f%% of the final window's frames; in the equilibrium runs in %.0f%%) and the "
           "damping bounds the motion; somewhat past the undamped limit nothing holds it.\n\n",
-          k_b, bisections, lc_lo, lc_hi, div_first, k_lin, sp_mu_max(SP_N), k_lin0, k_mh2, k_4mh2,
-          100.0 * inv_lc, 100.0 * inv_eq);
+          k_b, S->bisections, lc_lo, lc_hi, S->div_first, k_lin, sp_mu_max(SP_N), S->k_lin0,
+          S->k_mh2, S->k_4mh2, 100.0 * S->inv_lc, 100.0 * S->inv_eq);
 
     xr_md(ctx, "| k (N/m) | h sqrt(k/m) | regime | mean stretch (m) | min..max, last %g s (m) | "
                "closed form (m) | peak abs(v) (m/s) | stretch at 0.5 s (m) | original |\n"
@@ -493,21 +544,15 @@ static int s1_springs_stability_run(xr_ctx *ctx)
               p3800->r.s_min, p3800->r.s_max, g_closed, g_meas, fabs(p10000->r.s_half),
               fabs(p10000->r.s_half) / 5.5e21,
               log(fabs(p10000->r.s_half) / 5.5e21) / log(g_closed), k_b, k_lin, lc_lo, lc_hi);
+}
 
-    /* ------------------------------------------------------- checks --- */
-    xr_tolerance_source(ctx, "original measurement: k = 3800 stable, k = 4000 not (its bracket)");
-    xr_check(ctx, "N = 6 boundary k_b (N/m) inside the original bracket [3800, 4000)", k_b, 3800,
-             xr_bracket(3800, nextafter(4000, 0)), NULL);
-    xr_reference(ctx, "stability line m/h^2 (N/m): largest stable k, N = 6", 3600, k_b,
-                 "N = 6 boundary k_b (N/m) inside the original bracket [3800, 4000)", SP_DEV_LINE);
-    xr_tolerance_source(ctx, "closed form; bisection step 0.25 N/m of ~3850 and the 60-s window");
-    xr_check_rel(ctx, "N = 6 boundary k_b vs closed-form limit (4m/mu_max - 2hc)/h^2 (N/m)", k_b,
-                 k_lin, 0.002, NULL);
-
-    /* The equilibria at k = 1000 and 3800, read at the scheme's fixed point
-     * rather than as a mean of the release's swing (which at k = 3800 still
-     * swings by tens of % after 60 s: the lowest mode decays by only
-     * sqrt(1 - h c mu_1/m) per step). */
+/* The equilibria at k = 1000 and 3800, read at the scheme's fixed point
+ * rather than as a mean of the release's swing (which at k = 3800 still
+ * swings by tens of % after 60 s: the lowest mode decays by only
+ * sqrt(1 - h c mu_1/m) per step): their prose and checks. */
+static void sp_stab_equilibria(xr_ctx *ctx, const sp_stab *S)
+{
+    const double h = S->h, c = S->c;
     const double r1000 = sp_slowest_decay(SP_N, h, c, 1000.0);
     const double r3800 = sp_slowest_decay(SP_N, h, c, 3800.0);
     const double rslow = fmax(r1000, r3800);
@@ -557,6 +602,23 @@ static int s1_springs_stability_run(xr_ctx *ctx)
                              "(5e-5 m), + our settling tolerance 1e-9 x 0.147 m");
     xr_reference_check(ctx, "S1 k = 1000: stretch (m), the original's worked closed form", 0.1472,
                        settle1000, xr_abs(5e-5 + 1e-9 * cf1000), NULL, NULL);
+}
+
+/* The checks and the rows beside the original measurement. */
+static void sp_stab_check(xr_ctx *ctx, const sp_stab *S)
+{
+    const double k_b = S->k_b, k_lin = S->k_lin;
+    const sp_point *p3800 = S->p3800, *p4000 = S->p4000, *p4500 = S->p4500,
+                   *p10000 = S->p10000;
+    xr_tolerance_source(ctx, "original measurement: k = 3800 stable, k = 4000 not (its bracket)");
+    xr_check(ctx, "N = 6 boundary k_b (N/m) inside the original bracket [3800, 4000)", k_b, 3800,
+             xr_bracket(3800, nextafter(4000, 0)), NULL);
+    xr_reference(ctx, "stability line m/h^2 (N/m): largest stable k, N = 6", 3600, k_b,
+                 "N = 6 boundary k_b (N/m) inside the original bracket [3800, 4000)", SP_DEV_LINE);
+    xr_tolerance_source(ctx, "closed form; bisection step 0.25 N/m of ~3850 and the 60-s window");
+    xr_check_rel(ctx, "N = 6 boundary k_b vs closed-form limit (4m/mu_max - 2hc)/h^2 (N/m)", k_b,
+                 k_lin, 0.002, NULL);
+    sp_stab_equilibria(ctx, S);
     if (p4000 && p4000->r.regime != SP_LIMIT_CYCLE)
         xr_reference_missing(ctx, "k = 4000: a limit cycle swinging 0.78-1.83 m",
                              "ours diverges at k = 4000; our limit cycles lie between k_b and "
@@ -594,14 +656,29 @@ static int s1_springs_stability_run(xr_ctx *ctx)
     }
     xr_tolerance_source(ctx, "closed form: root of the linearised scheme, 1% for the "
                              "nonlinear |d| over frames 30-50");
-    xr_check_rel(ctx, "k = 10000: growth per step, frames 30-50, vs highest-mode root", g_meas,
-                 g_closed, 0.01, NULL);
+    xr_check_rel(ctx, "k = 10000: growth per step, frames 30-50, vs highest-mode root", S->g_meas,
+                 S->g_closed, 0.01, NULL);
     xr_tolerance_source(ctx, "original measurement: three regimes, in order of k (counted "
                              "exactly)");
-    xr_check(ctx, "regimes out of order of k (misordered points)", (double)misordered, 0,
+    xr_check(ctx, "regimes out of order of k (misordered points)", (double)S->misordered, 0,
              xr_exact(), NULL);
     xr_check(ctx, "regimes present (equilibrium, limit cycle, divergence)",
-             (double)(have[0] + have[1] + have[2]), 3, xr_exact(), NULL);
+             (double)(S->have[0] + S->have[1] + S->have[2]), 3, xr_exact(), NULL);
+}
+
+static int s1_springs_stability_run(xr_ctx *ctx)
+{
+    xr_md(ctx, "**The scenario.** A chain of N = 6 particles of 1 kg hangs under gravity from particle 0, which is fixed; the links' rest length is L0 = 0.1 m. At static equilibrium link s carries the N - s particles below it, so the chain's total stretch is m g N(N-1)/(2k) (0.14715 m for k = 1000 N/m). Here the links are explicit springs integrated by semi-implicit Euler: one spring is stable while h omega < 2, omega = sqrt(k/m), that is k < 4m/h^2 = 14400 N/m, but the chain's highest mode puts the practical line near k = m/h^2 = 3600 N/m. The original measurement (with some damping) found k = 3800 stable at 0.0397 m of stretch, k = 4000 in a wrong limit cycle swinging between 0.78 and 1.83 m, and k >= 4500 diverging (k = 10000 reaching 5.5e21 m within 0.5 s).\n\n");
+    const double h = SP_H, c = SP_DAMP;
+    sp_stab S = {.quick = xr_quick(ctx), .h = h, .c = c, .k_mh2 = SP_M / (h * h),
+                 .k_4mh2 = 4.0 * SP_M / (h * h), .k_lin = sp_k_limit(SP_N, h, c),
+                 .k_lin0 = sp_k_limit(SP_N, h, 0.0)};
+    if (sp_stab_sweep(ctx, &S) != 0) {
+        free(S.pts);
+        return -1;
+    }
+    sp_stab_write(ctx, &S);
+    sp_stab_check(ctx, &S);
 
     char cap[1600];
     snprintf(cap, sizeof cap,
@@ -611,9 +688,9 @@ static int s1_springs_stability_run(xr_ctx *ctx)
              "equilibrium up to k_b = %.1f N/m (closed form %.1f), limit cycles to %.0f, "
              "divergence beyond; (d) stretch vs time. Lines: m/h^2 = 3600, 4m/h^2 = 14400 N/m. "
              "Original measurements: 3800 stable, 4000 limit cycle 0.78-1.83 m, 10000 at 5.5e21 m in 0.5 s.",
-             c, SP_WINDOW, k_b, k_lin, lc_hi);
+             c, SP_WINDOW, S.k_b, S.k_lin, S.lc_hi);
     xr_figure(ctx, "s1_springs_stability", cap);
-    free(pts);
+    free(S.pts);
     return 0;
 }
 

@@ -98,6 +98,70 @@ static double sp_bisect(const xr_ctx *ctx, int n_particles, double h, double c, 
     return 0.5 * (lo + hi);
 }
 
+/* One bisection of the map: panel 0 = vs h, panel 1 = vs N. */
+typedef struct sp_job {
+    int panel, np;
+    double h, c;
+} sp_job;
+
+/* The jobs and what the prose and the checks read off their limits. */
+typedef struct sm_state {
+    const sp_job *jobs;
+    const int *n_vs_h; /* the chains of panel 0 */
+    long steps;
+    double rel;
+    double max_err, worst_k, worst_cf;
+    double n2_err, n2_k, n2_cf, n2_h;
+    double hs_min[3], hs_max[3];
+    double prev, k_nmax, k6_h2m;
+    int increases;
+} sm_state;
+
+/* Sweep point q: the largest stable k of job q, bisected, against its
+ * closed form. */
+static int sm_point(xr_ctx *ctx, int q, double *row, void *arg)
+{
+    sm_state *S = arg;
+    const int *n_vs_h = S->n_vs_h;
+    const sp_job *j = &S->jobs[q];
+    const double k = sp_bisect(ctx, j->np, j->h, j->c, S->steps, S->rel);
+    if (!isfinite(k))
+        return -1;
+    const double cf = sp_k_limit(j->np, j->h, j->c);
+    const double err = fabs(k - cf) / cf;
+    const double v[10] = {(double)j->panel, (double)j->np, j->h, j->c, k, cf,
+                          SP_M / (j->h * j->h), 4.0 * SP_M / (j->h * j->h), (k - cf) / cf,
+                          k * j->h * j->h / SP_M};
+    memcpy(row, v, sizeof v);
+    if (err > S->max_err) {
+        S->max_err = err;
+        S->worst_k = k;
+        S->worst_cf = cf;
+    }
+    if (j->np == 2 && j->c == 0 && err >= S->n2_err) {
+        S->n2_err = err;
+        S->n2_k = k;
+        S->n2_cf = cf;
+        S->n2_h = j->h;
+    }
+    if (j->panel == 0 && j->c == 0)
+        for (int a = 0; a < 3; ++a)
+            if (j->np == n_vs_h[a]) {
+                const double sc = k * j->h * j->h / SP_M;
+                S->hs_min[a] = sc < S->hs_min[a] ? sc : S->hs_min[a];
+                S->hs_max[a] = sc > S->hs_max[a] ? sc : S->hs_max[a];
+            }
+    if (j->panel == 1 && j->c == 0) {
+        if (j->np == SP_N)
+            S->k6_h2m = k * j->h * j->h / SP_M;
+        if (k > S->prev)
+            S->increases++;
+        S->prev = k;
+        S->k_nmax = k;
+    }
+    return 0;
+}
+
 static int s1_stability_map_run(xr_ctx *ctx)
 {
     xr_md(ctx, "**The scenario.** The explicit-spring chain of the previous section, asked one question: the largest spring constant k at which semi-implicit Euler stays stable, as the frame length h and the chain length N vary. A single spring is stable below 4m/h^2; a chain's highest mode lowers the line towards m/h^2, and the exact threshold depends on N. The closed form drawn beside the measurement is that of the linearised scheme.\n\n");
@@ -114,16 +178,8 @@ static int s1_stability_map_run(xr_ctx *ctx)
     static const double damp[2] = {0.0, SP_DAMP};
     const long steps = 4000;
     const double rel = 2e-5;
-
-    FILE *f = xr_table_open(ctx, "s1_stability_map",
-                            "panel\tN\th\tc\tk_measured\tk_closed\tk_mh2\tk_4mh2\trel_error\t"
-                            "k_measured_h2_over_m");
     /* the jobs: panel 0 = vs h for N = 2, 6, 20; panel 1 = vs N at h = 1/60 */
     static const int n_vs_h[3] = {2, SP_N, 20};
-    typedef struct sp_job {
-        int panel, np;
-        double h, c;
-    } sp_job;
     sp_job jobs[2 * 3 * 8 + 2 * 16];
     size_t nj = 0;
     for (int a = 0; a < 3; ++a)
@@ -138,56 +194,22 @@ static int s1_stability_map_run(xr_ctx *ctx)
             jobs[nj++] = j;
         }
 
-    double max_err = 0, worst_k = NAN, worst_cf = NAN;
-    double n2_err = 0, n2_k = NAN, n2_cf = NAN, n2_h = NAN;
-    double hs_min[3] = {INFINITY, INFINITY, INFINITY}, hs_max[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double prev = INFINITY, k_nmax = NAN, k6_h2m = NAN;
-    int increases = 0;
-    for (size_t q = 0; q < nj; ++q) {
-        const sp_job *j = &jobs[q];
-        const double k = sp_bisect(ctx, j->np, j->h, j->c, steps, rel);
-        if (!isfinite(k)) {
-            xr_table_close(f);
-            return -1;
-        }
-        const double cf = sp_k_limit(j->np, j->h, j->c);
-        const double err = fabs(k - cf) / cf;
-        const double row[10] = {(double)j->panel, (double)j->np, j->h, j->c, k, cf,
-                                SP_M / (j->h * j->h), 4.0 * SP_M / (j->h * j->h), (k - cf) / cf,
-                                k * j->h * j->h / SP_M};
-        xr_row(f, 10, row);
-        if (err > max_err) {
-            max_err = err;
-            worst_k = k;
-            worst_cf = cf;
-        }
-        if (j->np == 2 && j->c == 0 && err >= n2_err) {
-            n2_err = err;
-            n2_k = k;
-            n2_cf = cf;
-            n2_h = j->h;
-        }
-        if (j->panel == 0 && j->c == 0)
-            for (int a = 0; a < 3; ++a)
-                if (j->np == n_vs_h[a]) {
-                    const double sc = k * j->h * j->h / SP_M;
-                    hs_min[a] = sc < hs_min[a] ? sc : hs_min[a];
-                    hs_max[a] = sc > hs_max[a] ? sc : hs_max[a];
-                }
-        if (j->panel == 1 && j->c == 0) {
-            if (j->np == SP_N)
-                k6_h2m = k * j->h * j->h / SP_M;
-            if (k > prev)
-                increases++;
-            prev = k;
-            k_nmax = k;
-        }
-        xr_progress(ctx, "bisections", (int)q + 1, (int)nj);
-    }
+    sm_state S = {jobs, n_vs_h, steps, rel, 0, NAN, NAN, 0, NAN, NAN, NAN,
+                  {INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY},
+                  INFINITY, NAN, NAN, 0};
+    const xr_sweep sweep = {"s1_stability_map",
+                            "panel\tN\th\tc\tk_measured\tk_closed\tk_mh2\tk_4mh2\trel_error\t"
+                            "k_measured_h2_over_m",
+                            "bisections", (int)nj, 10, sm_point, &S};
+    if (xr_sweep_table(ctx, &sweep) != 0)
+        return -1;
+    const double max_err = S.max_err, worst_k = S.worst_k, worst_cf = S.worst_cf;
+    const double n2_k = S.n2_k, n2_cf = S.n2_cf, n2_h = S.n2_h;
+    const double *hs_min = S.hs_min, *hs_max = S.hs_max, k_nmax = S.k_nmax, k6_h2m = S.k6_h2m;
+    const int increases = S.increases;
     double hspread = 0;
     for (int a = 0; a < 3; ++a)
         hspread = hs_max[a] - hs_min[a] > hspread ? hs_max[a] - hs_min[a] : hspread;
-    xr_table_close(f);
     const int n_last = ns[nn - 1];
 
     xr_md(ctx,

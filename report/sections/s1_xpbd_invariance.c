@@ -15,22 +15,73 @@
 /* The heading of the paragraph explaining where ours differs from the original measurement. */
 #define S1_DEV_A2 "The original n_s = 8 ratios are readings of a settling chain"
 
-static int s1_xpbd_invariance_run(xr_ctx *ctx)
-{
-    xr_md(ctx, "**The scenario.** The hanging chain under XPBD: each link has compliance alpha = 1/k, scaled per substep as alpha~ = alpha/h_s^2, and the closed form is the spring chain's stretch m g N(N-1)/2 alpha (1.4715, 0.14715, 0.014715 and 0.0014715 m for alpha = 1e-2 to 1e-5). The original measurement found the 8-substep result within 0.4%% of the closed form for every compliance (ratios 0.990, 1.000, 1.004, 1.002), where PBD differed 18 times; with one substep the two stiffest rows read 0.0176 and 0.0069 m, because the one-pass floor hides the compliance. The compliance sets the target; substeps decide how close the solver gets.\n\n");
-    const int quick = xr_quick(ctx);
-    static const double alphas[] = {1e-2, 1e-3, 1e-4, 1e-5};
-    static const int ns_full[] = {1, 2, 4, 8, 16, 32};
-    static const int ns_quick[] = {1, 4, 8, 32};
-    const int *ns_list = quick ? ns_quick : ns_full;
-    const int nn = quick ? 4 : 6, na = 4, iters = 4;
-    /* the XPBD chain (S1) original numbers: ratio at n_s = 8, stretch at n_s = 1 */
-    static const double seed8[] = {0.990, 1.000, 1.004, 1.002};
-    static const double seed1[] = {NAN, NAN, 0.0176, 0.0069};
+static const double xi_alphas[] = {1e-2, 1e-3, 1e-4, 1e-5};
+/* the XPBD chain (S1) original numbers: ratio at n_s = 8, stretch at n_s = 1 */
+static const double xi_seed8[] = {0.990, 1.000, 1.004, 1.002};
+static const double xi_seed1[] = {NAN, NAN, 0.0176, 0.0069};
 
+/* The alpha x n_s sweep and what the prose and the checks read off it. */
+typedef struct xi_state {
+    const int *ns_list;
+    int nn, na, iters, j8, j1;
+    double floor_ns[6];
+    double ratio[4][6], ratio_u[4][6], fpr[4][6], stretch[4][6];
+    double dev_fp, worst10;
+    int checked10, ok10;
+} xi_state;
+
+/* Sweep point i: alpha a = i / nn at n_s = ns_list[i % nn], settled with
+ * damping and undamped, against the closed form and the map's fixed point. */
+static int xi_point(xr_ctx *ctx, int i, double *row, void *arg)
+{
+    xi_state *S = arg;
+    const int a = i / S->nn, j = i % S->nn, iters = S->iters, *ns_list = S->ns_list;
+    const double *alphas = xi_alphas, *seed8 = xi_seed8, *seed1 = xi_seed1;
+    const double closed = xs_chain_stretch_closed(S1_N, S1_MASS, alphas[a]);
+    int rc = 0;
+    const int n = ns_list[j];
+    s1_cfg c = {XPBD_SOLVER_XPBD, alphas[a],        1, n, iters,
+                S1_DAMP_FRAME,    S1_SETTLE_FRAMES, 0, 0};
+    s1_out o, ou;
+    rc |= s1_simulate(ctx, &c, &o, NULL);
+    s1_cfg cu = c;
+    cu.damp_frame = 0;
+    cu.avg_from = S1_AVG_FROM;
+    rc |= s1_simulate(ctx, &cu, &ou, NULL);
+    const double fp = s1_fixed_point(S1_N, 0, 1, alphas[a], n, iters);
+    S->stretch[a][j] = o.final;
+    S->ratio[a][j] = o.final / closed;
+    S->ratio_u[a][j] = ou.avg / closed;
+    S->fpr[a][j] = fp / closed;
+    S->dev_fp = fmax(S->dev_fp, fabs(o.final - fp) / fp);
+    if (closed >= 10 * S->floor_ns[j]) {
+        ++S->checked10;
+        const double d = fabs(S->ratio[a][j] - 1);
+        S->worst10 = fmax(S->worst10, d);
+        S->ok10 += d <= 0.01;
+    }
+    const double v[10] = {alphas[a],
+                          n,
+                          closed,
+                          o.final,
+                          S->ratio[a][j],
+                          S->fpr[a][j],
+                          S->ratio_u[a][j],
+                          S->floor_ns[j],
+                          n == 8 ? seed8[a] : NAN,
+                          n == 1 ? seed1[a] : NAN};
+    memcpy(row, v, sizeof v);
+    return rc ? -1 : 0;
+}
+
+/* The floor, then the sweep into the s1_xpbd_invariance table. Returns 0 or
+ * -1. */
+static int xi_sweep(xr_ctx *ctx, xi_state *S)
+{
+    const int *ns_list = S->ns_list, nn = S->nn, iters = S->iters;
+    double *floor_ns = S->floor_ns;
     /* the floor: the same solver with alpha = 0 (rigid links), same n_s and
      * iterations, settled the same way */
-    double floor_ns[6];
     int rc = 0;
     for (int j = 0; j < nn; ++j) {
         s1_cfg c = {XPBD_SOLVER_XPBD, 0, 1, ns_list[j], iters, S1_DAMP_FRAME,
@@ -41,58 +92,32 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
     }
     if (rc)
         return -1;
-
-    FILE *f = xr_table_open(ctx, "s1_xpbd_invariance",
+    const xr_sweep sweep = {"s1_xpbd_invariance",
                             "alpha\tn_s\tclosed\tstretch\tratio\tratio_fixed_point\t"
-                            "ratio_undamped_avg\tfloor\toriginal_ratio\toriginal_stretch");
-    if (!f)
+                            "ratio_undamped_avg\tfloor\toriginal_ratio\toriginal_stretch",
+                            "alpha x n_s", S->na * nn, 10, xi_point, S};
+    if (xr_sweep_table(ctx, &sweep) != 0)
         return -1;
-    double ratio[4][6], ratio_u[4][6], fpr[4][6], stretch[4][6];
-    double dev_fp = 0;
-    int checked10 = 0, ok10 = 0;
-    double worst10 = 0;
-    for (int a = 0; a < na && !rc; ++a) {
-        const double closed = xs_chain_stretch_closed(S1_N, S1_MASS, alphas[a]);
-        for (int j = 0; j < nn; ++j) {
-            const int n = ns_list[j];
-            s1_cfg c = {XPBD_SOLVER_XPBD, alphas[a],        1, n, iters,
-                        S1_DAMP_FRAME,    S1_SETTLE_FRAMES, 0, 0};
-            s1_out o, ou;
-            rc |= s1_simulate(ctx, &c, &o, NULL);
-            s1_cfg cu = c;
-            cu.damp_frame = 0;
-            cu.avg_from = S1_AVG_FROM;
-            rc |= s1_simulate(ctx, &cu, &ou, NULL);
-            const double fp = s1_fixed_point(S1_N, 0, 1, alphas[a], n, iters);
-            stretch[a][j] = o.final;
-            ratio[a][j] = o.final / closed;
-            ratio_u[a][j] = ou.avg / closed;
-            fpr[a][j] = fp / closed;
-            dev_fp = fmax(dev_fp, fabs(o.final - fp) / fp);
-            if (closed >= 10 * floor_ns[j]) {
-                ++checked10;
-                const double d = fabs(ratio[a][j] - 1);
-                worst10 = fmax(worst10, d);
-                ok10 += d <= 0.01;
-            }
-            const double row[10] = {alphas[a],
-                                    n,
-                                    closed,
-                                    o.final,
-                                    ratio[a][j],
-                                    fpr[a][j],
-                                    ratio_u[a][j],
-                                    floor_ns[j],
-                                    n == 8 ? seed8[a] : NAN,
-                                    n == 1 ? seed1[a] : NAN};
-            xr_row(f, 10, row);
-            xr_progress(ctx, "alpha x n_s", a * nn + j + 1, na * nn);
-        }
+    int j8 = -1, j1 = -1;
+    for (int j = 0; j < nn; ++j) {
+        if (ns_list[j] == 8)
+            j8 = j;
+        if (ns_list[j] == 1)
+            j1 = j;
     }
-    xr_table_close(f);
-    if (rc)
-        return -1;
+    S->j8 = j8;
+    S->j1 = j1;
+    return 0;
+}
 
+/* The prose: the table of ratios and the floor. */
+static void xi_write(xr_ctx *ctx, const xi_state *S)
+{
+    const int *ns_list = S->ns_list, nn = S->nn, na = S->na, iters = S->iters;
+    const int j8 = S->j8, j1 = S->j1, checked10 = S->checked10;
+    const double *alphas = xi_alphas, *seed8 = xi_seed8, *floor_ns = S->floor_ns;
+    const double(*ratio)[6] = S->ratio, (*ratio_u)[6] = S->ratio_u, (*stretch)[6] = S->stretch;
+    const double dev_fp = S->dev_fp, worst10 = S->worst10;
     xr_md(ctx,
           "The XPBD chain (S1) (N = 6): compliance alpha per link, %d iterations per "
           "substep, n_s substeps of h/n_s, links top-down. Stretch / closed form "
@@ -112,13 +137,6 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
     for (int j = 0; j < nn + 2; ++j)
         xr_md(ctx, "---|");
     xr_md(ctx, "\n");
-    int j8 = -1, j1 = -1;
-    for (int j = 0; j < nn; ++j) {
-        if (ns_list[j] == 8)
-            j8 = j;
-        if (ns_list[j] == 1)
-            j1 = j;
-    }
     for (int a = 0; a < na; ++a) {
         xr_md(ctx, "| %.0e | %.6g |", alphas[a], xs_chain_stretch_closed(S1_N, S1_MASS, alphas[a]));
         for (int j = 0; j < nn; ++j)
@@ -141,7 +159,15 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
           "at least 10 times its floor is within 1%% (%d entries; worst %.3f%%).\n\n",
           stretch[2][j1], stretch[3][j1], floor_ns[j1], iters, floor_ns[j8], checked10,
           100 * worst10);
+}
 
+/* The checks, with the paragraph on the original n_s = 8 ratios. */
+static void xi_check(xr_ctx *ctx, const xi_state *S)
+{
+    const int na = S->na, j8 = S->j8, j1 = S->j1, checked10 = S->checked10, ok10 = S->ok10;
+    const double *alphas = xi_alphas, *seed8 = xi_seed8, *floor_ns = S->floor_ns;
+    const double(*ratio)[6] = S->ratio, (*ratio_u)[6] = S->ratio_u, (*stretch)[6] = S->stretch;
+    const double(*fpr)[6] = S->fpr, dev_fp = S->dev_fp;
     xr_tolerance_source(ctx, "original measurement: n_s = 8 ratios within 0.4% of 1 (XPBD chain (S1)), read to 1%; "
                              "n_s = 1 stretches printed to 3 digits, 1%");
     xr_md(ctx,
@@ -196,7 +222,23 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
                              "damped settling of 600 frames");
     xr_check(ctx, "settled stretch vs fixed point of the map, max rel. dev.", dev_fp, 0,
              xr_abs(1e-6), NULL);
+}
 
+static int s1_xpbd_invariance_run(xr_ctx *ctx)
+{
+    xr_md(ctx, "**The scenario.** The hanging chain under XPBD: each link has compliance alpha = 1/k, scaled per substep as alpha~ = alpha/h_s^2, and the closed form is the spring chain's stretch m g N(N-1)/2 alpha (1.4715, 0.14715, 0.014715 and 0.0014715 m for alpha = 1e-2 to 1e-5). The original measurement found the 8-substep result within 0.4%% of the closed form for every compliance (ratios 0.990, 1.000, 1.004, 1.002), where PBD differed 18 times; with one substep the two stiffest rows read 0.0176 and 0.0069 m, because the one-pass floor hides the compliance. The compliance sets the target; substeps decide how close the solver gets.\n\n");
+    const int quick = xr_quick(ctx);
+    static const int ns_full[] = {1, 2, 4, 8, 16, 32};
+    static const int ns_quick[] = {1, 4, 8, 32};
+    const int *ns_list = quick ? ns_quick : ns_full;
+    xi_state S = {.ns_list = ns_list, .nn = quick ? 4 : 6, .na = 4, .iters = 4};
+    if (xi_sweep(ctx, &S) != 0)
+        return -1;
+    xi_write(ctx, &S);
+    xi_check(ctx, &S);
+    const xi_state *T = &S;
+    const int iters = T->iters, j8 = T->j8, j1 = T->j1;
+    const double(*ratio)[6] = T->ratio, (*stretch)[6] = T->stretch;
     char cap[1600];
     snprintf(cap, sizeof cap,
              "The XPBD chain (S1) (N = 6, %d iterations per substep), settled with "

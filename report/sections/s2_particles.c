@@ -115,6 +115,50 @@ static int s2_depth_cmp(const void *a, const void *b)
     return x->z > y->z ? -1 : x->z < y->z ? 1 : (x->i > y->i) - (x->i < y->i);
 }
 
+/* The s2_particles table: the pile's final state, one ball a row, far balls
+ * (large z) first; the smallest radius, the highest centre and how far the
+ * farthest centre lies outside the box. Returns 0 or -1. */
+static int pp_final_table(xr_ctx *ctx, const s2_pour *s, float *rmin_out, float *ymax_out,
+                          double *outside_out)
+{
+    FILE *f = xr_table_open(ctx, "s2_particles", "x\ty\tz\tr\tspeed");
+    if (!f)
+        return -1;
+    float rmin = 1, ymax = 0;
+    double outside = 0;
+    const size_t n = s->p.count;
+    /* far balls (large z) first, so the side view from -z draws the near
+     * ones over them */
+    s2_depth *order = malloc(n * sizeof *order);
+    if (!order) {
+        xr_table_close(f);
+        return -1;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        order[i].z = s->p.z[i];
+        order[i].i = i;
+    }
+    qsort(order, n, sizeof *order, s2_depth_cmp);
+    for (size_t k = 0; k < n; ++k) {
+        const size_t i = order[k].i;
+        const double v = sqrt((double)s->p.vx[i] * s->p.vx[i] + (double)s->p.vy[i] * s->p.vy[i] +
+                              (double)s->p.vz[i] * s->p.vz[i]);
+        const double row[5] = {s->p.x[i], s->p.y[i], s->p.z[i], s->r[i], v};
+        xr_row(f, 5, row);
+        rmin = s->r[i] < rmin ? s->r[i] : rmin;
+        ymax = s->p.y[i] > ymax ? s->p.y[i] : ymax;
+        const double lo = fmin(fmin(s->p.x[i], s->p.z[i]), fmin(S2_BOX - s->p.x[i],
+                                                              S2_BOX - s->p.z[i]));
+        outside = fmax(outside, -fmin(lo, (double)s->p.y[i]));
+    }
+    xr_table_close(f);
+    free(order);
+    *rmin_out = rmin;
+    *ymax_out = ymax;
+    *outside_out = outside;
+    return 0;
+}
+
 static int s2_particles_run(xr_ctx *ctx)
 {
     const size_t n = xr_quick(ctx) ? 1089 : 1936; /* 9 / 16 layers of 11 x 11 */
@@ -183,40 +227,12 @@ static int s2_particles_run(xr_ctx *ctx)
         xr_progress(ctx, "s2_particles", fr, frames);
     }
     xr_table_close(f);
-    f = xr_table_open(ctx, "s2_particles", "x\ty\tz\tr\tspeed");
-    if (!f) {
-        s2_pour_free(&s);
-        return -1;
-    }
     float rmin = 1, ymax = 0;
     double outside = 0;
-    /* far balls (large z) first, so the side view from -z draws the near
-     * ones over them */
-    s2_depth *order = malloc(n * sizeof *order);
-    if (!order) {
-        xr_table_close(f);
+    if (pp_final_table(ctx, &s, &rmin, &ymax, &outside) != 0) {
         s2_pour_free(&s);
         return -1;
     }
-    for (size_t i = 0; i < n; ++i) {
-        order[i].z = s.p.z[i];
-        order[i].i = i;
-    }
-    qsort(order, n, sizeof *order, s2_depth_cmp);
-    for (size_t k = 0; k < n; ++k) {
-        const size_t i = order[k].i;
-        const double v = sqrt((double)s.p.vx[i] * s.p.vx[i] + (double)s.p.vy[i] * s.p.vy[i] +
-                              (double)s.p.vz[i] * s.p.vz[i]);
-        const double row[5] = {s.p.x[i], s.p.y[i], s.p.z[i], s.r[i], v};
-        xr_row(f, 5, row);
-        rmin = s.r[i] < rmin ? s.r[i] : rmin;
-        ymax = s.p.y[i] > ymax ? s.p.y[i] : ymax;
-        const double lo = fmin(fmin(s.p.x[i], s.p.z[i]), fmin(S2_BOX - s.p.x[i],
-                                                              S2_BOX - s.p.z[i]));
-        outside = fmax(outside, -fmin(lo, (double)s.p.y[i]));
-    }
-    xr_table_close(f);
-    free(order);
     double mass = 0;
     for (size_t i = 0; i < n; ++i)
         mass += s.p.w[i] > 0 ? 1.0 / (double)s.p.w[i] : 0;

@@ -61,6 +61,41 @@ static double s3_drape_max_strain(const s3_drape *d)
     return s;
 }
 
+/* One tier of the sweep: the curtain draped with (t = 0) and without
+ * tethers at `it` iterations: max stretch st[t] and lowest point low[t];
+ * the deepest particle inside the sphere into *worst_pen; at the tier
+ * shown, the final edges (s3_cloth_tethers, s3_cloth_free). Returns 1, or 0
+ * if a run failed. */
+static int cl_tier(xr_ctx *ctx, uint32_t it, uint32_t nx, uint32_t shown, int frames, double st[2],
+                   double low[2], double *worst_pen)
+{
+    int ok = 1;
+    for (int t = 0; t < 2 && ok; ++t) {
+        s3_drape d;
+        ok = s3_drape_make(&d, ctx, nx, it, t == 0) && s3_drape_run(&d, frames);
+        if (ok) {
+            st[t] = s3_drape_max_strain(&d);
+            low[t] = s3_min_y(xpbd_engine_particles_f64(d.e));
+            const xpbd_particles_f64 *p = xpbd_engine_particles_f64(d.e);
+            for (size_t i = 0; i < p->count; ++i) {
+                const double dy = p->y[i] - 0.45;
+                const double r = sqrt(p->x[i] * p->x[i] + dy * dy + p->z[i] * p->z[i]);
+                *worst_pen = fmax(*worst_pen, 0.36 - r);
+            }
+            if (it == shown) {
+                FILE *g = xr_table_open(ctx, t == 0 ? "s3_cloth_tethers" : "s3_cloth_free",
+                                        "x\ty\tz\tstrain");
+                if (g) {
+                    s3_drape_shape(g, &d);
+                    xr_table_close(g);
+                }
+            }
+        }
+        s3_drape_free(&d);
+    }
+    return ok;
+}
+
 static int s3_cloth_run(xr_ctx *ctx)
 {
     static const uint32_t full_its[] = {2, 3, 4, 5, 6, 8, 10, 12, 15, 20};
@@ -91,29 +126,7 @@ static int s3_cloth_run(xr_ctx *ctx)
           nx, nx, frames);
     for (int k = 0; k < nits && ok; ++k) {
         double st[2], low[2];
-        for (int t = 0; t < 2 && ok; ++t) {
-            s3_drape d;
-            ok = s3_drape_make(&d, ctx, nx, its[k], t == 0) && s3_drape_run(&d, frames);
-            if (ok) {
-                st[t] = s3_drape_max_strain(&d);
-                low[t] = s3_min_y(xpbd_engine_particles_f64(d.e));
-                const xpbd_particles_f64 *p = xpbd_engine_particles_f64(d.e);
-                for (size_t i = 0; i < p->count; ++i) {
-                    const double dy = p->y[i] - 0.45;
-                    const double r = sqrt(p->x[i] * p->x[i] + dy * dy + p->z[i] * p->z[i]);
-                    worst_pen = fmax(worst_pen, 0.36 - r);
-                }
-                if (its[k] == shown) {
-                    FILE *g = xr_table_open(ctx, t == 0 ? "s3_cloth_tethers" : "s3_cloth_free",
-                                            "x\ty\tz\tstrain");
-                    if (g) {
-                        s3_drape_shape(g, &d);
-                        xr_table_close(g);
-                    }
-                }
-            }
-            s3_drape_free(&d);
-        }
+        ok = cl_tier(ctx, its[k], nx, shown, frames, st, low, &worst_pen);
         if (!ok)
             break;
         const double row[5] = {its[k], st[0], st[1], low[0], low[1]};

@@ -58,6 +58,68 @@ static double s3_rod_spin(const xr_ctx *ctx, double omega, double h, uint32_t su
     return ok ? (x[1] * vy[1] - y[1] * vx[1]) / omega : NAN;
 }
 
+/* The spin's own decay: the closed form on a rod, substeps on the cube (the
+ * s3_damping_spin table, its paragraph and checks). Returns 0 or -1. */
+static int dm_spin_decay(xr_ctx *ctx, int frames, const double v0[2], double spin)
+{
+    static const uint32_t subs[4] = {1, 2, 4, 8};
+    FILE *g = xr_table_open(ctx, "s3_damping_spin",
+                            "substeps\tcube_spin\trod_spin\trod_closed_form");
+    if (!g)
+        return -1;
+    double cube_l[4], rod_l[4], rod_c[4];
+    for (int k = 0; k < 4; ++k) {
+        xs_cube cs;
+        memset(&cs, 0, sizeof cs);
+        xs_cube_desc d = s3_cube_default(ctx);
+        d.n = 2;
+        d.alpha_e = 1e-3;
+        d.cfg.substeps = subs[k];
+        cube_l[k] = NAN;
+        if (xs_cube_make(&cs, &d)) {
+            const xpbd_particles_f64 *p = xpbd_engine_particles_f64(cs.e);
+            double cc[3];
+            xs_com(p, 0, p->count, cc, NULL);
+            for (size_t i = 0; i < p->count; ++i) {
+                const xpbd_input v = {XPBD_INPUT_SET_VELOCITY, (uint32_t)i, (uint32_t)i + 1,
+                                      {v0[0] - spin * (p->y[i] - cc[1]),
+                                       v0[1] + spin * (p->x[i] - cc[0]), p->vz[i]}};
+                (void)xpbd_engine_apply_f64(cs.e, &v);
+            }
+            const double l0 = s3_spin(p);
+            if (xs_run(cs.e, frames))
+                cube_l[k] = s3_spin(p) / l0;
+        }
+        xs_cube_free(&cs);
+        rod_l[k] = s3_rod_spin(ctx, spin, S3_H, subs[k], frames, &rod_c[k]);
+        const double row[4] = {subs[k], cube_l[k], rod_l[k], rod_c[k]};
+        xr_row(g, 4, row);
+    }
+    xr_table_close(g);
+    xr_md(ctx,
+          "Where the undamped spin goes: every step predicts x + v h along the tangent and the "
+          "constraints pull the particles back, so the angle turned per step shrinks. For one "
+          "particle on a rigid rod (compliance 0, one iteration, no gravity) this is exact: the "
+          "step turns it by d_1 = atan(w h), then d_{k+1} = atan(sin d_k / (2 - cos d_k)), and "
+          "L_k / L_0 = sin(d_k) / (w h), a loss of about d^2 per step, so about T w^2 h in all: "
+          "substeps (h -> h/n) cut it n-fold. Same spin (5 rad/s), %d frames:\n\n"
+          "| substeps | cube \\|L\\|/\\|L0\\| | rod L/L0 (library) | rod L/L0 (recurrence) |\n"
+          "|---|---|---|---|\n",
+          frames);
+    for (int k = 0; k < 4; ++k)
+        xr_md(ctx, "| %u | %.4f | %.12f | %.12f |\n", subs[k], cube_l[k], rod_l[k], rod_c[k]);
+    xr_md(ctx, "\n");
+    xr_tolerance_source(ctx, "closed form: the rod's recurrence, 1e-10 over 300 steps; the "
+                             "loss ~ T w^2 h, so 8 substeps lose under a quarter (1/8 expected)");
+    xr_check_rel(ctx, "rod, 1 substep: L/L0 against the recurrence", rod_l[0], rod_c[0], 1e-10,
+                 NULL);
+    xr_check_rel(ctx, "rod, 8 substeps: L/L0 against the recurrence", rod_l[3], rod_c[3], 1e-10,
+                 NULL);
+    xr_check(ctx, "cube: 8 substeps lose under a quarter of 1 substep's spin", 1 - cube_l[3],
+             (1 - cube_l[0]) / 4, xr_below((1 - cube_l[0]) / 4), NULL);
+    return 0;
+}
+
 static int s3_damping_run(xr_ctx *ctx)
 {
     const int frames = 90;
@@ -161,63 +223,7 @@ static int s3_damping_run(xr_ctx *ctx)
              100 * (1 - Lr[1]), 100 * (1 - Lr[2]));
     xr_figure(ctx, "s3_damping", cap);
 
-    /* the spin's own decay: closed form on a rod, substeps on the cube */
-    static const uint32_t subs[4] = {1, 2, 4, 8};
-    FILE *g = xr_table_open(ctx, "s3_damping_spin",
-                            "substeps\tcube_spin\trod_spin\trod_closed_form");
-    if (!g)
-        return -1;
-    double cube_l[4], rod_l[4], rod_c[4];
-    for (int k = 0; k < 4; ++k) {
-        xs_cube cs;
-        memset(&cs, 0, sizeof cs);
-        xs_cube_desc d = s3_cube_default(ctx);
-        d.n = 2;
-        d.alpha_e = 1e-3;
-        d.cfg.substeps = subs[k];
-        cube_l[k] = NAN;
-        if (xs_cube_make(&cs, &d)) {
-            const xpbd_particles_f64 *p = xpbd_engine_particles_f64(cs.e);
-            double cc[3];
-            xs_com(p, 0, p->count, cc, NULL);
-            for (size_t i = 0; i < p->count; ++i) {
-                const xpbd_input v = {XPBD_INPUT_SET_VELOCITY, (uint32_t)i, (uint32_t)i + 1,
-                                      {v0[0] - spin * (p->y[i] - cc[1]),
-                                       v0[1] + spin * (p->x[i] - cc[0]), p->vz[i]}};
-                (void)xpbd_engine_apply_f64(cs.e, &v);
-            }
-            const double l0 = s3_spin(p);
-            if (xs_run(cs.e, frames))
-                cube_l[k] = s3_spin(p) / l0;
-        }
-        xs_cube_free(&cs);
-        rod_l[k] = s3_rod_spin(ctx, spin, S3_H, subs[k], frames, &rod_c[k]);
-        const double row[4] = {subs[k], cube_l[k], rod_l[k], rod_c[k]};
-        xr_row(g, 4, row);
-    }
-    xr_table_close(g);
-    xr_md(ctx,
-          "Where the undamped spin goes: every step predicts x + v h along the tangent and the "
-          "constraints pull the particles back, so the angle turned per step shrinks. For one "
-          "particle on a rigid rod (compliance 0, one iteration, no gravity) this is exact: the "
-          "step turns it by d_1 = atan(w h), then d_{k+1} = atan(sin d_k / (2 - cos d_k)), and "
-          "L_k / L_0 = sin(d_k) / (w h), a loss of about d^2 per step, so about T w^2 h in all: "
-          "substeps (h -> h/n) cut it n-fold. Same spin (5 rad/s), %d frames:\n\n"
-          "| substeps | cube \\|L\\|/\\|L0\\| | rod L/L0 (library) | rod L/L0 (recurrence) |\n"
-          "|---|---|---|---|\n",
-          frames);
-    for (int k = 0; k < 4; ++k)
-        xr_md(ctx, "| %u | %.4f | %.12f | %.12f |\n", subs[k], cube_l[k], rod_l[k], rod_c[k]);
-    xr_md(ctx, "\n");
-    xr_tolerance_source(ctx, "closed form: the rod's recurrence, 1e-10 over 300 steps; the "
-                             "loss ~ T w^2 h, so 8 substeps lose under a quarter (1/8 expected)");
-    xr_check_rel(ctx, "rod, 1 substep: L/L0 against the recurrence", rod_l[0], rod_c[0], 1e-10,
-                 NULL);
-    xr_check_rel(ctx, "rod, 8 substeps: L/L0 against the recurrence", rod_l[3], rod_c[3], 1e-10,
-                 NULL);
-    xr_check(ctx, "cube: 8 substeps lose under a quarter of 1 substep's spin", 1 - cube_l[3],
-             (1 - cube_l[0]) / 4, xr_below((1 - cube_l[0]) / 4), NULL);
-    return 0;
+    return dm_spin_decay(ctx, frames, v0, spin);
 }
 
 const xr_section xr_section_s3_damping = {

@@ -35,12 +35,24 @@ static void s3_write_shape(FILE *f, int scene, const xs_cube *c, double dx)
         }
 }
 
-static int s3_tet_cube_run(xr_ctx *ctx)
+/* The four variants, the stiffer and the converged cube, the two serial
+ * orders, and what the prose and the checks read off them. */
+typedef struct tc_state {
+    int frames;
+    double vmin[4], vmax[4], squash, rebound, sag_half;
+    double sag, sag_edges, v_hang, v_hang_e, h_rest, h_pan, v_pan, v_rest;
+    double sag_stiff, sag_ref, column;
+    xpbd_order_report rev, shuf;
+    xpbd_status ost;
+} tc_state;
+
+/* The four variants (0 hanging + volume, 1 hanging, edges only, 2 dropped +
+ * volume, 3 dropped, edges only) run side by side: the s3_tet_cube and
+ * s3_tet_cube_shape tables and the final measures. Returns 0 or -1. */
+static int tc_variants(xr_ctx *ctx, tc_state *S)
 {
-    xr_md(ctx, "**The scenario.** A soft body made of tetrahedra: XPBD distance constraints along the edges, with compliance as the artist's control, and a volume constraint per tetrahedron (C = 6(V - V0)) projected onto its four vertices. Edges alone let a tet mesh collapse flat; the volume constraints keep it a body. The checks every soft body must pass start here: hanging, the cube sags but does not stretch without bound; dropped on the ground, it squashes a little, then recovers or settles.\n\n");
-    const int frames = xr_quick(ctx) ? 300 : 600;
-    /* 0 hanging + volume, 1 hanging, edges only, 2 dropped + volume,
-     * 3 dropped, edges only */
+    const int frames = S->frames;
+    double *vmin = S->vmin, *vmax = S->vmax;
     xs_cube c[4];
     memset(c, 0, sizeof c);
     int ok = 1;
@@ -69,8 +81,9 @@ static int s3_tet_cube_run(xr_ctx *ctx)
         xr_md(ctx, "The tet cube scenes could not be built.\n\n");
         return -1;
     }
-    double vmin[4] = {1, 1, 1, 1}, vmax[4] = {1, 1, 1, 1}, squash = HUGE_VAL, rebound = 0;
-    double sag_half = 0;
+    for (int k = 0; k < 4; ++k)
+        vmin[k] = vmax[k] = 1;
+    double squash = HUGE_VAL, rebound = 0, sag_half = 0;
     for (int fr = 0; fr <= frames && ok; ++fr) {
         double row[9];
         row[0] = fr * S3_H;
@@ -100,34 +113,46 @@ static int s3_tet_cube_run(xr_ctx *ctx)
             s3_write_shape(g, k, &c[k], 0.62 * k);
         xr_table_close(g);
     }
-    const double sag = -s3_min_y(xpbd_engine_particles_f64(c[0].e)), sag_edges = -s3_min_y(xpbd_engine_particles_f64(c[1].e));
-    const double v_hang = xs_tets_volume(xpbd_engine_particles_f64(c[0].e), c[0].m.tets, c[0].m.k.tets) / c[0].V0;
-    const double v_hang_e = xs_tets_volume(xpbd_engine_particles_f64(c[1].e), c[1].m.tets, c[1].m.k.tets) / c[1].V0;
-    const double h_rest = s3_max_y(xpbd_engine_particles_f64(c[2].e)) - s3_min_y(xpbd_engine_particles_f64(c[2].e));
-    const double h_pan = s3_max_y(xpbd_engine_particles_f64(c[3].e)) - s3_min_y(xpbd_engine_particles_f64(c[3].e));
-    const double v_pan = xs_tets_volume(xpbd_engine_particles_f64(c[3].e), c[3].m.tets, c[3].m.k.tets) / c[3].V0;
-    const double v_rest = xs_tets_volume(xpbd_engine_particles_f64(c[2].e), c[2].m.tets, c[2].m.k.tets) / c[2].V0;
+    S->squash = squash;
+    S->rebound = rebound;
+    S->sag_half = sag_half;
+    S->sag = -s3_min_y(xpbd_engine_particles_f64(c[0].e));
+    S->sag_edges = -s3_min_y(xpbd_engine_particles_f64(c[1].e));
+    S->v_hang = xs_tets_volume(xpbd_engine_particles_f64(c[0].e), c[0].m.tets, c[0].m.k.tets) / c[0].V0;
+    S->v_hang_e = xs_tets_volume(xpbd_engine_particles_f64(c[1].e), c[1].m.tets, c[1].m.k.tets) / c[1].V0;
+    S->h_rest = s3_max_y(xpbd_engine_particles_f64(c[2].e)) - s3_min_y(xpbd_engine_particles_f64(c[2].e));
+    S->h_pan = s3_max_y(xpbd_engine_particles_f64(c[3].e)) - s3_min_y(xpbd_engine_particles_f64(c[3].e));
+    S->v_pan = xs_tets_volume(xpbd_engine_particles_f64(c[3].e), c[3].m.tets, c[3].m.k.tets) / c[3].V0;
+    S->v_rest = xs_tets_volume(xpbd_engine_particles_f64(c[2].e), c[2].m.tets, c[2].m.k.tets) / c[2].V0;
     for (int k = 0; k < 4; ++k)
         xs_cube_free(&c[k]);
     if (!ok) {
         xr_md(ctx, "A tet cube step failed.\n\n");
         return -1;
     }
+    return 0;
+}
+
+/* The same cube ten times stiffer, the converged reference and the two
+ * serial orders. */
+static void tc_references(xr_ctx *ctx, tc_state *S)
+{
+    const int frames = S->frames;
     /* the same cube ten times stiffer: the sag must follow the compliance */
     xs_cube stiff;
     xs_cube_desc d = s3_cube_default(ctx);
     d.alpha_e = 1e-3;
     d.pin_top = 1;
     d.cfg.damping = 0.01;
-    double sag_stiff = NAN;
+    S->sag_stiff = NAN;
     if (xs_cube_make(&stiff, &d)) {
         xs_run(stiff.e, frames);
-        sag_stiff = -s3_min_y(xpbd_engine_particles_f64(stiff.e));
+        S->sag_stiff = -s3_min_y(xpbd_engine_particles_f64(stiff.e));
     }
     xs_cube_free(&stiff);
     /* the converged reference: the same hanging cube at 4 substeps x 40
      * iterations, far past where the sag still moves with the budget */
-    double sag_ref = NAN;
+    S->sag_ref = NAN;
     {
         xs_cube_desc r = s3_cube_default(ctx);
         r.pin_top = 1;
@@ -135,23 +160,36 @@ static int s3_tet_cube_run(xr_ctx *ctx)
         r.cfg.substeps = 4;
         r.cfg.iterations = 40;
         if (xs_cube_make(&stiff, &r) && xs_run(stiff.e, frames))
-            sag_ref = -s3_min_y(xpbd_engine_particles_f64(stiff.e));
+            S->sag_ref = -s3_min_y(xpbd_engine_particles_f64(stiff.e));
         xs_cube_free(&stiff);
     }
     /* soft bodies (S3): before trusting a colouring, compare two serial orders */
-    xpbd_order_report rev, shuf;
-    memset(&rev, 0, sizeof rev);
-    memset(&shuf, 0, sizeof shuf);
+    xpbd_order_report *rev = &S->rev, *shuf = &S->shuf;
+    memset(rev, 0, sizeof *rev);
+    memset(shuf, 0, sizeof *shuf);
     xpbd_status ost = XPBD_ERR_NOMEM;
     if (xs_cube_make(&stiff, &d)) {
         const xpbd_scene_f64 s = xs_cube_scene(&stiff, 1e-2, 1, 0);
-        ost = xpbd_order_check_f64(&s, &d.cfg, S3_H, 240, 0, &rev);
+        ost = xpbd_order_check_f64(&s, &d.cfg, S3_H, 240, 0, rev);
         if (ost == XPBD_OK)
-            ost = xpbd_order_check_f64(&s, &d.cfg, S3_H, 240, 12345, &shuf);
+            ost = xpbd_order_check_f64(&s, &d.cfg, S3_H, 240, 12345, shuf);
     }
     xs_cube_free(&stiff);
-    const double column = 0.1 * XS_G * 1e-2 * 6;
+    S->ost = ost;
+    S->column = 0.1 * XS_G * 1e-2 * 6;
+}
 
+/* The prose and the tier rule at both compliances this section shows.
+ * Returns 0 or -1. */
+static int tc_write(xr_ctx *ctx, const tc_state *S)
+{
+    const int frames = S->frames;
+    const double *vmin = S->vmin, *vmax = S->vmax, sag = S->sag, sag_stiff = S->sag_stiff;
+    const double sag_edges = S->sag_edges, column = S->column, v_hang = S->v_hang;
+    const double v_hang_e = S->v_hang_e, h_rest = S->h_rest, h_pan = S->h_pan;
+    const double v_rest = S->v_rest, v_pan = S->v_pan, squash = S->squash, rebound = S->rebound;
+    const double sag_ref = S->sag_ref;
+    const xpbd_order_report rev = S->rev, shuf = S->shuf;
     xr_md(ctx,
           "A cube of 3 x 3 x 3 cells of 0.1 m (64 particles of 0.1 kg, 279 edges, 162 tets, "
           "6 per cell) from `xpbd_mesh_box`, edges of compliance alpha = 1e-2 m/N, "
@@ -196,6 +234,17 @@ static int s3_tet_cube_run(xr_ctx *ctx)
         }
         xr_md(ctx, "\n");
     }
+    return 0;
+}
+
+/* The checks. */
+static void tc_check(xr_ctx *ctx, const tc_state *S)
+{
+    const double *vmin = S->vmin, *vmax = S->vmax, sag = S->sag, sag_stiff = S->sag_stiff;
+    const double sag_half = S->sag_half, v_hang_e = S->v_hang_e, v_pan = S->v_pan;
+    const double squash = S->squash, rebound = S->rebound;
+    const xpbd_order_report rev = S->rev, shuf = S->shuf;
+    const xpbd_status ost = S->ost;
     xr_tolerance_source(ctx, "physics: a static sag stops; 1e-5 m over the last second");
     xr_check(ctx, "hanging sag stopped: change over the last second (m)", sag - sag_half, 0,
              xr_abs(1e-5), NULL);
@@ -222,6 +271,21 @@ static int s3_tet_cube_run(xr_ctx *ctx)
     xr_check(ctx, "two serial orders: status of the ordered runs", ost, XPBD_OK, xr_exact(), NULL);
     xr_check(ctx, "two serial orders: max difference / extent", order, 0,
              xr_bracket(nextafter(0, 1), 0.02), NULL);
+}
+
+static int s3_tet_cube_run(xr_ctx *ctx)
+{
+    xr_md(ctx, "**The scenario.** A soft body made of tetrahedra: XPBD distance constraints along the edges, with compliance as the artist's control, and a volume constraint per tetrahedron (C = 6(V - V0)) projected onto its four vertices. Edges alone let a tet mesh collapse flat; the volume constraints keep it a body. The checks every soft body must pass start here: hanging, the cube sags but does not stretch without bound; dropped on the ground, it squashes a little, then recovers or settles.\n\n");
+    tc_state S = {.frames = xr_quick(ctx) ? 300 : 600};
+    if (tc_variants(ctx, &S) != 0)
+        return -1;
+    tc_references(ctx, &S);
+    if (tc_write(ctx, &S) != 0)
+        return -1;
+    tc_check(ctx, &S);
+    const double *vmin = S.vmin, *vmax = S.vmax, sag = S.sag, sag_edges = S.sag_edges;
+    const double v_hang_e = S.v_hang_e, squash = S.squash, rebound = S.rebound;
+    const double h_rest = S.h_rest, h_pan = S.h_pan, v_pan = S.v_pan;
     char cap[1600];
     snprintf(cap, sizeof cap,
              "Soft bodies (S3), tet cube (3x3x3 cells, 6 tets each, 6.4 kg, edge compliance 1e-2 m/N, XPBD "

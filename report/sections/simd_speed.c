@@ -95,19 +95,23 @@ static size_t sa_noise(const xb_row *a, size_t na, const xb_row *b, size_t nb, d
     return k;
 }
 
-static int simd_speed_run(xr_ctx *ctx)
+/* The measurements and what the table, the prose and the checks read off
+ * them. */
+typedef struct ss_state {
+    xb_row *rows;
+    size_t n;
+    double noise_median, noise_worst;
+    size_t noise_pairs;
+    size_t bad, ratios, nmax, nsmall;
+    double ratio_dev; /* max |ratio - recomputed| / recomputed, NaN if not finite */
+    int missing, expected;
+    char noise[256];
+} ss_state;
+
+/* The xb_run measurements (see simd_speed_run). Returns 0, or -1 with
+ * nothing measured. */
+static int ss_measure(xr_ctx *ctx, ss_state *S)
 {
-    /* What the figure and the table need, and no more:
-     * - every kernel at 2^10 and 2^12 items (in cache; 2^10 only under
-     *   --quick, whose time this section spends alone), both precisions,
-     *   for the speed-up bars and the table: one xb_run in xpbd-bench's
-     *   quick timing (best of 3 loops of >= 1 ms each), made twice; the
-     *   difference between the two passes is the noise stated with the
-     *   figure;
-     * - the two kernels the figure sweeps over size (distance_xpbd,
-     *   predict) at 2^14 .. 2^20 items (2^16 under --quick), out of cache:
-     *   one xb_run per size, keeping that size's rows.
-     * The whole sweep of every kernel is xpbd-bench's job. */
     static const char *const swept = "distance_xpbd,predict";
     xb_options opt;
     memset(&opt, 0, sizeof opt);
@@ -117,12 +121,12 @@ static int simd_speed_run(xr_ctx *ctx)
     xb_row *rows = NULL, *again = NULL;
     size_t n = xb_run(&opt, &rows);
     size_t n2 = 0;
-    double noise_median = NAN, noise_worst = NAN;
-    size_t noise_pairs = 0;
+    S->noise_median = S->noise_worst = NAN;
+    S->noise_pairs = 0;
     if (n > 0 && !xr_quick(ctx)) {
         xr_progress(ctx, "xb_run (xpbd-bench measurements)", 1, 4);
         n2 = xb_run(&opt, &again);
-        noise_pairs = sa_noise(rows, n, again, n2, &noise_median, &noise_worst);
+        S->noise_pairs = sa_noise(rows, n, again, n2, &S->noise_median, &S->noise_worst);
         free(again);
     }
     static const int full_sizes[] = {14, 16, 18, 20}, quick_sizes[] = {16};
@@ -143,16 +147,25 @@ static int simd_speed_run(xr_ctx *ctx)
         xr_md(ctx, "xb_run returned no measurements.\n\n");
         return -1;
     }
+    S->rows = rows;
+    S->n = n;
+    return 0;
+}
+
+/* The simd_speed table, one series (kernel x precision x path) per block
+ * of rows, by size, and which paths and precisions were measured. */
+static int ss_table(xr_ctx *ctx, ss_state *S)
+{
+    xb_row *rows = S->rows;
+    const size_t n = S->n;
     /* one series (kernel x precision x path) per block of rows, by size:
      * gnuplot joins consecutive points of a series into a line */
     qsort(rows, n, sizeof *rows, sa_row_order);
     FILE *f = xr_table_open(ctx, "simd_speed",
                             "kernel_id\tkernel\tprecision\tisa_id\tisa\tn\tns_per_item\t"
                             "items_per_s\tratio_vs_scalar\tconstraint\tsize_index");
-    if (!f) {
-        free(rows);
+    if (!f)
         return -1;
-    }
     size_t bad = 0, ratios = 0;
     double ratio_dev = 0; /* max |ratio - recomputed| / recomputed, NaN if not finite */
     size_t nmax = 0, nsmall = 0;
@@ -204,18 +217,33 @@ static int simd_speed_run(xr_ctx *ctx)
                 ++expected;
                 missing += !seen[isa][p];
             }
+    S->bad = bad;
+    S->ratios = ratios;
+    S->ratio_dev = ratio_dev;
+    S->nmax = nmax;
+    S->nsmall = nsmall;
+    S->missing = missing;
+    S->expected = expected;
+    return 0;
+}
 
-    /* speed-up table: per kernel x precision, per ISA, at the smallest
-     * (in-cache) size measured for the kernel and at the largest */
-    char noise[256];
+/* The prose: the speed-up table per kernel x precision, per ISA, at the
+ * smallest (in-cache) size measured for the kernel and at the largest. */
+static void ss_write(xr_ctx *ctx, ss_state *S)
+{
+    const xb_row *rows = S->rows;
+    const size_t n = S->n;
+    const double noise_median = S->noise_median, noise_worst = S->noise_worst;
+    const size_t noise_pairs = S->noise_pairs;
+    char *noise = S->noise;
     if (noise_pairs)
-        snprintf(noise, sizeof noise,
+        snprintf(noise, sizeof S->noise,
                  "Noise: the in-cache measurements were made twice; the two passes differ by "
                  "%.1f%% in the median and %.0f%% at most (%zu pairs), so differences smaller "
                  "than that say nothing.",
                  100 * noise_median, 100 * noise_worst, noise_pairs);
     else
-        snprintf(noise, sizeof noise,
+        snprintf(noise, sizeof S->noise,
                  "Noise: not estimated under --quick (one pass); the full report measures the "
                  "in-cache sizes twice and states the difference.");
     xr_md(ctx,
@@ -272,8 +300,14 @@ static int simd_speed_run(xr_ctx *ctx)
         }
     }
     xr_md(ctx, "\nAll rows: `data/simd_speed.tsv`.\n\n");
-    free(rows);
+}
 
+/* The checks. */
+static void ss_check(xr_ctx *ctx, const ss_state *S)
+{
+    const size_t bad = S->bad, ratios = S->ratios;
+    const double ratio_dev = S->ratio_dev;
+    const int missing = S->missing, expected = S->expected;
     xr_tolerance_source(ctx, "physics of a clock: a time is positive and finite");
     xr_check(ctx, "measurements: rows without ns/item > 0 and a finite ratio", (double)bad, 0,
              xr_exact(), NULL);
@@ -294,7 +328,34 @@ static int simd_speed_run(xr_ctx *ctx)
     xr_check(ctx, "every supported path x precision measured (missing)", (double)missing, 0,
              xr_exact(), NULL);
     xr_check(ctx, "paths x precisions planned", (double)expected, NAN, xr_at_least(1), NULL);
+}
 
+static int simd_speed_run(xr_ctx *ctx)
+{
+    /* What the figure and the table need, and no more:
+     * - every kernel at 2^10 and 2^12 items (in cache; 2^10 only under
+     *   --quick, whose time this section spends alone), both precisions,
+     *   for the speed-up bars and the table: one xb_run in xpbd-bench's
+     *   quick timing (best of 3 loops of >= 1 ms each), made twice; the
+     *   difference between the two passes is the noise stated with the
+     *   figure;
+     * - the two kernels the figure sweeps over size (distance_xpbd,
+     *   predict) at 2^14 .. 2^20 items (2^16 under --quick), out of cache:
+     *   one xb_run per size, keeping that size's rows.
+     * The whole sweep of every kernel is xpbd-bench's job. */
+    ss_state S;
+    memset(&S, 0, sizeof S);
+    if (ss_measure(ctx, &S) != 0)
+        return -1;
+    if (ss_table(ctx, &S) != 0) {
+        free(S.rows);
+        return -1;
+    }
+    ss_write(ctx, &S);
+    free(S.rows);
+    ss_check(ctx, &S);
+    const size_t nsmall = S.nsmall, nmax = S.nmax;
+    const char *noise = S.noise;
     char cap[1600];
     snprintf(cap, sizeof cap,
              "DESIGN (benchmarks): throughput (items per second) vs problem size per SIMD path, "

@@ -38,7 +38,7 @@
 #define XR_PAGE_W_IN 8.27
 #define XR_PAGE_H_IN 11.69
 #define XR_LINE_IN 6.5
-/* Figures reach into the margins, up to 7.5 in wide. plots/common.gp
+/* Figures reach into the margins, up to 7.5 in wide. fw/common.gp
  * draws them at that width (and at most 45% of the page high), so they
  * are placed at the size they are drawn: scale 1, their text at the 9 pt
  * and up it was set in (report.figures checks the scale). */

@@ -141,7 +141,7 @@ const char *xr_num(char *buf, size_t size, double v);
 /* Appends printf-formatted markdown to report.md (inside the section). */
 void xr_md(xr_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Declares figure NAME (plots/NAME.gp, data DIR/data/NAME.tsv unless the
+/* Declares figure NAME (report/sections/NAME.gp, data DIR/data/NAME.tsv unless the
  * script reads more files), with a caption naming the scenario and key
  * numbers. The framework renders it and links it in report.md. */
 void xr_figure(xr_ctx *ctx, const char *name, const char *caption);

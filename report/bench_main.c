@@ -675,6 +675,130 @@ static size_t parse_threads(const char *list, uint32_t *out)
 
 /* --------------------------------------------------------------- main --- */
 
+/* The kernel measurements (xb_run, xb_run_contacts) printed and written to
+ * out. Returns 0, 1 if out could not be written, 2 if nothing was
+ * measured. */
+static int bench_kernels(const xb_options *opt, const char *out)
+{
+    /* the core kernels (xb_run), then the contact kernels and the broad
+     * phase (xb_run_contacts), in one table */
+    static char core[1024], contact[1024];
+    xb_options copt = *opt, kopt = *opt;
+    int run_core = 1, run_contacts = 1;
+    if (opt->kernels) {
+        split_kernels(opt->kernels, core, contact, sizeof core);
+        run_core = core[0] != 0;
+        run_contacts = contact[0] != 0;
+        copt.kernels = core;
+        kopt.kernels = contact;
+    }
+    xb_row *rows = NULL, *crows = NULL;
+    const double t0 = now();
+    size_t n = run_core ? xb_run(&copt, &rows) : 0;
+    const size_t cn = run_contacts ? xb_run_contacts(&kopt, &crows) : 0;
+    if (cn) {
+        xb_row *all = realloc(rows, (n + cn) * sizeof *all);
+        if (all) {
+            memcpy(all + n, crows, cn * sizeof *all);
+            rows = all;
+            n += cn;
+        }
+    }
+    free(crows);
+    const double t_run = now() - t0;
+    if (n == 0) {
+        fprintf(stderr, "xpbd-bench: nothing measured (out of memory?)\n");
+        return 2;
+    }
+    int isa_present[XPBD_ISA_COUNT] = {0};
+    for (size_t i = 0; i < n; ++i)
+        isa_present[rows[i].isa] = 1;
+    printf("\n");
+    print_table(rows, n, isa_present);
+    print_summary(rows, n);
+    double fraction[2][2] = {{0, 0}, {0, 0}};
+    const double t1 = now();
+    print_bandwidth(rows, n, opt->quick, isa_present, fraction);
+    const double t_bw = now() - t1;
+    print_targets(rows, n, fraction);
+    print_bound(rows, n, isa_present);
+    int status = 0;
+    if (write_tsv(out, rows, n) != 0)
+        status = 1;
+    else
+        printf("\nwrote %s (%zu rows; kernels %.1f s, bandwidth %.1f s)\n", out, n, t_run,
+               t_bw);
+    free(rows);
+    return status;
+}
+
+/* The cloth scene at each thread count (written to cloth_out), the
+ * locality runs and, with peer, the same cloth in Bullet; *status takes a
+ * failure's exit status as main's does. Returns 0, or 2 if the cloth scene
+ * failed. */
+static int bench_cloth(const xb_options *opt, const char *cloth_out, const uint32_t *threads,
+                       size_t nthreads, int peer, int *status)
+{
+    xb_cloth_row *rows = NULL;
+    const double t0 = now();
+    const size_t n = xb_cloth(opt, &rows);
+    const double t_cloth = now() - t0;
+    if (n == 0) {
+        fprintf(stderr, "xpbd-bench: the cloth scene failed (a step error or out of "
+                        "memory)\n");
+        return 2;
+    }
+    const int bad = cloth_report(cloth_out, rows, n, threads, nthreads);
+    if (bad < 0) {
+        *status = 1;
+    } else {
+        printf("wrote %s (%zu rows; %.1f s)\n", cloth_out, n, t_cloth);
+        if (bad > 0) {
+            fprintf(stderr, "xpbd-bench: %d cloth runs ended in a state different from "
+                            "the scalar reference's\n", bad);
+            *status = 3;
+        }
+    }
+    {
+        const int side = opt->quick ? 128 : 512, frames = opt->quick ? 10 : 30;
+        double lr[3];
+        if (xb_locality(side, frames, lr) != 0) {
+            fprintf(stderr, "xpbd-bench: the locality runs failed\n");
+            *status = *status ? *status : 2;
+        } else {
+            printf("\nLocality: %dx%d shear cloth, sub10, 1 thread, best path, %d frames, "
+                   "M edge solves/s\n"
+                   "  numbered by rows (as generated)              %8.1f\n"
+                   "  shuffled (a mesh in an arbitrary order)      %8.1f   %.2fx\n"
+                   "  shuffled, then xpbd_mesh_locality_order_f32  %8.1f   %.2fx\n",
+                   side, side, frames, lr[0], lr[1], lr[1] / lr[0], lr[2], lr[2] / lr[0]);
+        }
+    }
+    if (peer && !xb_peer_available()) {
+        printf("\nPeer: this xpbd-bench was built without Bullet; install it (Debian: "
+               "`apt-get install libbullet-dev`), reconfigure and rebuild to run the same "
+               "cloth in btSoftBody.\n");
+    } else if (peer) {
+        xb_peer_row *prow = NULL;
+        const double tp = now();
+        const size_t np = xb_peer_cloth_rows(opt, &prow);
+        if (np == 0) {
+            fprintf(stderr, "xpbd-bench: the peer's cloth failed (out of memory?)\n");
+            *status = *status ? *status : 2;
+        } else {
+            uint32_t most = 1;
+            for (size_t k = 0; k < nthreads; ++k)
+                if (threads[k] > most)
+                    most = threads[k];
+            peer_report(prow, np, rows, n, most);
+            printf("peer: %zu runs, %.1f s\n", np, now() - tp);
+        }
+        free(prow);
+    }
+    free(rows);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     xb_options opt;
@@ -753,114 +877,12 @@ int main(int argc, char **argv)
     warn_if_busy();
     int status = 0;
     if (do_kernels) {
-        /* the core kernels (xb_run), then the contact kernels and the broad
-         * phase (xb_run_contacts), in one table */
-        static char core[1024], contact[1024];
-        xb_options copt = opt, kopt = opt;
-        int run_core = 1, run_contacts = 1;
-        if (opt.kernels) {
-            split_kernels(opt.kernels, core, contact, sizeof core);
-            run_core = core[0] != 0;
-            run_contacts = contact[0] != 0;
-            copt.kernels = core;
-            kopt.kernels = contact;
-        }
-        xb_row *rows = NULL, *crows = NULL;
-        const double t0 = now();
-        size_t n = run_core ? xb_run(&copt, &rows) : 0;
-        const size_t cn = run_contacts ? xb_run_contacts(&kopt, &crows) : 0;
-        if (cn) {
-            xb_row *all = realloc(rows, (n + cn) * sizeof *all);
-            if (all) {
-                memcpy(all + n, crows, cn * sizeof *all);
-                rows = all;
-                n += cn;
-            }
-        }
-        free(crows);
-        const double t_run = now() - t0;
-        if (n == 0) {
-            fprintf(stderr, "xpbd-bench: nothing measured (out of memory?)\n");
+        status = bench_kernels(&opt, out);
+        if (status == 2)
             return 2;
-        }
-        int isa_present[XPBD_ISA_COUNT] = {0};
-        for (size_t i = 0; i < n; ++i)
-            isa_present[rows[i].isa] = 1;
-        printf("\n");
-        print_table(rows, n, isa_present);
-        print_summary(rows, n);
-        double fraction[2][2] = {{0, 0}, {0, 0}};
-        const double t1 = now();
-        print_bandwidth(rows, n, opt.quick, isa_present, fraction);
-        const double t_bw = now() - t1;
-        print_targets(rows, n, fraction);
-        print_bound(rows, n, isa_present);
-        if (write_tsv(out, rows, n) != 0)
-            status = 1;
-        else
-            printf("\nwrote %s (%zu rows; kernels %.1f s, bandwidth %.1f s)\n", out, n, t_run,
-                   t_bw);
-        free(rows);
     }
-    if (do_cloth) {
-        xb_cloth_row *rows = NULL;
-        const double t0 = now();
-        const size_t n = xb_cloth(&opt, &rows);
-        const double t_cloth = now() - t0;
-        if (n == 0) {
-            fprintf(stderr, "xpbd-bench: the cloth scene failed (a step error or out of "
-                            "memory)\n");
-            return 2;
-        }
-        const int bad = cloth_report(cloth_out, rows, n, threads, nthreads);
-        if (bad < 0) {
-            status = 1;
-        } else {
-            printf("wrote %s (%zu rows; %.1f s)\n", cloth_out, n, t_cloth);
-            if (bad > 0) {
-                fprintf(stderr, "xpbd-bench: %d cloth runs ended in a state different from "
-                                "the scalar reference's\n", bad);
-                status = 3;
-            }
-        }
-        {
-            const int side = opt.quick ? 128 : 512, frames = opt.quick ? 10 : 30;
-            double lr[3];
-            if (xb_locality(side, frames, lr) != 0) {
-                fprintf(stderr, "xpbd-bench: the locality runs failed\n");
-                status = status ? status : 2;
-            } else {
-                printf("\nLocality: %dx%d shear cloth, sub10, 1 thread, best path, %d frames, "
-                       "M edge solves/s\n"
-                       "  numbered by rows (as generated)              %8.1f\n"
-                       "  shuffled (a mesh in an arbitrary order)      %8.1f   %.2fx\n"
-                       "  shuffled, then xpbd_mesh_locality_order_f32  %8.1f   %.2fx\n",
-                       side, side, frames, lr[0], lr[1], lr[1] / lr[0], lr[2], lr[2] / lr[0]);
-            }
-        }
-        if (peer && !xb_peer_available()) {
-            printf("\nPeer: this xpbd-bench was built without Bullet; install it (Debian: "
-                   "`apt-get install libbullet-dev`), reconfigure and rebuild to run the same "
-                   "cloth in btSoftBody.\n");
-        } else if (peer) {
-            xb_peer_row *prow = NULL;
-            const double tp = now();
-            const size_t np = xb_peer_cloth_rows(&opt, &prow);
-            if (np == 0) {
-                fprintf(stderr, "xpbd-bench: the peer's cloth failed (out of memory?)\n");
-                status = status ? status : 2;
-            } else {
-                uint32_t most = 1;
-                for (size_t k = 0; k < nthreads; ++k)
-                    if (threads[k] > most)
-                        most = threads[k];
-                peer_report(prow, np, rows, n, most);
-                printf("peer: %zu runs, %.1f s\n", np, now() - tp);
-            }
-            free(prow);
-        }
-        free(rows);
-    }
+    if (do_cloth && bench_cloth(&opt, cloth_out, threads, nthreads, peer, &status) != 0)
+        return 2;
     if (do_sleep && do_kernels) {
         xb_sleep_result sr;
         if (xb_sleep(opt.quick, &sr) != 0) {

@@ -146,6 +146,105 @@ static int sw_check_n(const sw_spec *s, const sw_value *v, int count, char *err,
     return 0;
 }
 
+/* What the options must say together: a scene and a varied key, the keys
+ * each scene takes, no key both set and varied, the metrics (--metric, or
+ * every one that applies), the number of points, --out unless args_only.
+ * Returns 0, or -1 with a message in err. */
+static int sw_validate(sw_spec *s, const char *metrics, int args_only, char *err, size_t errlen)
+{
+    if (s->scene < 0) {
+        snprintf(err, errlen, "no --scene (see xpbd-report sweep --list)");
+        return -1;
+    }
+    if (s->nvary == 0) {
+        snprintf(err, errlen, "no --vary KEY=V1,V2,... (see xpbd-report sweep --list)");
+        return -1;
+    }
+    /* size key n: the built-in scenes only, in the scene's range */
+    for (int k = 0; k < s->nset; ++k)
+        if (s->set[k].key == SW_K_N && sw_check_n(s, &s->set[k].v, 1, err, errlen) != 0)
+            return -1;
+    for (int k = 0; k < s->nvary; ++k)
+        if (s->vary[k].key == SW_K_N &&
+            sw_check_n(s, s->vary[k].v, s->vary[k].count, err, errlen) != 0)
+            return -1;
+    for (int k = 0; k < s->nref; ++k)
+        if (s->ref[k].key == SW_K_N && sw_check_n(s, &s->ref[k].v, 1, err, errlen) != 0)
+            return -1;
+    /* density, scale, pin: the mesh scenes only, and not in --reference
+     * (a reference is the same scene run more finely) */
+    if (s->scene != SW_MESH) {
+        for (int k = 0; k < s->nset + s->nvary; ++k) {
+            const int key = k < s->nset ? s->set[k].key : s->vary[k - s->nset].key;
+            if (sw_mesh_key(key)) {
+                snprintf(err, errlen, "key %s applies to mesh:FILE scenes only",
+                         sw_keys[key].name);
+                return -1;
+            }
+        }
+    }
+    for (int k = 0; k < s->nref; ++k)
+        if (sw_mesh_key(s->ref[k].key)) {
+            snprintf(err, errlen, "key %s cannot be a --reference key (it changes the scene)",
+                     sw_keys[s->ref[k].key].name);
+            return -1;
+        }
+    for (int k = 0; k < s->nset; ++k)
+        for (int j = 0; j < s->nvary; ++j)
+            if (s->set[k].key == s->vary[j].key) {
+                snprintf(err, errlen, "key %s is both set and varied",
+                         sw_keys[s->set[k].key].name);
+                return -1;
+            }
+    s->nmetric = 0;
+    if (metrics) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", metrics);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            const int m = sw_metric_find(t);
+            if (m < 0) {
+                char names[512];
+                sw_metric_names(names, sizeof names);
+                snprintf(err, errlen, "unknown metric '%s' (valid: %s)", t, names);
+                return -1;
+            }
+            for (int k = 0; k < s->nmetric; ++k)
+                if (s->metric[k] == m) {
+                    snprintf(err, errlen, "metric %s listed twice", t);
+                    return -1;
+                }
+            s->metric[s->nmetric++] = m;
+        }
+        if (s->nmetric == 0) {
+            snprintf(err, errlen, "--metric '%s' names no metric", metrics);
+            return -1;
+        }
+    } else {
+        for (int m = 0; m < SW_NMETRICS; ++m)
+            if (m != SW_M_ERROR_VS_REFERENCE || s->has_ref)
+                s->metric[s->nmetric++] = m;
+    }
+    for (int k = 0; k < s->nmetric; ++k)
+        if (s->metric[k] == SW_M_ERROR_VS_REFERENCE && !s->has_ref) {
+            snprintf(err, errlen, "metric error_vs_reference needs --reference KEY=VALUE... "
+                                  "(e.g. --reference substeps=64 iterations=50)");
+            return -1;
+        }
+    s->points = 1;
+    for (int j = 0; j < s->nvary; ++j) {
+        s->points *= (size_t)s->vary[j].count;
+        if (s->points > SW_MAX_POINTS) {
+            snprintf(err, errlen, "too many points (more than %d)", SW_MAX_POINTS);
+            return -1;
+        }
+    }
+    if (!args_only && !s->out) {
+        snprintf(err, errlen, "no --out DIR");
+        return -1;
+    }
+    return 0;
+}
+
 /* Parses the point-defining options (and, unless args_only, --jobs,
  * --shard, --out). Returns 0, or -1 with a message in err. */
 static int sw_parse(int argc, char **argv, sw_spec *s, int args_only, char *err, size_t errlen)
@@ -275,96 +374,8 @@ static int sw_parse(int argc, char **argv, sw_spec *s, int args_only, char *err,
         if (bad)
             return -1;
     }
-    if (s->scene < 0) {
-        snprintf(err, errlen, "no --scene (see xpbd-report sweep --list)");
+    if (sw_validate(s, metrics, args_only, err, errlen) != 0)
         return -1;
-    }
-    if (s->nvary == 0) {
-        snprintf(err, errlen, "no --vary KEY=V1,V2,... (see xpbd-report sweep --list)");
-        return -1;
-    }
-    /* size key n: the built-in scenes only, in the scene's range */
-    for (int k = 0; k < s->nset; ++k)
-        if (s->set[k].key == SW_K_N && sw_check_n(s, &s->set[k].v, 1, err, errlen) != 0)
-            return -1;
-    for (int k = 0; k < s->nvary; ++k)
-        if (s->vary[k].key == SW_K_N &&
-            sw_check_n(s, s->vary[k].v, s->vary[k].count, err, errlen) != 0)
-            return -1;
-    for (int k = 0; k < s->nref; ++k)
-        if (s->ref[k].key == SW_K_N && sw_check_n(s, &s->ref[k].v, 1, err, errlen) != 0)
-            return -1;
-    /* density, scale, pin: the mesh scenes only, and not in --reference
-     * (a reference is the same scene run more finely) */
-    if (s->scene != SW_MESH) {
-        for (int k = 0; k < s->nset + s->nvary; ++k) {
-            const int key = k < s->nset ? s->set[k].key : s->vary[k - s->nset].key;
-            if (sw_mesh_key(key)) {
-                snprintf(err, errlen, "key %s applies to mesh:FILE scenes only",
-                         sw_keys[key].name);
-                return -1;
-            }
-        }
-    }
-    for (int k = 0; k < s->nref; ++k)
-        if (sw_mesh_key(s->ref[k].key)) {
-            snprintf(err, errlen, "key %s cannot be a --reference key (it changes the scene)",
-                     sw_keys[s->ref[k].key].name);
-            return -1;
-        }
-    for (int k = 0; k < s->nset; ++k)
-        for (int j = 0; j < s->nvary; ++j)
-            if (s->set[k].key == s->vary[j].key) {
-                snprintf(err, errlen, "key %s is both set and varied",
-                         sw_keys[s->set[k].key].name);
-                return -1;
-            }
-    s->nmetric = 0;
-    if (metrics) {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", metrics);
-        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            const int m = sw_metric_find(t);
-            if (m < 0) {
-                char names[512];
-                sw_metric_names(names, sizeof names);
-                snprintf(err, errlen, "unknown metric '%s' (valid: %s)", t, names);
-                return -1;
-            }
-            for (int k = 0; k < s->nmetric; ++k)
-                if (s->metric[k] == m) {
-                    snprintf(err, errlen, "metric %s listed twice", t);
-                    return -1;
-                }
-            s->metric[s->nmetric++] = m;
-        }
-        if (s->nmetric == 0) {
-            snprintf(err, errlen, "--metric '%s' names no metric", metrics);
-            return -1;
-        }
-    } else {
-        for (int m = 0; m < SW_NMETRICS; ++m)
-            if (m != SW_M_ERROR_VS_REFERENCE || s->has_ref)
-                s->metric[s->nmetric++] = m;
-    }
-    for (int k = 0; k < s->nmetric; ++k)
-        if (s->metric[k] == SW_M_ERROR_VS_REFERENCE && !s->has_ref) {
-            snprintf(err, errlen, "metric error_vs_reference needs --reference KEY=VALUE... "
-                                  "(e.g. --reference substeps=64 iterations=50)");
-            return -1;
-        }
-    s->points = 1;
-    for (int j = 0; j < s->nvary; ++j) {
-        s->points *= (size_t)s->vary[j].count;
-        if (s->points > SW_MAX_POINTS) {
-            snprintf(err, errlen, "too many points (more than %d)", SW_MAX_POINTS);
-            return -1;
-        }
-    }
-    if (!args_only && !s->out) {
-        snprintf(err, errlen, "no --out DIR");
-        return -1;
-    }
     return 0;
 nomem:
     snprintf(err, errlen, "out of memory");
@@ -939,6 +950,73 @@ static int sw_merge_rows(const sw_spec *s, const char *dir, const char *tsv, sw_
     return 0;
 }
 
+/* Every point refused for its values: refused, as the sweep itself would
+ * be (its shards are written, each a part of it). Returns 1 with the
+ * message in err, else 0. */
+static int sw_all_refused(const sw_spec *s, const sw_row *rows, char *err, size_t errlen)
+{
+    size_t refused = 0;
+    for (size_t i = 0; i < s->points; ++i)
+        refused += sw_status_name_refused(rows[i].status) != 0;
+    if (s->points > 0 && refused == s->points) {
+        char keys[512] = "";
+        size_t len = 0;
+        for (int j = 0; j < s->nvary; ++j) {
+            const int w = snprintf(keys + len, sizeof keys - len, "%s%s=%s", j ? " " : "",
+                                   sw_keys[s->vary[j].key].name,
+                                   s->vary[j].v[sw_point_index(s, 0, j)].text);
+            len = w < 0 || (size_t)w >= sizeof keys - len ? sizeof keys - 1 : len + (size_t)w;
+        }
+        snprintf(err, errlen,
+                 "every point of the sweep was refused, none ran: the first, point 0 at %s, "
+                 "is %s",
+                 keys, rows[0].status);
+        return 1;
+    }
+    return 0;
+}
+
+/* Writes the merged sweep into out: the rows, with the provenance of the
+ * directories merged and the sweep they came from. Returns the exit
+ * status. */
+static int sw_merge_write(sw_spec *s, sw_row *rows, const char *out, int argc, char **argv,
+                          const char *const *dirs, int ndirs, const char *args)
+{
+    char *command = sw_command(argc - 1, argv + 1, "xpbd-report merge");
+    /* provenance: the directories and the sweep they came from */
+    char prov[4096];
+    size_t len = 0;
+#define SW_PROV(...)                                                                           \
+    do {                                                                                       \
+        if (len < sizeof prov) {                                                               \
+            const int w = snprintf(prov + len, sizeof prov - len, __VA_ARGS__);                \
+            len = w < 0 ? len : len + (size_t)w < sizeof prov ? len + (size_t)w : sizeof prov; \
+        }                                                                                      \
+    } while (0)
+    SW_PROV("* merged from %d director%s:", ndirs, ndirs == 1 ? "y" : "ies");
+    for (int d = 0; d < ndirs; ++d)
+        SW_PROV(" %s", dirs[d]);
+    SW_PROV("\n* the sweep: `xpbd-report sweep ");
+    for (const char *p = args; *p; ++p)
+        SW_PROV("%c", *p == '\n' ? ' ' : *p);
+    SW_PROV("--out DIR`\n* each shard's command and machine are in its own sweep.md\n");
+#undef SW_PROV
+    char *tmp = command ? sw_tmpdir_make(out) : NULL;
+    s->out = out;
+    int code = tmp ? sw_write_output(s, rows, tmp, command, prov) : SW_EXIT_FAIL;
+    sw_spec shardless = *s;
+    shardless.shard_k = shardless.shard_n = 0;
+    if (code != SW_EXIT_FAIL && sw_write_shard_file(tmp, &shardless) != 0)
+        code = SW_EXIT_FAIL;
+    if (tmp && code == SW_EXIT_FAIL)
+        sw_tree_remove(tmp);
+    else if (tmp && sw_commit(tmp, out) != 0)
+        code = SW_EXIT_FAIL;
+    free(tmp);
+    free(command);
+    return code;
+}
+
 int xr_merge_main(int argc, char **argv)
 {
     const char *out = NULL;
@@ -1044,62 +1122,9 @@ int xr_merge_main(int argc, char **argv)
             snprintf(err, sizeof err, "point %zu is missing from every directory", i);
             goto refuse;
         }
-    {
-        /* every point refused for its values: refused, as the sweep itself
-         * would be (its shards are written, each a part of it) */
-        size_t refused = 0;
-        for (size_t i = 0; i < s.points; ++i)
-            refused += sw_status_name_refused(rows[i].status) != 0;
-        if (s.points > 0 && refused == s.points) {
-            char keys[512] = "";
-            size_t len = 0;
-            for (int j = 0; j < s.nvary; ++j) {
-                const int w = snprintf(keys + len, sizeof keys - len, "%s%s=%s", j ? " " : "",
-                                       sw_keys[s.vary[j].key].name,
-                                       s.vary[j].v[sw_point_index(&s, 0, j)].text);
-                len = w < 0 || (size_t)w >= sizeof keys - len ? sizeof keys - 1 : len + (size_t)w;
-            }
-            snprintf(err, sizeof err,
-                     "every point of the sweep was refused, none ran: the first, point 0 at %s, "
-                     "is %s",
-                     keys, rows[0].status);
-            goto refuse;
-        }
-    }
-    {
-        char *command = sw_command(argc - 1, argv + 1, "xpbd-report merge");
-        /* provenance: the directories and the sweep they came from */
-        char prov[4096];
-        size_t len = 0;
-#define SW_PROV(...)                                                                           \
-    do {                                                                                       \
-        if (len < sizeof prov) {                                                               \
-            const int w = snprintf(prov + len, sizeof prov - len, __VA_ARGS__);                \
-            len = w < 0 ? len : len + (size_t)w < sizeof prov ? len + (size_t)w : sizeof prov; \
-        }                                                                                      \
-    } while (0)
-        SW_PROV("* merged from %d director%s:", ndirs, ndirs == 1 ? "y" : "ies");
-        for (int d = 0; d < ndirs; ++d)
-            SW_PROV(" %s", dirs[d]);
-        SW_PROV("\n* the sweep: `xpbd-report sweep ");
-        for (const char *p = args; *p; ++p)
-            SW_PROV("%c", *p == '\n' ? ' ' : *p);
-        SW_PROV("--out DIR`\n* each shard's command and machine are in its own sweep.md\n");
-#undef SW_PROV
-        char *tmp = command ? sw_tmpdir_make(out) : NULL;
-        s.out = out;
-        code = tmp ? sw_write_output(&s, rows, tmp, command, prov) : SW_EXIT_FAIL;
-        sw_spec shardless = s;
-        shardless.shard_k = shardless.shard_n = 0;
-        if (code != SW_EXIT_FAIL && sw_write_shard_file(tmp, &shardless) != 0)
-            code = SW_EXIT_FAIL;
-        if (tmp && code == SW_EXIT_FAIL)
-            sw_tree_remove(tmp);
-        else if (tmp && sw_commit(tmp, out) != 0)
-            code = SW_EXIT_FAIL;
-        free(tmp);
-        free(command);
-    }
+    if (sw_all_refused(&s, rows, err, sizeof err))
+        goto refuse;
+    code = sw_merge_write(&s, rows, out, argc, argv, dirs, ndirs, args);
     goto end;
 refuse:
     code = sw_refuse("merge", err);

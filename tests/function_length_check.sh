@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# No function in the library's sources is longer than MAX lines: from the
+# No function in the given folders is longer than MAX lines: from the
 # line Universal Ctags names it on to its closing brace (ctags' end field),
 # with the tree's .ctags.d, so a function written once for both precisions
 # is measured once.

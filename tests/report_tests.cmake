@@ -14,6 +14,9 @@
 #                   value moved just past its tolerance must fail
 #   report.cli      refused command lines: an --only naming no section or an
 #                   unknown one, exit 2 and nothing written
+#   report.function_length no function in report/ longer than 150 lines
+#                   (tests/function_length_check.sh, Universal Ctags; skipped
+#                   without it)
 #
 # Both run tests/report_check.sh (POSIX sh + awk); the second reuses the
 # first one's output through a fixture.
@@ -43,6 +46,10 @@ if(TARGET xpbd-report)
     COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/report_check.sh cli
             $<TARGET_FILE:xpbd-report> ${CMAKE_CURRENT_BINARY_DIR}/report-cli)
   set_tests_properties(report.cli PROPERTIES TIMEOUT 60 LABELS "report")
+  add_test(NAME report.function_length
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/function_length_check.sh ${PROJECT_SOURCE_DIR} 150 report)
+  set_tests_properties(report.function_length PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "report")
 endif()
 
 # The installed tools, relocated, with the source and build trees hidden

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* report_prov.c: provenance of a report, printed on the title page of
+/* prov.c: provenance of a report, printed on the title page of
  * report.pdf and at the top of report.md: source commit, xpbd version,
  * date, the command line, compiler and flags, the CPU (model, identity and
  * the flags the ISA paths depend on), the ISA path, the operating system
@@ -11,7 +11,7 @@
  * The binary keeps no path to its source tree. */
 #define _XOPEN_SOURCE 700 /* mkstemp */
 
-#include "report_fw.h"
+#include "fw.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* xpbd-report: the command line (see report.h for the section API and
- * report_fw.h for the framework's files).
+ * fw.h for the framework's files).
  *
- * Flow: parse options -> run the selected sections (report_run.c: each
+ * Flow: parse options -> run the selected sections (run.c: each
  * writes DIR/data/NAME.tsv, records checks, reference values, markdown and
  * figures), drawing each section's figures with gnuplot as soon as it is
- * done (report_gnuplot.c), and typeset DIR/report.pdf with groff once the
- * sections and the PDF figures are (report_pdf.c) -> write
+ * done (gnuplot.c), and typeset DIR/report.pdf with groff once the
+ * sections and the PDF figures are (pdf.c) -> write
  * DIR/data/checks.tsv, figures.tsv, references.tsv and DIR/report.md
- * (report_md.c). --self-test runs the sections without figures, then
- * perturbs every check past its tolerance (report_record.c). */
+ * (md.c). --self-test runs the sections without figures, then
+ * perturbs every check past its tolerance (record.c). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "report_fw.h"
+#include "fw.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -215,21 +215,12 @@ static const char *xr_arg(int argc, char **argv, int *i, const char *opt)
     return argv[++*i];
 }
 
-int main(int argc, char **argv)
+/* The command line's options into ctx, the sections selected into sel
+ * (every one without --only), --self-test into *self_test. Returns -1 to go
+ * on, or the exit status (--help and --list: done; a refused option). */
+static int xr_options(int argc, char **argv, xr_ctx *ctx, int *sel, int *self_test)
 {
-    if (argc > 1 && strcmp(argv[1], "sweep") == 0)
-        return xr_sweep_main(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "merge") == 0)
-        return xr_merge_main(argc - 1, argv + 1);
-    static xr_ctx ctx;
-    ctx.out = "report-out";
-    /* freed at exit: ctx.plots lives as long as the process */
-    char *plots_beside_exe = xr_dir_beside_exe(argv[0], XR_PLOTS_BESIDE_EXE);
-    ctx.plots = plots_beside_exe ? plots_beside_exe : XR_PLOTS_BESIDE_EXE " beside xpbd-report";
-    ctx.isa = XPBD_ISA_AUTO;
-    ctx.want_png = ctx.want_pdf = 1;
-    ctx.jobs = 2;
-    int sel[XR_NSECTIONS] = {0}, only = 0, self_test = 0;
+    int only = 0;
     const char *isa_name = NULL;
 
     for (int i = 1; i < argc; ++i) {
@@ -241,13 +232,13 @@ int main(int argc, char **argv)
             xr_list(stdout);
             return XR_EXIT_OK;
         } else if (strcmp(argv[i], "--quick") == 0) {
-            ctx.quick = 1;
+            ctx->quick = 1;
         } else if (strcmp(argv[i], "--self-test") == 0) {
-            self_test = 1;
+            *self_test = 1;
         } else if ((v = xr_arg(argc, argv, &i, "--out"))) {
-            ctx.out = v;
+            ctx->out = v;
         } else if ((v = xr_arg(argc, argv, &i, "--plots"))) {
-            ctx.plots = v;
+            ctx->plots = v;
         } else if ((v = xr_arg(argc, argv, &i, "--isa"))) {
             isa_name = v;
         } else if ((v = xr_arg(argc, argv, &i, "--jobs"))) {
@@ -257,7 +248,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "xpbd-report: --jobs wants a count from 1 to 64, not '%s'\n", v);
                 return XR_EXIT_USAGE;
             }
-            ctx.jobs = (int)n;
+            ctx->jobs = (int)n;
         } else if ((v = xr_arg(argc, argv, &i, "--only"))) {
             only = 1;
             if (xr_select(v, sel) != 0) {
@@ -265,8 +256,8 @@ int main(int argc, char **argv)
                 return XR_EXIT_USAGE;
             }
         } else if ((v = xr_arg(argc, argv, &i, "--format"))) {
-            ctx.want_png = strstr(v, "png") != NULL;
-            ctx.want_pdf = strstr(v, "pdf") != NULL;
+            ctx->want_png = strstr(v, "png") != NULL;
+            ctx->want_pdf = strstr(v, "pdf") != NULL;
             char *copy = xr_strdup(v);
             int bad = !*copy;
             if (strcmp(v, "none") != 0)
@@ -293,11 +284,11 @@ int main(int argc, char **argv)
                     isa_name);
             return XR_EXIT_USAGE;
         }
-        ctx.isa = isa;
+        ctx->isa = isa;
     }
     {
         xpbd_isa resolved;
-        if (xpbd_isa_resolve(ctx.isa, &resolved) != XPBD_OK) {
+        if (xpbd_isa_resolve(ctx->isa, &resolved) != XPBD_OK) {
             fprintf(stderr,
                     "xpbd-report: ISA '%s' is not available on this machine/build "
                     "(check --isa and the XPBD_ISA environment variable)\n",
@@ -306,11 +297,33 @@ int main(int argc, char **argv)
                                          : "auto");
             return XR_EXIT_USAGE;
         }
-        ctx.isa = resolved;
+        ctx->isa = resolved;
     }
     if (!only)
         for (size_t s = 0; s < XR_NSECTIONS; ++s)
             sel[s] = 1;
+    return -1;
+
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "sweep") == 0)
+        return xr_sweep_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return xr_merge_main(argc - 1, argv + 1);
+    static xr_ctx ctx;
+    ctx.out = "report-out";
+    /* freed at exit: ctx.plots lives as long as the process */
+    char *plots_beside_exe = xr_dir_beside_exe(argv[0], XR_PLOTS_BESIDE_EXE);
+    ctx.plots = plots_beside_exe ? plots_beside_exe : XR_PLOTS_BESIDE_EXE " beside xpbd-report";
+    ctx.isa = XPBD_ISA_AUTO;
+    ctx.want_png = ctx.want_pdf = 1;
+    ctx.jobs = 2;
+    int sel[XR_NSECTIONS] = {0}, self_test = 0;
+    const int st = xr_options(argc, argv, &ctx, sel, &self_test);
+    if (st >= 0)
+        return st;
 
     char *data = xr_path(ctx.out, "/data", NULL), *fig = xr_path(ctx.out, "/fig", NULL);
     if (xr_mkdir_p(ctx.out) != 0 || xr_mkdir_p(data) != 0 || xr_mkdir_p(fig) != 0 ||

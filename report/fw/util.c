@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* report_util.c: growing buffers, paths, files and child processes for the
- * xpbd-report framework (report_fw.h).
+/* util.c: growing buffers, paths, files and child processes for the
+ * xpbd-report framework (fw.h).
  *
  * External programs run through fork/execvp, never a shell, so no path needs
  * shell quoting. */
 #define _XOPEN_SOURCE 700 /* POSIX.1-2008 with realpath */
 
-#include "report_fw.h"
+#include "fw.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The hanging chain and cloth (S1): how the distance solvers converge (chain and cloth), and the
- * cloth itself.
+/* Section s1_convergence: how the distance solvers of the hanging chain and
+ * cloth (S1) converge. One substep's Gauss-Seidel iterations watched one at
+ * a time: max |C + alpha~ lambda| for XPBD with lambda kept (the correct
+ * rule) and reset every iteration (the S0 bug), max |C| for PBD; then the
+ * "iteration tiers": the settled stretch against the iteration count.
  *
- * s1_convergence  one substep's Gauss-Seidel iterations watched one at a
- *                 time: max |C + alpha~ lambda| for XPBD with lambda kept
- *                 (the correct rule) and reset every iteration (the S0 bug),
- *                 max |C| for PBD; then the "iteration tiers": the settled
- *                 stretch against the iteration count.
- * s1_cloth        the 8x6 cloth of S1 (82 constraints) and a 64x64 one
- *                 hanging from two corners: final shape, stretch per edge,
- *                 and static equilibrium (the pins carry the whole weight).
- *
- * Both use the public API as a host would: the step driver for whole
+ * It uses the public API as a host would: the step driver for whole
  * frames, and for the per-iteration view the kernel table of the same ISA
  * path on the same coloured set, called in the driver's order (predict,
  * lambda = 0, per iteration: colours then the serial overflow range). That
@@ -204,7 +198,7 @@ static int cv_tier(const xr_ctx *ctx, int cloth, double alpha, int mode, int ite
     return cv_tier_drift(ctx, cloth, alpha, mode, iters, ns, frames, out, NULL);
 }
 
-/* The tier rule's rho (report_tiers.c): from the state `frames` frames of
+/* The tier rule's rho (fw/tiers.c): from the state `frames` frames of
  * the 10-iteration run with ns substeps have settled in, one substep of
  * h/ns solved with 1 and with 4 iterations; r1, r4 the driver's residual
  * max |C + alpha~ lambda| after each. */
@@ -251,19 +245,34 @@ static int cv_tier_residuals(const xr_ctx *ctx, int cloth, double alpha, int ns,
 #define CV_ALPHA_RES 1e-4 /* compliance of the per-iteration view (m/N) */
 #define CV_KMAX 100       /* iterations watched */
 
-static int s1_convergence_run(xr_ctx *ctx)
+/* The per-iteration view and the iteration tiers of both scenes, and what
+ * the prose and the checks read off them. */
+typedef struct cv_state {
+    int kmax[2];
+    cv_iter it[2][3][CV_KMAX];
+    double exact_mine[2], exact_driver[2];
+    uint32_t cloth_colours;
+    const int *tiers;
+    int ntiers, frames, t4, t10;
+    double alphas[2];
+    double tier[2][2][3][12]; /* [scene][alpha][mode][tier] */
+    double res[2][3][2], sub4[2][2][2]; /* res[scene][alpha, or 2: alpha 1e-4 at 4 substeps] */
+    double drift[2][3];                 /* the 10-iteration average's own drift */
+} cv_state;
+
+static const char *const cv_scene_name[2] = {"chain", "cloth 8x6"};
+
+/* One substep watched iteration by iteration, per scene and mode, with the
+ * driver's own residual counter beside the replica's; the s1_convergence
+ * table. Returns 0 or -1. */
+static int cv_watch(xr_ctx *ctx, cv_state *S)
 {
-    const int quick = xr_quick(ctx);
     const xpbd_kernels_f64 *kt = xpbd_kernels_get_f64(xr_isa(ctx));
     if (!kt)
         return -1;
-    static const char *const scene_name[2] = {"chain", "cloth 8x6"};
-    const int kmax[2] = {40, CV_KMAX};
-    cv_iter it[2][3][CV_KMAX];
-    double exact_mine[2] = {NAN, NAN}, exact_driver[2] = {NAN, NAN};
-    uint32_t cloth_colours = 0;
+    const int *kmax = S->kmax;
+    cv_iter(*it)[3][CV_KMAX] = S->it;
     const int kx = 10; /* iterations of the bitwise cross-check */
-
     for (int sc = 0; sc < 2; ++sc) {
         xs_world_f64 w;
         if (cv_scene(&w, sc, CV_ALPHA_RES) != 0)
@@ -277,7 +286,7 @@ static int s1_convergence_run(xr_ctx *ctx)
             rc = xpbd_step_f64(&cfg, CV_H, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL);
         const size_t n = w.p.count, slots = w.set.slots;
         if (sc == 1)
-            cloth_colours = w.set.colours;
+            S->cloth_colours = w.set.colours;
         double *state = malloc(10 * n * sizeof *state);
         double *lsum = malloc(slots * sizeof *lsum), *lsave = malloc(slots * sizeof *lsave);
         if (rc != 0 || !state || !lsum || !lsave) {
@@ -299,8 +308,8 @@ static int s1_convergence_run(xr_ctx *ctx)
         cfg.measure_residual = 1;
         xpbd_step_counters cnt;
         if (xpbd_step_f64(&cfg, CV_H, &w.p, &w.set, w.scratch, w.scratch_bytes, &cnt) == XPBD_OK)
-            exact_driver[sc] = cnt.max_residual;
-        exact_mine[sc] = it[sc][CV_KEPT][kx - 1].residual;
+            S->exact_driver[sc] = cnt.max_residual;
+        S->exact_mine[sc] = it[sc][CV_KEPT][kx - 1].residual;
         free(state);
         free(lsum);
         free(lsave);
@@ -320,17 +329,23 @@ static int s1_convergence_run(xr_ctx *ctx)
             xr_row(f, 8, row);
         }
     xr_table_close(f);
+    return 0;
+}
 
-    /* ---- iteration tiers ---- */
+/* The iteration tiers: the settled stretch against the iteration count per
+ * scene, compliance and mode, the tier rule's residuals and drifts, and the
+ * s1_convergence_tiers table. Returns 0 or -1. */
+static int cv_tiers(xr_ctx *ctx, cv_state *S)
+{
     static const int tiers_full[] = {1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50};
     static const int tiers_fast[] = {1, 2, 4, 10, 20};
-    const int *tiers = quick ? tiers_fast : tiers_full;
-    const int ntiers = quick ? (int)(sizeof tiers_fast / sizeof *tiers_fast)
-                             : (int)(sizeof tiers_full / sizeof *tiers_full);
-    static const double alphas[2] = {1e-3, 1e-4};
-    const int frames = 600;
-    /* tier[scene][alpha][mode][tier] */
-    double tier[2][2][3][12];
+    const int quick = xr_quick(ctx);
+    const int *tiers = S->tiers = quick ? tiers_fast : tiers_full;
+    const int ntiers = S->ntiers = quick ? (int)(sizeof tiers_fast / sizeof *tiers_fast)
+                                         : (int)(sizeof tiers_full / sizeof *tiers_full);
+    const double *alphas = S->alphas;
+    const int frames = S->frames;
+    double(*tier)[2][3][12] = S->tier;
     int done = 0, total = 2 * 2 * 3 * ntiers;
     for (int sc = 0; sc < 2; ++sc)
         for (int a = 0; a < 2; ++a)
@@ -343,8 +358,7 @@ static int s1_convergence_run(xr_ctx *ctx)
                 }
     /* the tier rule's rho at each (scene, alpha) with one substep, and the
      * stiff alpha again at 4 substeps: what closes its gap */
-    double res[2][3][2], sub4[2][2][2]; /* res[scene][alpha, or 2: alpha 1e-4 at 4 substeps] */
-    double drift[2][3]; /* the 10-iteration average's own drift */
+    double(*res)[3][2] = S->res, (*sub4)[2][2] = S->sub4, (*drift)[3] = S->drift;
     for (int sc = 0; sc < 2; ++sc) {
         for (int a = 0; a < 3; ++a) {
             double x;
@@ -360,7 +374,7 @@ static int s1_convergence_run(xr_ctx *ctx)
                     0)
                     return -1;
     }
-    f = xr_table_open(ctx, "s1_convergence_tiers",
+    FILE *f = xr_table_open(ctx, "s1_convergence_tiers",
                       "scene\talpha\titerations\txpbd_kept\txpbd_reset\tpbd\tclosed_form");
     for (int sc = 0; sc < 2; ++sc)
         for (int a = 0; a < 2; ++a)
@@ -373,13 +387,25 @@ static int s1_convergence_run(xr_ctx *ctx)
             }
     xr_table_close(f);
 
-    int t4 = -1, t10 = -1;
+    S->t4 = S->t10 = -1;
     for (int t = 0; t < ntiers; ++t) {
-        t4 = tiers[t] == 4 ? t : t4;
-        t10 = tiers[t] == 10 ? t : t10;
+        S->t4 = tiers[t] == 4 ? t : S->t4;
+        S->t10 = tiers[t] == 10 ? t : S->t10;
     }
+    return 0;
+}
 
-    /* ---- report ---- */
+/* The prose: the per-iteration table, the tiers' table and the tier rule. */
+static void cv_write(xr_ctx *ctx, const cv_state *S)
+{
+    const int *kmax = S->kmax, *tiers = S->tiers, ntiers = S->ntiers, frames = S->frames;
+    const int t4 = S->t4, t10 = S->t10;
+    const double *alphas = S->alphas;
+    const cv_iter(*it)[3][CV_KMAX] = S->it;
+    const double(*tier)[2][3][12] = S->tier, (*res)[3][2] = S->res, (*sub4)[2][2] = S->sub4;
+    const double(*drift)[3] = S->drift;
+    const uint32_t cloth_colours = S->cloth_colours;
+    const char *const *scene_name = cv_scene_name;
     const cv_iter *ck = it[0][CV_KEPT], *cr = it[0][CV_RESET], *lk = it[1][CV_KEPT];
     const double fall_chain = ck[0].residual / ck[kmax[0] - 1].residual;
     const double fall_cloth = lk[0].residual / lk[kmax[1] - 1].residual;
@@ -469,8 +495,21 @@ static int s1_convergence_run(xr_ctx *ctx)
             xr_iteration_tiers(ctx, &tr);
         }
     xr_md(ctx, "\n");
+}
 
-    /* ---- checks ---- */
+/* The checks. */
+static void cv_check(xr_ctx *ctx, const cv_state *S)
+{
+    const int *kmax = S->kmax, t4 = S->t4, t10 = S->t10;
+    const double *exact_mine = S->exact_mine, *exact_driver = S->exact_driver;
+    const double(*tier)[2][3][12] = S->tier;
+    const cv_iter *ck = S->it[0][CV_KEPT], *cr = S->it[0][CV_RESET], *lk = S->it[1][CV_KEPT];
+    const double fall_chain = ck[0].residual / ck[kmax[0] - 1].residual;
+    const double fall_cloth = lk[0].residual / lk[kmax[1] - 1].residual;
+    const double x10 = tier[0][0][CV_KEPT][t10];
+    const double p4 = tier[0][0][CV_PBD][t4], p10 = tier[0][0][CV_PBD][t10];
+    const double q4 = tier[1][0][CV_PBD][t4], q10 = tier[1][0][CV_PBD][t10];
+    const double r4 = tier[0][0][CV_RESET][t4], r10 = tier[0][0][CV_RESET][t10];
     xr_tolerance_source(ctx, "same arithmetic in the same order: bitwise");
     xr_check_exact(ctx, "chain: replica's max |C + a~l| after 10 iterations == driver counter",
                    exact_mine[0], exact_driver[0], NULL);
@@ -500,7 +539,25 @@ static int s1_convergence_run(xr_ctx *ctx)
              xr_at_least(1.5), NULL);
     xr_check(ctx, "tiers, chain alpha = 1e-3: lambda reset, stretch at 10 / at 4 iterations",
              r10 / r4, 0.5, xr_at_most(0.5), NULL);
+}
 
+static int s1_convergence_run(xr_ctx *ctx)
+{
+    cv_state S = {.kmax = {40, CV_KMAX},
+                  .exact_mine = {NAN, NAN},
+                  .exact_driver = {NAN, NAN},
+                  .frames = 600,
+                  .alphas = {1e-3, 1e-4}};
+    if (cv_watch(ctx, &S) != 0 || cv_tiers(ctx, &S) != 0)
+        return -1;
+    cv_write(ctx, &S);
+    cv_check(ctx, &S);
+
+    const int *kmax = S.kmax;
+    const cv_iter *ck = S.it[0][CV_KEPT], *lk = S.it[1][CV_KEPT];
+    const double fall_chain = ck[0].residual / ck[kmax[0] - 1].residual;
+    const double fall_cloth = lk[0].residual / lk[kmax[1] - 1].residual;
+    const double x4 = S.tier[0][0][CV_KEPT][S.t4], x10 = S.tier[0][0][CV_KEPT][S.t10];
     char cap[1600];
     snprintf(cap, sizeof cap,
              "Convergence on the hanging chain and the cloth (S1), with the lambda lesson of S0 and the iteration tiers of S3. (a, b) One substep of "
@@ -515,253 +572,6 @@ static int s1_convergence_run(xr_ctx *ctx)
     return 0;
 }
 
-/* ------------------------------------------------------------- cloth --- */
-
-typedef struct cl_spec {
-    const char *name;
-    int nx, ny;
-    double d, mass, alpha;
-    uint32_t substeps, iterations;
-    double damping, t_end;
-} cl_spec;
-
-typedef struct cl_result {
-    uint32_t count;
-    double pin_fy, pin_fx[2], pin_fy_each[2]; /* N, vertical sum and per pin */
-    double weight;                            /* N, m g (n - 2) */
-    double asym;                              /* m, max mirror mismatch */
-    double vmax;                              /* m/s at the end */
-    double strain_max, strain_mean;
-    double unconverged;                       /* max |strain - alpha tension / rest| */
-    double seconds_sim;
-} cl_result;
-
-/* Settles one cloth and writes its edges to f. Returns 0 or -1. */
-static int cl_run(const xr_ctx *ctx, int id, const cl_spec *s, FILE *f, cl_result *r)
-{
-    xs_world_f64 w;
-    if (xs_cloth_f64(&w, s->nx, s->ny, s->d, s->alpha, 0, 0) != XPBD_OK)
-        return -1;
-    const size_t n = w.p.count;
-    for (size_t i = 0; i < n; ++i)
-        if (w.p.w[i] > 0)
-            w.p.w[i] = 1.0 / s->mass;
-    double *x0 = malloc(2 * n * sizeof *x0);
-    if (!x0) {
-        xs_world_free_f64(&w);
-        return -1;
-    }
-    for (size_t i = 0; i < n; ++i) {
-        x0[2 * i] = w.p.x[i];
-        x0[2 * i + 1] = w.p.y[i];
-    }
-    xpbd_step_config cfg = xpbd_step_config_default();
-    cfg.isa = xr_isa(ctx);
-    cfg.substeps = s->substeps;
-    cfg.iterations = s->iterations;
-    cfg.damping = s->damping;
-    cfg.measure_residual = 0;
-    const long frames = lround(s->t_end / CV_H);
-    int rc = 0;
-    for (long fr = 0; fr < frames && rc == 0; ++fr)
-        rc = xpbd_step_f64(&cfg, CV_H, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL) == XPBD_OK
-                 ? 0
-                 : -1;
-    if (rc) {
-        free(x0);
-        xs_world_free_f64(&w);
-        return -1;
-    }
-    memset(r, 0, sizeof *r);
-    r->count = w.set.count;
-    r->seconds_sim = (double)frames * CV_H;
-    const double hs = CV_H / s->substeps;
-    const uint32_t pin[2] = {0, (uint32_t)s->nx - 1};
-    const xpbd_particles_f64 *p = &w.p;
-    const xpbd_distance_set_f64 *c = &w.set;
-    double ssum = 0;
-    for (uint32_t k = 0; k < c->slots; ++k) {
-        if (c->source[k] == XPBD_PAD)
-            continue;
-        const uint32_t a = c->i0[k], b = c->i1[k];
-        const double dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a], dz = p->z[b] - p->z[a];
-        const double len = sqrt((dx * dx + dy * dy) + dz * dz);
-        const double strain = (len - c->rest[k]) / c->rest[k];
-        /* the constraint's force on particle b is lambda/h_s^2 * grad_b C =
-         * (lambda/h_s^2) n, on a the opposite; lambda < 0 when stretched */
-        const double fmag = c->lambda[k] / (hs * hs);
-        const double nx = dx / len, ny = dy / len;
-        int pinned = 0;
-        for (int q = 0; q < 2; ++q) {
-            /* force the pin exerts on the cloth through this link: the
-             * force on the free end */
-            if (a == pin[q]) {
-                r->pin_fy += fmag * ny;
-                r->pin_fy_each[q] += fmag * ny;
-                r->pin_fx[q] += fmag * nx;
-                pinned = 1;
-            } else if (b == pin[q]) {
-                r->pin_fy -= fmag * ny;
-                r->pin_fy_each[q] -= fmag * ny;
-                r->pin_fx[q] -= fmag * nx;
-                pinned = 1;
-            }
-        }
-        if (strain > r->strain_max)
-            r->strain_max = strain;
-        /* converged XPBD has C = -alpha~ lambda, i.e. strain = alpha tension / rest;
-         * what is left over is the part the iterations did not reach */
-        const double left = fabs(strain - c->compliance[k] * (-fmag) / c->rest[k]);
-        if (left > r->unconverged)
-            r->unconverged = left;
-        ssum += strain;
-        const double row[16] = {(double)id, (double)c->source[k], (double)a, (double)b,
-                                p->x[a], p->y[a], p->x[b], p->y[b],
-                                x0[2 * a], x0[2 * a + 1], x0[2 * b], x0[2 * b + 1],
-                                c->rest[k], strain, -fmag, (double)pinned};
-        xr_row(f, 16, row);
-    }
-    r->strain_mean = ssum / c->count;
-    r->weight = s->mass * CV_G * (double)(n - 2);
-    for (int j = 0; j < s->ny; ++j)
-        for (int i = 0; i < s->nx; ++i) {
-            const size_t row = (size_t)j * (size_t)s->nx;
-            const size_t u = row + (size_t)i, v = row + (size_t)(s->nx - 1 - i);
-            const double ex = fabs((p->x[u] + p->x[v]) - (double)(s->nx - 1) * s->d);
-            const double ey = fabs(p->y[u] - p->y[v]);
-            r->asym = ex > r->asym ? ex : r->asym;
-            r->asym = ey > r->asym ? ey : r->asym;
-        }
-    for (size_t i = 0; i < n; ++i) {
-        const double v = sqrt(p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + p->vz[i] * p->vz[i]);
-        r->vmax = v > r->vmax ? v : r->vmax;
-    }
-    free(x0);
-    xs_world_free_f64(&w);
-    return 0;
-}
-
-static int s1_cloth_run(xr_ctx *ctx)
-{
-    xr_md(ctx, "**The scenario.** The chain's solver on a grid: an 8 x 6 cloth whose neighbours are linked along rows and columns, 7 x 6 + 8 x 5 = 82 distance constraints, and no new solver code. A larger cloth shows the same solver at a size where convergence per frame matters.\n\n");
-    /* Why these settings. 8x6: the cloth grid (S1) at the chain's spacing and
-     * particle mass, a compliance that shows (alpha = 1e-4 m/N, k = 1e4 N/m
-     * per link), 4 substeps x 10 iterations. 64x64: a 1 m x 1 m, 1 kg sheet
-     * (m = 1/4096 kg per particle); its weight ends up on two corners, which
-     * no affordable iteration count converges, so it runs many small
-     * substeps of one iteration each (the cheapest route to stiffness).
-     * Both settle under damping (velocity fraction per substep), which is
-     * fine here: only the static end state is measured. --quick: the sheet
-     * is 32x32 (same size and mass, a quarter of the links). */
-    const cl_spec specs[2] = {
-        {"8x6", 8, 6, CV_L0, 1.0, 1e-4, 4, 10, 0.01, 10.0},
-        xr_quick(ctx) ? (cl_spec){"32x32", 32, 32, 1.0 / 31.0, 1.0 / 1024.0, 1e-3, 20, 1, 0.01, 4.0}
-                      : (cl_spec){"64x64", 64, 64, 1.0 / 63.0, 1.0 / 4096.0, 1e-3, 20, 1, 0.01,
-                                  4.0},
-    };
-    const char *sheet = specs[1].name;
-    const int sn = specs[1].nx;
-    cl_result res[2];
-    FILE *f = xr_table_open(ctx, "s1_cloth",
-                            "cloth\tedge\ti0\ti1\tx0\ty0\tx1\ty1\trest_x0\trest_y0\trest_x1\t"
-                            "rest_y1\trest\tstrain\ttension\tpinned");
-    for (int k = 0; k < 2; ++k) {
-        /* one data block per cloth (gnuplot's index 0 and 1), each with
-         * the header line, which gnuplot reads as the block's column names */
-        if (k > 0 && f)
-            fprintf(f, "\n\ncloth\tedge\ti0\ti1\tx0\ty0\tx1\ty1\trest_x0\trest_y0\trest_x1\t"
-                       "rest_y1\trest\tstrain\ttension\tpinned\n");
-        if (cl_run(ctx, k, &specs[k], f, &res[k]) != 0) {
-            xr_table_close(f);
-            return -1;
-        }
-        xr_progress(ctx, "cloths", k + 1, 2);
-    }
-    xr_table_close(f);
-
-    xr_md(ctx,
-          "Two cloths hanging in their own plane from the two top corners (structural links "
-          "along rows and columns only, no shear or bending links), released flat at rest "
-          "length and settled under damping; h = 1/60 s.\n\n"
-          "| cloth | particles | links | spacing (m) | particle mass (kg) | alpha (m/N) | "
-          "substeps x iterations | damping/substep | simulated (s) | final max abs(v) (m/s) | "
-          "strain max / mean |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (int k = 0; k < 2; ++k) {
-        const cl_spec *s = &specs[k];
-        const cl_result *r = &res[k];
-        xr_md(ctx, "| %s | %d | %u | %.4g | %.4g | %g | %u x %u | %g | %g | %.2g | %.3g / %.3g |\n",
-              s->name, s->nx * s->ny, r->count, s->d, s->mass, s->alpha, s->substeps,
-              s->iterations, s->damping, r->seconds_sim, r->vmax, r->strain_max, r->strain_mean);
-    }
-    xr_md(ctx,
-          "\n**Static equilibrium.** Only the pinned corners hold the cloth, so once it is at "
-          "rest the links into the pins must carry its whole weight m g (n - 2). The force a "
-          "link exerts on its free end is lambda / h_s^2 along the link (lambda is the "
-          "substep's accumulated multiplier); summed over the links at the pins:\n\n"
-          "| cloth | weight m g (n-2) (N) | sum of vertical pin forces (N) | ratio | left / right "
-          "pin vertical (N) | left / right pin horizontal (N) | mirror asymmetry (m) |\n"
-          "|---|---|---|---|---|---|---|\n");
-    for (int k = 0; k < 2; ++k) {
-        const cl_result *r = &res[k];
-        xr_md(ctx, "| %s | %.6g | %.6g | %.5f | %.5g / %.5g | %.4g / %.4g | %.2g |\n",
-              specs[k].name, r->weight, r->pin_fy, r->pin_fy / r->weight, r->pin_fy_each[0],
-              r->pin_fy_each[1], r->pin_fx[0], r->pin_fx[1], r->asym);
-    }
-    xr_md(ctx,
-          "\nThe force sum is not exact because each projection used the link direction of its "
-          "moment in the sweep and the sum uses the end-of-substep direction. Converged XPBD "
-          "has C = -alpha~ lambda, i.e. strain = alpha x tension / rest on every link; the "
-          "largest departure from that is %.2g (8x6) and %.2g (%s): the %s sheet's weight, "
-          "concentrated on two corners, is not converged by %u substeps of %u iteration, so "
-          "links near the pins stretch more than their compliance calls for -- the usual fate "
-          "of a large sheet, bought back with substeps.\n\n",
-          res[0].unconverged, res[1].unconverged, sheet, sheet, specs[1].substeps,
-          specs[1].iterations);
-
-    const int n86 = (8 - 1) * 6 + 8 * (6 - 1);
-    xr_tolerance_source(ctx, "closed form: link counts of the grid, exact");
-    xr_reference_check(ctx, "S1 cloth 8x6: distance constraints (the original's count)", 82,
-                       (double)res[0].count, xr_exact(), NULL, NULL);
-    xr_check(ctx, "8x6 cloth: distance constraints built ((nx-1) ny + nx (ny-1))",
-             (double)res[0].count, (double)n86, xr_exact(), NULL);
-    char what_n[96];
-    snprintf(what_n, sizeof what_n, "%s cloth: distance constraints built", sheet);
-    xr_check(ctx, what_n, (double)res[1].count, (double)(2 * (sn - 1) * sn), xr_exact(), NULL);
-    xr_tolerance_source(ctx, "closed form: converged XPBD has C + alpha~ lambda = 0; 1e-6 for "
-                             "10 s of damped settling");
-    xr_check(ctx, "8x6 cloth converged: max |strain - alpha tension / rest| (C + alpha~ lambda = 0)",
-             res[0].unconverged, 0.0, xr_abs(1e-6), NULL);
-    xr_tolerance_source(ctx, "physics: at rest v = 0 (1 mm/s); pins carry m g (n - 2), 1% for "
-                             "the end-of-substep link directions; mirror symmetry to 1e-6 m");
-    for (int k = 0; k < 2; ++k) {
-        char what[160];
-        snprintf(what, sizeof what, "%s cloth at rest: final max |v| (m/s)", specs[k].name);
-        xr_check(ctx, what, res[k].vmax, 0.0, xr_abs(1e-3), NULL);
-        snprintf(what, sizeof what, "%s cloth: vertical pin forces vs weight m g (n - 2) (N)",
-                 specs[k].name);
-        xr_check_rel(ctx, what, res[k].pin_fy, res[k].weight, 0.01, NULL);
-        snprintf(what, sizeof what, "%s cloth: max mirror asymmetry about the mid-plane (m)",
-                 specs[k].name);
-        xr_check(ctx, what, res[k].asym, 0.0, xr_abs(1e-6), NULL);
-    }
-
-    char cap[1600];
-    snprintf(cap, sizeof cap,
-             "The cloth (S1): the chain's solver on a grid. (a) the 8x6 cloth (82 links, alpha = 1e-4 "
-             "m/N, 1 kg particles) and (b) a %s, 1 kg sheet (%u links) hanging from two "
-             "corners, settled; each link drawn at its final position, coloured by strain "
-             "(log scale), rest grid in grey. The pins carry the weight: %.4f and %.4f of m g "
-             "(n-2). Max strain %.3g and %.3g, concentrated at the pins. The %s sheet is not "
-             "converged: its links depart from strain = alpha x tension / rest by up to %.2g "
-             "(the 8x6 by %.1g); its shape is what 20 substeps x 1 iteration buy, not the "
-             "sheet's equilibrium.",
-             sheet, res[1].count, res[0].pin_fy / res[0].weight, res[1].pin_fy / res[1].weight,
-             res[0].strain_max, res[1].strain_max, sheet, res[1].unconverged,
-             res[0].unconverged);
-    xr_figure(ctx, "s1_cloth", cap);
-    return 0;
-}
-
 const xr_section xr_section_s1_convergence = {
     .name = "s1_convergence",
     .title = "Max |C + alpha~ lambda| vs iterations, chain and cloth, lambda kept vs reset; iteration tiers",
@@ -770,11 +580,3 @@ const xr_section xr_section_s1_convergence = {
     .tables = XR_TABLES({"s1_convergence", "residual per iteration"},
                         {"s1_convergence_tiers", "iteration tiers: XPBD and PBD stretch at 4 vs 10 iterations"}),
     .run = s1_convergence_run};
-
-const xr_section xr_section_s1_cloth = {
-    .name = "s1_cloth",
-    .title = "8x6 cloth (82 constraints) and 64x64 cloth hanging from two corners; stretch per edge",
-    .spec = "S1: the cloth",
-    .figures = XR_FIGURES("s1_cloth"),
-    .tables = XR_TABLES({"s1_cloth", "cloth edges with their stretch"}),
-    .run = s1_cloth_run};

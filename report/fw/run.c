@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* report_run.c: running the sections.
+/* run.c: running the sections.
  *
  * Sections that time nothing run side by side, ctx->jobs at a time (two on
  * this class of machine), each in a child process (fork): the child runs the
@@ -11,7 +11,7 @@
  * --jobs 1 every section runs in this process, in order. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "report_fw.h"
+#include "fw.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* report_gnuplot.c: the figure runner. Every figure is PLOTS/NAME.gp run by
+/* gnuplot.c: the figure runner. Every figure is PLOTS/NAME.gp run by
  * gnuplot with four variables set before it:
  *   data='DIR/data/NAME.tsv'  datadir='DIR/data/'  out='DIR/fig/NAME.png'
  *   fmt='png' (or 'pdf')
@@ -10,7 +10,7 @@
  * never a shell. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "report_fw.h"
+#include "fw.h"
 
 #include <errno.h>
 #include <fcntl.h>

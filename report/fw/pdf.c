@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* report_pdf.c: the typeset DIR/report.pdf.
+/* pdf.c: the typeset DIR/report.pdf.
  *
  * Typeset with groff (-ms macros, tbl for the tables, gropdf for PDF)
  * rather than LaTeX: groff is a few MB and already on most Debian systems
@@ -27,7 +27,7 @@
  * (same length, so the file's cross-reference offsets stay valid). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "report_fw.h"
+#include "fw.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -38,7 +38,7 @@
 #define XR_PAGE_W_IN 8.27
 #define XR_PAGE_H_IN 11.69
 #define XR_LINE_IN 6.5
-/* Figures reach into the margins, up to 7.5 in wide. plots/common.gp
+/* Figures reach into the margins, up to 7.5 in wide. fw/common.gp
  * draws them at that width (and at most 45% of the page high), so they
  * are placed at the size they are drawn: scale 1, their text at the 9 pt
  * and up it was set in (report.figures checks the scale). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* report_tiers.c: the S3 iteration-tier rule, stated once and checked by
+/* tiers.c: the S3 iteration-tier rule, stated once and checked by
  * every section that shows iteration tiers (s1_convergence, s3_tet_cube,
  * s3_iteration_tiers, s3_cloth), at every compliance they show.
  *

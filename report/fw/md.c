@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* report_md.c: DIR/report.md and the framework's own data tables
+/* md.c: DIR/report.md and the framework's own data tables
  * (DIR/data/checks.tsv, figures.tsv, references.tsv). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "report_fw.h"
+#include "fw.h"
 
 #include <math.h>
 #include <stdint.h>

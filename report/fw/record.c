@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* report_record.c: what sections record (report.h): data tables, checks and
+/* record.c: what sections record (report.h): data tables, checks and
  * where their tolerances come from, reference values, markdown, figures and
  * progress; the self-test that perturbs every check; and the record stream in which a child process running one
- * section sends them back (report_fw.h). */
+ * section sends them back (fw.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "report_fw.h"
+#include "fw.h"
 
 #include <errno.h>
 #include <math.h>

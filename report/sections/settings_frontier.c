@@ -97,21 +97,24 @@ static const fr_point *fr_find(const fr_point *pt, int n, int scene, int solver,
     return NULL;
 }
 
-static int settings_frontier_run(xr_ctx *ctx)
-{
-    const int quick = xr_quick(ctx);
-    static const uint32_t cloth_full[] = {2, 4, 8, 16, 32}, cloth_quick[] = {2, 4, 16};
-    static const uint32_t pile_full[] = {8, 32}, pile_quick[] = {8};
-    const uint32_t *cb = quick ? cloth_quick : cloth_full, *pb = quick ? pile_quick : pile_full;
-    const int ncb = quick ? 3 : 5, npb = quick ? 1 : 2;
-    const int cframes = quick ? 90 : 180, pframes = quick ? 45 : 120; /* <= FR_MAX_FRAMES */
-    static fr_point pt[FR_MAX_POINTS];
-    int n = 0;
+/* The measured points and the settings they were measured at. */
+typedef struct fr_state {
+    const uint32_t *cb, *pb; /* the budgets: cloth, pile */
+    int ncb, npb, cframes, pframes;
+    fr_point *pt;
+    int n;
+    double ref, ref_ms; /* the reference cloth's stretch and cost */
+} fr_state;
 
-    double ref_ms;
-    const double ref = fr_cloth(ctx, 64, FR_XPBD, 64, 8, cframes, &ref_ms);
-    if (!isfinite(ref))
-        return -1;
+/* Every split of every budget, cloth and pile, and the pile's energy drift
+ * against its finest split. Returns 0 or -1. */
+static int fr_sweep(xr_ctx *ctx, fr_state *S)
+{
+    const uint32_t *cb = S->cb, *pb = S->pb;
+    const int ncb = S->ncb, npb = S->npb, cframes = S->cframes, pframes = S->pframes;
+    const double ref = S->ref;
+    fr_point *pt = S->pt;
+    int n = 0;
     /* the cloth: every split of every budget, XPBD and PBD; springs have no
      * iterations, so their budget is all substeps */
     for (int b = 0; b < ncb; ++b)
@@ -160,19 +163,29 @@ static int settings_frontier_run(xr_ctx *ctx)
     const fr_point *fine = fr_find(pt, n, 1, 0, 64, pb[npb - 1], 1);
     for (int k = 0; k < n; ++k)
         pt[k].drift = pt[k].scene == 1 && fine ? fabs(pt[k].e_end - fine->e_end) : NAN;
-    FILE *f = xr_table_open(ctx, "settings_frontier",
-                            "scene\tsolver\tbits\tbudget\tsubsteps\titerations\tms_per_frame\t"
-                            "strain_error\tpenetration\tenergy_gain\tenergy_drift");
-    if (!f)
-        return -1;
-    for (int k = 0; k < n; ++k) {
-        const double row[11] = {pt[k].scene, pt[k].solver, pt[k].bits, pt[k].budget,
-                                pt[k].ns,    pt[k].it,     pt[k].ms,   pt[k].err,
-                                pt[k].pen,   pt[k].gain,   pt[k].drift};
-        xr_row(f, 11, row);
-    }
-    xr_table_close(f);
+    S->n = n;
+    return 0;
+}
 
+/* Row k of the settings_frontier table: point k. */
+static int fr_row(xr_ctx *ctx, int k, double *row, void *arg)
+{
+    const fr_point *pt = ((const fr_state *)arg)->pt;
+    (void)ctx;
+    const double v[11] = {pt[k].scene, pt[k].solver, pt[k].bits, pt[k].budget,
+                            pt[k].ns,    pt[k].it,     pt[k].ms,   pt[k].err,
+                            pt[k].pen,   pt[k].gain,   pt[k].drift};
+    memcpy(row, v, sizeof v);
+    return 0;
+}
+
+/* The prose: the table of every point and the recommended settings. */
+static void fr_write(xr_ctx *ctx, const fr_state *S)
+{
+    const uint32_t *cb = S->cb, *pb = S->pb;
+    const int ncb = S->ncb, npb = S->npb, cframes = S->cframes, pframes = S->pframes, n = S->n;
+    const double ref = S->ref, ref_ms = S->ref_ms;
+    const fr_point *pt = S->pt;
     xr_md(ctx,
           "Every split of a budget B = substeps x iterations (B = %u..%u for the cloth, %u..%u "
           "for the pile), timed per frame on this machine (`--isa` path, one thread). Strain "
@@ -247,8 +260,15 @@ static int settings_frontier_run(xr_ctx *ctx)
           "express stiffness as XPBD compliance (PBD with k_s = 1 converges to an inextensible "
           "cloth, not to the material); explicit springs need h_s below their stability limit "
           "before anything else; float is as accurate as double up to about 8 substeps (below).\n\n");
+}
 
-    /* ---------------------------------------------------------- checks */
+/* The checks: substeps against iterations, float against double, PBD's
+ * and the springs' limits; the float paragraph beside them. */
+static void fr_check(xr_ctx *ctx, const fr_state *S)
+{
+    const uint32_t *cb = S->cb, *pb = S->pb;
+    const int ncb = S->ncb, npb = S->npb, n = S->n;
+    const fr_point *pt = S->pt;
     const uint32_t top = cb[ncb - 1];
     const fr_point *xs = fr_find(pt, n, 0, FR_XPBD, 64, top, 1);
     const fr_point *xi = fr_find(pt, n, 0, FR_XPBD, 64, 1, top);
@@ -310,6 +330,31 @@ static int settings_frontier_run(xr_ctx *ctx)
         xr_check(ctx, "springs f64, 4 substeps: settled (error finite: 1, NaN: 0)",
                  isfinite(s4->err) != 0, 1, xr_exact(), NULL);
     }
+}
+
+static int settings_frontier_run(xr_ctx *ctx)
+{
+    const int quick = xr_quick(ctx);
+    static const uint32_t cloth_full[] = {2, 4, 8, 16, 32}, cloth_quick[] = {2, 4, 16};
+    static const uint32_t pile_full[] = {8, 32}, pile_quick[] = {8};
+    const uint32_t *cb = quick ? cloth_quick : cloth_full, *pb = quick ? pile_quick : pile_full;
+    const int ncb = quick ? 3 : 5, npb = quick ? 1 : 2;
+    const int cframes = quick ? 90 : 180, pframes = quick ? 45 : 120; /* <= FR_MAX_FRAMES */
+    static fr_point pt[FR_MAX_POINTS];
+    fr_state S = {cb, pb, ncb, npb, cframes, pframes, pt, 0, NAN, NAN};
+    S.ref = fr_cloth(ctx, 64, FR_XPBD, 64, 8, cframes, &S.ref_ms);
+    if (!isfinite(S.ref))
+        return -1;
+    if (fr_sweep(ctx, &S) != 0)
+        return -1;
+    const xr_sweep table = {"settings_frontier",
+                            "scene\tsolver\tbits\tbudget\tsubsteps\titerations\tms_per_frame\t"
+                            "strain_error\tpenetration\tenergy_gain\tenergy_drift",
+                            NULL, S.n, 11, fr_row, &S};
+    if (xr_sweep_table(ctx, &table) != 0)
+        return -1;
+    fr_write(ctx, &S);
+    fr_check(ctx, &S);
     char cap[1600];
     snprintf(cap, sizeof cap,
              "Settings frontier (timed on this machine): error against cost per frame for every "

@@ -1,24 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* report_fw.h: the inside of the xpbd-report framework (sections see only
- * report.h). The files behind it, one concept each:
+/* fw.h: the inside of the xpbd-report framework (sections see only
+ * report.h). The files behind it, one concept each (report/fw/):
  *
- *   report_main.c     command line: options, --list, --help, exit status
- *   report_run.c      running the report: timed sections first, alone; then
- *                     the others in child processes, each section's figures
- *                     as soon as it is done, and report.pdf, two processes at
- *                     a time; results merged in section order
- *   report_record.c   what sections record: tables, checks (their verdicts
- *                     computed from a tolerance kind) and where their
- *                     tolerances come from, reference values, markdown,
- *                     figures, progress; the record stream a child sends
- *                     back; the self-test that perturbs every check
- *   report_util.c     growing buffers, paths, files, child processes
- *   report_gnuplot.c  gnuplot string quoting and the figure runner (gnuplot
- *                     processes that draw each figure as its data appears)
- *   report_prov.c     provenance: commit, date, command, compiler, CPU, OS, tools, load
- *   report_md.c       report.md and the data/checks, figures, references tables
- *   report_pdf.c      the typeset report.pdf (groff -ms, gropdf)
- */
+ *   main.c     command line: options, --list, --help, exit status
+ *   run.c      running the report: timed sections first, alone; then the
+ *              others in child processes, each section's figures as soon
+ *              as it is done, and report.pdf, two processes at a time;
+ *              results merged in section order
+ *   record.c   what sections record: tables, checks (their verdicts
+ *              computed from a tolerance kind) and where their tolerances
+ *              come from, reference values, markdown, figures, progress;
+ *              the record stream a child sends back; the self-test that
+ *              perturbs every check
+ *   sweep.c    the sweep table: a section's points run in order into one
+ *              data table
+ *   tiers.c    the S3 iteration-tier rule, checked by the sections that
+ *              show iteration tiers
+ *   util.c     growing buffers, paths, files, child processes
+ *   gnuplot.c  gnuplot string quoting and the figure runner (gnuplot
+ *              processes that draw each figure as its data appears)
+ *   prov.c     provenance: commit, date, command, compiler, CPU, OS, tools,
+ *              load
+ *   md.c       report.md and the data/checks, figures, references tables
+ *   pdf.c      the typeset report.pdf (groff -ms, gropdf)
+ *   common.gp  the styling every figure's script loads
+ *
+ * The sections are report/sections/NAME.c, listed in sections.def. */
 #ifndef XPBD_REPORT_FW_H
 #define XPBD_REPORT_FW_H
 
@@ -38,7 +45,7 @@ enum {
     XR_EXIT_PDF = 4
 };
 
-/* The sections in report order (sections.def), defined in report_run.c. */
+/* The sections in report order (sections.def), defined in run.c. */
 enum {
     XR_NSECTIONS = 0
 #define XR_SECTION(name) +1
@@ -47,7 +54,7 @@ enum {
 };
 extern const xr_section *const xr_sections[XR_NSECTIONS];
 
-/* ------------------------------------------------------ report_util.c --- */
+/* ------------------------------------------------------------- util.c --- */
 
 typedef struct xr_buf {
     char *s;
@@ -126,7 +133,7 @@ void xr_job_free(xr_job *j);
  * NULL) and every failure, with its log, on stderr. */
 void xr_run_jobs(xr_ctx *ctx, xr_job *jobs, size_t n, size_t width);
 
-/* ---------------------------------------------------- report_record.c --- */
+/* ----------------------------------------------------------- record.c --- */
 
 typedef struct xr_checkrec {
     size_t section;
@@ -161,7 +168,7 @@ typedef struct xr_secrec {
     xr_buf md; /* the section's prose and tables */
 } xr_secrec;
 
-/* Where and on what the report ran (report_prov.c): enough to rebuild the
+/* Where and on what the report ran (prov.c): enough to rebuild the
  * run on another machine, and no path of the machine that made it. */
 typedef struct xr_prov {
     char commit[96];    /* git commit (+ " (modified)"), or "unknown" */
@@ -260,7 +267,7 @@ int xr_records_read(xr_ctx *ctx, FILE *f);
 /* Sorts checks, figures and reference rows by section, keeping each section's order. */
 void xr_records_sort(xr_ctx *ctx);
 
-/* ------------------------------------------------------- report_run.c --- */
+/* -------------------------------------------------------------- run.c --- */
 
 /* What xr_run_report did and when (seconds since it started). */
 typedef struct xr_run_result {
@@ -280,10 +287,10 @@ typedef struct xr_run_result {
  * in all. Sections that time something run first, alone. */
 xr_run_result xr_run_report(xr_ctx *ctx, const int *sel);
 
-/* --------------------------------------------------- report_gnuplot.c --- */
+/* ---------------------------------------------------------- gnuplot.c --- */
 
 /* The plotter: gnuplot processes that stay up and draw one figure after
- * another as their data appears (see report_gnuplot.c). The PDFs go
+ * another as their data appears (see gnuplot.c). The PDFs go
  * first, as report.pdf waits for them; the PNGs after. A figure drawn
  * sets its xr_figrec's png or pdf flag. */
 typedef struct xr_plotter xr_plotter;
@@ -308,7 +315,7 @@ void xr_plotter_ready(xr_plotter *p, const struct pollfd *fds, size_t n);
 /* Stops the processes; returns the summed drawing time of every figure. */
 double xr_plotter_end(xr_plotter *p);
 
-/* ------------------------------------------------------ report_prov.c --- */
+/* ------------------------------------------------------------- prov.c --- */
 
 void xr_prov_start(xr_prov *p, xpbd_isa isa, int argc, char **argv);
 void xr_prov_end(xr_prov *p);
@@ -316,14 +323,14 @@ void xr_prov_end(xr_prov *p);
  * value, with its label in *label; NULL past the last row. */
 const char *xr_prov_row(const xr_prov *p, size_t i, const char **label);
 
-/* -------------------------------------------------------- report_md.c --- */
+/* --------------------------------------------------------------- md.c --- */
 
 int xr_write_checks_tsv(const xr_ctx *ctx);
 void xr_write_figures_tsv(const xr_ctx *ctx);
 void xr_write_references_tsv(const xr_ctx *ctx);
 void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok);
 
-/* ------------------------------------------------------- report_pdf.c --- */
+/* -------------------------------------------------------------- pdf.c --- */
 
 /* Typesets DIR/report.pdf with groff. Returns 1 when written, 0 when groff
  * failed, -1 when groff (or gropdf) is not installed (a message on stderr

@@ -92,6 +92,73 @@ static s0_invariants s0_random(int runs)
     return r;
 }
 
+/* Static endpoints (S0, the single distance constraint): one static end, the other takes the whole
+ * correction; both static, the solve is skipped and nothing moves. */
+static void s0_static_ends(xr_ctx *ctx)
+{
+    double a = 0, b = 2, lambda = 0;
+    const xpbd_status st = xpbd_distance1d_solve(&a, &b, 0, 1, 1, 0.01, 0.1, &lambda);
+    const double expect = 1.0 / (1.0 + 1.0); /* alpha~/(wb + alpha~) C0 */
+    xr_tolerance_source(ctx, "The single constraint (S0): one static end takes nothing, both static: skipped; "
+                             "every operand representable (exact)");
+    xr_check(ctx, "static a (wa = 0): status", st, XPBD_OK, xr_exact(), NULL);
+    xr_check(ctx, "static a (wa = 0): a unmoved (m)", a, 0, xr_exact(), NULL);
+    xr_check(ctx, "static a (wa = 0): C = alpha~/(wb+alpha~) C0 (m)", (b - a) - 1, expect,
+             xr_exact(), NULL);
+    double a2 = 0, b2 = 2, l2 = 0;
+    const xpbd_status st2 = xpbd_distance1d_solve(&a2, &b2, 0, 0, 1, 0.01, 0.1, &l2);
+    xr_check(ctx, "both static: status XPBD_SKIPPED", st2, XPBD_SKIPPED, xr_exact(), NULL);
+    xr_check(ctx, "both static: a, b, lambda unchanged (values changed)",
+             (a2 != 0) + (b2 != 2) + (l2 != 0), 0, xr_exact(), NULL);
+}
+
+/* The original measurement's random-input invariants. The bounds are a few ulps of the
+ * magnitudes involved (positions up to ~15, a/w up to ~150), so they hold
+ * for any sample, not just the original one. */
+static void s0_random_inputs(xr_ctx *ctx)
+{
+    const int runs = 10000;
+    const s0_invariants inv = s0_random(runs);
+    xr_md(ctx,
+          "Invariants on %d random inputs (the original measurement's ranges: start in [0,10), gap in [1,5), "
+          "rest in [0.2,1), inverse masses in [0.1,3.1), compliance in [0,0.05), dt in "
+          "[0.01,0.1); a fixed 64-bit LCG, so every machine draws the same inputs):\n\n"
+          "| invariant | ours (max) | original (max) | bound |\n|---|---|---|---|\n"
+          "| \\|C + alpha~ lambda\\| after one solve | %.3g | 3.1e-15 | 1e-14 |\n"
+          "| \\|change of a/wa + b/wb\\| (mass-weighted position) | %.3g | 2.8e-14 | 2e-13 |\n"
+          "| \\|change of b - a\\| over five further solves | %.3g | 3.6e-15 | 1e-14 |\n\n",
+          runs, inv.max_resid, inv.max_momentum, inv.max_further);
+    xr_md(ctx,
+          "### %s\n\n"
+          "The original measurement's three maxima come from its own 10,000 random inputs (original measurement 71104 of its "
+          "generator); ours are the maxima over our 10,000 (a fixed LCG, the original measurement's ranges). "
+          "A maximum of rounding errors over a different sample differs by an ulp or two: "
+          "ours and the original measurement's are the same few ulps of the magnitudes involved. The checks "
+          "hold ours to a bound of a few ulps that any sample meets (1e-14, 2e-13, 1e-14).\n\n",
+          S0_DEV_RANDOM);
+    xr_tolerance_source(ctx, "f64 rounding: a few ulps of the magnitudes (positions ~15: ulp "
+                             "1.8e-15; a/w ~150: ulp 2.8e-14), for any sample: 1e-14, 2e-13, "
+                             "1e-14 (5-7 ulps)");
+    xr_check(ctx, "random inputs: solves accepted", inv.runs, runs, xr_exact(), NULL);
+    xr_check(ctx, "random inputs: solves rejected", inv.rejected, 0, xr_exact(), NULL);
+    xr_check(ctx, "random inputs: max |C + alpha~ lambda| after one solve", inv.max_resid, 0,
+             xr_abs(1e-14), NULL);
+    xr_check(ctx, "random inputs: max change of a/wa + b/wb", inv.max_momentum, 0, xr_abs(2e-13),
+             NULL);
+    xr_check(ctx, "random inputs: max move of b - a over 5 further solves", inv.max_further, 0,
+             xr_abs(1e-14), NULL);
+    /* the original maxima come from another sample: each row takes the
+     * verdict of the bound any sample meets */
+    xr_reference(ctx, "S0 random inputs: max |C + alpha~ lambda|", 3.1086244689504383e-15,
+                 inv.max_resid, "random inputs: max |C + alpha~ lambda| after one solve",
+                 S0_DEV_RANDOM);
+    xr_reference(ctx, "S0 random inputs: max change of a/wa + b/wb", 2.842170943040401e-14,
+                 inv.max_momentum, "random inputs: max change of a/wa + b/wb", NULL);
+    xr_reference(ctx, "S0 random inputs: max move over five further iterations",
+                 3.552713678800501e-15, inv.max_further,
+                 "random inputs: max move of b - a over 5 further solves", S0_DEV_RANDOM);
+}
+
 static int s0_lambda_run(xr_ctx *ctx)
 {
     xr_md(ctx, "**The scenario.** Two points on a line, a < b, are joined by one XPBD distance constraint with rest length rest, inverse masses wa, wb and compliance alpha (the inverse of a stiffness, m/N). One solve of a substep of length dt computes C = b - a - rest, the scaled compliance alpha~ = alpha/dt^2 and the step Delta lambda = (-C - alpha~ lambda)/(wa + wb + alpha~), and moves a and b apart or together by wa Delta lambda and wb Delta lambda. The multiplier lambda belongs to the constraint and accumulates over the iterations of a substep: after one solve C + alpha~ lambda = 0, and the stretch left is the deformation the compliance allows, not an unconverged error. Resetting lambda every iteration makes the link far too stiff, and so does passing the frame's length instead of the substep's. The original measurement printed four numbers of the fixed case below; IEEE double arithmetic in the order written reproduces them bit for bit.\n\n");
@@ -194,68 +261,9 @@ static int s0_lambda_run(xr_ctx *ctx)
     xr_check(ctx, "lambda kept: max |C + alpha~ lambda| over every iteration", max_res_kept, 0,
              xr_abs(1e-15), NULL);
 
-    /* The original measurement's random-input invariants. The bounds are a few ulps of the
-     * magnitudes involved (positions up to ~15, a/w up to ~150), so they hold
-     * for any sample, not just the original one. */
-    const int runs = 10000;
-    const s0_invariants inv = s0_random(runs);
-    xr_md(ctx,
-          "Invariants on %d random inputs (the original measurement's ranges: start in [0,10), gap in [1,5), "
-          "rest in [0.2,1), inverse masses in [0.1,3.1), compliance in [0,0.05), dt in "
-          "[0.01,0.1); a fixed 64-bit LCG, so every machine draws the same inputs):\n\n"
-          "| invariant | ours (max) | original (max) | bound |\n|---|---|---|---|\n"
-          "| \\|C + alpha~ lambda\\| after one solve | %.3g | 3.1e-15 | 1e-14 |\n"
-          "| \\|change of a/wa + b/wb\\| (mass-weighted position) | %.3g | 2.8e-14 | 2e-13 |\n"
-          "| \\|change of b - a\\| over five further solves | %.3g | 3.6e-15 | 1e-14 |\n\n",
-          runs, inv.max_resid, inv.max_momentum, inv.max_further);
-    xr_md(ctx,
-          "### %s\n\n"
-          "The original measurement's three maxima come from its own 10,000 random inputs (original measurement 71104 of its "
-          "generator); ours are the maxima over our 10,000 (a fixed LCG, the original measurement's ranges). "
-          "A maximum of rounding errors over a different sample differs by an ulp or two: "
-          "ours and the original measurement's are the same few ulps of the magnitudes involved. The checks "
-          "hold ours to a bound of a few ulps that any sample meets (1e-14, 2e-13, 1e-14).\n\n",
-          S0_DEV_RANDOM);
-    xr_tolerance_source(ctx, "f64 rounding: a few ulps of the magnitudes (positions ~15: ulp "
-                             "1.8e-15; a/w ~150: ulp 2.8e-14), for any sample: 1e-14, 2e-13, "
-                             "1e-14 (5-7 ulps)");
-    xr_check(ctx, "random inputs: solves accepted", inv.runs, runs, xr_exact(), NULL);
-    xr_check(ctx, "random inputs: solves rejected", inv.rejected, 0, xr_exact(), NULL);
-    xr_check(ctx, "random inputs: max |C + alpha~ lambda| after one solve", inv.max_resid, 0,
-             xr_abs(1e-14), NULL);
-    xr_check(ctx, "random inputs: max change of a/wa + b/wb", inv.max_momentum, 0, xr_abs(2e-13),
-             NULL);
-    xr_check(ctx, "random inputs: max move of b - a over 5 further solves", inv.max_further, 0,
-             xr_abs(1e-14), NULL);
-    /* the original maxima come from another sample: each row takes the
-     * verdict of the bound any sample meets */
-    xr_reference(ctx, "S0 random inputs: max |C + alpha~ lambda|", 3.1086244689504383e-15,
-                 inv.max_resid, "random inputs: max |C + alpha~ lambda| after one solve",
-                 S0_DEV_RANDOM);
-    xr_reference(ctx, "S0 random inputs: max change of a/wa + b/wb", 2.842170943040401e-14,
-                 inv.max_momentum, "random inputs: max change of a/wa + b/wb", NULL);
-    xr_reference(ctx, "S0 random inputs: max move over five further iterations",
-                 3.552713678800501e-15, inv.max_further,
-                 "random inputs: max move of b - a over 5 further solves", S0_DEV_RANDOM);
+    s0_random_inputs(ctx);
 
-    /* Static endpoints (S0, the single distance constraint): one static end, the other takes the whole
-     * correction; both static, the solve is skipped and nothing moves. */
-    {
-        double a = 0, b = 2, lambda = 0;
-        const xpbd_status st = xpbd_distance1d_solve(&a, &b, 0, 1, 1, 0.01, 0.1, &lambda);
-        const double expect = 1.0 / (1.0 + 1.0); /* alpha~/(wb + alpha~) C0 */
-        xr_tolerance_source(ctx, "The single constraint (S0): one static end takes nothing, both static: skipped; "
-                                 "every operand representable (exact)");
-        xr_check(ctx, "static a (wa = 0): status", st, XPBD_OK, xr_exact(), NULL);
-        xr_check(ctx, "static a (wa = 0): a unmoved (m)", a, 0, xr_exact(), NULL);
-        xr_check(ctx, "static a (wa = 0): C = alpha~/(wb+alpha~) C0 (m)", (b - a) - 1, expect,
-                 xr_exact(), NULL);
-        double a2 = 0, b2 = 2, l2 = 0;
-        const xpbd_status st2 = xpbd_distance1d_solve(&a2, &b2, 0, 0, 1, 0.01, 0.1, &l2);
-        xr_check(ctx, "both static: status XPBD_SKIPPED", st2, XPBD_SKIPPED, xr_exact(), NULL);
-        xr_check(ctx, "both static: a, b, lambda unchanged (values changed)",
-                 (a2 != 0) + (b2 != 2) + (l2 != 0), 0, xr_exact(), NULL);
-    }
+    s0_static_ends(ctx);
 
     char cap[1600];
     snprintf(cap, sizeof cap,

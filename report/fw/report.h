@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* report.h: the framework every xpbd-report section is written against.
  *
- * A section is a `const xr_section xr_section_NAME` defined in its own .c
- * file (name, title, figures, tables, run function); sections.def lists the
- * names in report order, so a listed section that is not defined is a link
- * error. Its run function computes its sweep with the public xpbd API (and scenes.h), writes its data
- * with xr_table_*, records its checks with xr_check, appends its prose and
- * tables to report.md with xr_md, and names its figures with xr_figure (the
- * framework renders plots/NAME.gp with gnuplot into DIR/fig/NAME.png/.pdf
- * and collects them into DIR/report.pdf). Returns 0, or -1 if it could not
+ * A section is a `const xr_section xr_section_NAME` defined in its own file,
+ * report/sections/NAME.c (name, title, figures, tables, run function);
+ * report/sections/sections.def lists the names in report order, so a listed
+ * section that is not defined is a link error. Its run function computes its
+ * sweep with the public xpbd API (and scenes.h), writes its data with
+ * xr_table_*, records its checks with xr_check, appends its prose and tables
+ * to report.md with xr_md, and names its figures with xr_figure (the
+ * framework renders report/sections/NAME.gp, installed as plots/NAME.gp,
+ * with gnuplot into DIR/fig/NAME.png/.pdf and collects them into
+ * DIR/report.pdf). Returns 0, or -1 if it could not
  * run at all (counted as a failed check). */
 #ifndef XPBD_REPORT_H
 #define XPBD_REPORT_H
@@ -33,6 +35,24 @@ FILE *xr_table_open(xr_ctx *ctx, const char *name, const char *columns);
 /* Writes n doubles as one row, %.17g, tab-separated, newline. */
 void xr_row(FILE *f, int n, const double *v);
 void xr_table_close(FILE *f);
+
+/* A sweep table: `points` points run in order, point i by point(ctx, i,
+ * row, arg), which fills row[0 .. cols) and returns 0 (the row is written
+ * to DIR/data/TABLE.tsv, %.17g as xr_row), 1 (no row for this point) or -1
+ * (the point failed: the sweep stops). table NULL: the points run and no
+ * table is written; progress NULL: none shown (else xr_progress with that
+ * label after every point). Returns 0, or -1 when the table could not be
+ * opened or a point failed; the table is closed either way. */
+#define XR_SWEEP_MAX_COLS 32
+typedef struct xr_sweep {
+    const char *table;    /* DIR/data/TABLE.tsv, or NULL */
+    const char *columns;  /* its header: the column names, tab-separated */
+    const char *progress; /* the progress label, or NULL */
+    int points, cols;
+    int (*point)(xr_ctx *ctx, int i, double *row, void *arg);
+    void *arg;
+} xr_sweep;
+int xr_sweep_table(xr_ctx *ctx, const xr_sweep *s);
 
 /* How a check compares its measured value with its reference value. The
  * framework computes every verdict from these, so a check can be printed,
@@ -121,7 +141,7 @@ const char *xr_num(char *buf, size_t size, double v);
 /* Appends printf-formatted markdown to report.md (inside the section). */
 void xr_md(xr_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Declares figure NAME (plots/NAME.gp, data DIR/data/NAME.tsv unless the
+/* Declares figure NAME (report/sections/NAME.gp, data DIR/data/NAME.tsv unless the
  * script reads more files), with a caption naming the scenario and key
  * numbers. The framework renders it and links it in report.md. */
 void xr_figure(xr_ctx *ctx, const char *name, const char *caption);
@@ -155,7 +175,7 @@ int xr_reference_check(xr_ctx *ctx, const char *item, double original, double ou
 /* A reference item this report does not reproduce, and why. */
 void xr_reference_missing(xr_ctx *ctx, const char *item, const char *why);
 
-/* The S3 iteration-tier rule (report_tiers.c: its statement and error
+/* The S3 iteration-tier rule (tiers.c: its statement and error
  * model), for one scene at one compliance and substep count: records the
  * check that the 4- and 10-iteration tiers, lambda kept, agree to the
  * 4-iteration tier's unconverged residual rho^4/(1 - rho^4), rho =
@@ -194,13 +214,13 @@ typedef struct xr_table_desc {
     const char *desc;
 } xr_table_desc;
 
-/* A section, defined next to its code:
+/* A section, defined at the end of its file report/sections/NAME.c:
  *   const xr_section xr_section_s0_lambda = {
  *       .name = "s0_lambda", .title = "...", .spec = "S0",
  *       .figures = XR_FIGURES("s0_lambda"),
  *       .tables = XR_TABLES({"s0_lambda", "stretch per iteration"}),
  *       .run = s0_lambda_run};
- * and listed in sections.def. */
+ * and listed, one XR_SECTION(NAME) line, in report/sections/sections.def. */
 typedef struct xr_section {
     const char *name;                  /* data/fig stem and --only name */
     const char *title;                 /* one line, physics words */

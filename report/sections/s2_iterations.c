@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/* Section s2_iterations (Table 4 of S2): the four-ball tower of the
+ * lesson's stack (shared/s2_stack.h), max penetration, top sink and
+ * sum |v| vs iterations. */
+#include "report.h"
+#include "shared/s2_stack.h"
+#include <xpbd/reference.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The heading of the paragraph explaining where ours differs from the original measurement. */
+#define S2_DEV_T4 "Table 4: our absolute values lie 2-4x from the original measurements'"
+
+#define S2_T4_FRAMES 90
+
+typedef struct s2_t4 {
+    double pen, sink, sum_v;
+} s2_t4;
+
+static int s2_tower(const xr_ctx *ctx, uint32_t iterations, FILE *series, s2_t4 *out)
+{
+    double h[4];
+    for (int k = 0; k < 4; ++k)
+        h[k] = S2_REST0 + 0.36 * k - 0.01 * (k + 1); /* each pair 1 cm deep */
+    s2_set s;
+    if (s2_stack(&s, 4, h) != 0)
+        return -1;
+    const xpbd_step_config cfg = s2_lesson_cfg(ctx, iterations, 1, 0.2, 1);
+    for (int fr = 1; fr <= S2_T4_FRAMES; ++fr) {
+        if (s2_stack_step(&s, &cfg) != XPBD_OK) {
+            s2_set_free(&s);
+            return -1;
+        }
+        double sv = 0;
+        for (int k = 1; k <= 4; ++k)
+            sv += fabs(s.p.vy[k]);
+        if (series) {
+            const double row[5] = {iterations, fr * S2_H, s2_max_pen(&s),
+                                   S2_REST0 + 3 * 0.36 - s.p.y[4], sv};
+            xr_row(series, 5, row);
+        }
+        out->pen = s2_max_pen(&s);
+        out->sink = S2_REST0 + 3 * 0.36 - s.p.y[4];
+        out->sum_v = sv;
+    }
+    s2_set_free(&s);
+    return 0;
+}
+
+static int s2_iterations_run(xr_ctx *ctx)
+{
+    xr_md(ctx, "**The scenario.** A tower of four balls on the plate (beta = 1, e = 0.2), each pair starting 1 cm into overlap, run for 1.5 s with 1, 2, 4 and 8 iterations. There is no closed form; the original measurement saw each doubling of the iterations bring the largest penetration down (by 0.175, 0.120 and 0.047 of itself), the top ball 2 cm low and still jittering with 1 iteration and 0.02 mm low with 8, and the top ball sinking about 1.8 times the largest penetration. The exact constants depend on the slop and on bookkeeping, so the trend is what is compared: convergence is continuous, and the iteration count is chosen by budget, not by a threshold.\n\n");
+    static const uint32_t iters[6] = {1, 2, 4, 8, 16, 32};
+    static const double original_ratio[4] = {NAN, 0.175, 0.120, 0.047};
+    s2_t4 r[6];
+    FILE *ts = xr_table_open(ctx, "s2_iterations_time", "iterations\tt\tmax_pen\tsink\tsum_v");
+    if (!ts)
+        return -1;
+    for (int k = 0; k < 6; ++k)
+        if (s2_tower(ctx, iters[k], k < 4 ? ts : NULL, &r[k]) != 0) {
+            xr_table_close(ts);
+            return -1;
+        }
+    xr_table_close(ts);
+    FILE *f = xr_table_open(ctx, "s2_iterations",
+                            "iterations\tmax_pen\tsink\tsum_v\tratio\tsink_over_pen\toriginal_ratio\t"
+                            "original_pen\toriginal_sink\toriginal_sum_v");
+    if (!f)
+        return -1;
+    xr_md(ctx,
+          "Four balls on the plate (N = 4, beta = 1, e = 0.2, SLOP = 0.005 m, weighted), each "
+          "pair starting 1 cm deep, 1.5 s (90 frames) through the world step in the lesson "
+          "order; the final state after the last frame's position pass. Max penetration over "
+          "the four contacts, top-ball sink below its ideal resting height 1.60 m, and sum of "
+          "|v| (is the tower at rest?). Rows 16 and 32 continue the sweep beyond the original measurement's "
+          "table.\n\n"
+          "| iterations | max penetration (m) | ratio to previous | original ratio | top sink (m) | "
+          "sink / max pen | sum \\|v\\| (m/s) | original |\n|---|---|---|---|---|---|---|---|\n");
+    for (int k = 0; k < 6; ++k) {
+        const double ratio = k ? r[k].pen / r[k - 1].pen : NAN;
+        const double sr = k < 4 ? original_ratio[k] : NAN;
+        const double original_pen = k == 3 ? 2e-5 : NAN, original_sink = k == 0 ? 0.02 : NAN;
+        const double seed_v = k == 0 ? 1.03 : k == 3 ? 0.023 : NAN;
+        const double row[10] = {iters[k], r[k].pen, r[k].sink, r[k].sum_v, ratio,
+                                r[k].sink / r[k].pen, sr, original_pen, original_sink, seed_v};
+        xr_row(f, 10, row);
+        char rs[32] = "", ss[32] = "";
+        if (k)
+            snprintf(rs, sizeof rs, "%.3f", ratio);
+        if (k && k < 4)
+            snprintf(ss, sizeof ss, "%.3f", sr);
+        const char *orig_text = k == 0   ? "top 2 cm low, sum |v| 1.03, jittering"
+                           : k == 3 ? "0.02 mm, sum |v| 0.023"
+                                    : "";
+        xr_md(ctx, "| %u | %.4g | %s | %s | %.4g | %.2f | %.4g | %s |\n", (unsigned)iters[k],
+              r[k].pen, rs, ss, r[k].sink, r[k].sink / r[k].pen, r[k].sum_v, orig_text);
+    }
+    xr_table_close(f);
+    xr_md(ctx,
+          "\nOur ratios %.3f / %.3f / %.3f against the original measurement's 0.175 / 0.120 / 0.047 (a re-run "
+          "of the original measurement's loop with SLOP = 0.005 gave 0.199 / 0.156 / 0.093, what we get): the "
+          "original measurement's exact SLOP and bookkeeping differ, so the constants do, not the trend, and "
+          "nothing here is tuned to them. The sink is about %.1fx the max penetration (original measurement "
+          "~1.8x): the four overlaps add up under the top ball. Convergence is continuous: "
+          "every doubling of the iterations shrinks the overlap again, with no threshold past "
+          "which it stops mattering, so iterations are chosen by budget.\n\n",
+          r[1].pen / r[0].pen, r[2].pen / r[1].pen, r[3].pen / r[2].pen, r[3].sink / r[3].pen);
+    xr_md(ctx,
+          "### %s\n\n"
+          "Ours: max penetration %.3g m at 1 iteration, top sink %.3g m, sum |v| %.3g m/s; at 8 "
+          "iterations %.3g m and %.3g m/s. The original measurement: the top 2 cm low and sum |v| 1.03 m/s at "
+          "1 iteration, 0.02 mm and 0.023 m/s at 8. S2 records that the original measurement's SLOP and "
+          "bookkeeping (when the raw penetration is read, which contacts the velocity pass "
+          "skips) are not given and that a re-run of its loop with SLOP = 0.005 already gave "
+          "other constants (0.199 / 0.156 / 0.093); the absolute values of a jittering tower "
+          "after 1.5 s depend on exactly those details and on the phase of the jitter at the "
+          "last frame. What carries over is the trend: every doubling shrinks the overlap and "
+          "the residual motion, the sink is about twice the max penetration. The checks "
+          "test the trend; the original measurement's absolute values stand beside ours in the summary.\n\n",
+          S2_DEV_T4, r[0].pen, r[0].sink, r[0].sum_v, r[3].pen, r[3].sum_v);
+    static const double t4_seed[3] = {0.175, 0.120, 0.047};
+    for (int k = 1; k < 4; ++k) {
+        char item[96];
+        snprintf(item, sizeof item, "max penetration ratio, %u -> %u iterations",
+                 (unsigned)iters[k - 1], (unsigned)iters[k]);
+        /* the absolute constants depend on details the original does not
+         * give (see the paragraph): the trend is checked, these rows are
+         * not */
+        xr_reference(ctx, item, t4_seed[k - 1], r[k].pen / r[k - 1].pen, NULL, S2_DEV_T4);
+    }
+    xr_reference(ctx, "top sink at 1 iteration (m)", 0.02, r[0].sink, NULL,
+                 S2_DEV_T4);
+    xr_reference(ctx, "sum |v| at 1 iteration (m/s)", 1.03, r[0].sum_v, NULL,
+                 S2_DEV_T4);
+    xr_reference(ctx, "max penetration at 8 iterations (m)", 2e-5, r[3].pen, NULL,
+                 S2_DEV_T4);
+    xr_reference(ctx, "sum |v| at 8 iterations (m/s)", 0.023, r[3].sum_v, NULL,
+                 S2_DEV_T4);
+    xr_tolerance_source(ctx, "original measurement: the trend (each doubling shrinks the overlap "
+                             "by 0.047-0.175, at least 4x, strictly; sink ~1.8x, read as "
+                             "1.5-2.5x)");
+    for (int k = 1; k < 4; ++k) {
+        char what[120];
+        snprintf(what, sizeof what, "max penetration, %u -> %u iterations: ratio",
+                 (unsigned)iters[k - 1], (unsigned)iters[k]);
+        xr_check(ctx, what, r[k].pen / r[k - 1].pen, NAN, xr_at_most(0.25), NULL);
+        snprintf(what, sizeof what, "sum |v|, %u -> %u iterations: ratio (strictly decreasing)",
+                 (unsigned)iters[k - 1], (unsigned)iters[k]);
+        xr_check(ctx, what, r[k].sum_v / r[k - 1].sum_v, NAN, xr_below(1), NULL);
+    }
+    for (int k = 0; k < 4; ++k) {
+        char what[120];
+        snprintf(what, sizeof what, "top sink / max penetration, %u iterations",
+                 (unsigned)iters[k]);
+        xr_check(ctx, what, r[k].sink / r[k].pen, 1.8, xr_bracket(1.5, 2.5), NULL);
+    }
+    xr_reference(ctx, "top sink / max penetration, 8 iterations", 1.8,
+                 r[3].sink / r[3].pen, "top sink / max penetration, 8 iterations", S2_DEV_T4);
+
+    char cap[1600];
+    snprintf(cap, sizeof cap,
+             "The ball stack (S2): a four-ball tower (beta = 1, e = 0.2) after 1.5 s vs iterations "
+             "per frame. Left: max penetration, top-ball sink and sum |v| (log scales), original "
+             "points beside. Each doubling shrinks the overlap by %.2f / %.2f / %.2f (original measurement 0.175 "
+             "/ 0.120 / 0.047). Right: max penetration vs time for 1, 2, 4, 8 iterations: "
+             "one pass per frame leaves the tower jittering %.1f cm deep.",
+             r[1].pen / r[0].pen, r[2].pen / r[1].pen, r[3].pen / r[2].pen, 100 * r[0].pen);
+    xr_figure(ctx, "s2_iterations", cap);
+    return 0;
+}
+
+const xr_section xr_section_s2_iterations = {
+    .name = "s2_iterations",
+    .title = "Four-ball tower, max penetration, top sink and sum |v| vs iterations",
+    .spec = "S2: contacts, iterations on a stack",
+    .figures = XR_FIGURES("s2_iterations"),
+    .tables = XR_TABLES({"s2_iterations", "the ball stack per iteration count, with ratios and the original measurements"},
+                        {"s2_iterations_time", "tower state vs time per iteration count"}),
+    .run = s2_iterations_run};

@@ -123,7 +123,7 @@ static void xt_exec_check(const xpbd_executor *ex, xt_exec_log *log, uint32_t co
                 min_range, workers, length);
     }
     /* the workers that ran ranges: at most min(workers, worker_count,
-     * ranges), the caller among them whenever the task was queued */
+     * ranges) of them */
     uint32_t team = team_cap < ranges ? team_cap : ranges;
     if (team == 0u)
         team = count ? 1u : 0u;
@@ -131,8 +131,6 @@ static void xt_exec_check(const xpbd_executor *ex, xt_exec_log *log, uint32_t co
     for (uint32_t w = 0; w < 32u; ++w)
         distinct += (used >> w) & 1u;
     ENSURE(distinct <= team);
-    if (count)
-        ENSURE(distinct >= 1u);
 }
 
 static void executor_default_cover(void)

@@ -120,8 +120,9 @@ static const xpbd_executor tt_host_executor = {tt_enqueue, tt_finish, TT_HOST_WO
 static tt_host tt_deferred_state = {.defer_first = 1};
 static const xpbd_executor tt_deferred_executor = {tt_enqueue, tt_finish, TT_HOST_WORKERS,
                                                    &tt_deferred_state};
-/* the same, its threads busy elsewhere for 3 ms after each enqueue (the
- * caller drives the step alone until they come, if it lasts that long) */
+/* the same, its threads busy elsewhere for 3 ms after each enqueue: the
+ * caller drives the step alone until they come (in threads.dismiss's
+ * build; the threads build waits for the whole team first) */
 static tt_host tt_busy_state = {.defer_first = 1, .busy_ns = 3000000L};
 static const xpbd_executor tt_busy_executor = {tt_enqueue, tt_finish, TT_HOST_WORKERS,
                                                &tt_busy_state};

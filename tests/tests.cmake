@@ -97,22 +97,43 @@ foreach(src IN LISTS XPBD_LIB_SOURCES)
     list(APPEND XPBD_LIB_SOURCE_PATHS ${PROJECT_SOURCE_DIR}/${src})
   endif()
 endforeach()
-add_library(xpbd_finegrain STATIC ${XPBD_LIB_SOURCE_PATHS} ${PROJECT_SOURCE_DIR}/report/scenes.c)
-target_include_directories(xpbd_finegrain PUBLIC ${PROJECT_SOURCE_DIR}/kernels/include
-                                                 ${XPBD_GENERATED_INCLUDE}
-                                                 ${PROJECT_SOURCE_DIR}/report
-                                          PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
-target_compile_definitions(xpbd_finegrain PRIVATE ${XPBD_LIB_DEFS} XPBD__MIN_PBLOCKS=1u
-                           XPBD__MIN_SBLOCKS=1u XPBD__MIN_BATCHES=1u XPBD__MIN_BODIES=1u
-                           XPBD__BP_MIN_CHUNKS=1u XPBD__TEAM_WAIT_ALL)
-target_link_libraries(xpbd_finegrain PUBLIC xpbd_precision)
-target_link_libraries(xpbd_finegrain PUBLIC Threads::Threads)
-if(XPBD_LIBM)
-  target_link_libraries(xpbd_finegrain PUBLIC ${XPBD_LIBM})
-endif()
+# A second build, xpbd_finegrain_dismiss, differs in team.c only: no wait
+# for the whole team (members join mid-step, as in the shipped library) and
+# every wait of the driver counted as a stall (XPBD__TEAM_STALL_NS=0), so
+# that the team is dismissed in the step and the next steps rest: the
+# threads group runs on it too (threads.dismiss).
+set(XPBD_FINE_SOURCES ${XPBD_LIB_SOURCE_PATHS})
+list(FILTER XPBD_FINE_SOURCES EXCLUDE REGEX "/team\\.c$")
+set(XPBD_FINE_OBJECTS ${XPBD_FINE_SOURCES})
+list(FILTER XPBD_FINE_OBJECTS INCLUDE REGEX "^\\$<")
+list(FILTER XPBD_FINE_SOURCES EXCLUDE REGEX "^\\$<")
+set(xpbd_fine_defs ${XPBD_LIB_DEFS} XPBD__MIN_PBLOCKS=1u XPBD__MIN_SBLOCKS=1u
+    XPBD__MIN_BATCHES=1u XPBD__MIN_BODIES=1u XPBD__BP_MIN_CHUNKS=1u)
+add_library(xpbd_finegrain_objs OBJECT ${XPBD_FINE_SOURCES} ${PROJECT_SOURCE_DIR}/report/scenes.c)
+foreach(lib xpbd_finegrain_objs xpbd_finegrain xpbd_finegrain_dismiss)
+  if(NOT lib STREQUAL "xpbd_finegrain_objs")
+    add_library(${lib} STATIC $<TARGET_OBJECTS:xpbd_finegrain_objs> ${XPBD_FINE_OBJECTS}
+                              ${PROJECT_SOURCE_DIR}/kernels/src/team.c)
+  endif()
+  target_include_directories(${lib} PUBLIC ${PROJECT_SOURCE_DIR}/kernels/include
+                                           ${XPBD_GENERATED_INCLUDE}
+                                           ${PROJECT_SOURCE_DIR}/report
+                                    PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
+  target_link_libraries(${lib} PUBLIC xpbd_precision Threads::Threads)
+  if(XPBD_LIBM)
+    target_link_libraries(${lib} PUBLIC ${XPBD_LIBM})
+  endif()
+endforeach()
+target_compile_definitions(xpbd_finegrain_objs PRIVATE ${xpbd_fine_defs})
+target_compile_definitions(xpbd_finegrain PRIVATE ${xpbd_fine_defs} XPBD__TEAM_WAIT_ALL)
+target_compile_definitions(xpbd_finegrain_dismiss PRIVATE ${xpbd_fine_defs}
+                           XPBD__TEAM_STALL_NS=0)
 add_executable(xpbd-threads-tests test_main.c fixture.c test_executor.c test_threads.c)
 target_compile_definitions(xpbd-threads-tests PRIVATE XT_THREADS_RUNNER)
 target_link_libraries(xpbd-threads-tests PRIVATE xpbd_finegrain Threads::Threads)
+add_executable(xpbd-threads-dismiss-tests test_main.c fixture.c test_executor.c test_threads.c)
+target_compile_definitions(xpbd-threads-dismiss-tests PRIVATE XT_THREADS_RUNNER)
+target_link_libraries(xpbd-threads-dismiss-tests PRIVATE xpbd_finegrain_dismiss Threads::Threads)
 # the default executor on 4 threads whatever the machine has (test_executor.c)
 add_test(NAME executor COMMAND xpbd-threads-tests executor.)
 set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
@@ -125,6 +146,11 @@ if(XPBD_SANITIZE MATCHES "thread")
 endif()
 set_tests_properties(threads PROPERTIES TIMEOUT 600 LABELS "unit;threads"
                      ENVIRONMENT "${xpbd_threads_env}")
+# the same, one frame, one ISA, threads 2 and 7, on the build whose teams
+# are dismissed at their first wait and whose next steps rest
+add_test(NAME threads.dismiss COMMAND xpbd-threads-dismiss-tests threads.)
+set_tests_properties(threads.dismiss PROPERTIES TIMEOUT 600 LABELS "unit;threads"
+                     ENVIRONMENT "${XPBD_TEST_THREADS_ENV};XPBD_TEST_THREADS_QUICK=1")
 foreach(group IN LISTS XPBD_TEST_ISA_GROUPS)
   foreach(isa IN LISTS XPBD_TEST_ISAS)
     add_test(NAME ${group}.${isa} COMMAND xpbd-tests --isa ${isa} ${group}.)

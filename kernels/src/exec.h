@@ -62,7 +62,7 @@ static inline int xpbd__exec_resolve(const xpbd_executor *ex, uint32_t threads, 
     if (!ex)
         ex = xpbd_executor_default();
     if (!ex)
-        return 1; /* no thread could be made: serial */
+        return 1; /* no executor at all: serial */
     if (!ex->enqueue || !ex->finish || ex->worker_count == 0)
         return 0;
     uint32_t n = threads == 0 || threads > ex->worker_count ? ex->worker_count : threads;

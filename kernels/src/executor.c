@@ -39,6 +39,8 @@
 
 /* the most threads a process gives the pool (the step uses at most 64) */
 #define POOL_THREADS_MAX 63u
+/* tries for the lock before an enqueue runs its task on the caller */
+#define POOL_LOCK_TRIES 256u
 /* tasks in flight at once; a task beyond them runs on its caller */
 #define POOL_JOBS 16u
 /* pause iterations an idle thread spins before it sleeps (some tens of us:
@@ -200,6 +202,26 @@ static void xpbd_executor_start(pool *p, uint32_t threads)
     (void)pthread_attr_destroy(&attr);
 }
 
+/* Takes the pool's lock for an enqueue: blocking until the threads have
+ * started, then by a bounded number of tries (a thread holds it only for a
+ * few instructions, unless the host has descheduled it there). 0: not
+ * taken. */
+static int xpbd_executor_lock(pool *p)
+{
+    if (!atomic_load_explicit(&p->started, memory_order_acquire))
+        return pthread_mutex_lock(&p->lock) == 0;
+    for (unsigned k = 0; k < POOL_LOCK_TRIES; ++k) {
+        if (pthread_mutex_trylock(&p->lock) == 0)
+            return 1;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+    }
+    return 0;
+}
+
 static void *xpbd_executor_enqueue(xpbd_range_task *task, uint32_t count, uint32_t min_range,
                                    uint32_t workers, void *task_ctx, void *user_ctx)
 {
@@ -219,9 +241,7 @@ static void *xpbd_executor_enqueue(xpbd_range_task *task, uint32_t count, uint32
      * host keeps its core busy): then the caller runs the task itself
      * rather than wait for that thread (only the first task waits, while
      * the threads start) */
-    if (seats > 0u && (atomic_load_explicit(&p->started, memory_order_acquire)
-                           ? pthread_mutex_trylock(&p->lock) == 0
-                           : pthread_mutex_lock(&p->lock) == 0)) {
+    if (seats > 0u && xpbd_executor_lock(p)) {
         if (!atomic_load_explicit(&p->started, memory_order_relaxed)) {
             xpbd_executor_start(p, xpbd_executor_pooled.worker_count - 1u);
             atomic_store_explicit(&p->started, 1u, memory_order_release);

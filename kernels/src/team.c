@@ -127,6 +127,7 @@ struct xpbd__team {
     _Atomic uint32_t driving;            /* the driver has started */
     _Atomic uint32_t dismissed;          /* the driver stalled: members leave */
     _Atomic uint32_t sleepers;           /* members asleep on `wake` */
+    _Atomic uint32_t late;               /* a member gave up waiting for the driver */
     pthread_mutex_t lock;                /* for `wake` only */
     pthread_cond_t wake;                 /* a stage, the start or the end, or dismissal */
     _Alignas(64) _Atomic uint32_t done;  /* slices of the stage finished */
@@ -231,6 +232,8 @@ static uint64_t xpbd__team_next(struct xpbd__team *t, uint64_t seen, unsigned *b
  * caller's own core would keep it from doing so). */
 static int xpbd__team_started(struct xpbd__team *t)
 {
+    if (atomic_load(&t->late) && !atomic_load(&t->driving))
+        return 0; /* the executor runs this team's ranges before its driver's */
     for (unsigned spins = 0; spins < XPBD__TEAM_SPINS_SHORT; ++spins) {
         if (atomic_load_explicit(&t->driving, memory_order_acquire))
             return 1;
@@ -253,7 +256,9 @@ static int xpbd__team_started(struct xpbd__team *t)
         timed_out = pthread_cond_timedwait(&t->wake, &t->lock, &until) != 0;
     atomic_fetch_sub(&t->sleepers, 1u);
     pthread_mutex_unlock(&t->lock);
-    return started; /* not started: maybe queued behind this member */
+    if (!started) /* maybe queued behind this member: the others need not wait */
+        atomic_store(&t->late, 1u);
+    return started;
 }
 
 /* Runs slice j of share `share` of `shares` of stage `seq` on member
@@ -390,8 +395,9 @@ static xpbd__team_hint *xpbd__team_hint_of(const xpbd_executor *ex)
         void *had = atomic_load_explicit(&h->enqueue, memory_order_acquire);
         if (had == NULL) {
             if (!atomic_compare_exchange_strong(&h->enqueue, &had, fn)) {
-                if (had == fn && atomic_load(&h->ready) &&
-                    atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user)
+                while (!atomic_load(&h->ready)) /* claimed, its key being written */
+                    XPBD__YIELD();
+                if (had == fn && atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user)
                     return h;
                 continue;
             }
@@ -400,8 +406,9 @@ static xpbd__team_hint *xpbd__team_hint_of(const xpbd_executor *ex)
             atomic_store(&h->ready, 1u);
             return h;
         }
-        if (had == fn && atomic_load(&h->ready) &&
-            atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user)
+        while (!atomic_load(&h->ready)) /* claimed, its key being written */
+            XPBD__YIELD();
+        if (had == fn && atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user)
             return h;
     }
     return NULL;
@@ -422,15 +429,16 @@ static int xpbd__team_resting(xpbd__team_hint *h)
 }
 #endif
 
-/* After a team's step: a stall rests the next steps (twice as many as
- * the last time, at most XPBD__TEAM_REST_MAX); a step shared without one
- * shortens the next rest by one. */
+/* After a team's step: a stall, or a member that waited in vain for the
+ * driver, rests the next steps (twice as many as the last time, at most
+ * XPBD__TEAM_REST_MAX); a step shared without one shortens the next rest
+ * by one. */
 static void xpbd__team_learn(xpbd__team_hint *h, const struct xpbd__team *t)
 {
     if (!h)
         return;
     const uint32_t n = atomic_load_explicit(&h->rest_next, memory_order_relaxed);
-    if (t->stalled) {
+    if (t->stalled || atomic_load_explicit(&t->late, memory_order_relaxed)) {
         atomic_store_explicit(&h->rest_left, n, memory_order_relaxed);
         atomic_store_explicit(&h->rest_next,
                               n < XPBD__TEAM_REST_MAX / 2u ? 2u * n : XPBD__TEAM_REST_MAX,
@@ -461,6 +469,7 @@ void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx)
     atomic_init(&t.driving, 0u);
     atomic_init(&t.dismissed, 0u);
     atomic_init(&t.sleepers, 0u);
+    atomic_init(&t.late, 0u);
     if (pthread_mutex_init(&t.lock, NULL) != 0) {
         drive(ctx);
         return;

@@ -2,8 +2,9 @@
 /* xpbd/executor.h: how the step hands work to the host's threads.
  *
  * A step with threads != 1 on a world big enough for some stage to pay
- * for a second worker makes ONE enqueue: a task over [0, workers) whose
- * range r is member r of a team that stays together for the whole step.
+ * for a second worker makes ONE enqueue: a task over [0, members)
+ * (members = min(workers, 32)) whose range r is member r of a team that
+ * stays together for the whole step.
  * Member 0 runs the step; at each stage (a colour of constraints, the
  * particles' predict, a scan...) it publishes the stage, and the members
  * that have joined each take their share of it, then wait for the next
@@ -63,8 +64,7 @@ typedef struct xpbd_executor {
 } xpbd_executor;
 
 /* The default executor: the library's own pool of threads (started at the
- * first task that can use them; never NULL but where threads cannot be
- * created at all).
+ * first task that can use them). Never NULL.
  *
  * Its ranges are cut from count and min_range only (at most
  * XPBD_EXECUTOR_DEFAULT_RANGES ranges of equal length, the last one shorter,
@@ -74,11 +74,15 @@ typedef struct xpbd_executor {
  * finish() is the caller's, so finish() waits only for ranges running on a
  * thread, never for a thread the host keeps off its core. worker is 0 on
  * the caller and 1 .. workers-1 on the pool's threads, one index per
- * thread. enqueue() returns NULL after running the task itself when it
- * cannot use the pool (one worker, one range, or 16 tasks in flight).
- * worker_count is XPBD_NUM_THREADS if set (a positive number, at most 64),
- * otherwise the CPUs the process may run on; the pool holds worker_count - 1
- * threads, which sleep when there is nothing to do. */
+ * thread within one task (a range that enqueues a task of its own is
+ * worker 0 of that one). enqueue() returns NULL after running the task
+ * itself when it cannot use the pool: one worker, one range, 16 tasks in
+ * flight, no pool thread, or the pool's lock held by a thread the host
+ * has descheduled. worker_count is XPBD_NUM_THREADS if set (a positive
+ * number), otherwise the CPUs the process may run on, at most 64; the pool
+ * starts worker_count - 1 threads at its first task (fewer if the system
+ * refuses some: their ranges then run on the caller), which sleep when
+ * there is nothing to do. */
 XPBD_API const xpbd_executor *xpbd_executor_default(void);
 
 /* The most ranges the default executor cuts a task into. */

@@ -2,9 +2,9 @@
 /* kinds/bend.c: the bending constraints' row of the set-kind table (step/step.h:
  * step_kind). The set is the world's xpbd_quad_set `bends`; its maths is
  * kernels/bend.h. Here: the set's builder (xpbd_bend_set_build_*, on the
- * quad sets' common parts in softbody.c), its checks (the quad set
- * validator over ranges), its pass over the colours with the lambda reset
- * fused into the first one, and its reference pass; and its row on the
+ * quad sets' common parts in softbody.c), its step hooks on the quad
+ * rows' common parts (kinds/quad_rows.h: the checks, the colour passes,
+ * the reference pass) with its set and kernels; and its row on the
  * engine's side (engine/common.h: engine_kind): the bending stencils of a
  * scene, the stencils a tear drops. */
 #ifndef XPBD_SELF
@@ -29,6 +29,7 @@ xpbd_status xpbd_bend_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const doub
 #else
 #include "step/step.h"
 #include "engine/common.h"
+#include "kinds/quad_rows.h"
 
 #include <stddef.h>
 
@@ -57,49 +58,33 @@ static int bend_present(const SFX(xpbd_world) *w)
 
 static R *bend_lambda(const SFX(xpbd_world) *w, uint32_t *slots)
 {
-    *slots = w->bends->slots;
-    return w->bends->lambda;
+    return quad_rows_lambda(w->bends, slots);
 }
 
 static xpbd_status bend_check(step_run *s, uint32_t *stamp, xpbd_step_counters *k)
 {
-    return xpbd__refuse(k, xpbd__step_check_quad_set(s, s->w->bends, stamp, &k->bad_index),
-                        XPBD_PART_BEND, XPBD_FIELD_NONE);
+    return quad_rows_check(s, s->w->bends, stamp, k, XPBD_PART_BEND);
 }
 
 static int bend_pays(const SFX(xpbd_world) *w)
 {
-    const size_t colour = 2 * (size_t)XPBD__MIN_BATCHES * XPBD_BATCH;
-    return w->bends->slots >= colour * (w->bends->colours + 1u);
+    return quad_rows_pays(w->bends);
 }
 
-/* Batches [b0, b1) of colour s->colour, the lambdas reset first in the
- * iteration's first pass. */
 static void bend_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
 {
     step_run *s = ctx;
-    const QS *q = s->set;
-    xpbd__step_zero_batches(s, q->lambda, q->colour_begin, b0, b1);
-    s->part[worker].skipped += s->skt->bending(s->sc.q, q, s->colour, b0, b1, s->hs);
+    quad_rows_task(s, b0, b1, worker, s->skt->bending);
 }
 
-/* One iteration: the colours, then the serial overflow. */
 static void bend_solve(step_run *s, xpbd_step_counters *k)
 {
-    const QS *q = s->w->bends;
-    xpbd__step_run_colours(s, q, bend_task, q->colours, q->colour_begin);
-    xpbd__step_zero_overflow(s, q->lambda, q->overflow_begin, q->slots);
-    s->part[0].skipped +=
-        SFX(xpbd_serial_bending)(s->sc.q, q, q->overflow_begin, q->slots, s->hs);
-    k->solves += q->count;
+    quad_rows_solve(s, k, s->w->bends, bend_task, SFX(xpbd_serial_bending));
 }
 
 static void bend_reference(step_run *s, xpbd_step_counters *k)
 {
-    const QS *q = s->w->bends;
-    XPBD__EACH_COLOUR_RANGE(q, a, b)
-        s->part[0].skipped += SFX(xpbd_serial_bending)(s->sc.q, q, a, b, s->hs);
-    k->solves += q->count;
+    quad_rows_reference(s, k, s->w->bends, SFX(xpbd_serial_bending));
 }
 
 /* The engine's counters: the set's colours. */

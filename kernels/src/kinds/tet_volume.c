@@ -2,9 +2,9 @@
 /* kinds/tet_volume.c: the tetrahedral volume constraints' row of the set-kind table (step/step.h:
  * step_kind). The set is the world's xpbd_quad_set `tets`; its maths is
  * kernels/volume.h. Here: the set's builder (xpbd_tet_set_build_*, on the
- * quad sets' common parts in softbody.c), its checks (the quad set
- * validator over ranges), its pass over the colours with the lambda reset
- * fused into the first one, and its reference pass; and its row on the
+ * quad sets' common parts in softbody.c), its step hooks on the quad
+ * rows' common parts (kinds/quad_rows.h: the checks, the colour passes,
+ * the reference pass) with its set and kernels; and its row on the
  * engine's side (engine/common.h: engine_kind): the tetrahedra of a scene,
  * the cells a tear drops when it cuts one of their six pairs. */
 #ifndef XPBD_SELF
@@ -29,6 +29,7 @@ xpbd_status xpbd_tet_set_build_f64(xpbd_quad_set_f64 *out, size_t n, const doubl
 #else
 #include "step/step.h"
 #include "engine/common.h"
+#include "kinds/quad_rows.h"
 
 #include <stddef.h>
 
@@ -56,49 +57,33 @@ static int tet_present(const SFX(xpbd_world) *w)
 
 static R *tet_lambda(const SFX(xpbd_world) *w, uint32_t *slots)
 {
-    *slots = w->tets->slots;
-    return w->tets->lambda;
+    return quad_rows_lambda(w->tets, slots);
 }
 
 static xpbd_status tet_check(step_run *s, uint32_t *stamp, xpbd_step_counters *k)
 {
-    return xpbd__refuse(k, xpbd__step_check_quad_set(s, s->w->tets, stamp, &k->bad_index),
-                        XPBD_PART_TET, XPBD_FIELD_NONE);
+    return quad_rows_check(s, s->w->tets, stamp, k, XPBD_PART_TET);
 }
 
 static int tet_pays(const SFX(xpbd_world) *w)
 {
-    const size_t colour = 2 * (size_t)XPBD__MIN_BATCHES * XPBD_BATCH;
-    return w->tets->slots >= colour * (w->tets->colours + 1u);
+    return quad_rows_pays(w->tets);
 }
 
-/* Batches [b0, b1) of colour s->colour, the lambdas reset first in the
- * iteration's first pass. */
 static void tet_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
 {
     step_run *s = ctx;
-    const QS *q = s->set;
-    xpbd__step_zero_batches(s, q->lambda, q->colour_begin, b0, b1);
-    s->part[worker].skipped += s->skt->tet_volume(s->sc.q, q, s->colour, b0, b1, s->hs);
+    quad_rows_task(s, b0, b1, worker, s->skt->tet_volume);
 }
 
-/* One iteration: the colours, then the serial overflow. */
 static void tet_solve(step_run *s, xpbd_step_counters *k)
 {
-    const QS *q = s->w->tets;
-    xpbd__step_run_colours(s, q, tet_task, q->colours, q->colour_begin);
-    xpbd__step_zero_overflow(s, q->lambda, q->overflow_begin, q->slots);
-    s->part[0].skipped +=
-        SFX(xpbd_serial_tet_volume)(s->sc.q, q, q->overflow_begin, q->slots, s->hs);
-    k->solves += q->count;
+    quad_rows_solve(s, k, s->w->tets, tet_task, SFX(xpbd_serial_tet_volume));
 }
 
 static void tet_reference(step_run *s, xpbd_step_counters *k)
 {
-    const QS *q = s->w->tets;
-    XPBD__EACH_COLOUR_RANGE(q, a, b)
-        s->part[0].skipped += SFX(xpbd_serial_tet_volume)(s->sc.q, q, a, b, s->hs);
-    k->solves += q->count;
+    quad_rows_reference(s, k, s->w->tets, SFX(xpbd_serial_tet_volume));
 }
 
 /* The engine's counters: the set's colours, the largest volume error and

@@ -350,12 +350,28 @@ static int xb_cloth_best(int side, int v, xpbd_isa isa, uint32_t threads,
 
 const xb_cloth_mode xb_cloth_modes[XB_CLOTH_MODES] = {{"sub10", 10, 1}, {"iter10", 1, 10}};
 
-/* One configuration (variant, side, mode): the scalar one-thread run first,
- * the reference of every row's rate ratio and bitwise check, then every
- * ISA x thread count. Appends the reported rows at r[*n]. Returns 0 or -1. */
+/* One row: the busy threads of `load` run while the row is measured.
+ * Returns 0 or -1. */
+static int xb_cloth_loaded(xb_load load, int side, int v, xpbd_isa isa, uint32_t threads,
+                           const xb_cloth_mode *mode, int frames, int quick, double *best,
+                           uint64_t *solves, float **xyz)
+{
+    int failed;
+    xb_load_state *busy = xb_load_start(load, &failed);
+    if (failed)
+        return -1;
+    const int rc = xb_cloth_best(side, v, isa, threads, mode, frames, quick, best, solves, xyz);
+    xb_load_stop(busy);
+    return rc;
+}
+
+/* One configuration (variant, side, mode): the quiet scalar one-thread run
+ * first, the reference of every row's rate ratio and bitwise check, then
+ * every load x ISA x thread count. Appends the reported rows at r[*n].
+ * Returns 0 or -1. */
 static int xb_cloth_config(const xb_plan *plan, const xb_options *opt, const uint32_t *threads,
-                           size_t nthreads, int v, int side, const xb_cloth_mode *mode,
-                           int frames, xb_cloth_row *r, size_t *n)
+                           size_t nthreads, const xb_load *loads, size_t nloads, int v, int side,
+                           const xb_cloth_mode *mode, int frames, xb_cloth_row *r, size_t *n)
 {
     static const char *const variants[XB_VARIANTS] = {"structural", "shear", "shear_runs"};
     const size_t edges = (size_t)2 * side * (side - 1) +
@@ -373,48 +389,53 @@ static int xb_cloth_config(const xb_plan *plan, const xb_options *opt, const uin
         return -1;
     }
     const double ref_rate = (double)ref_solves / ref_sec;
-    for (size_t t = 0; t < plan->isa_count; ++t) {
-        const xpbd_isa isa = plan->isa[t];
-        double one_thread = 0; /* this ISA's one-thread rate, once measured */
-        for (size_t k = 0; k < nthreads; ++k) {
-            double sec = ref_sec;
-            uint64_t solves = ref_solves;
-            int equal = 1;
-            if (isa != XPBD_ISA_SCALAR || threads[k] != 1) {
-                float *xyz = NULL;
-                if (plan->progress)
-                    fprintf(stderr, "\rxpbd-bench: cloth %-10s %3dx%-3d %-6s %-6s %u threads  ",
-                            variants[v], side, side, mode->name, xpbd_isa_name(isa),
-                            (unsigned)threads[k]);
-                if (xb_cloth_best(side, v, isa, threads[k], mode, frames, opt->quick, &sec,
-                                  &solves, &xyz) != 0) {
+    for (size_t l = 0; l < nloads; ++l)
+        for (size_t t = 0; t < plan->isa_count; ++t) {
+            const xb_load load = loads[l];
+            const xpbd_isa isa = plan->isa[t];
+            double one_thread = 0; /* this ISA's one-thread rate under this load, once measured */
+            for (size_t k = 0; k < nthreads; ++k) {
+                double sec = ref_sec;
+                uint64_t solves = ref_solves;
+                int equal = 1;
+                if (load != XB_LOAD_QUIET || isa != XPBD_ISA_SCALAR || threads[k] != 1) {
+                    float *xyz = NULL;
+                    if (plan->progress)
+                        fprintf(stderr,
+                                "\rxpbd-bench: cloth %-10s %3dx%-3d %-6s %-6s %u threads%s%s  ",
+                                variants[v], side, side, mode->name, xpbd_isa_name(isa),
+                                (unsigned)threads[k], load != XB_LOAD_QUIET ? " load " : "",
+                                load != XB_LOAD_QUIET ? xb_load_name(load) : "");
+                    if (xb_cloth_loaded(load, side, v, isa, threads[k], mode, frames, opt->quick,
+                                        &sec, &solves, &xyz) != 0) {
+                        free(xyz);
+                        free(ref);
+                        return -1;
+                    }
+                    equal = xyz && memcmp(ref, xyz, bytes) == 0;
                     free(xyz);
-                    free(ref);
-                    return -1;
                 }
-                equal = xyz && memcmp(ref, xyz, bytes) == 0;
-                free(xyz);
+                const double rate = (double)solves / sec;
+                if (threads[k] == 1)
+                    one_thread = rate;
+                if (!plan->isa_on[isa])
+                    continue;
+                xb_cloth_row *row = &r[(*n)++];
+                row->variant = variants[v];
+                row->n = side;
+                row->edges = edges;
+                row->isa = isa;
+                row->threads = threads[k];
+                row->load = load;
+                row->mode = mode->name;
+                row->frames = frames;
+                row->seconds = sec;
+                row->edge_solves_per_s = rate;
+                row->ratio_vs_scalar = rate / ref_rate;
+                row->speedup_vs_1thread = one_thread > 0 ? rate / one_thread : 0;
+                row->bitwise_equal = equal;
             }
-            const double rate = (double)solves / sec;
-            if (threads[k] == 1)
-                one_thread = rate;
-            if (!plan->isa_on[isa])
-                continue;
-            xb_cloth_row *row = &r[(*n)++];
-            row->variant = variants[v];
-            row->n = side;
-            row->edges = edges;
-            row->isa = isa;
-            row->threads = threads[k];
-            row->mode = mode->name;
-            row->frames = frames;
-            row->seconds = sec;
-            row->edge_solves_per_s = rate;
-            row->ratio_vs_scalar = rate / ref_rate;
-            row->speedup_vs_1thread = one_thread > 0 ? rate / one_thread : 0;
-            row->bitwise_equal = equal;
         }
-    }
     free(ref);
     return 0;
 }
@@ -433,11 +454,15 @@ size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows)
     for (size_t k = 0; k < nthreads; ++k)
         if (threads[k] == 0)
             return 0;
+    static const xb_load quiet = XB_LOAD_QUIET;
+    const xb_load *loads = opt->load_count ? opt->loads : &quiet;
+    const size_t nloads = opt->load_count ? opt->load_count : 1;
     static const int full_sides[] = {32, 64, 128, 256}, quick_sides[] = {32, 64};
     const int *sides = opt->quick ? quick_sides : full_sides;
     const int nsides = opt->quick ? 2 : 4;
     const int frames = opt->quick ? 60 : 300;
-    const size_t cap = XB_VARIANTS * (size_t)nsides * XB_CLOTH_MODES * XPBD_ISA_COUNT * nthreads;
+    const size_t cap =
+        XB_VARIANTS * (size_t)nsides * XB_CLOTH_MODES * XPBD_ISA_COUNT * nthreads * nloads;
     xb_cloth_row *r = calloc(cap, sizeof *r);
     if (!r)
         return 0;
@@ -445,8 +470,8 @@ size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows)
     for (int v = 0; v < XB_VARIANTS; ++v)
         for (int s = 0; s < nsides; ++s)
             for (int m = 0; m < XB_CLOTH_MODES; ++m)
-                if (xb_cloth_config(&plan, opt, threads, nthreads, v, sides[s], &xb_cloth_modes[m],
-                                    frames, r, &n) != 0) {
+                if (xb_cloth_config(&plan, opt, threads, nthreads, loads, nloads, v, sides[s],
+                                    &xb_cloth_modes[m], frames, r, &n) != 0) {
                     free(r);
                     return 0;
                 }

@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <xpbd/xpbd.h>
 
+#include "bench_load.h"
+
 typedef struct xb_row {
     const char *kernel;     /* "predict", "update_velocity", "distance_xpbd", ...
                              * (xb_kernel_name lists them) */
@@ -52,6 +54,9 @@ typedef struct xb_options {
     int progress;           /* 1: one progress line per measurement on stderr */
     const uint32_t *threads; /* cloth: the step's thread counts (>= 1), each run */
     size_t thread_count;     /* entries of threads; 0 = one thread only */
+    const xb_load *loads;    /* cloth: what runs next to each row (bench_load.h), each
+                              * run in turn */
+    size_t load_count;       /* entries of loads; 0 = quiet only */
 } xb_options;
 
 /* Runs every kernel x supported ISA x precision x size. *rows receives a
@@ -102,7 +107,8 @@ double xb_footprint_per_item(const char *kernel, const char *precision);
  * "sub10" (10 substeps x 1 iteration, what engines that substep call "10
  * iterations": the like-for-like mode) and "iter10" (1 substep x 10
  * iterations). Grids 32, 64, 128, 256 and 300 frames (quick: 32, 64 and 60
- * frames). Each ISA runs at each of opt->threads (cfg.threads). */
+ * frames). Each ISA runs at each of opt->threads (cfg.threads), under each
+ * of opt->loads (the busy threads run only while the row is measured). */
 typedef struct xb_cloth_mode {
     const char *name;
     uint32_t substeps, iterations;
@@ -116,21 +122,26 @@ typedef struct xb_cloth_row {
     size_t edges;              /* constraints */
     xpbd_isa isa;
     uint32_t threads;          /* cfg.threads of the run */
+    xb_load load;              /* the busy threads next to the run */
     const char *mode;          /* "sub10" or "iter10" */
     int frames;
     double seconds;            /* best wall time for all frames */
     double edge_solves_per_s;  /* edges x iterations per frame x frames / seconds */
-    double ratio_vs_scalar;    /* this row's rate / the scalar one-thread rate (same run) */
-    double speedup_vs_1thread; /* this row's rate / the same ISA's one-thread rate (0 when
-                                * one thread was not run) */
-    int bitwise_equal;         /* final positions identical to the scalar one-thread run's */
+    double ratio_vs_scalar;    /* this row's rate / the quiet scalar one-thread rate (same
+                                * run) */
+    double speedup_vs_1thread; /* this row's rate / the same ISA's one-thread rate under the
+                                * same load (0 when one thread was not run) */
+    int bitwise_equal;         /* final positions identical to the quiet scalar one-thread
+                                * run's */
 } xb_cloth_row;
 
-/* Runs the cloth scene for every variant x N x mode x ISA x thread count
- * (opt->isas filters the ISAs reported; opt->threads; opt->quick); the scalar
- * one-thread run is always made, as the reference. *rows receives a
+/* Runs the cloth scene for every variant x N x mode x load x ISA x thread
+ * count (opt->isas filters the ISAs reported; opt->threads; opt->loads;
+ * opt->quick); the quiet scalar one-thread run is always made, as the
+ * reference. *rows receives a
  * malloc'd array; returns the row count, 0 on failure (a step error, a
- * thread count of 0, out of memory). */
+ * thread count of 0, busy threads that could not be started, out of
+ * memory). */
 size_t xb_cloth(const xb_options *opt, xb_cloth_row **rows);
 
 /* The shear cloth of side n (sub10, one thread, best path, `frames`

@@ -37,6 +37,8 @@
 #define XB_CLOTH_TARGET_2T_256 1.8
 /* --threads: at most this many counts */
 #define XB_MAX_THREAD_COUNTS 16
+/* --load: 0, 1 and all */
+#define XB_MAX_LOADS 3
 
 static void usage(FILE *f)
 {
@@ -44,7 +46,7 @@ static void usage(FILE *f)
             "usage: xpbd-bench [--quick] [--out FILE] [--cloth-out FILE] [--kernels a,b]\n"
             "                  [--isa a,b] [--precision f32,f64] [--max-log2 K]\n"
             "                  [--no-cloth | --cloth-only] [--no-sleep] [--threads LIST]\n"
-            "                  [--peer bullet]\n"
+            "                  [--load LIST] [--peer bullet]\n"
             "\n"
             "Times every kernel on every ISA path this CPU runs, both precisions, from\n"
             "in-cache (2^10 items) to out-of-cache (2^K items, default K = 23) sizes,\n"
@@ -67,7 +69,8 @@ static void usage(FILE *f)
             "                     colouring option) n edges\n"
             "                     isa threads mode edge_solves_per_s ratio_vs_scalar\n"
             "                     speedup_vs_1thread frames seconds bitwise_equal (final\n"
-            "                     positions == the scalar one-thread run's)\n"
+            "                     positions == the scalar one-thread run's); with --load\n"
+            "                     other than 0, a last column load (0, 1, all)\n"
             "  --kernels a,b      only these kernels:");
     int col = 40;
     for (size_t i = 0; xb_kernel_name(i); ++i) {
@@ -98,10 +101,19 @@ static void usage(FILE *f)
             "  --cloth-only       only the cloth scene\n"
             "  --no-sleep         skip the sleeping measurement\n"
             "  --threads LIST     cloth: the step's thread counts, e.g. 1,2 (default 1)\n"
+            "  --load LIST        cloth: each row also under load, e.g. 0,1,all (default 0):\n"
+            "                     0 quiet, 1 one busy thread pinned to the last CPU this\n"
+            "                     process may run on, all one pinned to each of its CPUs;\n"
+            "                     they spin only while the row is measured (the bench's\n"
+            "                     own threads are not pinned); with a load other than 0\n"
+            "                     the table, the headline and the TSV get a load column,\n"
+            "                     x1t is against one thread under the same load, x and\n"
+            "                     state against the quiet scalar one-thread run\n"
             "  --peer bullet      cloth: the same cloth in Bullet's btSoftBody (links only,\n"
             "                     same substeps, frames and pins; stiffness matched to the\n"
-            "                     compliance), both rates and their ratio; needs a build\n"
-            "                     that found Bullet (apt-get install libbullet-dev)\n"
+            "                     compliance), both rates and their ratio (against the\n"
+            "                     first --load's rows); needs a build that found Bullet\n"
+            "                     (apt-get install libbullet-dev)\n"
             "  --help             this text\n"
             "\n"
             "Timing: best of 5 loops of >= 20 ms each (quick: 3 of >= 1 ms), CLOCK_MONOTONIC,\n"
@@ -510,51 +522,77 @@ static int write_tsv(const char *path, const xb_row *r, size_t n)
     return 0;
 }
 
-/* The fastest row of one variant, side, mode and thread count (NULL if none). */
+/* The fastest row of one variant, side, mode, thread count and load (NULL
+ * if none). */
 static const xb_cloth_row *cloth_best(const xb_cloth_row *r, size_t n, const char *variant,
-                                      int side, const char *mode, uint32_t threads)
+                                      int side, const char *mode, uint32_t threads, xb_load load)
 {
     const xb_cloth_row *b = NULL;
     for (size_t i = 0; i < n; ++i)
-        if (r[i].n == side && r[i].threads == threads && strcmp(r[i].variant, variant) == 0 &&
+        if (r[i].n == side && r[i].threads == threads && r[i].load == load &&
+            strcmp(r[i].variant, variant) == 0 &&
             strcmp(r[i].mode, mode) == 0 && (!b || r[i].edge_solves_per_s > b->edge_solves_per_s))
             b = &r[i];
     return b;
 }
 
+/* 1 unless the loads are the quiet one alone: the tables then have no load
+ * column, as before there were loads. */
+static int show_loads(const xb_load *loads, size_t nloads)
+{
+    return !(nloads == 1 && loads[0] == XB_LOAD_QUIET);
+}
+
 /* The headline: sub10 (the like-for-like mode), shear in input order and
- * with the runs colouring, best path, per thread count, against the
- * targets. */
+ * with the runs colouring, best path, per load and thread count, against
+ * the targets (those of a quiet machine: loaded rows give their ratio to
+ * one thread under the same load, and a loaded thread its ratio to the
+ * quiet one). */
 static void cloth_headline(const xb_cloth_row *r, size_t n, const uint32_t *threads,
-                           size_t nthreads)
+                           size_t nthreads, const xb_load *loads, size_t nloads)
 {
     printf("\nHeadline: sub10 (10 substeps x 1 iteration), shear (shear_runs: the set built\n"
            "with xpbd_colouring_options.runs), best path\n");
     static const int sides[2] = {64, 256};
     static const char *const variants[2] = {"shear", "shear_runs"};
+    const int with_load = show_loads(loads, nloads);
     for (int vs = 0; vs < 4; ++vs) {
         const int v = vs / 2, s = vs % 2;
-        const xb_cloth_row *one = cloth_best(r, n, variants[v], sides[s], "sub10", 1);
-        for (size_t k = 0; k < nthreads; ++k) {
-            const xb_cloth_row *b = cloth_best(r, n, variants[v], sides[s], "sub10", threads[k]);
-            if (!b)
-                continue;
-            printf("  %-10s %3dx%-3d %u thread%s %-6s %7.0f M edge solves/s", variants[v],
-                   sides[s], sides[s], (unsigned)threads[k], threads[k] == 1 ? " " : "s",
-                   xpbd_isa_name(b->isa), b->edge_solves_per_s / 1e6);
-            if (threads[k] == 1) {
-                const double target = s ? XB_CLOTH_TARGET_256 : XB_CLOTH_TARGET_64;
-                printf("   (target per core >= %.0f M/s: %s)", target / 1e6,
-                       b->edge_solves_per_s >= target ? "met" : "BELOW");
-            } else if (one && threads[k] == 2) {
-                const double x = b->edge_solves_per_s / one->edge_solves_per_s;
-                const double target = s ? XB_CLOTH_TARGET_2T_256 : XB_CLOTH_TARGET_2T_64;
-                printf("   %.2fx one thread (target >= %.1fx: %s)", x, target,
-                       x >= target ? "met" : "BELOW");
-            } else if (one) {
-                printf("   %.2fx one thread", b->edge_solves_per_s / one->edge_solves_per_s);
+        const xb_cloth_row *quiet =
+            cloth_best(r, n, variants[v], sides[s], "sub10", 1, XB_LOAD_QUIET);
+        for (size_t l = 0; l < nloads; ++l) {
+            const xb_load load = loads[l];
+            const xb_cloth_row *one = cloth_best(r, n, variants[v], sides[s], "sub10", 1, load);
+            for (size_t k = 0; k < nthreads; ++k) {
+                const xb_cloth_row *b =
+                    cloth_best(r, n, variants[v], sides[s], "sub10", threads[k], load);
+                if (!b)
+                    continue;
+                printf("  %-10s %3dx%-3d %u thread%s ", variants[v], sides[s], sides[s],
+                       (unsigned)threads[k], threads[k] == 1 ? " " : "s");
+                if (with_load)
+                    printf("load %-3s ", xb_load_name(load));
+                printf("%-6s %7.0f M edge solves/s", xpbd_isa_name(b->isa),
+                       b->edge_solves_per_s / 1e6);
+                if (threads[k] == 1 && load != XB_LOAD_QUIET) {
+                    if (quiet)
+                        printf("   %.2fx quiet", b->edge_solves_per_s / quiet->edge_solves_per_s);
+                } else if (threads[k] == 1) {
+                    const double target = s ? XB_CLOTH_TARGET_256 : XB_CLOTH_TARGET_64;
+                    printf("   (target per core >= %.0f M/s: %s)", target / 1e6,
+                           b->edge_solves_per_s >= target ? "met" : "BELOW");
+                } else if (one && threads[k] == 2 && load == XB_LOAD_QUIET) {
+                    const double x = b->edge_solves_per_s / one->edge_solves_per_s;
+                    const double target = s ? XB_CLOTH_TARGET_2T_256 : XB_CLOTH_TARGET_2T_64;
+                    printf("   %.2fx one thread (target >= %.1fx: %s)", x, target,
+                           x >= target ? "met" : "BELOW");
+                } else if (one) {
+                    printf("   %.2fx one thread", b->edge_solves_per_s / one->edge_solves_per_s);
+                    if (load != XB_LOAD_QUIET)
+                        printf(" under load %s", xb_load_name(load));
+                }
+                printf("\n");
             }
-            printf("\n");
         }
     }
 }
@@ -562,22 +600,34 @@ static void cloth_headline(const xb_cloth_row *r, size_t n, const uint32_t *thre
 /* Returns the number of rows whose final state differs from the scalar
  * one-thread run's, or -1 on I/O error. */
 static int cloth_report(const char *path, const xb_cloth_row *r, size_t n,
-                        const uint32_t *threads, size_t nthreads)
+                        const uint32_t *threads, size_t nthreads, const xb_load *loads,
+                        size_t nloads)
 {
+    const int with_load = show_loads(loads, nloads);
     printf("\nCloth: N x N grid flat in the horizontal plane, 0.25 m spacing, two corners\n"
            "pinned, compliance 1e-5, g = -9.81, 1/60 s frames, xpbd_step_f32\n"
            "(measure_residual = 0). sub10 = 10 substeps x 1 iteration (what engines that\n"
            "substep call \"10 iterations\"), iter10 = 1 substep x 10 iterations. Rate = edges\n"
            "x 10 x frames / wall time of all frames; x = rate / scalar's with one thread;\n"
            "x1t = rate / the same path's with one thread. state: final positions against\n"
-           "the scalar one-thread run's, bit for bit.\n\n");
-    printf("%-10s %4s %7s %-6s %-6s %3s %6s %9s %11s %7s %6s %s\n", "variant", "N", "edges",
-           "mode", "isa", "thr", "frames", "seconds", "M solves/s", "x", "x1t", "state");
+           "the scalar one-thread run's, bit for bit.\n");
+    if (with_load)
+        printf("load: busy threads next to the row (0 none, 1 one pinned to the last CPU,\n"
+               "all one pinned to each CPU); x and state against the quiet scalar run, x1t\n"
+               "against one thread under the same load.\n");
+    printf("\n%-10s %4s %7s %-6s %-6s %3s", "variant", "N", "edges", "mode", "isa", "thr");
+    if (with_load)
+        printf(" %-4s", "load");
+    printf(" %6s %9s %11s %7s %6s %s\n", "frames", "seconds", "M solves/s", "x", "x1t",
+           "state");
     int mismatches = 0;
     for (size_t i = 0; i < n; ++i) {
-        printf("%-10s %4d %7zu %-6s %-6s %3u %6d %9.4f %11.1f %6.2fx", r[i].variant, r[i].n,
-               r[i].edges, r[i].mode, xpbd_isa_name(r[i].isa), (unsigned)r[i].threads,
-               r[i].frames, r[i].seconds, r[i].edge_solves_per_s / 1e6, r[i].ratio_vs_scalar);
+        printf("%-10s %4d %7zu %-6s %-6s %3u", r[i].variant, r[i].n, r[i].edges, r[i].mode,
+               xpbd_isa_name(r[i].isa), (unsigned)r[i].threads);
+        if (with_load)
+            printf(" %-4s", xb_load_name(r[i].load));
+        printf(" %6d %9.4f %11.1f %6.2fx", r[i].frames, r[i].seconds,
+               r[i].edge_solves_per_s / 1e6, r[i].ratio_vs_scalar);
         if (r[i].speedup_vs_1thread > 0)
             printf(" %5.2fx", r[i].speedup_vs_1thread);
         else
@@ -585,19 +635,24 @@ static int cloth_report(const char *path, const xb_cloth_row *r, size_t n,
         printf(" %s\n", r[i].bitwise_equal ? "= scalar" : "DIFFERS FROM SCALAR");
         mismatches += !r[i].bitwise_equal;
     }
-    cloth_headline(r, n, threads, nthreads);
+    cloth_headline(r, n, threads, nthreads, loads, nloads);
     FILE *f = fopen(path, "w");
     if (!f) {
         perror(path);
         return -1;
     }
     fprintf(f, "variant\tn\tedges\tisa\tthreads\tmode\tedge_solves_per_s\tratio_vs_scalar"
-               "\tspeedup_vs_1thread\tframes\tseconds\tbitwise_equal\n");
-    for (size_t i = 0; i < n; ++i)
-        fprintf(f, "%s\t%d\t%zu\t%s\t%u\t%s\t%.6g\t%.6g\t%.6g\t%d\t%.6g\t%d\n", r[i].variant,
+               "\tspeedup_vs_1thread\tframes\tseconds\tbitwise_equal%s\n",
+            with_load ? "\tload" : "");
+    for (size_t i = 0; i < n; ++i) {
+        fprintf(f, "%s\t%d\t%zu\t%s\t%u\t%s\t%.6g\t%.6g\t%.6g\t%d\t%.6g\t%d", r[i].variant,
                 r[i].n, r[i].edges, xpbd_isa_name(r[i].isa), (unsigned)r[i].threads, r[i].mode,
                 r[i].edge_solves_per_s, r[i].ratio_vs_scalar, r[i].speedup_vs_1thread,
                 r[i].frames, r[i].seconds, r[i].bitwise_equal);
+        if (with_load)
+            fprintf(f, "\t%s", xb_load_name(r[i].load));
+        fprintf(f, "\n");
+    }
     if (fclose(f) != 0) {
         perror(path);
         return -1;
@@ -608,7 +663,7 @@ static int cloth_report(const char *path, const xb_cloth_row *r, size_t n,
 /* The peer's rates next to xpbd's (best path, one thread, and the most
  * threads measured) on the same cloth. */
 static void peer_report(const xb_peer_row *p, size_t np, const xb_cloth_row *r, size_t n,
-                        uint32_t most_threads)
+                        uint32_t most_threads, xb_load load)
 {
     printf("\nPeer: the same cloth in Bullet's btSoftBody (links only; an internal step per\n"
            "substep, piterations = iterations; link stiffness kLST matched to compliance\n"
@@ -621,9 +676,9 @@ static void peer_report(const xb_peer_row *p, size_t np, const xb_cloth_row *r, 
         printf(" | %8s%3u thr M/s %7s", "xpbd", (unsigned)most_threads, "x");
     printf(" | %s\n", "mean y xpbd / Bullet");
     for (size_t i = 0; i < np; ++i) {
-        const xb_cloth_row *one = cloth_best(r, n, p[i].variant, p[i].n, p[i].mode, 1);
+        const xb_cloth_row *one = cloth_best(r, n, p[i].variant, p[i].n, p[i].mode, 1, load);
         const xb_cloth_row *most =
-            most_threads > 1 ? cloth_best(r, n, p[i].variant, p[i].n, p[i].mode, most_threads)
+            most_threads > 1 ? cloth_best(r, n, p[i].variant, p[i].n, p[i].mode, most_threads, load)
                              : NULL;
         printf("%-10s %4d %7zu %-6s %5.3f %11.1f | ", p[i].variant, p[i].n, p[i].edges,
                p[i].mode, (double)p[i].stiffness, p[i].edge_solves_per_s / 1e6);
@@ -670,6 +725,36 @@ static size_t parse_threads(const char *list, uint32_t *out)
             out[j] = out[j - 1];
             out[j - 1] = t;
         }
+    return k;
+}
+
+/* Parses --load: comma-separated 0, 1 and all, no repeats, into that
+ * order. Returns the count, 0 on a bad list. */
+static size_t parse_loads(const char *list, xb_load *out)
+{
+    int on[XB_MAX_LOADS] = {0, 0, 0};
+    const char *s = list;
+    if (!*s)
+        return 0;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        const size_t len = e ? (size_t)(e - s) : strlen(s);
+        int which = -1;
+        for (int l = 0; l < XB_MAX_LOADS; ++l)
+            if (strlen(xb_load_name((xb_load)l)) == len &&
+                strncmp(s, xb_load_name((xb_load)l), len) == 0)
+                which = l;
+        if (which < 0 || on[which])
+            return 0;
+        on[which] = 1;
+        s += len;
+        if (*s == ',' && !*++s)
+            return 0; /* trailing comma */
+    }
+    size_t k = 0;
+    for (int l = 0; l < XB_MAX_LOADS; ++l)
+        if (on[l])
+            out[k++] = (xb_load)l;
     return k;
 }
 
@@ -739,6 +824,7 @@ static int bench_kernels(const xb_options *opt, const char *out)
 static int bench_cloth(const xb_options *opt, const char *cloth_out, const uint32_t *threads,
                        size_t nthreads, int peer, int *status)
 {
+    static const xb_load quiet = XB_LOAD_QUIET;
     xb_cloth_row *rows = NULL;
     const double t0 = now();
     const size_t n = xb_cloth(opt, &rows);
@@ -748,7 +834,8 @@ static int bench_cloth(const xb_options *opt, const char *cloth_out, const uint3
                         "memory)\n");
         return 2;
     }
-    const int bad = cloth_report(cloth_out, rows, n, threads, nthreads);
+    const int bad = cloth_report(cloth_out, rows, n, threads, nthreads,
+                                 opt->load_count ? opt->loads : &quiet, opt->load_count ? opt->load_count : 1);
     if (bad < 0) {
         *status = 1;
     } else {
@@ -790,7 +877,7 @@ static int bench_cloth(const xb_options *opt, const char *cloth_out, const uint3
             for (size_t k = 0; k < nthreads; ++k)
                 if (threads[k] > most)
                     most = threads[k];
-            peer_report(prow, np, rows, n, most);
+            peer_report(prow, np, rows, n, most, opt->load_count ? opt->loads[0] : XB_LOAD_QUIET);
             printf("peer: %zu runs, %.1f s\n", np, now() - tp);
         }
         free(prow);
@@ -807,6 +894,8 @@ int main(int argc, char **argv)
     int do_kernels = 1, do_cloth = 1, do_sleep = 1, peer = 0;
     uint32_t threads[XB_MAX_THREAD_COUNTS] = {1};
     size_t nthreads = 1;
+    xb_load loads[XB_MAX_LOADS] = {XB_LOAD_QUIET};
+    size_t nloads = 1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const int has_value = i + 1 < argc;
@@ -837,6 +926,13 @@ int main(int argc, char **argv)
                 fprintf(stderr, "xpbd-bench: --threads wants distinct counts in 1..1024, "
                                 "comma-separated, at most %d (e.g. 1,2)\n",
                         XB_MAX_THREAD_COUNTS);
+                return 2;
+            }
+        } else if (strcmp(a, "--load") == 0 && has_value) {
+            nloads = parse_loads(argv[++i], loads);
+            if (nloads == 0) {
+                fprintf(stderr, "xpbd-bench: --load wants 0, 1 and/or all, comma-separated, "
+                                "each once (e.g. 0,1,all)\n");
                 return 2;
             }
         } else if (strcmp(a, "--peer") == 0 && has_value) {
@@ -870,6 +966,8 @@ int main(int argc, char **argv)
     opt.progress = isatty(STDERR_FILENO);
     opt.threads = threads;
     opt.thread_count = nthreads;
+    opt.loads = loads;
+    opt.load_count = nloads;
 
     printf("xpbd-bench%s: xpbd %u, best path %s%s\n", opt.quick ? " --quick" : "",
            xpbd_version(), xpbd_isa_name(xpbd_isa_best()),

@@ -117,7 +117,7 @@ static xpbd_status tg_node(const tg_in *in, xpbd_mesh_data *m, int64_t *base, xp
                                          "boundary marker flag"};
     static const int64_t lo[4] = {0, 3, 0, 0}, hi[4] = {INT64_MAX, 3, INT64_MAX, 1};
     int64_t h[4] = {0, 3, 0, 0};
-    size_t hl, ho;
+    size_t hl = 0, ho = 0;
     xpbd_status st = tg_header(&t, 4, names, lo, hi, h, &hl, &ho);
     if (st != XPBD_OK)
         return st;
@@ -175,7 +175,7 @@ static xpbd_status tg_ele(const tg_in *in, xpbd_mesh_data *m, int64_t base, xpbd
     static const char *const names[3] = {"tet count", "points per tet", "attribute count"};
     static const int64_t lo[3] = {0, 4, 0}, hi[3] = {INT64_MAX, 10, INT64_MAX};
     int64_t h[3] = {0, 4, 0};
-    size_t hl, ho;
+    size_t hl = 0, ho = 0;
     xpbd_status st = tg_header(&t, 3, names, lo, hi, h, &hl, &ho);
     if (st != XPBD_OK)
         return st;
@@ -199,7 +199,7 @@ static xpbd_status tg_ele(const tg_in *in, xpbd_mesh_data *m, int64_t base, xpbd
         if ((st = tg_number(&t, "tet number", i, &base)) != XPBD_OK)
             return st;
         for (int64_t c = 0; c < h[1]; ++c) {
-            uint32_t idx;
+            uint32_t idx = 0;
             if ((st = tg_corner(&t, base, m->particles, &idx)) != XPBD_OK)
                 return st;
             if (c < 4)
@@ -229,7 +229,7 @@ static xpbd_status tg_face(const tg_in *in, xpbd_mesh_data *m, int64_t base, xpb
     static const char *const names[2] = {"face count", "boundary marker flag"};
     static const int64_t lo[2] = {0, 0}, hi[2] = {INT64_MAX, 1};
     int64_t h[2] = {0, 0};
-    size_t hl, ho;
+    size_t hl = 0, ho = 0;
     xpbd_status st = tg_header(&t, 2, names, lo, hi, h, &hl, &ho);
     if (st != XPBD_OK)
         return st;

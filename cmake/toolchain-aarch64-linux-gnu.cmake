@@ -6,7 +6,7 @@
 #                   libc6-dev-arm64-cross qemu-user
 #   cmake --workflow --preset ci-aarch64
 #
-# The OpenMP runtime (libgomp1-arm64-cross) comes with the cross gcc.
+# The library's threads are POSIX threads (libc6-dev-arm64-cross).
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 

@@ -9,10 +9,12 @@
  * CTest runs this group with XPBD_NUM_THREADS=4: then worker_count is 4
  * (checked) and the pool's three threads take ranges beside the caller,
  * so the parallel path is exercised even on a machine with fewer cores. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "test.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define XT_EXEC_MAX_COUNT 100000u
 #define XT_EXEC_MAX_CALLS 4096u
@@ -195,9 +197,77 @@ static void executor_default_partials(void)
     }
 }
 
+/* The pool's threads do run ranges: a task whose first range on the
+ * caller (worker 0) waits, for at most 10 s, until a range has run on
+ * another worker (a pool that never started a thread leaves every range to
+ * the caller: the cover and partials checks above would still pass). */
+typedef struct xt_exec_seen {
+    atomic_uint other;  /* a range ran on a worker other than 0 */
+    atomic_uint waited; /* a range on worker 0 has waited (only one does) */
+} xt_exec_seen;
+
+static void xt_exec_wait_other(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)begin;
+    (void)end;
+    xt_exec_seen *s = ctx;
+    if (worker != 0u) {
+        atomic_store(&s->other, 1u);
+        return;
+    }
+    if (atomic_exchange(&s->waited, 1u))
+        return;
+    const struct timespec tick = {0, 1000000L}; /* 1 ms */
+    for (int k = 0; k < 10000 && !atomic_load(&s->other); ++k)
+        nanosleep(&tick, NULL);
+}
+
+static void executor_default_threads(void)
+{
+    const xpbd_executor *ex = xpbd_executor_default();
+    REQUIRE(ex != NULL);
+    REQUIRE(ex->worker_count >= 2u); /* CTest sets XPBD_NUM_THREADS=4 */
+    xt_exec_seen s;
+    atomic_init(&s.other, 0u);
+    atomic_init(&s.waited, 0u);
+    void *h = ex->enqueue(xt_exec_wait_other, 64u, 1u, ex->worker_count, &s, ex->user_ctx);
+    if (h)
+        ex->finish(h, ex->user_ctx);
+    ENSURE_INT(atomic_load(&s.other), 1);
+}
+
+/* Run alone with XPBD_NUM_THREADS malformed (CTest: executor_env.malformed
+ * sets "-1"): the default executor has no workers, a threaded step is
+ * refused naming the executor's worker_count, and a serial one runs. */
+static void executor_env_malformed(void)
+{
+    const char *env = getenv("XPBD_NUM_THREADS");
+    REQUIRE(env != NULL && xt_exec_env_threads() == 0u);
+    const xpbd_executor *ex = xpbd_executor_default();
+    REQUIRE(ex != NULL);
+    ENSURE_INT(ex->worker_count, 0);
+    float block[10 * 2] = {0};
+    xpbd_particles_f32 p;
+    xpbd_particles_bind_f32(&p, 2, block, 2);
+    p.w[0] = p.w[1] = 1.0f;
+    p.x[1] = 1.0f;
+    static _Alignas(64) unsigned char scratch[4096];
+    REQUIRE(xpbd_step_scratch_bytes_f32(2, 0) <= sizeof scratch);
+    xpbd_step_config cfg = xpbd_step_config_default();
+    cfg.threads = 2;
+    xpbd_step_counters k;
+    ENSURE_STATUS(xpbd_step_f32(&cfg, 1.0 / 60, &p, NULL, scratch, sizeof scratch, &k),
+                  XPBD_ERR_CONFIG);
+    ENSURE_INT(k.bad_field, XPBD_FIELD_EXECUTOR_WORKER_COUNT);
+    cfg.threads = 1;
+    ENSURE_STATUS(xpbd_step_f32(&cfg, 1.0 / 60, &p, NULL, scratch, sizeof scratch, &k), XPBD_OK);
+}
+
 const xt_test xt_tests_executor[] = {
     {"executor.default_exists", executor_default_exists},
     {"executor.default_cover", executor_default_cover},
     {"executor.default_partials", executor_default_partials},
+    {"executor.default_threads", executor_default_threads},
+    {"executor_env.malformed", executor_env_malformed},
     {NULL, NULL},
 };

@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "test.h"
 #include "scenes.h"
+#include "exec.h" /* xpbd__team_stats: the team's counts in this test build */
 
 #include <math.h>
 #include <pthread.h>
@@ -343,6 +344,35 @@ static void threads_bad_input(void)
     tt_bad_input_f64();
 }
 
+/* The team did what these tests are for (the counts of team.c's test
+ * builds, XPBD__TEAM_STATS): 16 frames of the cloth at 4 threads on the
+ * default executor and on the host's pthreads, in each precision, ran
+ * teams whose stages were cut for several members and of which members
+ * other than the driver ran slices (a pool that never started a thread, or
+ * a team that never shared a stage, fails here: the results alone cannot
+ * tell, being the same by design). On the build whose every wait is a
+ * stall (threads.dismiss), teams were also dismissed in their step and
+ * later steps rested. Counted over the 64 steps, not per step: which step
+ * a member of a loaded machine joins in is timing. */
+static void threads_team_counts(void)
+{
+    xpbd__team_stats a, b;
+    xpbd__team_stats_get(&a);
+    tt_team_steps_f32(16);
+    tt_team_steps_f64(16);
+    xpbd__team_stats_get(&b);
+    ENSURE(b.teams > a.teams);
+    ENSURE(b.shared_stages > a.shared_stages);
+    ENSURE(b.member_slices > a.member_slices);
+#ifdef XPBD__TEAM_DISMISS_BUILD
+    ENSURE(b.dismissed > a.dismissed);
+    ENSURE(b.rested > a.rested);
+#else
+    /* every step starts with its whole team (XPBD__TEAM_WAIT_ALL) */
+    ENSURE(b.rested == a.rested);
+#endif
+}
+
 const xt_test xt_tests_threads[] = {
     {"threads.bad_input", threads_bad_input},
     {"threads.f32", threads_f32},
@@ -350,6 +380,7 @@ const xt_test xt_tests_threads[] = {
     {"threads.bad_executor", threads_bad_executor},
     {"threads.timestep_rule", threads_timestep_rule},
     {"threads.measure_residual", threads_measure_residual},
+    {"threads.team_counts", threads_team_counts},
     {NULL, NULL},
 };
 
@@ -828,6 +859,27 @@ static void SFX(tt_bad_input)(void)
         SFX(tt_refused)(&s, cfg, bytes, want, want_bad, XPBD_PART_TET);
     }
     q->i3[qb] = keep_q;
+    SFX(tt_free)(&s);
+}
+
+/* The xpbd cloth stepped `frames` times at 4 threads on the default
+ * executor, then on the host's pthreads (threads_team_counts). */
+static void SFX(tt_team_steps)(int frames)
+{
+    SFX(tt_scene) s;
+    xpbd_step_config cfg;
+    const size_t bytes = SFX(tt_make)(&s, TT_CLOTH_XPBD, &cfg);
+    REQUIRE(bytes > 0);
+    const xpbd_executor *const exs[2] = {NULL, &tt_host_executor};
+    for (int e = 0; e < 2; ++e) {
+        cfg.threads = 4;
+        cfg.executor = exs[e];
+        for (int f = 0; f < frames; ++f) {
+            xpbd_step_counters k;
+            ENSURE_STATUS(SFX(xpbd_world_step)(&cfg, 1.0 / 60, &s.w, s.scratch, bytes, &k),
+                          XPBD_OK);
+        }
+    }
     SFX(tt_free)(&s);
 }
 

@@ -84,8 +84,11 @@ endif()
 # own sources with the smallest shares a stage hands to another worker
 # lowered to one item (step/step.h, contacts.c) and the team's first
 # member waiting for the others before the first stage (team.c), so that
-# every stage runs on the workers at the tests' sizes; the shipped xpbd
-# target keeps its measured thresholds and starts without waiting. Its
+# every stage is cut for every member at the tests' sizes (a team can
+# still be dismissed in its step: its thresholds are the shipped ones);
+# the team's counts (XPBD__TEAM_STATS, exec.h) let the tests require that
+# stages did run on several members. The shipped xpbd target keeps its
+# measured thresholds, starts without waiting and counts nothing. Its
 # runner holds the executor and threads groups only.
 get_target_property(XPBD_LIB_SOURCES xpbd SOURCES)
 get_target_property(XPBD_LIB_DEFS xpbd COMPILE_DEFINITIONS)
@@ -125,19 +128,27 @@ foreach(lib xpbd_finegrain_objs xpbd_finegrain xpbd_finegrain_dismiss)
   endif()
 endforeach()
 target_compile_definitions(xpbd_finegrain_objs PRIVATE ${xpbd_fine_defs})
-target_compile_definitions(xpbd_finegrain PRIVATE ${xpbd_fine_defs} XPBD__TEAM_WAIT_ALL)
+target_compile_definitions(xpbd_finegrain PRIVATE ${xpbd_fine_defs} XPBD__TEAM_WAIT_ALL
+                           PUBLIC XPBD__TEAM_STATS)
 target_compile_definitions(xpbd_finegrain_dismiss PRIVATE ${xpbd_fine_defs}
-                           XPBD__TEAM_STALL_NS=0)
+                           XPBD__TEAM_STALL_NS=0 PUBLIC XPBD__TEAM_STATS XPBD__TEAM_DISMISS_BUILD)
 add_executable(xpbd-threads-tests test_main.c fixture.c test_executor.c test_threads.c)
 target_compile_definitions(xpbd-threads-tests PRIVATE XT_THREADS_RUNNER)
 target_link_libraries(xpbd-threads-tests PRIVATE xpbd_finegrain Threads::Threads)
+target_include_directories(xpbd-threads-tests PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
 add_executable(xpbd-threads-dismiss-tests test_main.c fixture.c test_executor.c test_threads.c)
 target_compile_definitions(xpbd-threads-dismiss-tests PRIVATE XT_THREADS_RUNNER)
 target_link_libraries(xpbd-threads-dismiss-tests PRIVATE xpbd_finegrain_dismiss Threads::Threads)
+target_include_directories(xpbd-threads-dismiss-tests PRIVATE ${PROJECT_SOURCE_DIR}/kernels/src)
 # the default executor on 4 threads whatever the machine has (test_executor.c)
 add_test(NAME executor COMMAND xpbd-threads-tests executor.)
 set_tests_properties(executor PROPERTIES TIMEOUT 300 LABELS "unit;threads"
                                          ENVIRONMENT "${XPBD_TEST_THREADS_ENV}")
+# XPBD_NUM_THREADS malformed ("-1"): the default executor has no workers
+# and a threaded step is refused (test_executor.c)
+add_test(NAME executor_env.malformed COMMAND xpbd-threads-tests executor_env.)
+set_tests_properties(executor_env.malformed PROPERTIES TIMEOUT 60 LABELS "unit;threads"
+                                                ENVIRONMENT "XPBD_NUM_THREADS=-1")
 # the step at threads 1, 2, 3, 4, 7 on every ISA, default and pthread executors (test_threads.c)
 add_test(NAME threads COMMAND xpbd-threads-tests threads.)
 set(xpbd_threads_env ${XPBD_TEST_THREADS_ENV})

@@ -27,6 +27,21 @@ typedef struct xpbd__exec {
     struct xpbd__team *team;  /* set while a step runs as a team */
 } xpbd__exec;
 
+/* One iteration of a spin-wait: the CPU's pause hint (x86 pause, arm64
+ * yield), nothing elsewhere. */
+static inline void xpbd__cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* The executor rule (a NULL executor passes): XPBD_ERR_CONFIG with its
+ * field when enqueue or finish is NULL or worker_count is 0 (step/driver.c). */
+xpbd_status xpbd__executor_check(const xpbd_executor *ex, xpbd_field *field);
+
 /* The serial executor: every task runs inline on the caller. */
 static inline xpbd__exec xpbd__exec_serial(void)
 {
@@ -52,6 +67,21 @@ void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx);
 void xpbd__team_stage(struct xpbd__team *t, xpbd_range_task *task, uint32_t count,
                       uint32_t min_range, void *ctx);
 
+#ifdef XPBD__TEAM_STATS
+/* Test builds only (tests/tests.cmake): what the teams of the process did,
+ * counted since the start, so that the threaded tests can require that
+ * stages did run on several members, that teams were dismissed and that
+ * steps rested. */
+typedef struct xpbd__team_stats {
+    uint64_t teams;         /* steps run as a team */
+    uint64_t shared_stages; /* stages cut for more than the driver */
+    uint64_t member_slices; /* slices run by a member other than the driver */
+    uint64_t dismissed;     /* teams dismissed in their step */
+    uint64_t rested;        /* threaded steps run without a team (resting) */
+} xpbd__team_stats;
+void xpbd__team_stats_get(xpbd__team_stats *out);
+#endif
+
 /* Resolves a step's executor and thread count (xpbd_step_config.threads and
  * .executor). Returns 0 if the host's executor is unusable. */
 static inline int xpbd__exec_resolve(const xpbd_executor *ex, uint32_t threads, xpbd__exec *out)
@@ -63,7 +93,8 @@ static inline int xpbd__exec_resolve(const xpbd_executor *ex, uint32_t threads, 
         ex = xpbd_executor_default();
     if (!ex)
         return 1; /* no executor at all: serial */
-    if (!ex->enqueue || !ex->finish || ex->worker_count == 0)
+    xpbd_field field;
+    if (xpbd__executor_check(ex, &field) != XPBD_OK)
         return 0;
     uint32_t n = threads == 0 || threads > ex->worker_count ? ex->worker_count : threads;
     if (n > XPBD__MAX_WORKERS)

@@ -24,12 +24,15 @@
  * for long (OpenMP's default spins up to ~0.3 s).
  *
  * Threads: XPBD_NUM_THREADS if set (a positive number), otherwise the CPUs
- * this process may run on; the pool holds that many minus one (the caller
- * is the other worker). A thread that cannot be created makes the pool
- * smaller, never a task fail: the caller runs what nobody else takes. */
-#define _GNU_SOURCE /* sched_getaffinity */
+ * the process may run on (its main thread's affinity mask, whichever thread
+ * first asks); the pool holds that many minus one (the caller is the other
+ * worker), each thread allowed on all of those CPUs. A thread that cannot
+ * be created makes the pool smaller, never a task fail: the caller runs
+ * what nobody else takes. */
+#define _GNU_SOURCE /* sched_getaffinity, pthread_attr_setaffinity_np */
 
 #include "xpbd/executor.h"
+#include "exec.h" /* xpbd__cpu_relax */
 
 #include <pthread.h>
 #include <sched.h>
@@ -158,11 +161,7 @@ static void *xpbd_executor_thread(void *arg)
             for (unsigned s = 0;
                  s < POOL_SPINS && atomic_load_explicit(&p->queued, memory_order_acquire) == seen;
                  ++s) {
-#if defined(__x86_64__) || defined(__i386__)
-                __builtin_ia32_pause();
-#elif defined(__aarch64__)
-                __asm__ __volatile__("yield");
-#endif
+                xpbd__cpu_relax();
             }
             pthread_mutex_lock(&p->lock);
             seen = atomic_load_explicit(&p->queued, memory_order_acquire);
@@ -186,13 +185,30 @@ static void *xpbd_executor_thread(void *arg)
     return NULL;
 }
 
-/* Starts the pool's threads (once, under the lock). */
+/* The CPUs the process may run on: its main thread's mask (the mask of
+ * whichever thread asks would do for a thread the host pinned). 0: none
+ * known. */
+#ifdef CPU_COUNT /* _GNU_SOURCE took effect (a build that includes a header first may not) */
+static int xpbd_executor_process_cpus(cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    return sched_getaffinity(getpid(), sizeof *set, set) == 0 && CPU_COUNT(set) > 0;
+}
+#endif
+
+/* Starts the pool's threads (once, under the lock), each allowed on every
+ * CPU of the process, not only on those of the thread that starts them. */
 static void xpbd_executor_start(pool *p, uint32_t threads)
 {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0)
         return;
     (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+#ifdef CPU_COUNT
+    cpu_set_t cpus;
+    if (xpbd_executor_process_cpus(&cpus))
+        (void)pthread_attr_setaffinity_np(&attr, sizeof cpus, &cpus);
+#endif
     for (uint32_t k = 0; k < threads; ++k) {
         pthread_t t;
         if (pthread_create(&t, &attr, xpbd_executor_thread, p) != 0)
@@ -213,11 +229,7 @@ static int xpbd_executor_lock(pool *p)
     for (unsigned k = 0; k < POOL_LOCK_TRIES; ++k) {
         if (pthread_mutex_trylock(&p->lock) == 0)
             return 1;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
+        xpbd__cpu_relax();
     }
     return 0;
 }
@@ -293,11 +305,7 @@ static void xpbd_executor_finish(void *handle, void *user_ctx)
     for (unsigned s = 0; s < POOL_SPINS &&
                          atomic_load_explicit(&j->done, memory_order_acquire) != j->ranges;
          ++s) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
+        xpbd__cpu_relax();
     }
     if (atomic_load(&j->done) != j->ranges) {
         /* a range is still running on a thread: sleep until it is done */
@@ -313,23 +321,32 @@ static void xpbd_executor_finish(void *handle, void *user_ctx)
     atomic_store_explicit(&j->owned, 0u, memory_order_release);
 }
 
-/* XPBD_NUM_THREADS, or the CPUs this process may run on. */
+/* XPBD_NUM_THREADS (decimal digits only, at least 1; larger than the pool
+ * can hold: its most), or the CPUs the process may run on. Any other value
+ * of XPBD_NUM_THREADS gives 0: the default executor then has no workers,
+ * and a threaded step refuses it (XPBD_FIELD_EXECUTOR_WORKER_COUNT) rather
+ * than run on some other count. */
 static uint32_t xpbd_executor_threads(void)
 {
     const char *s = getenv("XPBD_NUM_THREADS");
-    char *end = NULL;
-    const unsigned long v = s ? strtoul(s, &end, 10) : 0ul;
-    long n;
-    if (s && end != s && *end == '\0' && v > 0ul)
-        n = v > POOL_THREADS_MAX + 1ul ? (long)POOL_THREADS_MAX + 1 : (long)v;
-    else {
-#ifdef CPU_COUNT
-        cpu_set_t set;
-        n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
-        if (n <= 0)
-#endif
-            n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (s) {
+        unsigned long v = 0;
+        const char *c = s;
+        for (; *c >= '0' && *c <= '9'; ++c)
+            if (v <= POOL_THREADS_MAX)
+                v = v * 10u + (unsigned long)(*c - '0');
+        if (c == s || *c != '\0' || v == 0u)
+            return 0u;
+        return v > POOL_THREADS_MAX + 1ul ? POOL_THREADS_MAX + 1u : (uint32_t)v;
     }
+    long n = 0;
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (xpbd_executor_process_cpus(&set))
+        n = CPU_COUNT(&set);
+#endif
+    if (n <= 0)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         n = 1;
     return n > (long)POOL_THREADS_MAX + 1 ? POOL_THREADS_MAX + 1u : (uint32_t)n;

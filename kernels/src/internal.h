@@ -148,9 +148,6 @@ xpbd_field xpbd__rigid_field(const xpbd_rigid_f64 *b);
  * success). Checked the same way by the step and by the engine's create
  * and set_config, so all three refuse a configuration alike. */
 xpbd_status xpbd__config_check(const xpbd_step_config *cfg, xpbd_field *field);
-/* The executor rule alone (a NULL executor passes): XPBD_ERR_CONFIG with
- * its field. */
-xpbd_status xpbd__executor_check(const xpbd_executor *ex, xpbd_field *field);
 
 /* 1 if v is finite and >= 0: the rule of the non-negative configuration
  * and option fields. */

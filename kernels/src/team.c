@@ -106,8 +106,13 @@ int sched_getcpu(void);
 
 /* What team.c remembers between steps, per executor (its enqueue and
  * user_ctx): the steps still to run without a team, and how many the next
- * stall gives. A few executors at once; a step on one more has no memory
- * (it still dismisses its team when it stalls, only not the next steps'). */
+ * stall gives. It is the library's one piece of process-wide mutable
+ * state, a scheduling cache: what a stall teaches about an executor's
+ * threads holds for every world stepped on it, and it decides only who
+ * runs the ranges, never a result. A few executors at once; an executor
+ * met when all slots are taken takes the least recently used one (a host
+ * that makes an executor per level still rests; the one it replaced
+ * starts afresh when it comes back). */
 #define XPBD__TEAM_HINTS 8u
 typedef struct xpbd__team_hint {
     _Atomic(void *) enqueue;  /* the key: NULL while the slot is free */
@@ -115,8 +120,29 @@ typedef struct xpbd__team_hint {
     _Atomic uint32_t ready;   /* the key is written */
     _Atomic uint32_t rest_left;
     _Atomic uint32_t rest_next;
+    _Atomic uint64_t used;    /* xpbd__team_hint_clock at the last step on it */
 } xpbd__team_hint;
 static xpbd__team_hint xpbd__team_hints[XPBD__TEAM_HINTS];
+static _Atomic uint64_t xpbd__team_hint_clock;
+
+#ifdef XPBD__TEAM_STATS
+static struct {
+    _Atomic uint64_t teams, shared_stages, member_slices, dismissed, rested;
+} xpbd__team_counts;
+#  define XPBD__TEAM_COUNT(what) \
+      atomic_fetch_add_explicit(&xpbd__team_counts.what, 1u, memory_order_relaxed)
+
+void xpbd__team_stats_get(xpbd__team_stats *out)
+{
+    out->teams = atomic_load(&xpbd__team_counts.teams);
+    out->shared_stages = atomic_load(&xpbd__team_counts.shared_stages);
+    out->member_slices = atomic_load(&xpbd__team_counts.member_slices);
+    out->dismissed = atomic_load(&xpbd__team_counts.dismissed);
+    out->rested = atomic_load(&xpbd__team_counts.rested);
+}
+#else
+#  define XPBD__TEAM_COUNT(what) ((void)0)
+#endif
 
 struct xpbd__team {
     /* one cache line: what a member reads to start a stage */
@@ -156,6 +182,17 @@ struct xpbd__team {
     uint32_t members;
 };
 
+/* The team's clock (monotonic: a change of the wall clock neither stretches
+ * a wait nor turns a stage's time negative). 0: no clock. */
+static int xpbd__team_now(struct timespec *ts)
+{
+#ifdef CLOCK_MONOTONIC
+    return clock_gettime(CLOCK_MONOTONIC, ts) == 0;
+#else /* POSIX not declared (a build that includes a header first): C11's */
+    return timespec_get(ts, TIME_UTC) != 0;
+#endif
+}
+
 /* b - a in nanoseconds */
 static long long xpbd__team_ns(const struct timespec *a, const struct timespec *b)
 {
@@ -173,11 +210,7 @@ static uint32_t xpbd__team_popcount(uint32_t m)
 static void xpbd__team_pause(unsigned *spins)
 {
     if (++*spins < XPBD__TEAM_SPINS) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
+        xpbd__cpu_relax();
     } else {
         XPBD__YIELD();
     }
@@ -210,11 +243,7 @@ static uint64_t xpbd__team_next(struct xpbd__team *t, uint64_t seen, unsigned *b
             *budget = XPBD__TEAM_SPINS;
             return w;
         }
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
+        xpbd__cpu_relax();
     }
     *budget = XPBD__TEAM_SPINS_SHORT;
     pthread_mutex_lock(&t->lock);
@@ -237,14 +266,10 @@ static int xpbd__team_started(struct xpbd__team *t)
     for (unsigned spins = 0; spins < XPBD__TEAM_SPINS_SHORT; ++spins) {
         if (atomic_load_explicit(&t->driving, memory_order_acquire))
             return 1;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
+        xpbd__cpu_relax();
     }
     struct timespec until;
-    if (!timespec_get(&until, TIME_UTC))
+    if (!xpbd__team_now(&until))
         return 0;
     until.tv_nsec += XPBD__TEAM_JOIN_NS;
     until.tv_sec += until.tv_nsec / 1000000000L;
@@ -283,15 +308,17 @@ static void xpbd__team_take(struct xpbd__team *t, uint32_t seq, uint32_t share, 
     const uint32_t begin = (uint32_t)(count * k / slices);
     const uint32_t end = (uint32_t)(count * (k + 1u) / slices);
     struct timespec a, b;
-    const int timed = member == 0u && t->sampling && timespec_get(&a, TIME_UTC) != 0;
+    const int timed = member == 0u && t->sampling && xpbd__team_now(&a);
     if (end > begin)
         task(begin, end, member, ctx);
-    if (timed && timespec_get(&b, TIME_UTC) != 0) {
+    if (timed && xpbd__team_now(&b)) {
         t->own_ns += xpbd__team_ns(&a, &b);
         ++t->own_slices;
     }
-    if (member != 0u)
+    if (member != 0u) {
         atomic_store_explicit(&t->cpu[member], XPBD__CPU(), memory_order_relaxed);
+        XPBD__TEAM_COUNT(member_slices);
+    }
     atomic_fetch_add_explicit(&t->done, 1u, memory_order_release);
 }
 
@@ -342,11 +369,11 @@ static void xpbd__team_wait_all(struct xpbd__team *t)
     const uint32_t all = t->members >= 32u ? UINT32_MAX : (1u << t->members) - 1u;
     struct timespec t0, now;
     unsigned spins = 0;
-    if (!timespec_get(&t0, TIME_UTC))
+    if (!xpbd__team_now(&t0))
         return;
     while (atomic_load_explicit(&t->joined, memory_order_acquire) != all) {
         xpbd__team_pause(&spins);
-        if (!timespec_get(&now, TIME_UTC) ||
+        if (!xpbd__team_now(&now) ||
             (now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) >
                 XPBD__TEAM_JOIN_NS)
             return;
@@ -385,32 +412,52 @@ static void xpbd__team_task(uint32_t begin, uint32_t end, uint32_t worker, void 
     }
 }
 
-/* The hint slot of executor ex, claimed on first use; NULL when all are
- * taken by other executors. */
+/* Writes ex's key into slot h, whose ready flag this thread has taken. */
+static xpbd__team_hint *xpbd__team_hint_claim(xpbd__team_hint *h, void *fn, void *user,
+                                              uint64_t now)
+{
+    atomic_store_explicit(&h->enqueue, fn, memory_order_relaxed);
+    atomic_store_explicit(&h->user_ctx, user, memory_order_relaxed);
+    atomic_store_explicit(&h->rest_left, 0u, memory_order_relaxed);
+    atomic_store_explicit(&h->rest_next, 1u, memory_order_relaxed);
+    atomic_store_explicit(&h->used, now, memory_order_relaxed);
+    atomic_store(&h->ready, 1u);
+    return h;
+}
+
+/* The hint slot of executor ex: its own, a free one claimed on first use,
+ * or else the least recently used one, taken over; NULL only when another
+ * thread is taking that one over at the same time. */
 static xpbd__team_hint *xpbd__team_hint_of(const xpbd_executor *ex)
 {
     void *const fn = (void *)(uintptr_t)ex->enqueue, *const user = ex->user_ctx;
+    const uint64_t now = atomic_fetch_add_explicit(&xpbd__team_hint_clock, 1u,
+                                                   memory_order_relaxed) + 1u;
+    xpbd__team_hint *oldest = NULL;
+    uint64_t oldest_used = UINT64_MAX;
     for (uint32_t k = 0; k < XPBD__TEAM_HINTS; ++k) {
         xpbd__team_hint *h = &xpbd__team_hints[k];
         void *had = atomic_load_explicit(&h->enqueue, memory_order_acquire);
         if (had == NULL) {
-            if (!atomic_compare_exchange_strong(&h->enqueue, &had, fn)) {
-                while (!atomic_load(&h->ready)) /* claimed, its key being written */
-                    XPBD__YIELD();
-                if (had == fn && atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user)
-                    return h;
-                continue;
-            }
-            atomic_store_explicit(&h->user_ctx, user, memory_order_relaxed);
-            atomic_store_explicit(&h->rest_next, 1u, memory_order_relaxed);
-            atomic_store(&h->ready, 1u);
-            return h;
+            if (atomic_compare_exchange_strong(&h->enqueue, &had, fn))
+                return xpbd__team_hint_claim(h, fn, user, now);
         }
         while (!atomic_load(&h->ready)) /* claimed, its key being written */
             XPBD__YIELD();
-        if (had == fn && atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user)
+        if (atomic_load_explicit(&h->enqueue, memory_order_relaxed) == fn &&
+            atomic_load_explicit(&h->user_ctx, memory_order_relaxed) == user) {
+            atomic_store_explicit(&h->used, now, memory_order_relaxed);
             return h;
+        }
+        const uint64_t used = atomic_load_explicit(&h->used, memory_order_relaxed);
+        if (used < oldest_used) {
+            oldest_used = used;
+            oldest = h;
+        }
     }
+    uint32_t ready = 1u;
+    if (oldest && atomic_compare_exchange_strong(&oldest->ready, &ready, 0u))
+        return xpbd__team_hint_claim(oldest, fn, user, now);
     return NULL;
 }
 
@@ -453,6 +500,7 @@ void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx)
     xpbd__team_hint *hint = xpbd__team_hint_of(x->ex);
 #ifndef XPBD__TEAM_WAIT_ALL /* test builds: every step starts with its team */
     if (xpbd__team_resting(hint)) {
+        XPBD__TEAM_COUNT(rested);
         /* every stage on the caller, with no enqueue */
         const xpbd__exec team = *x;
         *x = xpbd__exec_serial();
@@ -474,7 +522,17 @@ void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx)
         drive(ctx);
         return;
     }
-    if (pthread_cond_init(&t.wake, NULL) != 0) {
+    /* the join's timed wait counts on the team's clock */
+    pthread_condattr_t wake_attr;
+    int wake_ok = pthread_condattr_init(&wake_attr) == 0;
+    if (wake_ok) {
+#ifdef CLOCK_MONOTONIC
+        wake_ok = pthread_condattr_setclock(&wake_attr, CLOCK_MONOTONIC) == 0;
+#endif
+        wake_ok = wake_ok && pthread_cond_init(&t.wake, &wake_attr) == 0;
+        pthread_condattr_destroy(&wake_attr);
+    }
+    if (!wake_ok) {
         pthread_mutex_destroy(&t.lock);
         drive(ctx);
         return;
@@ -500,6 +558,7 @@ void xpbd__team_go(xpbd__exec *x, void (*drive)(void *ctx), void *ctx)
     t.drive_ctx = ctx;
     t.members = members;
     x->team = &t;
+    XPBD__TEAM_COUNT(teams);
     void *h = x->ex->enqueue(xpbd__team_task, members, 1u, members, &t, x->ex->user_ctx);
     /* the caller claims member 0 if the executor has not run it yet: a
      * job system may queue range 0 behind other work, have fewer threads
@@ -533,16 +592,22 @@ void xpbd__team_stage(struct xpbd__team *t, xpbd_range_task *task, uint32_t coun
         return;
     }
     ++t->shared;
+    XPBD__TEAM_COUNT(shared_stages);
     const uint32_t seq =
         (uint32_t)(atomic_load_explicit(&t->stage, memory_order_relaxed) >> 32) + 1u;
     atomic_store_explicit(&t->task, task, memory_order_relaxed);
     atomic_store_explicit(&t->task_ctx, ctx, memory_order_relaxed);
     atomic_store_explicit(&t->count, count, memory_order_relaxed);
     atomic_store_explicit(&t->done, 0u, memory_order_relaxed);
+    /* a member's CPU counts only for the stage it ran a slice of: a CPU
+     * left from an earlier stage, before the member migrated, does not */
+    for (uint32_t m = 1; m < t->members; ++m)
+        if (mask >> m & 1u)
+            atomic_store_explicit(&t->cpu[m], -1, memory_order_relaxed);
     atomic_store(&t->stage, (uint64_t)seq << 32 | mask);
     xpbd__team_wake(t);
     struct timespec t0, t1, t2;
-    const int timed = timespec_get(&t0, TIME_UTC) != 0;
+    const int timed = xpbd__team_now(&t0);
     t->sampling = timed && seq % XPBD__TEAM_PAY_EVERY == 0u;
     t->own_ns = 0;
     t->own_slices = 0;
@@ -550,15 +615,15 @@ void xpbd__team_stage(struct xpbd__team *t, xpbd_range_task *task, uint32_t coun
     const uint32_t all = shares * XPBD__TEAM_SLICES;
     int stall = 0, waited = 0;
     if (atomic_load_explicit(&t->done, memory_order_acquire) != all) {
-        const int timed_wait = timed && timespec_get(&t1, TIME_UTC) != 0;
+        const int timed_wait = timed && xpbd__team_now(&t1);
         unsigned spins = 0;
         while (atomic_load_explicit(&t->done, memory_order_acquire) != all)
             xpbd__team_pause(&spins);
-        waited = timed_wait && timespec_get(&t2, TIME_UTC) != 0;
+        waited = timed_wait && xpbd__team_now(&t2);
         stall = waited &&
                 xpbd__team_ns(&t1, &t2) > xpbd__team_ns(&t0, &t1) + XPBD__TEAM_STALL_NS;
     }
-    if (t->sampling && t->own_slices > 0u && (waited || timespec_get(&t2, TIME_UTC) != 0)) {
+    if (t->sampling && t->own_slices > 0u && (waited || xpbd__team_now(&t2))) {
         /* the stage's time against what the driver alone would have taken,
          * at its own pace per slice */
         t->pay_team_ns += xpbd__team_ns(&t0, &t2);
@@ -574,6 +639,7 @@ void xpbd__team_stage(struct xpbd__team *t, xpbd_range_task *task, uint32_t coun
             break;
         }
     if (stall) {
+        XPBD__TEAM_COUNT(dismissed);
         t->stalled = 1;
         atomic_store(&t->dismissed, 1u);
         xpbd__team_wake(t);

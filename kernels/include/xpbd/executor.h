@@ -78,10 +78,14 @@ typedef struct xpbd_executor {
  * worker 0 of that one). enqueue() returns NULL after running the task
  * itself when it cannot use the pool: one worker, one range, 16 tasks in
  * flight, no pool thread, or the pool's lock held by a thread the host
- * has descheduled. worker_count is XPBD_NUM_THREADS if set (a positive
- * number), otherwise the CPUs the process may run on, at most 64; the pool
- * starts worker_count - 1 threads at its first task (fewer if the system
- * refuses some: their ranges then run on the caller), which sleep when
+ * has descheduled. worker_count is XPBD_NUM_THREADS if set (decimal
+ * digits, at least 1; any other value gives 0, which a threaded step
+ * refuses with XPBD_FIELD_EXECUTOR_WORKER_COUNT), otherwise the CPUs the
+ * process may run on (its main thread's affinity mask, read once, by
+ * whichever thread asks first), at most 64; the pool starts
+ * worker_count - 1 threads at its first task (fewer if the system refuses
+ * some: their ranges then run on the caller), each allowed on all of those
+ * CPUs whatever the mask of the thread that starts them, which sleep when
  * there is nothing to do. */
 XPBD_API const xpbd_executor *xpbd_executor_default(void);
 

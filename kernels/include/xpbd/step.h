@@ -89,9 +89,11 @@ typedef struct xpbd_step_config {
      * for every value, every executor and every ISA */
     uint32_t threads;               /* workers: 1 = serial on the caller (default), 0 = all
                                        the executor offers, N = at most N */
-    const xpbd_executor *executor;  /* NULL: xpbd_executor_default() (serial when the library
-                                       was built without OpenMP); one with a NULL callback
-                                       or worker_count 0: XPBD_ERR_CONFIG */
+    const xpbd_executor *executor;  /* NULL: xpbd_executor_default(), the library's own
+                                       thread pool; one with a NULL callback or
+                                       worker_count 0 (the default one's, when
+                                       XPBD_NUM_THREADS is malformed): XPBD_ERR_CONFIG
+                                       for any threads but 1 */
 } xpbd_step_config;
 
 /* The defaults of protocol XPBD_PROTOCOL_VERSION. */
@@ -139,8 +141,11 @@ XPBD_API size_t xpbd_step_scratch_bytes_f64(size_t particles, size_t slots);
  *                         k_s outside (0,1], gravity or spring_damping bad,
  *                         unknown solver or lambda mode, measure_residual not
  *                         0 or 1, an executor with a NULL enqueue or finish or
- *                         a worker_count of 0 (CONFIG/-/the field; the first
- *                         bad one in the struct's order, the executor's last)
+ *                         a worker_count of 0 (with threads != 1 and no
+ *                         executor: the default one, whose worker_count is 0
+ *                         when XPBD_NUM_THREADS is malformed) (CONFIG/-/the
+ *                         field; the first bad one in the struct's order, the
+ *                         executor's last)
  *   XPBD_ERR_TIMESTEP     h not a positive finite number, or so small that the
  *                         substep h_s = h / substeps, rounded to the set's
  *                         precision, is 0 or 1/h_s^2 overflows (the step

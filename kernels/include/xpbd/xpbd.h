@@ -6,7 +6,7 @@
  *   xpbd/base.h     status codes, versions, ISA selection
  *   xpbd/soa.h      particle sets, coloured distance-constraint sets
  *   xpbd/kernels.h  per-ISA kernel tables: particles, distance, springs
- *   xpbd/executor.h range tasks on the host's threads, the default OpenMP executor
+ *   xpbd/executor.h range tasks on the host's threads, the default thread pool
  *   xpbd/step.h     the step driver
  *   xpbd/contacts.h particle contacts, planes, broad phase
  *   xpbd/softbody.h tetrahedral volume, bending, tethers, damping, rigid coupling

@@ -27,7 +27,7 @@ xpbd_status xpbd_step_f32(const xpbd_step_config *cfg, double h, xpbd_particles_
     xpbd_world_f32 w;
     memset(&w, 0, sizeof w);
     w.particles = p;
-    w.constraints = c;
+    w.constraints = c; /* kinds: public entry */
     return step_world_step_f32(cfg, h, &w, scratch, scratch_bytes, counters);
 }
 
@@ -38,7 +38,7 @@ xpbd_status xpbd_step_f64(const xpbd_step_config *cfg, double h, xpbd_particles_
     xpbd_world_f64 w;
     memset(&w, 0, sizeof w);
     w.particles = p;
-    w.constraints = c;
+    w.constraints = c; /* kinds: public entry */
     return step_world_step_f64(cfg, h, &w, scratch, scratch_bytes, counters);
 }
 
@@ -154,7 +154,12 @@ xpbd_status xpbd__config_check(const xpbd_step_config *cfg, xpbd_field *field)
             *field = rules[r].field;
             return rules[r].status;
         }
-    if (xpbd__executor_check(cfg->executor, field) != XPBD_OK)
+    /* the host's executor, or the default one a threaded step would use
+     * (worker_count 0 there: XPBD_NUM_THREADS is malformed) */
+    const xpbd_executor *ex = cfg->executor;
+    if (!ex && cfg->threads != 1)
+        ex = xpbd_executor_default();
+    if (xpbd__executor_check(ex, field) != XPBD_OK)
         return XPBD_ERR_CONFIG;
     const struct rule contact[] = {
         {!isfinite(cfg->contact_beta) || !(cfg->contact_beta > 0) || cfg->contact_beta > 1,

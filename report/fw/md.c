@@ -298,7 +298,7 @@ void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok)
         /* the heading is the title; the identifier, which a reader types
          * only to run the section alone, in small print under it */
         fprintf(f, "## %s\n\n*%s%sxpbd-report --only %s*\n\n", x->title,
-                x->spec && *x->spec ? x->spec : "", x->spec && *x->spec ? "; " : "", x->name);
+                x->scenario && *x->scenario ? x->scenario : "", x->scenario && *x->scenario ? "; " : "", x->name);
         if (r->md.s)
             fprintf(f, "%s\n", r->md.s);
         for (size_t i = 0; i < ctx->nfigs; ++i) {

@@ -1068,8 +1068,8 @@ static void xr_emit_document(xr_doc *d)
         /* under the title, in small print: the scenario, and the
          * identifier a reader types to run the section alone */
         xr_buf_printf(b, ".LP\n\\&\\s-1\\fI");
-        if (x->spec && *x->spec) {
-            xr_roff_inline_str(b, x->spec);
+        if (x->scenario && *x->scenario) {
+            xr_roff_inline_str(b, x->scenario);
             xr_buf_put(b, "; ", 2);
         }
         xr_buf_printf(b, "\\f[R]\\f(CRxpbd-report --only ");

@@ -779,7 +779,7 @@ static int s1_springs_stability_run(xr_ctx *ctx)
 const xr_section xr_section_s1_springs_stability = {
     .name = "s1_springs_stability",
     .title = "Explicit-spring chain swept over k; three regimes; m/h^2 and 4m/h^2 lines",
-    .spec = "S1: the hanging chain, explicit springs",
+    .scenario = "S1: the hanging chain, explicit springs",
     .figures = XR_FIGURES("s1_springs_stability"),
     .tables = XR_TABLES({"s1_springs_stability", "explicit-spring sweep over k"},
                         {"s1_springs_stability_time", "stretch and |v| vs time at a few k, one per regime"}),

@@ -171,7 +171,7 @@ static int s1_substeps_run(xr_ctx *ctx)
 const xr_section xr_section_s1_substeps = {
     .name = "s1_substeps",
     .title = "PBD k_s = 0.5 vs substeps against the equivalent single pass, beside XPBD",
-    .spec = "S1: the hanging chain, PBD with substeps",
+    .scenario = "S1: the hanging chain, PBD with substeps",
     .figures = XR_FIGURES("s1_substeps"),
     .tables = XR_TABLES({"s1_substeps", "PBD with substeps, with XPBD beside it"}),
     .run = s1_substeps_run};

@@ -17,8 +17,8 @@
 
 static const double xi_alphas[] = {1e-2, 1e-3, 1e-4, 1e-5};
 /* the XPBD chain (S1) original numbers: ratio at n_s = 8, stretch at n_s = 1 */
-static const double xi_seed8[] = {0.990, 1.000, 1.004, 1.002};
-static const double xi_seed1[] = {NAN, NAN, 0.0176, 0.0069};
+static const double xi_original8[] = {0.990, 1.000, 1.004, 1.002};
+static const double xi_original1[] = {NAN, NAN, 0.0176, 0.0069};
 
 /* The alpha x n_s sweep and what the prose and the checks read off it. */
 typedef struct xi_state {
@@ -36,7 +36,7 @@ static int xi_point(xr_ctx *ctx, int i, double *row, void *arg)
 {
     xi_state *S = arg;
     const int a = i / S->nn, j = i % S->nn, iters = S->iters, *ns_list = S->ns_list;
-    const double *alphas = xi_alphas, *seed8 = xi_seed8, *seed1 = xi_seed1;
+    const double *alphas = xi_alphas, *original8 = xi_original8, *original1 = xi_original1;
     const double closed = xs_chain_stretch_closed(S1_N, S1_MASS, alphas[a]);
     int rc = 0;
     const int n = ns_list[j];
@@ -68,8 +68,8 @@ static int xi_point(xr_ctx *ctx, int i, double *row, void *arg)
                           S->fpr[a][j],
                           S->ratio_u[a][j],
                           S->floor_ns[j],
-                          n == 8 ? seed8[a] : NAN,
-                          n == 1 ? seed1[a] : NAN};
+                          n == 8 ? original8[a] : NAN,
+                          n == 1 ? original1[a] : NAN};
     memcpy(row, v, sizeof v);
     return rc ? -1 : 0;
 }
@@ -115,7 +115,7 @@ static void xi_write(xr_ctx *ctx, const xi_state *S)
 {
     const int *ns_list = S->ns_list, nn = S->nn, na = S->na, iters = S->iters;
     const int j8 = S->j8, j1 = S->j1, checked10 = S->checked10;
-    const double *alphas = xi_alphas, *seed8 = xi_seed8, *floor_ns = S->floor_ns;
+    const double *alphas = xi_alphas, *original8 = xi_original8, *floor_ns = S->floor_ns;
     const double(*ratio)[6] = S->ratio, (*ratio_u)[6] = S->ratio_u, (*stretch)[6] = S->stretch;
     const double dev_fp = S->dev_fp, worst10 = S->worst10;
     xr_md(ctx,
@@ -141,7 +141,7 @@ static void xi_write(xr_ctx *ctx, const xi_state *S)
         xr_md(ctx, "| %.0e | %.6g |", alphas[a], xs_chain_stretch_closed(S1_N, S1_MASS, alphas[a]));
         for (int j = 0; j < nn; ++j)
             xr_md(ctx, " %.4f |", ratio[a][j]);
-        xr_md(ctx, " %.3f | %.4f |\n", seed8[a], ratio_u[a][j8]);
+        xr_md(ctx, " %.3f | %.4f |\n", original8[a], ratio_u[a][j8]);
     }
     xr_md(ctx, "| floor (alpha = 0), m | - |");
     for (int j = 0; j < nn; ++j)
@@ -165,7 +165,7 @@ static void xi_write(xr_ctx *ctx, const xi_state *S)
 static void xi_check(xr_ctx *ctx, const xi_state *S)
 {
     const int na = S->na, j8 = S->j8, j1 = S->j1, checked10 = S->checked10, ok10 = S->ok10;
-    const double *alphas = xi_alphas, *seed8 = xi_seed8, *floor_ns = S->floor_ns;
+    const double *alphas = xi_alphas, *original8 = xi_original8, *floor_ns = S->floor_ns;
     const double(*ratio)[6] = S->ratio, (*ratio_u)[6] = S->ratio_u, (*stretch)[6] = S->stretch;
     const double(*fpr)[6] = S->fpr, dev_fp = S->dev_fp;
     xr_tolerance_source(ctx, "original measurement: n_s = 8 ratios within 0.4% of 1 (XPBD chain (S1)), read to 1%; "
@@ -207,7 +207,7 @@ static void xi_check(xr_ctx *ctx, const xi_state *S)
         char item[96];
         snprintf(item, sizeof item, "XPBD, alpha = %.0e: stretch / closed form, n_s = 8",
                  alphas[a]);
-        xr_reference(ctx, item, seed8[a], ratio[a][j8], closed > floor_ns[j8] ? what : NULL,
+        xr_reference(ctx, item, original8[a], ratio[a][j8], closed > floor_ns[j8] ? what : NULL,
                      S1_DEV_A2);
     }
     xr_tolerance_source(ctx, "original measurement: printed to 3 digits (0.0176) and 2 (0.0069), "
@@ -260,7 +260,7 @@ static int s1_xpbd_invariance_run(xr_ctx *ctx)
 const xr_section xr_section_s1_xpbd_invariance = {
     .name = "s1_xpbd_invariance",
     .title = "XPBD stretch / closed form for alpha 1e-2..1e-5 and n_s = 1, 4, 8, ...",
-    .spec = "S1: the hanging chain, XPBD with compliance",
+    .scenario = "S1: the hanging chain, XPBD with compliance",
     .figures = XR_FIGURES("s1_xpbd_invariance"),
     .tables = XR_TABLES({"s1_xpbd_invariance", "XPBD stretch / closed form per compliance and substep count"}),
     .run = s1_xpbd_invariance_run};

@@ -257,7 +257,7 @@ static int s2_iterations_run(xr_ctx *ctx)
 const xr_section xr_section_s2_iterations = {
     .name = "s2_iterations",
     .title = "Four-ball tower, max penetration, top sink and sum |v| vs iterations",
-    .spec = "S2: contacts, iterations on a stack",
+    .scenario = "S2: contacts, iterations on a stack",
     .figures = XR_FIGURES("s2_iterations"),
     .tables = XR_TABLES({"s2_iterations", "the ball stack per iteration count, with ratios and the original measurements"},
                         {"s2_iterations_time", "tower state vs time per iteration count"}),

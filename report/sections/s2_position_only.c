@@ -268,7 +268,7 @@ static int s2_position_only_run(xr_ctx *ctx)
 const xr_section xr_section_s2_position_only = {
     .name = "s2_position_only",
     .title = "Position-only correction, beta sweep; raw penetration and E/E0 vs time per beta",
-    .spec = "S2: contacts, position-only correction",
+    .scenario = "S2: contacts, position-only correction",
     .figures = XR_FIGURES("s2_position_only"),
     .tables = XR_TABLES({"s2_position_only", "energy and penetration vs time per beta"},
                         {"s2_position_only_table", "position-only correction at 1 s per beta"}),

@@ -690,9 +690,9 @@ static void xr_emit_checks(xr_doc *d, size_t s)
     xr_table_free(&t);
 }
 
-/* Under a section: how many checks it made and where their table is
- * (appendix A.k, k its number). */
-static void xr_emit_checks_pointer(xr_doc *d, size_t s)
+/* Appends, for the small print under a section's heading, how many checks
+ * it made and where their table is (appendix A.k, k its number). */
+static void xr_checks_pointer(xr_doc *d, size_t s)
 {
     size_t passed, failed;
     xr_count_checks(d->ctx, s, &passed, &failed);
@@ -701,10 +701,8 @@ static void xr_emit_checks_pointer(xr_doc *d, size_t s)
     char tag[96], pg[16];
     snprintf(tag, sizeof tag, "chk-%s", xr_sections[s]->name);
     xr_page_text(d, tag, pg, sizeof pg);
-    xr_buf_printf(&d->b,
-                  ".LP\n\\&\\s-1\\fIChecks: %zu passed, %s%zu failed%s; the table: "
-                  "appendix A.%zu, p. %s.\\f[R]\\s+1\n",
-                  passed, failed ? "\\f[BI]" : "", failed, failed ? "\\f[I]" : "",
+    xr_buf_printf(&d->b, "; checks: %zu passed, %s%zu failed%s (appendix A.%zu, p. %s)", passed,
+                  failed ? "\\f[BI]" : "", failed, failed ? "\\f[I]" : "",
                   xr_section_number(d->ctx, s), pg);
 }
 
@@ -1062,7 +1060,7 @@ static void xr_emit_document(xr_doc *d)
         snprintf(tag, sizeof tag, "sec-%s", x->name);
         xr_buf head = {0};
         xr_buf_printf(&head, "%zu  %s", k + 1, x->title);
-        xr_buf_printf(b, ".sp 0.6v\n");
+        xr_buf_printf(b, ".sp 0.4v\n");
         xr_heading(d, 2, tag, head.s, head.len);
         free(head.s);
         /* under the title, in small print: the scenario, and the
@@ -1074,6 +1072,8 @@ static void xr_emit_document(xr_doc *d)
         }
         xr_buf_printf(b, "\\f[R]\\f(CRxpbd-report --only ");
         xr_roff_plain(b, x->name, strlen(x->name));
+        xr_buf_printf(b, "\\f[I]");
+        xr_checks_pointer(d, s);
         xr_buf_printf(b, "\\f[R]\\s+1\n");
         d->section = s;
         if (r->md.s)
@@ -1082,7 +1082,6 @@ static void xr_emit_document(xr_doc *d)
         for (size_t i = 0; i < ctx->nfigs; ++i)
             if (ctx->figs[i].section == s)
                 xr_emit_figure(d, i);
-        xr_emit_checks_pointer(d, s);
     }
     xr_buf concl = {0};
     xr_conclusions(&concl, ctx);

@@ -673,8 +673,10 @@ static void sp_stab_check(xr_ctx *ctx, const sp_stab *S)
  * damping: it can be a limit cycle or a divergence, never the equilibrium. */
 static int sp_damping_sweep(xr_ctx *ctx, const sp_stab *S)
 {
-    static const double cs[] = {0, 0.1, 0.25, 0.5, 1, 2, 4};
-    const int nc = (int)(sizeof cs / sizeof cs[0]);
+    /* --quick: the ends and the section's own damping */
+    static const double full[] = {0, 0.1, 0.25, 0.5, 1, 2, 4}, quick[] = {0, SP_DAMP, 4};
+    const double *cs = S->quick ? quick : full;
+    const int nc = S->quick ? 3 : 7;
     xr_md(ctx,
           "**k = 4000 across the damping.** The original measurement states \"some damping\" "
           "and no value. The chain at k = 4000 released the same way for each spring damping "

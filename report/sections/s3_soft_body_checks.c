@@ -330,6 +330,15 @@ static int s3_soft_body_checks_run(xr_ctx *ctx)
           subs, subs == 1 ? "" : "s", first, last, swings, drop, closed, mean_sup, v1, v2,
           xpbd_status_str(build), bad, skipped, fin ? "yes" : "NO", below2, below1);
     xr_md(ctx,
+          "**What damps the poke.** No damping is configured (damping %g, relative damping "
+          "%g), yet the poke's amplitude falls by a factor %.2g in 2 s. That decay is the "
+          "step's own: a position-based step removes energy through its projections, the "
+          "ground contact the cube rests on among them (the "
+          "thrown cube's spin in the damping section shows the closed form of one such loss). "
+          "This report does not model it for the poke, so the checks ask only that the poke "
+          "oscillates and decays, not at what rate.\n\n",
+          st_cube(ctx).cfg.damping, st_cube(ctx).cfg.relative_damping, first / last);
+    xr_md(ctx,
           "### %s\n\n"
           "The original measurement's 4.9 m is g t^2/2 = %.4f m, the continuous fall. The step integrates "
           "semi-implicit Euler (v += g h_s, then x += v h_s), which after N = %.0f steps has "

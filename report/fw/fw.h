@@ -345,8 +345,9 @@ size_t xr_section_order(const xr_ctx *ctx, size_t *order);
 /* Section s's number as printed (1, 2, ... in that order), 0 if not run. */
 size_t xr_section_number(const xr_ctx *ctx, size_t s);
 /* Markdown: "How to read this" (notation, what a check is, what the
- * tolerances mean), the references, the appendix's introduction. */
-extern const char *const xr_how_to_read;
+ * tolerances mean, the iteration-tier rule), its paragraphs NULL-terminated;
+ * the references; the appendix's introduction. */
+extern const char *const xr_how_to_read[];
 extern const char *const xr_references;
 extern const char *const xr_appendix_intro;
 /* Markdown: the conclusions and limitations, with this run's counts. */

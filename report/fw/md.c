@@ -281,7 +281,9 @@ void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok)
                    "Install it (`apt-get install gnuplot-nox`) and run xpbd-report again, or "
                    "render each figure with the command above.\n\n");
 
-    fprintf(f, "# How to read this\n\n%s", xr_how_to_read);
+    fprintf(f, "# How to read this\n\n");
+    for (size_t i = 0; xr_how_to_read[i]; ++i)
+        fputs(xr_how_to_read[i], f);
     xr_write_md_summary(f, ctx);
 
     size_t order[XR_NSECTIONS + 1];

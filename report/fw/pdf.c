@@ -1039,7 +1039,8 @@ static void xr_emit_document(xr_doc *d)
     xr_emit_contents(d, order, n);
     xr_buf_printf(b, ".bp\n");
     xr_heading(d, 1, "howto", "How to read this", strlen("How to read this"));
-    xr_md_to_roff(d, xr_how_to_read);
+    for (size_t i = 0; xr_how_to_read[i]; ++i)
+        xr_md_to_roff(d, xr_how_to_read[i]);
     xr_emit_summary(d);
     size_t part = XR_NPARTS;
     for (size_t k = 0; k < n; ++k) {

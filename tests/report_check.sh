@@ -163,9 +163,15 @@ data)
     fi
 
     if [ -s "$out/report.md" ]; then
-        # the summary against the reference values comes before the first section
-        first=$(grep -m 1 '^## ' "$out/report.md")
-        [ "$first" = "## Summary" ] || err "report.md: first heading is '$first', not '## Summary'"
+        # the hand-out's chapters: how to read it and the summary against the
+        # reference values before the first section, then the conclusions,
+        # the references and the appendix of check tables, in that order
+        chapters=$(grep -e '^# How to read this$' -e '^# Summary$' -e '^# Conclusions and limitations$' -e '^# References$' -e '^# Appendix A: the checks$' "$out/report.md" | tr '\n' '|')
+        [ "$chapters" = "# How to read this|# Summary|# Conclusions and limitations|# References|# Appendix A: the checks|" ] ||
+            err "report.md: chapters '$chapters'"
+        first=$(grep -n -m 1 '^## ' "$out/report.md" | cut -d: -f1)
+        summ=$(grep -n -m 1 '^# Summary$' "$out/report.md" | cut -d: -f1)
+        [ -n "$first" ] && [ -n "$summ" ] && [ "$summ" -lt "$first" ] || err "report.md: the summary does not come before the first section"
         # each section headed by its title, its identifier in small print
         for s in $(names section); do
             grep -q "^\*.*xpbd-report --only $s\*\$" "$out/report.md" || err "report.md has no section $s (its '--only $s' line)"
@@ -252,8 +258,15 @@ figures)
             [ -n "$title" ] || err "report.md: no heading for section $s"
             grep -aFq "/Title ($k $title" "$rep" || err "report.pdf: no bookmark '$k $title...' for section $s"
         done
-        # the summary is the first heading after the contents
-        pdftotext -f 3 -l 3 "$rep" - | grep -q '^Summary$' || err "report.pdf: page 3 is not the Summary"
+        # "How to read this" is the first heading after the contents, the
+        # summary follows it; the chapters after the sections have their
+        # destinations
+        pdftotext -f 3 -l 3 "$rep" - | grep -q '^How to read this$' || err "report.pdf: page 3 is not How to read this"
+        spage=$(awk '$NF == "\"summary\"" { print $1 }' "$out/dests.txt")
+        pdftotext -f "${spage:-1}" -l "${spage:-1}" "$rep" - | grep -q '^Summary$' || err "report.pdf: the summary's page ${spage:-?} has no Summary heading"
+        for tag in howto conclusions references appendix appendix-refs appendix-tables; do
+            grep -q "\"$tag\"\$" "$out/dests.txt" || err "report.pdf: no destination '$tag'"
+        done
         # the contents (page 2) lists every section with the page of its heading
         pdftotext -layout -f 2 -l 2 "$rep" "$out/contents.txt"
         for s in $(names section); do

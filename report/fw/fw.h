@@ -21,6 +21,8 @@
  *              processes that draw each figure as its data appears)
  *   prov.c     provenance: commit, date, command, compiler, CPU, OS, tools,
  *              load
+ *   matter.c   the hand-out's parts (one per scenario, with its description),
+ *              "How to read this", conclusions, references, appendix text
  *   md.c       report.md and the data/checks, figures, references tables
  *   pdf.c      the typeset report.pdf (groff -ms, gropdf)
  *   common.gp  the styling every figure's script loads
@@ -322,6 +324,34 @@ void xr_prov_end(xr_prov *p);
 /* Row i of the provenance table both outputs print, in their order: its
  * value, with its label in *label; NULL past the last row. */
 const char *xr_prov_row(const xr_prov *p, size_t i, const char **label);
+
+/* ----------------------------------------------------------- matter.c --- */
+
+/* The hand-out's structure both outputs follow: the sections grouped in
+ * parts, one per reference scenario (a section belongs to the first part
+ * whose prefix its name starts with; the last part, prefix "", takes the
+ * rest), each part introduced by its scenario's description. */
+#define XR_NPARTS 5
+typedef struct xr_part {
+    const char *prefix; /* of the section names it holds */
+    const char *title;  /* its heading */
+    const char *intro;  /* markdown: the scenario, so no other document is needed */
+} xr_part;
+extern const xr_part xr_parts[XR_NPARTS];
+size_t xr_part_of(const xr_section *x);
+/* The sections run, in the order printed (by part, sections.def order
+ * within one) into order[]; returns how many. */
+size_t xr_section_order(const xr_ctx *ctx, size_t *order);
+/* Section s's number as printed (1, 2, ... in that order), 0 if not run. */
+size_t xr_section_number(const xr_ctx *ctx, size_t s);
+/* Markdown: "How to read this" (notation, what a check is, what the
+ * tolerances mean, the iteration-tier rule), its paragraphs NULL-terminated;
+ * the references; the appendix's introduction. */
+extern const char *const xr_how_to_read[];
+extern const char *const xr_references;
+extern const char *const xr_appendix_intro;
+/* Markdown: the conclusions and limitations, with this run's counts. */
+void xr_conclusions(xr_buf *b, const xr_ctx *ctx);
 
 /* --------------------------------------------------------------- md.c --- */
 

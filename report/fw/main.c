@@ -135,8 +135,8 @@ static void xr_list(FILE *f)
     fprintf(f, "%-8s %-26s %s\n", "kind", "name", "description");
     for (size_t s = 0; s < XR_NSECTIONS; ++s) {
         const xr_section *x = xr_sections[s];
-        fprintf(f, "%-8s %-26s %s%s%s\n", "section", x->name, x->spec && *x->spec ? x->spec : "",
-                x->spec && *x->spec ? ": " : "", x->title);
+        fprintf(f, "%-8s %-26s %s%s%s\n", "section", x->name, x->scenario && *x->scenario ? x->scenario : "",
+                x->scenario && *x->scenario ? ": " : "", x->title);
         for (const char *const *g = x->figures; g && *g; ++g)
             fprintf(f, "%-8s %-26s figure of %s\n", "figure", *g, x->name);
         for (const xr_table_desc *d = x->tables; d && d->name; ++d)

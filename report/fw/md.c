@@ -118,7 +118,7 @@ static void xr_md_anchor(FILE *f, const char *heading)
  * then the reference items not reproduced. */
 static void xr_write_md_summary(FILE *f, const xr_ctx *ctx)
 {
-    fprintf(f, "## Summary\n\n");
+    fprintf(f, "# Summary\n\n");
     size_t nv, nt, np, nm, nexp = 0;
     xr_count_references(ctx, &nv, &nt, &np, &nm);
     for (size_t i = 0; i < ctx->nrefs; ++i)
@@ -201,7 +201,7 @@ static void xr_write_md_checks(FILE *f, const xr_ctx *ctx, size_t s)
         nc += ctx->checks[i].section == s;
     if (!nc)
         return;
-    fputs("**Checks**\n\n|", f);
+    fputs("|", f);
     for (int k = 0; k < XR_CHECK_COLS; ++k)
         fprintf(f, " %s |", xr_check_columns[k]);
     fputs("\n|", f);
@@ -281,20 +281,28 @@ void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok)
                    "Install it (`apt-get install gnuplot-nox`) and run xpbd-report again, or "
                    "render each figure with the command above.\n\n");
 
+    fprintf(f, "# How to read this\n\n");
+    for (size_t i = 0; xr_how_to_read[i]; ++i)
+        fputs(xr_how_to_read[i], f);
     xr_write_md_summary(f, ctx);
 
-    for (size_t s = 0; s < XR_NSECTIONS; ++s) {
+    size_t order[XR_NSECTIONS + 1];
+    const size_t n = xr_section_order(ctx, order);
+    size_t part = XR_NPARTS;
+    for (size_t k = 0; k < n; ++k) {
+        const size_t s = order[k];
         const xr_secrec *r = &ctx->sec[s];
-        if (!r->ran)
-            continue;
         const xr_section *x = xr_sections[s];
+        if (xr_part_of(x) != part) {
+            part = xr_part_of(x);
+            fprintf(f, "# %s\n\n%s", xr_parts[part].title, xr_parts[part].intro);
+        }
         /* the heading is the title; the identifier, which a reader types
          * only to run the section alone, in small print under it */
         fprintf(f, "## %s\n\n*%s%sxpbd-report --only %s*\n\n", x->title,
-                x->spec && *x->spec ? x->spec : "", x->spec && *x->spec ? "; " : "", x->name);
+                x->scenario && *x->scenario ? x->scenario : "", x->scenario && *x->scenario ? "; " : "", x->name);
         if (r->md.s)
             fprintf(f, "%s\n", r->md.s);
-        xr_write_md_checks(f, ctx, s);
         for (size_t i = 0; i < ctx->nfigs; ++i) {
             const xr_figrec *g = &ctx->figs[i];
             if (g->section != s)
@@ -312,7 +320,26 @@ void xr_write_md(const xr_ctx *ctx, int gnuplot_ok, int pdf_ok)
                 fprintf(f, "; PDF: `fig/%s.pdf`", g->name);
             fprintf(f, ".\n\n");
         }
+        size_t passed, failed;
+        xr_count_checks(ctx, s, &passed, &failed);
+        if (passed + failed)
+            fprintf(f, "*Checks: %zu passed, %zu failed; the table: appendix A.%zu.*\n\n",
+                    passed, failed, k + 1);
         fprintf(f, "Section time: %.2f s.\n\n", r->seconds);
+    }
+    xr_buf concl = {0};
+    xr_conclusions(&concl, ctx);
+    fprintf(f, "# Conclusions and limitations\n\n%s# References\n\n%s", concl.s ? concl.s : "",
+            xr_references);
+    free(concl.s);
+    fprintf(f, "# Appendix A: the checks\n\n%s", xr_appendix_intro);
+    for (size_t k = 0; k < n; ++k) {
+        size_t passed, failed;
+        xr_count_checks(ctx, order[k], &passed, &failed);
+        if (passed + failed == 0)
+            continue;
+        fprintf(f, "## A.%zu %s\n\n", k + 1, xr_sections[order[k]]->title);
+        xr_write_md_checks(f, ctx, order[k]);
     }
     if (fclose(f) != 0)
         xr_die_nomem();

@@ -50,12 +50,22 @@ typedef struct xr_page_ref {
     int page;
 } xr_page_ref;
 
+/* A section's table longer than this many rows (header included) is
+ * printed in appendix C, the section keeping a line that points to it: the
+ * text and figures of a part stay together, the long listings at the end. */
+#define XR_INLINE_ROWS 8
+
+struct xr_table;
 typedef struct xr_doc {
     xr_buf b;
     const xr_ctx *ctx;
     const xr_page_ref *refs; /* from the first run; NULL in the first run */
     size_t nrefs;
     const char *figdir; /* DIR/pdf */
+    size_t section;     /* the section being written, SIZE_MAX outside one */
+    struct xr_table *deferred; /* the long tables for appendix C, in order */
+    size_t *deferred_sec;      /* the section each came from */
+    size_t ndeferred, cap_deferred, cap_deferred_sec;
 } xr_doc;
 
 /* ------------------------------------------------------------ text --- */
@@ -196,13 +206,14 @@ static void xr_page_text(const xr_doc *d, const char *tag, char *out, size_t siz
 
 /* A heading: keeps room for a few lines after it, plants the bookmark
  * (and destination `tag`), reports its page, then sets the text. level 1:
- * a section, level 2: a heading inside one. */
+ * a part (or the front and back matter), 2: a section, 3: a heading
+ * inside one. */
 static void xr_heading(xr_doc *d, int level, const char *tag, const char *text, size_t n)
 {
     char ascii[128];
     xr_ascii(ascii, sizeof ascii, text, n);
     xr_buf_printf(&d->b, ".ne %dv\n.pdfbookmark -T %s %d \"%s\"\n.tm XRPAGE %s \\n%%\n.SH %d\n\\&",
-                  level == 1 ? 10 : 6, tag, level, ascii, tag, level);
+                  level < 3 ? 10 : 6, tag, level, ascii, tag, level);
     xr_roff_inline(&d->b, text, n);
     xr_buf_put(&d->b, "\n.LP\n", 5);
 }
@@ -489,7 +500,7 @@ static void xr_md_to_roff(xr_doc *d, const char *md)
                 ++h;
             char tag[160];
             xr_tag(tag, sizeof tag, "h-", p + h, n - h);
-            xr_heading(d, 2, tag, p + h, n - h);
+            xr_heading(d, 3, tag, p + h, n - h);
             in_par = 0;
         } else if (p[ind] == '|') {
             xr_table t = {0};
@@ -526,8 +537,24 @@ static void xr_md_to_roff(xr_doc *d, const char *md)
                 free(cells);
                 q = e ? e + 1 : q + m;
             }
-            xr_emit_table(d, &t);
-            xr_table_free(&t);
+            if (d->section != SIZE_MAX && t.nrows > XR_INLINE_ROWS) {
+                /* to appendix C; here, where it is */
+                char tag[32], pg[16];
+                snprintf(tag, sizeof tag, "tab-%zu", d->ndeferred + 1);
+                xr_page_text(d, tag, pg, sizeof pg);
+                xr_buf_printf(b, ".LP\n\\&\\s-1\\fI(A table of %zu rows: appendix C.%zu, p. %s.)"
+                                 "\\f[R]\\s+1\n",
+                              t.nrows - 1, d->ndeferred + 1, pg);
+                d->deferred = xr_grow(d->deferred, &d->cap_deferred, d->ndeferred,
+                                      sizeof *d->deferred);
+                d->deferred_sec = xr_grow(d->deferred_sec, &d->cap_deferred_sec, d->ndeferred,
+                                          sizeof *d->deferred_sec);
+                d->deferred[d->ndeferred] = t;
+                d->deferred_sec[d->ndeferred++] = d->section;
+            } else {
+                xr_emit_table(d, &t);
+                xr_table_free(&t);
+            }
             next = q;
             in_par = 0;
         } else if (n - ind >= 2 && p[ind] == '!' && p[ind + 1] == '[') {
@@ -658,11 +685,47 @@ static void xr_emit_checks(xr_doc *d, size_t s)
             row[k] = xr_strdup(r.cell[k]);
         xr_table_add_row(&t, row);
     }
-    if (t.nrows > 1) {
-        xr_buf_printf(&d->b, ".LP\n.ne 4v\n\\&\\fBChecks\\f[R]\n");
+    if (t.nrows > 1)
         xr_emit_table(d, &t);
-    }
     xr_table_free(&t);
+}
+
+/* Appends, for the small print under a section's heading, how many checks
+ * it made and where their table is (appendix A.k, k its number). */
+static void xr_checks_pointer(xr_doc *d, size_t s)
+{
+    size_t passed, failed;
+    xr_count_checks(d->ctx, s, &passed, &failed);
+    if (passed + failed == 0)
+        return;
+    char tag[96], pg[16];
+    snprintf(tag, sizeof tag, "chk-%s", xr_sections[s]->name);
+    xr_page_text(d, tag, pg, sizeof pg);
+    xr_buf_printf(&d->b, "; checks: %zu passed, %s%zu failed%s (appendix A.%zu, p. %s)", passed,
+                  failed ? "\\f[BI]" : "", failed, failed ? "\\f[I]" : "",
+                  xr_section_number(d->ctx, s), pg);
+}
+
+/* The appendix: every section's check table under a heading of its own. */
+static void xr_emit_appendix(xr_doc *d, const size_t *order, size_t n)
+{
+    xr_buf_printf(&d->b, ".bp\n");
+    xr_heading(d, 1, "appendix", "Appendix A: the checks", strlen("Appendix A: the checks"));
+    xr_md_to_roff(d, xr_appendix_intro);
+    for (size_t k = 0; k < n; ++k) {
+        const size_t s = order[k];
+        size_t passed, failed;
+        xr_count_checks(d->ctx, s, &passed, &failed);
+        if (passed + failed == 0)
+            continue;
+        char tag[96];
+        snprintf(tag, sizeof tag, "chk-%s", xr_sections[s]->name);
+        xr_buf head = {0};
+        xr_buf_printf(&head, "A.%zu  %s", k + 1, xr_sections[s]->title);
+        xr_heading(d, 2, tag, head.s, head.len);
+        free(head.s);
+        xr_emit_checks(d, s);
+    }
 }
 
 /* ------------------------------------------------------ front matter --- */
@@ -709,9 +772,19 @@ static void xr_contents_link(xr_buf *b, const char *tag)
                   tag);
 }
 
-static void xr_emit_contents(xr_doc *d)
+/* One contents line, linked to `tag`: a chapter, or a part (bold). */
+static void xr_contents_chapter(xr_doc *d, const char *tag, const char *text, int bold)
 {
-    const xr_ctx *ctx = d->ctx;
+    char pg[16];
+    xr_page_text(d, tag, pg, sizeof pg);
+    xr_contents_link(&d->b, tag);
+    xr_buf_printf(&d->b, "%s", bold ? "\\f[B]" : "");
+    xr_roff_inline_base(&d->b, text, strlen(text), bold ? 'B' : 'R');
+    xr_buf_printf(&d->b, "\\f[R]\001%s\\X'pdf: markend'\n", pg);
+}
+
+static void xr_emit_contents(xr_doc *d, const size_t *order, size_t n)
+{
     xr_buf *b = &d->b;
     /* XRST, XRSB: the height and depth of a contents line, for its link's
      * box (gropdf's markstart takes them in basic units, as pdfhref does) */
@@ -720,23 +793,29 @@ static void xr_emit_contents(xr_doc *d)
                      ".nr XRW \\w'\\f[B]Xg\\f[R]'\n.nr XRST \\n[rst]\n.nr XRSB \\n[rsb]\n",
                   XR_LINE_IN);
     char pg[16];
+    xr_contents_chapter(d, "howto", "How to read this", 0);
     xr_page_text(d, "summary", pg, sizeof pg);
     xr_contents_link(b, "summary");
     xr_buf_printf(b, "Summary against the reference values\001%s\\X'pdf: markend'\n", pg);
-    size_t k = 0;
-    for (size_t s = 0; s < XR_NSECTIONS; ++s) {
-        if (!ctx->sec[s].ran)
-            continue;
-        const xr_section *x = xr_sections[s];
+    size_t part = XR_NPARTS;
+    for (size_t k = 0; k < n; ++k) {
+        const xr_section *x = xr_sections[order[k]];
+        if (xr_part_of(x) != part) {
+            part = xr_part_of(x);
+            char ptag[32];
+            snprintf(ptag, sizeof ptag, "part-%zu", part);
+            xr_buf_printf(b, ".sp 0.3v\n");
+            xr_contents_chapter(d, ptag, xr_parts[part].title, 1);
+        }
         char tag[96];
         snprintf(tag, sizeof tag, "sec-%s", x->name);
         xr_page_text(d, tag, pg, sizeof pg);
         /* one line: the title cut at a word near 80 characters, the
          * identifier (what --only takes) in small print after it */
-        size_t n = strlen(x->title), cols = 0, cut = n;
-        for (size_t i = 0; i < n; ++i) {
+        size_t len = strlen(x->title), cols = 0, cut = len;
+        for (size_t i = 0; i < len; ++i) {
             cols += (x->title[i] & 0xC0) != 0x80;
-            if (cols > 84 - strlen(x->name) / 2) {
+            if (cols > 80 - strlen(x->name) / 2) {
                 cut = i;
                 while (cut > 0 && x->title[cut] != ' ')
                     --cut;
@@ -744,31 +823,30 @@ static void xr_emit_contents(xr_doc *d)
             }
         }
         xr_contents_link(b, tag);
-        xr_buf_printf(b, "%zu\\h'0.3i'\\f[B]", ++k);
-        xr_roff_inline_base(b, x->title, cut, 'B');
-        xr_buf_printf(b, "%s\\f[R]\\h'0.1i'\\s-2\\f(CR", cut < n ? " ..." : "");
+        xr_buf_printf(b, "\\h'0.2i'%zu\\h'0.3i'", k + 1);
+        xr_roff_inline_base(b, x->title, cut, 'R');
+        xr_buf_printf(b, "%s\\h'0.1i'\\s-2\\f(CR", cut < len ? " ..." : "");
         xr_roff_plain(b, x->name, strlen(x->name));
         xr_buf_printf(b, "\\f[R]\\s+2\001%s\\X'pdf: markend'\n", pg);
     }
+    xr_buf_printf(b, ".sp 0.3v\n");
+    xr_contents_chapter(d, "conclusions", "Conclusions and limitations", 0);
+    xr_contents_chapter(d, "references", "References", 0);
+    xr_contents_chapter(d, "appendix", "Appendix A: the checks", 0);
+    xr_contents_chapter(d, "appendix-refs", "Appendix B: the original measurements beside ours", 0);
+    xr_contents_chapter(d, "appendix-tables", "Appendix C: the long tables", 0);
     xr_buf_printf(b, ".lc\n.fi\n.ps\n.vs\n");
 }
 
-/* The number a section's heading and contents line carry: its place
- * among the sections run. */
-static size_t xr_section_number(const xr_ctx *ctx, size_t s)
-{
-    size_t k = 0;
-    for (size_t i = 0; i <= s && i < XR_NSECTIONS; ++i)
-        k += ctx->sec[i].ran != 0;
-    return k;
-}
-
-static void xr_emit_summary(xr_doc *d)
+/* Appendix B: every number of the original measurements beside ours,
+ * with its deviation, verdict and explanation. */
+static void xr_emit_reference_rows(xr_doc *d)
 {
     const xr_ctx *ctx = d->ctx;
     xr_buf *b = &d->b;
+    const char *title = "Appendix B: the original measurements beside ours";
     xr_buf_printf(b, ".bp\n");
-    xr_heading(d, 1, "summary", "Summary", 7);
+    xr_heading(d, 1, "appendix-refs", title, strlen(title));
     size_t nv, nt, np, nm, nexp = 0;
     xr_count_references(ctx, &nv, &nt, &np, &nm);
     for (size_t i = 0; i < ctx->nrefs; ++i)
@@ -831,6 +909,66 @@ static void xr_emit_summary(xr_doc *d)
         xr_buf_printf(b, ".LP\n\\&No section of this run compared a number with an original "
                          "measurement.\n");
     }
+}
+
+/* The summary: per part, what was checked and how it came out; the rows
+ * beside the original measurements are in appendix B, the items not
+ * reproduced listed here. */
+static void xr_emit_summary(xr_doc *d)
+{
+    const xr_ctx *ctx = d->ctx;
+    xr_buf *b = &d->b;
+    xr_buf_printf(b, ".bp\n");
+    xr_heading(d, 1, "summary", "Summary", 7);
+    size_t nv, nt, np, nm, passed, failed;
+    xr_count_references(ctx, &nv, &nt, &np, &nm);
+    xr_count_checks(ctx, SIZE_MAX, &passed, &failed);
+    char pg[16], pgb[16];
+    xr_page_text(d, "appendix", pg, sizeof pg);
+    xr_page_text(d, "appendix-refs", pgb, sizeof pgb);
+    xr_buf_printf(b,
+                  ".LP\n\\&%zu checks: \\fB%zu passed, %zu failed\\f[R] (appendix A, p. %s). "
+                  "%zu numbers of the original measurements stand beside ours: %zu tested by a "
+                  "check (%zu passed, %zu failed), %zu not checked (appendix B, p. %s, row by "
+                  "row); %zu reference items are not reproduced (listed below). Per part:\n",
+                  passed + failed, passed, failed, pg, nv, nt, np, nt - np, nv - nt, pgb, nm);
+    xr_table t = {.ncols = 6};
+    char *head[6] = {xr_strdup("part"),          xr_strdup("sections"),
+                     xr_strdup("checks passed"), xr_strdup("failed"),
+                     xr_strdup("original values tested (passed)"), xr_strdup("not checked")};
+    xr_table_add_row(&t, head);
+    for (size_t p = 0; p < XR_NPARTS; ++p) {
+        size_t ns = 0, cp = 0, cf = 0, rt = 0, rp = 0, rn = 0;
+        for (size_t s = 0; s < XR_NSECTIONS; ++s) {
+            if (!ctx->sec[s].ran || xr_part_of(xr_sections[s]) != p)
+                continue;
+            size_t sp, sf;
+            xr_count_checks(ctx, s, &sp, &sf);
+            ++ns;
+            cp += sp;
+            cf += sf;
+        }
+        for (size_t i = 0; i < ctx->nrefs; ++i) {
+            const xr_refrec *r = &ctx->refs[i];
+            if (r->missing || xr_part_of(xr_sections[r->section]) != p)
+                continue;
+            rt += r->verdict != XR_REF_NOT_CHECKED;
+            rp += r->verdict == 1;
+            rn += r->verdict == XR_REF_NOT_CHECKED;
+        }
+        if (!ns)
+            continue;
+        xr_buf c[5] = {{0}};
+        xr_buf_printf(&c[0], "%zu", ns);
+        xr_buf_printf(&c[1], "%zu", cp);
+        xr_buf_printf(&c[2], "%zu", cf);
+        xr_buf_printf(&c[3], "%zu (%zu)", rt, rp);
+        xr_buf_printf(&c[4], "%zu", rn);
+        char *row[6] = {xr_strdup(xr_parts[p].title), c[0].s, c[1].s, c[2].s, c[3].s, c[4].s};
+        xr_table_add_row(&t, row);
+    }
+    xr_emit_table(d, &t);
+    xr_table_free(&t);
     if (nm) {
         xr_buf_printf(b, ".LP\n\\&\\fBReference items not reproduced\\f[R]\n");
         for (size_t i = 0; i < ctx->nrefs; ++i) {
@@ -852,6 +990,35 @@ static void xr_emit_summary(xr_doc *d)
 
 /* ---------------------------------------------------------- document --- */
 
+/* Appendix C: the sections' long tables, each under a heading naming its
+ * section, in the order the sections point to them. */
+static void xr_emit_deferred(xr_doc *d)
+{
+    const char *title = "Appendix C: the long tables";
+    xr_buf_printf(&d->b, ".bp\n");
+    xr_heading(d, 1, "appendix-tables", title, strlen(title));
+    if (!d->ndeferred)
+        xr_buf_printf(&d->b, ".LP\n\\&No section wrote a table of more than %d rows.\n",
+                      XR_INLINE_ROWS - 1);
+    for (size_t k = 0; k < d->ndeferred; ++k) {
+        const size_t s = d->deferred_sec[k];
+        char tag[32];
+        snprintf(tag, sizeof tag, "tab-%zu", k + 1);
+        xr_buf head = {0};
+        xr_buf_printf(&head, "C.%zu  from section %zu, %s", k + 1,
+                      xr_section_number(d->ctx, s), xr_sections[s]->title);
+        xr_heading(d, 2, tag, head.s, head.len);
+        free(head.s);
+        xr_emit_table(d, &d->deferred[k]);
+        xr_table_free(&d->deferred[k]);
+    }
+    free(d->deferred);
+    free(d->deferred_sec);
+    d->deferred = NULL;
+    d->deferred_sec = NULL;
+    d->ndeferred = 0;
+}
+
 static void xr_emit_document(xr_doc *d)
 {
     const xr_ctx *ctx = d->ctx;
@@ -865,39 +1032,71 @@ static void xr_emit_document(xr_doc *d)
                   ".nr PDFOUTLINE.FOLDLEVEL 1\n.pdfview /PageMode /UseOutlines\n",
                   XR_LINE_IN, (XR_PAGE_W_IN - XR_LINE_IN) / 2, XR_PAGE_H_IN, XR_LINE_IN,
                   (XR_PAGE_W_IN - XR_LINE_IN) / 2);
+    size_t order[XR_NSECTIONS + 1];
+    const size_t n = xr_section_order(ctx, order);
+    d->section = SIZE_MAX;
     xr_emit_title(d);
-    xr_emit_contents(d);
+    xr_emit_contents(d, order, n);
+    xr_buf_printf(b, ".bp\n");
+    xr_heading(d, 1, "howto", "How to read this", strlen("How to read this"));
+    for (size_t i = 0; xr_how_to_read[i]; ++i)
+        xr_md_to_roff(d, xr_how_to_read[i]);
     xr_emit_summary(d);
-    size_t k = 0;
-    for (size_t s = 0; s < XR_NSECTIONS; ++s) {
+    size_t part = XR_NPARTS;
+    for (size_t k = 0; k < n; ++k) {
+        const size_t s = order[k];
         const xr_secrec *r = &ctx->sec[s];
-        if (!r->ran)
-            continue;
         const xr_section *x = xr_sections[s];
+        if (xr_part_of(x) != part) {
+            /* a part, with its scenario's description: on a new page
+             * when less than a third of this one is left */
+            part = xr_part_of(x);
+            char ptag[32];
+            snprintf(ptag, sizeof ptag, "part-%zu", part);
+            xr_buf_printf(b, ".sp 1v\n.ne %.2fi\n", XR_PAGE_H_IN / 3);
+            xr_heading(d, 1, ptag, xr_parts[part].title, strlen(xr_parts[part].title));
+            xr_md_to_roff(d, xr_parts[part].intro);
+        }
         char tag[96];
         snprintf(tag, sizeof tag, "sec-%s", x->name);
         xr_buf head = {0};
-        xr_buf_printf(&head, "%zu  %s", ++k, x->title);
-        xr_buf_printf(b, ".bp\n");
-        xr_heading(d, 1, tag, head.s, head.len);
+        xr_buf_printf(&head, "%zu  %s", k + 1, x->title);
+        xr_buf_printf(b, ".sp 0.4v\n");
+        xr_heading(d, 2, tag, head.s, head.len);
         free(head.s);
         /* under the title, in small print: the scenario, and the
          * identifier a reader types to run the section alone */
         xr_buf_printf(b, ".LP\n\\&\\s-1\\fI");
-        if (x->spec && *x->spec) {
-            xr_roff_inline_str(b, x->spec);
+        if (x->scenario && *x->scenario) {
+            xr_roff_inline_str(b, x->scenario);
             xr_buf_put(b, "; ", 2);
         }
         xr_buf_printf(b, "\\f[R]\\f(CRxpbd-report --only ");
         xr_roff_plain(b, x->name, strlen(x->name));
+        xr_buf_printf(b, "\\f[I]");
+        xr_checks_pointer(d, s);
         xr_buf_printf(b, "\\f[R]\\s+1\n");
+        d->section = s;
         if (r->md.s)
             xr_md_to_roff(d, r->md.s);
+        d->section = SIZE_MAX;
         for (size_t i = 0; i < ctx->nfigs; ++i)
             if (ctx->figs[i].section == s)
                 xr_emit_figure(d, i);
-        xr_emit_checks(d, s);
     }
+    xr_buf concl = {0};
+    xr_conclusions(&concl, ctx);
+    xr_buf_printf(b, ".sp 1v\n.ne %.2fi\n", XR_PAGE_H_IN / 3);
+    xr_heading(d, 1, "conclusions", "Conclusions and limitations",
+               strlen("Conclusions and limitations"));
+    xr_md_to_roff(d, concl.s);
+    free(concl.s);
+    xr_buf_printf(b, ".sp 1v\n");
+    xr_heading(d, 1, "references", "References", strlen("References"));
+    xr_md_to_roff(d, xr_references);
+    xr_emit_appendix(d, order, n);
+    xr_emit_reference_rows(d);
+    xr_emit_deferred(d);
 }
 
 /* Reads the XRPAGE lines of the first run's stderr. */

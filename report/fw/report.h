@@ -216,7 +216,7 @@ typedef struct xr_table_desc {
 
 /* A section, defined at the end of its file report/sections/NAME.c:
  *   const xr_section xr_section_s0_lambda = {
- *       .name = "s0_lambda", .title = "...", .spec = "S0",
+ *       .name = "s0_lambda", .title = "...", .scenario = "S0: one distance constraint",
  *       .figures = XR_FIGURES("s0_lambda"),
  *       .tables = XR_TABLES({"s0_lambda", "stretch per iteration"}),
  *       .run = s0_lambda_run};
@@ -224,7 +224,7 @@ typedef struct xr_table_desc {
 typedef struct xr_section {
     const char *name;                  /* data/fig stem and --only name */
     const char *title;                 /* one line, physics words */
-    const char *spec;                  /* the reference scenario part it reproduces ("S1: the hanging chain, explicit springs"), or "" */
+    const char *scenario;              /* the reference scenario part it reproduces ("S1: the hanging chain, explicit springs"), or "" */
     const char *const *figures;        /* NULL-terminated figure names it declares */
     const xr_table_desc *tables;       /* {NULL, NULL}-terminated data tables, or NULL */
     int timed;                         /* 1: measures time, so it runs alone */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* tiers.c: the S3 iteration-tier rule, stated once and checked by
- * every section that shows iteration tiers (s1_convergence, s3_tet_cube,
- * s3_iteration_tiers, s3_cloth), at every compliance they show.
+/* tiers.c: the S3 iteration-tier rule, checked by every section that
+ * shows iteration tiers (s1_convergence, s3_tet_cube, s3_iteration_tiers,
+ * s3_cloth), at every compliance they show. Its statement for the reader
+ * is written once, in "How to read this" (matter.c); each section's first
+ * call points there and heads its tier table.
  *
  * The error model. With lambda accumulated over a substep's iterations,
  * one Gauss-Seidel iteration leaves a fraction rho of the substep's
@@ -48,25 +50,11 @@ int xr_iteration_tiers(xr_ctx *ctx, const xr_tiers *t)
                                      "the residual, substeps close it";
     if (t->state_rule)
         xr_md(ctx,
-              "**The iteration-tier rule (S3).** Iterations are a quality tier: with lambda "
-              "accumulated over a substep's iterations, 4 and 10 iterations give the same "
-              "stiffness up to the solve's unconverged residual. Each Gauss-Seidel iteration "
-              "leaves a fraction rho of the substep's remaining correction, measured on the "
-              "scene itself: rho = (r4/r1)^(1/3), r_k = max |C + alpha~ lambda| after k "
-              "iterations of one substep from the settled state. In the steady state a "
-              "k-iteration tier is softer than the converged solve by at most "
-              "rho^k/(1 - rho^k), so 4 and 10 iterations agree to X = rho^4/(1 - rho^4) plus "
-              "the quantity's own resolution (how much it still moves while measured; "
-              "without that term the rule fails where the residual is 1e-5 and the motion "
-              "that has not settled is 2e-5). "
-              "Where the compliance is large against the substep (alpha~ = alpha/h_s^2 several "
-              "times 1/m) rho is small and X is well under 1%%: the tiers agree. Where "
-              "alpha~ m is of order 1 or less, rho nears 1: the low tier is softer by the "
-              "residual, and more substeps (alpha~ grows as n_s^2), not more iterations, close "
-              "it. A low tier softer than X, as with lambda reset every iteration, means "
-              "lambda does not accumulate. In the rigid limit (alpha~ m far under 1) the "
-              "alpha~ lambda term a reset drops weighs nothing: lambda kept and reset are one "
-              "solve there, and the rule checks that they agree instead.\n\n"
+              "**The iteration-tier rule (S3)**, stated in How to read this: with lambda "
+              "kept, 4 and 10 iterations agree to X = rho^4/(1 - rho^4) plus the quantity's "
+              "own drift, rho = (r4/r1)^(1/3) measured on the scene; lambda reset every "
+              "iteration must miss it, except in the rigid limit, where kept and reset agree."
+              "\n\n"
               "| scene | alpha (m/N) | substeps | rho | rho^4/(1 - rho^4) | drift | X | %s at 4 / at 10, lambda kept | "
               "lambda reset | regime |\n|---|---|---|---|---|---|---|---|---|---|\n",
               t->quantity);

@@ -283,7 +283,7 @@ static int s0_lambda_run(xr_ctx *ctx)
 const xr_section xr_section_s0_lambda = {
     .name = "s0_lambda",
     .title = "Residual stretch vs iteration, lambda kept vs reset, dt/2; the four original numbers bit for bit",
-    .spec = "S0: one distance constraint",
+    .scenario = "S0: one distance constraint",
     .figures = XR_FIGURES("s0_lambda"),
     .tables = XR_TABLES({"s0_lambda", "stretch per iteration, 4 runs, with closed forms"}),
     .run = s0_lambda_run};

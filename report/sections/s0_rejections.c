@@ -189,7 +189,7 @@ static int s0_rejections_run(xr_ctx *ctx)
 const xr_section xr_section_s0_rejections = {
     .name = "s0_rejections",
     .title = "Bad inputs refused through the public API: status, bad_index, state kept",
-    .spec = "S0: one distance constraint, input rules",
+    .scenario = "S0: one distance constraint, input rules",
     .figures = XR_FIGURES("s0_rejections"),
     .tables = XR_TABLES({"s0_rejections", "per bad input: expected and returned status, "
                                           "bad_index, state unchanged"}),

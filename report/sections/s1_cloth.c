@@ -262,7 +262,7 @@ static int s1_cloth_run(xr_ctx *ctx)
 const xr_section xr_section_s1_cloth = {
     .name = "s1_cloth",
     .title = "8x6 cloth (82 constraints) and 64x64 cloth hanging from two corners; stretch per edge",
-    .spec = "S1: the cloth",
+    .scenario = "S1: the cloth",
     .figures = XR_FIGURES("s1_cloth"),
     .tables = XR_TABLES({"s1_cloth", "cloth edges with their stretch"}),
     .run = s1_cloth_run};

@@ -575,7 +575,7 @@ static int s1_convergence_run(xr_ctx *ctx)
 const xr_section xr_section_s1_convergence = {
     .name = "s1_convergence",
     .title = "Max |C + alpha~ lambda| vs iterations, chain and cloth, lambda kept vs reset; iteration tiers",
-    .spec = "S1: the hanging chain and the cloth, convergence",
+    .scenario = "S1: the hanging chain and the cloth, convergence",
     .figures = XR_FIGURES("s1_convergence"),
     .tables = XR_TABLES({"s1_convergence", "residual per iteration"},
                         {"s1_convergence_tiers", "iteration tiers: XPBD and PBD stretch at 4 vs 10 iterations"}),

@@ -180,7 +180,7 @@ static int s1_pbd_stiffness_run(xr_ctx *ctx)
 const xr_section xr_section_s1_pbd_stiffness = {
     .name = "s1_pbd_stiffness",
     .title = "PBD total stretch vs k_s at one pass per frame; k_s = 1 -> 0.027 m",
-    .spec = "S1: the hanging chain, PBD with a stiffness k_s",
+    .scenario = "S1: the hanging chain, PBD with a stiffness k_s",
     .figures = XR_FIGURES("s1_pbd_stiffness"),
     .tables = XR_TABLES({"s1_pbd_stiffness", "PBD k_s sweep at one pass per frame"},
                         {"s1_pbd_stiffness_time", "stretch vs time for a few k_s"}),

@@ -284,7 +284,7 @@ static int s1_stability_map_run(xr_ctx *ctx)
 const xr_section xr_section_s1_stability_map = {
     .name = "s1_stability_map",
     .title = "Measured largest stable k vs h and vs N against m/h^2 and 4m/h^2",
-    .spec = "S1: the hanging chain, explicit springs",
+    .scenario = "S1: the hanging chain, explicit springs",
     .figures = XR_FIGURES("s1_stability_map"),
     .tables = XR_TABLES({"s1_stability_map", "measured stability limits"}),
     .run = s1_stability_map_run};

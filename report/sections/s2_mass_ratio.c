@@ -58,7 +58,7 @@ static int s2_mass_ratio_run(xr_ctx *ctx)
 {
     xr_md(ctx, "**The scenario.** Two balls, the upper of 1 kg, the lower of mu kg, meet with e = 0.5 and v1 = -6 m/s. The upper ball backs out of the overlap by mu/(mu + 1) of it and the lower by 1/(mu + 1) (0.8 and 0.2 for mu = 4); the upper ball leaves with v1' = (1 - e mu)/(1 + mu) v1 exactly: -4.2 m/s for mu = 0.25, -1.5 for mu = 1, +1.2 for mu = 4. The sign changes at mu = 1/e = 2, and an infinitely heavy lower ball gives back the plate's -e v1.\n\n");
     static const double mus[5] = {0.25, 0.5, 1, 2, 4};
-    static const char *const seed_v[5] = {"-4.2", NULL, "-1.5", "0 (sign flip)", "+1.2"};
+    static const char *const original_v[5] = {"-4.2", NULL, "-1.5", "0 (sign flip)", "+1.2"};
     s2_tables t;
     if (s2_get_tables(ctx, &t) != 0)
         return -1;
@@ -111,7 +111,7 @@ static int s2_mass_ratio_run(xr_ctx *ctx)
         const s2_t3 *r = &rows[k];
         xr_md(ctx, "| %g | %.15f | %.15f | %.15f | %.15f | %+.17g | %+.17g | %.3g | %s |\n", mu,
               r->up, mu / (mu + 1), r->down, 1 / (mu + 1), r->v1, cv, r->v1 - cv,
-              seed_v[k] ? seed_v[k] : "");
+              original_v[k] ? original_v[k] : "");
         worst_share = fmax(worst_share, fmax(fabs(r->up - mu / (mu + 1)),
                                              fabs(r->down - 1 / (mu + 1))));
         worst_v = fmax(worst_v, fabs(r->v1 - cv));
@@ -177,7 +177,7 @@ static int s2_mass_ratio_run(xr_ctx *ctx)
 const xr_section xr_section_s2_mass_ratio = {
     .name = "s2_mass_ratio",
     .title = "Two balls, share backed out mu/(mu+1) and v1' vs mu against the closed forms",
-    .spec = "S2: contacts, two balls",
+    .scenario = "S2: contacts, two balls",
     .figures = XR_FIGURES("s2_mass_ratio"),
     .tables = XR_TABLES({"s2_mass_ratio", "two balls: shares and v1' per mass ratio"}),
     .run = s2_mass_ratio_run};

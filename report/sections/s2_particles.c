@@ -304,7 +304,7 @@ static int s2_particles_run(xr_ctx *ctx)
 const xr_section xr_section_s2_particles = {
     .name = "s2_particles",
     .title = "A few thousand balls poured into a box of planes; energy and penetration vs time",
-    .spec = "S2: contacts in 3-D",
+    .scenario = "S2: contacts in 3-D",
     .figures = XR_FIGURES("s2_particles"),
     .tables = XR_TABLES({"s2_particles", "final ball positions"},
                         {"s2_particles_time", "energy and max penetration vs time"}),

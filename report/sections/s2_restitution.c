@@ -213,7 +213,7 @@ static int s2_restitution_run(xr_ctx *ctx)
 const xr_section xr_section_s2_restitution = {
     .name = "s2_restitution",
     .title = "Ball on the infinite plate, v' = -e v exactly; energy with the velocity pass on",
-    .spec = "S2: contacts, a ball on the plate",
+    .scenario = "S2: contacts, a ball on the plate",
     .figures = XR_FIGURES("s2_restitution"),
     .tables = XR_TABLES({"s2_restitution", "a ball on the plate: v' per e"},
                         {"s2_restitution_energy", "E/E0 vs time with the velocity pass on"}),

@@ -159,12 +159,21 @@ static int s3_cloth_run(xr_ctx *ctx)
     xr_md(ctx, "\nDeepest particle inside the sphere (radius + particle radius 0.36 m): %.2g m.\n\n",
           worst_pen);
     xr_tolerance_source(ctx, "engineering: a tether must buy at least a fifth of the stretch "
-                             "at the cheapest tier to be worth its cost; 2% slack for the drape's "
-                             "contact order");
+                             "at the cheapest tier to be worth its cost");
     xr_check(ctx, "2 iterations: tethers cut the max stretch by >= 20%", s2[0] / s2[1], 0.8,
              xr_at_most(0.8), NULL);
-    xr_check(ctx, "tethers never stretch the cloth more: stretch with / without, worst tier",
-             worst_tether, 1, xr_at_most(1.02), NULL);
+    /* tethers do not always lower the stretch: once the iterations have
+     * converged to the level the sphere's coupling sets (below), the
+     * tethered drape can stretch a little more; said with its number, not
+     * checked against a slack */
+    if (worst_tether > 1)
+        xr_md(ctx,
+              "Tethers do not lower the stretch at every tier: at its worst tier the tethered "
+              "curtain stretches %.2f%% more than the free one (at 20 iterations %.4f against "
+              "%.4f). They buy stiffness where the iterations are few; once the solve has "
+              "converged the stretch is the level the sphere's coupling leaves, which tethers do "
+              "not lower.\n\n",
+              100 * (worst_tether - 1), s20[0], s20[1]);
     xr_md(ctx,
           "The stretch measured from the final positions levels off near %.2f, not 0: the "
           "sphere is coupled after each step (`xpbd_engine_couple_rigid_f64` pushes the "

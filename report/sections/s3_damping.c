@@ -58,6 +58,24 @@ static double s3_rod_spin(const xr_ctx *ctx, double omega, double h, uint32_t su
     return ok ? (x[1] * vy[1] - y[1] * vx[1]) / omega : NAN;
 }
 
+/* The rod's recurrence with relative damping `keep_radial` applied to the
+ * particle's velocity after every step. The velocity a step leaves, (x_k -
+ * x_{k-1})/h, is the chord: sin d_k / h along the tangent and (1 - cos d_k)
+ * / h outwards. The outward part is a uniform expansion, not a rigid
+ * motion, so relative damping k scales it by keep_radial = 1 - k and keeps
+ * the tangential part (the angular momentum): the next prediction lands at
+ * (1 + keep_radial (1 - cos d_k), sin d_k) and
+ *     d_{k+1} = atan(sin d_k / (1 + keep_radial (1 - cos d_k))),
+ * keep_radial = 1 the undamped recurrence of s3_rod_spin. Returns L/L0 =
+ * sin(d) / (omega h) after `steps` steps. */
+static double s3_rod_spin_closed(double omega, double h, long steps, double keep_radial)
+{
+    double d = atan(omega * h);
+    for (long k = 1; k < steps; ++k)
+        d = atan(sin(d) / (1 + keep_radial * (1 - cos(d))));
+    return sin(d) / (omega * h);
+}
+
 /* The spin's own decay: the closed form on a rod, substeps on the cube (the
  * s3_damping_spin table, its paragraph and checks). Returns 0 or -1. */
 static int dm_spin_decay(xr_ctx *ctx, int frames, const double v0[2], double spin)
@@ -186,6 +204,10 @@ static int s3_damping_run(xr_ctx *ctx)
     if (!ok)
         return -1;
     const double keep = pow(0.99, frames);
+    const uint32_t ns = s3_cube_default(ctx).cfg.substeps;
+    const double hs = S3_H / ns;
+    const double rod_none = s3_rod_spin_closed(spin, hs, (long)frames * ns, 1.0);
+    const double rod_rel = s3_rod_spin_closed(spin, hs, (long)frames * ns, 1.0 - 0.1);
     xr_md(ctx,
           "A 2 x 2 x 2-cell tet cube (27 particles, 2.7 kg, edge compliance 1e-3 m/N) thrown at "
           "(3, 4) m/s with a 5 rad/s spin about z, %d frames of 1/60 s under gravity: no "
@@ -197,18 +219,38 @@ static int s3_damping_run(xr_ctx *ctx)
           "%.4f |\n| global 0.99 | %.3g | %.6f (3 x 0.99^%d = %.6f) | %.4f |\n\n"
           "The spin also decays without any damping: positions are projected after a %.3f rad "
           "turn per frame, position-based dynamics' own rotational dissipation (substeps "
-          "reduce it); relative damping removes none of it.\n\n",
+          "reduce it; the closed form on a rod follows below). Relative damping keeps "
+          "slightly more of the spin than no damping (%.4f against %.4f), and the same "
+          "closed form says why: the velocity a step leaves, (x - x_prev)/h, is the chord of "
+          "the turn, which points (1 - cos d)/h outwards; that outward part is a uniform "
+          "expansion, not a rigid motion, so relative damping 0.1 removes a tenth of it each "
+          "substep, and the next prediction lands nearer the circle, so the projection "
+          "takes less of the turn away. On the rigid rod the recurrence with that damping "
+          "gives %.4f against %.4f undamped, a ratio of %.5f; the cube's ratio is %.5f.\n\n",
           frames, frames * S3_H, drift[0], vx[0], Lr[0], drift[1], vx[1], Lr[1], drift[2], vx[2],
-          frames, 3 * keep, Lr[2], spin * S3_H);
+          frames, 3 * keep, Lr[2], spin * S3_H, Lr[1], Lr[0], rod_rel, rod_none,
+          rod_rel / rod_none, Lr[1] / Lr[0]);
     xr_tolerance_source(ctx, "closed form: relative damping keeps momentum (f64 rounding, "
-                             "1e-12); 0.99 per frame is 3 x 0.99^frames (1e-9); the spin kept "
-                             "to 0.01 of the undamped run; 0.5 m behind ballistic");
+                             "1e-12); 0.99 per frame is 3 x 0.99^frames (1e-9); 0.5 m behind "
+                             "ballistic");
     xr_check(ctx, "relative damping: centre of mass vs ballistic closed form (m)", drift[1], 0,
              xr_abs(1e-12), NULL);
     xr_check(ctx, "relative damping: vx kept (m/s)", vx[1], 3, xr_abs(1e-12), NULL);
     xr_check_rel(ctx, "global 0.99: vx = 3 x 0.99^frames (m/s)", vx[2], 3 * keep, 1e-9, NULL);
-    xr_check(ctx, "relative damping keeps the spin: |L|/|L0| vs undamped", Lr[1], Lr[0],
-             xr_at_least(Lr[0] - 0.01), NULL);
+    {
+        /* the cube is not a rigid rod (soft, 27 particles, under gravity):
+         * its deviation from the rod's closed form, measured on the
+         * undamped run, bounds what the same deviation does to the ratio */
+        const double dev = fabs(Lr[0] / rod_none - 1);
+        char from[320];
+        snprintf(from, sizeof from,
+                 "closed form: the rod's recurrence with the outward chord velocity damped by "
+                 "0.1 per substep, over the undamped one; tolerance the cube's own deviation "
+                 "from the rigid rod, measured without damping: |%.6f / %.6f - 1| = %.2g",
+                 Lr[0], rod_none, dev);
+        xr_check(ctx, "relative damping keeps the spin: |L| relative / |L| undamped, vs the rod",
+                 Lr[1] / Lr[0], rod_rel / rod_none, xr_rel(dev), from);
+    }
     xr_check(ctx, "global 0.99 slows the thrown cube: centre behind ballistic (m)", drift[2], 0,
              xr_above(0.5), NULL);
     char cap[1600];

@@ -129,13 +129,18 @@ static int s3_rigid_coupling_run(xr_ctx *ctx)
              xr_abs(1e-12), NULL);
     xr_check(ctx, "1000 kg box: |dp_soft + j| around each coupling call, max (N s)", jb, 0,
              xr_abs(1e-12), NULL);
-    xr_check(ctx, "5 kg box: impulse exchanged in all (N s)", sa, NAN, xr_above(0.1), NULL);
-    xr_check(ctx, "1000 kg box: impulse exchanged in all (N s)", sb, NAN, xr_above(0.1), NULL);
-    xr_tolerance_source(ctx, "closed form: elastic bound 2 m v/(m + M); a 5 kg box must move "
-                             "(0.1 m/s, a tenth of the momentum-sharing speed)");
-    xr_check(ctx, "1000 kg box: v_box <= 2 m v/(m + M) (m/s)", vb_b, bound,
-             xr_bracket(nextafter(0, 1), bound), NULL);
-    xr_check(ctx, "5 kg box: the box was pushed (m/s)", vb_a, 0, xr_above(0.1), NULL);
+    /* momentum is conserved (checked above through j); the box ends no
+     * faster than an elastic collision leaves it (the coupling makes no
+     * energy) and no slower than a perfectly inelastic one (the cube does
+     * not pass through it: v_soft <= v_box), so with m v = m v_s + M v_b:
+     *     m v/(m + M) <= v_box <= 2 m v/(m + M) */
+    xr_tolerance_source(ctx, "closed form: momentum m v = m v_s + M v_b with v_s <= v_b "
+                             "(no pass-through: m v/(m + M)) and no energy made (elastic: "
+                             "2 m v/(m + M)), m = 2.7 kg, v = 2 m/s");
+    xr_check(ctx, "5 kg box: v_box between the inelastic and the elastic bound (m/s)", vb_a,
+             2.7 * 2 / (2.7 + 5), xr_bracket(2.7 * 2 / (2.7 + 5), 2 * 2.7 * 2 / (2.7 + 5)), NULL);
+    xr_check(ctx, "1000 kg box: v_box between the inelastic and the elastic bound (m/s)", vb_b,
+             2.7 * 2 / (2.7 + 1000), xr_bracket(2.7 * 2 / (2.7 + 1000), bound), NULL);
     char cap[1600];
     snprintf(cap, sizeof cap,
              "Soft bodies (S3), two-way coupling: momentum (x) of a 2.7 kg soft cube at 2 m/s and of a "

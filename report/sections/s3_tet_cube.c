@@ -231,6 +231,20 @@ static int tc_write(xr_ctx *ctx, const tc_state *S)
                                  .drift_from = "the sag's change over the last second",
                                  .state_rule = k == 0};
             xr_iteration_tiers(ctx, &tr);
+            if (k == 0 && !isnan(sag_ref)) {
+                /* the same error model at 10 iterations: the sag is soft
+                 * by at most rho^10/(1 - rho^10) against the converged
+                 * solve, plus its own resolution */
+                const double rho = cbrt(r4 / r1), r10 = pow(rho, 10);
+                char from[320];
+                snprintf(from, sizeof from,
+                         "S3 iteration-tier rule at 10 iterations: rho^10/(1 - rho^10) + drift "
+                         "= %.3g + %.2g, rho = %.4f measured (r1 = %.3g, r4 = %.3g); the "
+                         "reference, 4 substeps x 40 iterations, is converged far past that",
+                         r10 / (1 - r10), drift, rho, r1, r4);
+                xr_check(ctx, "hanging sag at 10 iterations / converged sag (4 x 40)",
+                         sag / sag_ref, 1, xr_rel(r10 / (1 - r10) + drift), from);
+            }
         }
         xr_md(ctx, "\n");
     }
@@ -259,10 +273,14 @@ static void tc_check(xr_ctx *ctx, const tc_state *S)
              xr_above(0.05), NULL);
     xr_check(ctx, "dropped with tets: volume range max |V/V0 - 1|", fmax(vmax[2] - 1, 1 - vmin[2]),
              0, xr_abs(0.005), NULL);
-    xr_check(ctx, "dropped with tets: squashed on impact, lowest height (m)", squash, 0.25,
-             xr_below(0.25), NULL);
-    xr_check(ctx, "dropped with tets: rebounds above 0.30 m (m)", rebound, 0.3, xr_above(0.3),
-             NULL);
+    xr_tolerance_source(ctx, "physics: an elastic body squashes below the height it settles at "
+                             "and springs back past it (ordering against the settled height, "
+                             "measured on the same run's end)");
+    xr_check(ctx, "dropped with tets: squashed on impact below its settled height (m)", squash,
+             S->h_rest, xr_below(S->h_rest), NULL);
+    xr_check(ctx, "dropped with tets: rebounds above its settled height (m)", rebound, S->h_rest,
+             xr_above(S->h_rest), NULL);
+    xr_tolerance_source(ctx, "physics: edges alone let the mesh collapse flat");
     xr_check(ctx, "dropped, edges only: pancake volume V/V0", v_pan, 0, xr_abs(0.1), NULL);
     const double order = fmax(rev.relative, shuf.relative);
     xr_tolerance_source(ctx, "original measurement: serial orders differ (PBD is order "

@@ -371,7 +371,7 @@ const xr_section xr_section_settings_frontier = {
     .name = "settings_frontier",
     .title = "Error against cost per frame for substeps x iterations at equal budget: the "
              "decision figure",
-    .spec = "S1, S2, S3",
+    .scenario = "S1, S2, S3",
     .figures = XR_FIGURES("settings_frontier"),
     .tables = XR_TABLES({"settings_frontier", "per setting: solver, precision, budget, split, "
                                               "ms/frame, strain error, penetration, gain"}),

@@ -232,7 +232,7 @@ static int simd_agreement_run(xr_ctx *ctx)
 const xr_section xr_section_simd_agreement = {
     .name = "simd_agreement",
     .title = "Every kernel x ISA x precision: max |difference| from the scalar reference (expected 0)",
-    .spec = "",
+    .scenario = "",
     .figures = XR_FIGURES("simd_agreement"),
     .tables = XR_TABLES({"simd_agreement", "max |difference| per kernel x ISA x precision"}),
     .run = simd_agreement_run};

@@ -371,7 +371,7 @@ static int simd_speed_run(xr_ctx *ctx)
 const xr_section xr_section_simd_speed = {
     .name = "simd_speed",
     .title = "Throughput vs problem size per ISA and speed-up over scalar (xpbd-bench measurements)",
-    .spec = "",
+    .scenario = "",
     .figures = XR_FIGURES("simd_speed"),
     .tables = XR_TABLES({"simd_speed", "xpbd-bench measurements (xb_run)"}),
     .timed = 1,

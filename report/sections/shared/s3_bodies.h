@@ -58,9 +58,9 @@ void s3_drape_free(s3_drape *d);
 
 int s3_drape_run(s3_drape *d, int frames);
 
-/* What every S3 section's descriptor shares: its name, the spec, its one
+/* What every S3 section's descriptor shares: its name, the scenario, its one
  * figure (named as the section) and its run function (NAME_run, defined
  * in the section's file under that full name). */
-#define S3_SECTION(NAME) .name = #NAME, .spec = "S3: soft bodies", .figures = XR_FIGURES(#NAME), .run = NAME##_run
+#define S3_SECTION(NAME) .name = #NAME, .scenario = "S3: soft bodies", .figures = XR_FIGURES(#NAME), .run = NAME##_run
 
 #endif

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# s3_seed_tests.gp: the checks every soft body passes (S3), one panel each.
-#   gnuplot -e "data='data/s3_seed_tests.tsv'; out='fig/s3_seed_tests.png'; fmt='png'" PLOTS/s3_seed_tests.gp
+# s3_soft_body_checks.gp: the checks every soft body passes (S3), one panel each.
+#   gnuplot -e "data='data/s3_soft_body_checks.tsv'; out='fig/s3_soft_body_checks.png'; fmt='png'" PLOTS/s3_soft_body_checks.gp
 # Columns (by name): frame t poke_dy fall_drop fall_closed fall_ideal
 # support_ratio v1 v2 platform_two_way platform_one_way.
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }

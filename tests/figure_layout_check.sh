@@ -12,7 +12,8 @@
 #           it (font, box, samplen ... keep the placement fw/common.gp set:
 #           below the plot); `unset key` and `set key off` pass. gnuplot
 #           exposes no key box to test against, so placement is read from
-#           the script. A key panel (a panel of its own that draws only
+#           the script, and a key gnuplot could not fit (entries left out)
+#           fails. A key panel (a panel of its own that draws only
 #           the key, its samples off its ranges) is marked "# key panel" on
 #           its `set key` line and before its plot.
 #   unit    every axis label (x, y, z, x2, y2, cb) names its unit in brackets
@@ -140,6 +141,9 @@ for gp in "$@"; do
         err "$name: gnuplot failed: $(grep -v XR-BOX "$work/$name.box.log" | head -3)"
         continue
     fi
+    # gnuplot leaves out key entries that do not fit its margin
+    grep -q 'difficulty fitting plot titles into key' "$work/$name.box.log" &&
+        err "$name: key entries left out (gnuplot: difficulty fitting plot titles into key): shorten them or give the key more room"
     nbox=$(grep -c '^XR-BOX' "$work/$name.box.log")
     [ "$nbox" -gt 0 ] || err "$name: no plot statement found"
     awk -v name="$name" '$1 == "XR-BOX" {
@@ -147,12 +151,21 @@ for gp in "$@"; do
             if (!($2 >= 0 && $3 > $2 && $3 <= $6 && $4 >= 0 && $5 > $4 && $5 <= $7))
                 printf "FAIL: %s plot %d: plot box x %s..%s y %s..%s outside the canvas %s x %s\n", name, k, $2, $3, $4, $5, $6, $7
         }' "$work/$name.box.log" | grep . && fail=1
-    # canvas: every word of the PDF on its page
-    pdftotext -bbox "$work/$name.pdf" - 2>/dev/null | awk -v name="$name" '
+    # canvas: every word of the PDF on its page. pdftotext leaves out the
+    # words wholly off the page, so it reads a copy whose MediaBox is
+    # 300 pt larger on every side (poppler rebuilds the offsets that moved):
+    # the canvas is then 300..300+W x 300..300+H, and a word anywhere off it
+    # is seen
+    dims=$(grep -a -o '/MediaBox \[ *0 0 [0-9.]* [0-9.]* *\]' "$work/$name.pdf" | head -1 | tr -d '[]' | awk '{ print $4, $5 }')
+    [ -n "$dims" ] || err "$name: no MediaBox in the figure's PDF"
+    big=$(echo "$dims" | awk '{ print $1 + 300, $2 + 300 }')
+    sed "s|/MediaBox \[ *0 0 [0-9.]* [0-9.]* *\]|/MediaBox [ -300 -300 $big ]|" \
+        "$work/$name.pdf" >"$work/$name.big.pdf"
+    pdftotext -bbox "$work/$name.big.pdf" - 2>/dev/null | awk -v name="$name" -v dims="$dims" '
         function v(k,   s) { s = $0; sub(".*" k "=\"", "", s); sub("\".*", "", s); return s + 0 }
-        /<page / { w = v("width"); h = v("height") }
+        BEGIN { split(dims, d, " "); w = d[1]; h = d[2]; o = 300 }
         /<word / {
-            x0 = v("xMin"); x1 = v("xMax"); y0 = v("yMin"); y1 = v("yMax")
+            x0 = v("xMin") - o; x1 = v("xMax") - o; y0 = v("yMin") - o; y1 = v("yMax") - o
             t = $0; sub(/.*">/, "", t); sub(/<\/word>.*/, "", t)
             if (x0 < 0 || y0 < 0 || x1 > w || y1 > h)
                 printf "FAIL: %s: text \"%s\" leaves the canvas (%.1f..%.1f x %.1f..%.1f of %.0f x %.0f pt)\n", name, t, x0, x1, y0, y1, w, h

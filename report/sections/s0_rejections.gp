@@ -8,7 +8,7 @@
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
-set title "Input rules of the single distance constraint (S0): the status returned for each bad input" font F11
+set title "Input rules of the single distance constraint (S0):\nthe status returned for each bad input" font F11
 set xlabel 'xpbd\_status code (negative: an error) [1]'
 set xrange [-20:3]
 set yrange [-1:*] reverse

@@ -51,7 +51,7 @@ set multiplot layout 1, 2 title "The cloth (S1): settled shape hanging from the 
 set size ratio -1
 set xlabel 'x [m]'
 set ylabel 'y [m]'
-set key below horizontal box opaque font F9 samplen 2
+set key below horizontal nobox font F9 samplen 2
 
 set title sprintf("(a) 8x6 cloth, 82 links, 1 kg particles,\nα = 10^{-4} m/N, max strain %.3f", smax0)
 set xrange [-0.1:0.8]

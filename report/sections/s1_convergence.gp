@@ -31,7 +31,7 @@ pos(y) = (y > 0 ? y : NaN)
 
 # Panels placed by hand, each row's key shared and drawn in a strip of its
 # own below the row (an empty plot with only the key): no key covers data.
-set multiplot title "The hanging chain and cloth (S1): convergence per iteration and iteration tiers (h = 1/60 s, one substep, m = 1 kg)" font F11
+set multiplot title "Chain and cloth (S1): convergence per iteration, iteration tiers (h = 1/60 s, 1 substep, m = 1 kg)" font F11
 set logscale y
 set format y '10^{%L}'
 PANEL_W = 0.5; ROW1 = 0.6; ROW2 = 0.13; PANEL_H = 0.32

@@ -57,7 +57,7 @@ set object 3 rect from dv_lo, graph 0 to dv_hi, graph 1 behind fc rgb c_dv fs so
 
 set multiplot layout 2, 2 title "Explicit springs on the hanging chain (S1), N = 6, h = 1/60 s: equilibrium, limit cycle, divergence" font F11
 # every key sits below its panel: none may cover data
-set key below horizontal maxcols 2 box opaque font F9 samplen 1.5
+set key below horizontal maxcols 2 nobox font F9 samplen 1.5
 
 
 # ---- (a) stretch vs k --------------------------------------------------
@@ -124,10 +124,11 @@ set yrange [1e-2:1e4]
 # one data block per k (index 0 to 3: 3800, 3900, 4000, 10000); columns 2 t,
 # 3 stretch by number (checked by the report's tests): by name, gnuplot
 # reads these long traces several times slower
+set key below horizontal maxcols 2 nobox font F9 samplen 1.5
 set label 6 'closed form, k = 3800' at 1, 0.0387 offset 0, 0.6 front font F9
-plot trace index 0 using 2:(inr(abs($3), 1e-2, 1e4)) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium (= original measurement)', \
+plot trace index 0 using 2:(inr(abs($3), 1e-2, 1e4)) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium', \
      '' index 1 using 2:(inr(abs($3), 1e-2, 1e4)) with lines lw 1 lc rgb c_lc title 'k = 3900: limit cycle', \
-     '' index 2 using 2:(inr(abs($3), 1e-2, 1e4)) with lines lw 1 lc rgb C5 title 'k = 4000: diverges (original measurement: cycle)', \
+     '' index 2 using 2:(inr(abs($3), 1e-2, 1e4)) with lines lw 1 lc rgb C5 title 'k = 4000: diverges', \
      '' index 3 using 2:(inr(abs($3), 1e-2, 1e4)) with linespoints pt 7 ps 0.4 lw 1.5 lc rgb c_dv title 'k = 10000: diverges', \
      0.0387 with lines dt 2 lc rgb 'black' notitle
 unset multiplot

@@ -27,7 +27,7 @@ maxerr = (abs(STATS_min) > abs(STATS_max) ? abs(STATS_min) : abs(STATS_max))
 c0 = C1
 c1 = C4
 set multiplot layout 1, 2 title sprintf("Explicit springs on the hanging chain (S1): largest stable k,\nexplicit springs + semi-implicit Euler (m = 1 kg), bisection vs closed form (max deviation %.1e)", maxerr) font F11
-set key box opaque font F9
+set key nobox font F9
 
 # Both panels plot how far the limit lies from the practical line m/h^2,
 # |k h^2/m - 1| on a log axis (a linear axis flattens N = 6, 20 and the

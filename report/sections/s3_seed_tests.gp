@@ -21,10 +21,10 @@ set key
 set title '(b) free fall for 1 s'
 set ylabel 'drop of the centre [m]'
 set xrange [0:1]
-set key outside below center horizontal
+set key outside below center vertical maxcols 1
 plot data using "t":"fall_drop" with points pt 7 ps 0.6 lc rgb C1 title 'ours', \
      '' using "t":"fall_closed" with lines lw 1.5 lc rgb C4 title 'g h^2 N(N+1)/2', \
-     '' using "t":"fall_ideal" with lines dt 2 lw 1.5 lc rgb C7 title 'g t^2/2 (original measurement 4.9 m)'
+     '' using "t":"fall_ideal" with lines dt 2 lw 1.5 lc rgb C7 title 'g t^2/2 (original: 4.9 m)'
 set autoscale x
 
 set title '(c) support impulse / (M g h)'

@@ -78,8 +78,8 @@ plot hinge using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column(
      points using (column("run") == 1 ? column("x") : NaN):"y" with points pt 6 ps 2.5 lw 2 lc rgb C4
 unset colorbox
 
-set origin 0.45, 0
-set size 0.55, 0.6
+set origin 0.52, 0
+set size 0.48, 0.6
 set size ratio 0
 set autoscale xy
 set xtics auto

@@ -69,3 +69,9 @@ C5 = '#cc79a7'; C6 = '#8c564b'; C7 = '#555555'
 # a zoom or a clipped range: v where lo <= v <= hi, else NaN, so that no
 # point is drawn (or left out unseen) outside the plot box
 inr(v, lo, hi) = (v >= lo && v <= hi) ? v : NaN
+
+# one notation in the figures: a label read from a table in the text's
+# ASCII spelling ("alpha~" for α̃ = α/h², "^2" for ²) shown in the figures'
+# Greek; for tic labels (set noenhanced), so ^ stays literal elsewhere
+greek1(s, a, b) = strstrt(s, a) > 0 ? s[1:strstrt(s, a) - 1] . b . s[strstrt(s, a) + strlen(a):] : s
+greek(s) = greek1(greek1(greek1(s, "alpha~", "α̃"), "^2", "²"), "alpha", "α")

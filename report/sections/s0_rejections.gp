@@ -15,7 +15,7 @@ set yrange [-1:*] reverse
 set ytics scale 0 font F8 noenhanced
 set key below horizontal maxcols 2 font F9
 set grid noytics
-plot data using "expected":"case":ytic(stringcolumn("what")) with points pt 6 ps 2.2 lw 1.5 lc rgb C1 title 'expected by the rule', \
+plot data using "expected":"case":ytic(greek(stringcolumn("what"))) with points pt 6 ps 2.2 lw 1.5 lc rgb C1 title 'expected by the rule', \
      '' using "status":"case" with points pt 7 ps 1.0 lc rgb C4 title 'returned', \
      '' using (column("unchanged") != 0 ? 1.5 : NaN):"case" with points pt 7 ps 0.8 lc rgb C3 title 'state unchanged (memcmp)', \
      '' using (column("unchanged") != 0 ? NaN : 1.5):"case" with points pt 2 ps 1.5 lc rgb C4 title 'state CHANGED'

@@ -331,12 +331,16 @@ static void sw_gp_str(FILE *f, const char *s)
 }
 
 /* 'NAME (UNIT)' or 'NAME' */
-static void sw_gp_label(FILE *f, const char *name, const char *unit)
+static void sw_gp_label(FILE *f, const char *name, const char *unit, int categorical)
 {
+    /* the report's figures' convention (fw/common.gp): the unit in
+     * brackets, [1] for a dimensionless number, "(categories)" for names */
     fputc('\'', f);
     sw_gp_text(f, name);
-    if (unit[0])
-        fprintf(f, " (%s)", unit);
+    if (categorical)
+        fputs(" (categories)", f);
+    else
+        fprintf(f, " [%s]", unit[0] ? unit : "1");
     fputc('\'', f);
 }
 
@@ -400,9 +404,9 @@ static void sw_write_gp(FILE *f, const sw_spec *s, const sw_row *rows, const cha
             4.2 * cols, 3.4 * lines_rows + 0.4, 520 * cols, 420 * lines_rows + 40);
     fprintf(f, "  set multiplot layout %d, %d title ", lines_rows, cols);
     sw_gp_str(f, title);
-    fprintf(f, "\n  set grid lc rgb '#e4e4e4'\n  set autoscale xfix\n  set offsets graph 0.03, graph 0.03, 0, 0\n  set key top right box opaque samplen 2 font ',8'\n"
+    fprintf(f, "\n  set grid lc rgb '#e4e4e4'\n  set autoscale xfix\n  set offsets graph 0.03, graph 0.03, 0, 0\n  set key outside below center horizontal nobox samplen 2 font ',9'\n"
                "  set xlabel ");
-    sw_gp_label(f, sw_keys[x->key].name, sw_keys[x->key].unit);
+    sw_gp_label(f, sw_keys[x->key].name, sw_keys[x->key].unit, sw_keys[x->key].kind >= SW_ENUM);
     fprintf(f, "\n");
     if (sw_log_axis(x))
         fprintf(f, "  set logscale x\n  set format x '10^{%%L}'\n");
@@ -446,7 +450,7 @@ static void sw_write_gp(FILE *f, const sw_spec *s, const sw_row *rows, const cha
         fprintf(f, "  set title '");
         sw_gp_text(f, sw_metrics[m].name);
         fprintf(f, "%s'\n  set ylabel ", logy && positive < finite ? " (values <= 0 not shown)" : "");
-        sw_gp_label(f, sw_metrics[m].name, sw_metrics[m].unit);
+        sw_gp_label(f, sw_metrics[m].name, sw_metrics[m].unit, 0);
         fprintf(f, "\n");
         if (finite == 0) {
             fprintf(f, "  unset logscale y\n  set yrange [0:1]\n"

@@ -60,3 +60,24 @@ if(TARGET xpbd-report)
             ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} $<CONFIG>)
   set_tests_properties(install.tools PROPERTIES TIMEOUT 900 LABELS "install;report")
 endif()
+
+# Figures drawn for the page (tests/figure_layout_check.sh): every script's
+# key outside the data area, a unit in every axis label, no plotted point
+# outside the axis ranges, no text off the canvas, on the quick report's
+# data; report.figure_layout_bad runs the same checks on a script made to
+# break each rule once and requires every one reported
+if(TARGET xpbd-report)
+  add_test(NAME report.figure_layout
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/figure_layout_check.sh
+            $<TARGET_FILE_DIR:xpbd-report>/../share/xpbd/plots ${XPBD_REPORT_TEST_OUT}/data
+            ${CMAKE_CURRENT_BINARY_DIR}/figure-layout)
+  set_tests_properties(report.figure_layout PROPERTIES
+    FIXTURES_REQUIRED xpbd_report_out SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "report")
+  add_test(NAME report.figure_layout_bad
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/figure_layout_check.sh --expect-fail
+            $<TARGET_FILE_DIR:xpbd-report>/../share/xpbd/plots ${XPBD_REPORT_TEST_OUT}/data
+            ${CMAKE_CURRENT_BINARY_DIR}/figure-layout-bad
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/figures/layout_bad.gp)
+  set_tests_properties(report.figure_layout_bad PROPERTIES
+    FIXTURES_REQUIRED xpbd_report_out SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "report")
+endif()

@@ -13,11 +13,7 @@ if (!exists("datadir")) datadir = data[1:strlen(data) - strlen('filmstrips.tsv')
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
-if (fmt eq 'pdf') {
-    eval pdf_terminal(5.2)
-} else {
-    set terminal pngcairo enhanced color font 'Sans,10' size 1500,1100 linewidth 1.1
-}
+eval fig_terminal(5.2)
 set output out
 
 scenes = "cloth cube curtain pile"

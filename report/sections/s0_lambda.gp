@@ -8,14 +8,14 @@ dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
 set title "One XPBD distance constraint (S0, α̃ = α/dt^2): residual stretch vs iterations" font F11
-set xlabel 'iterations'
-set ylabel 'residual stretch C = b − a − rest (m)'
+set xlabel 'iterations [1]'
+set ylabel 'residual stretch C = b − a − rest [m]'
 set logscale y
 set format y '10^{%L}'
 set xrange [0.5:10.5]
 set yrange [5e-6:8]
 set xtics 1
-set key bottom left
+set key outside below center horizontal
 
 # the original measurement's four numbers (S0, the single distance constraint); tab-separated with a header like the data
 $original << EOD

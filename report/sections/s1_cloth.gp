@@ -16,18 +16,14 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # two square (equal-aspect) panels need more height than common.gp gives
-if (fmt eq 'pdf') {
-    eval pdf_terminal(4.0)
-} else {
-    set terminal pngcairo enhanced color font 'Sans,10' size 1500,760 linewidth 1.3
-}
+eval fig_terminal(4.0)
 set output out
 
 # strain colour: log scale, slack links (strain below 1e-5) at the floor
 set logscale cb
 set cbrange [1e-5:1]
 set format cb '10^{%L}'
-set cblabel 'strain (|d| - L_0) / L_0'
+set cblabel 'strain (|d| - L_0) / L_0 [1]'
 set palette defined (0 '#313695', 1 '#4575b4', 2 '#74add1', 3 '#abd9e9', 4 '#fee090', 5 '#fdae61', 6 '#f46d43', 7 '#d73027', 8 '#a50026')
 clampstrain(s) = (s > 1e-5 ? s : 1e-5)
 # The two cloths are data blocks 0 and 1 (each starts with the header
@@ -53,9 +49,9 @@ wy = STATS_min_y
 
 set multiplot layout 1, 2 title "The cloth (S1): settled shape hanging from the two top corners (XPBD), links coloured by strain" font F11
 set size ratio -1
-set xlabel 'x (m)'
-set ylabel 'y (m)'
-set key below horizontal box opaque font F9 samplen 2
+set xlabel 'x [m]'
+set ylabel 'y [m]'
+set key below horizontal nobox font F9 samplen 2
 
 set title sprintf("(a) 8x6 cloth, 82 links, 1 kg particles,\nα = 10^{-4} m/N, max strain %.3f", smax0)
 set xrange [-0.1:0.8]

@@ -20,11 +20,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # two rows of panels: taller than the page common.gp sets
-if (fmt eq 'pdf') {
-    eval pdf_terminal(5.25)
-} else {
-    set terminal pngcairo enhanced color font 'Sans,10' size 1500,1100 linewidth 1.3
-}
+eval fig_terminal(5.25)
 set output out
 
 c_kept = C1
@@ -35,7 +31,7 @@ pos(y) = (y > 0 ? y : NaN)
 
 # Panels placed by hand, each row's key shared and drawn in a strip of its
 # own below the row (an empty plot with only the key): no key covers data.
-set multiplot title "The hanging chain and cloth (S1): convergence per iteration and iteration tiers (h = 1/60 s, one substep, m = 1 kg)" font F11
+set multiplot title "Chain and cloth (S1): convergence per iteration, iteration tiers (h = 1/60 s, 1 substep, m = 1 kg)" font F11
 set logscale y
 set format y '10^{%L}'
 PANEL_W = 0.5; ROW1 = 0.6; ROW2 = 0.13; PANEL_H = 0.32
@@ -52,8 +48,8 @@ do for [sc = 0:1] {
         set title '(b) cloth 8x6 (82 links, coloured), α = 10^{-4} m/N'
         set xrange [0:101]
     }
-    set xlabel 'iteration within the substep' offset 0, 0.5
-    set ylabel 'max over constraints (m)'
+    set xlabel 'iteration within the substep [1]' offset 0, 0.5
+    set ylabel 'max over constraints [m]' offset 1.5, 0
     set yrange [1e-19:1]
     set ytics 1e-18, 1e4, 1
     unset key
@@ -66,8 +62,8 @@ do for [sc = 0:1] {
 
 # the key strips: no axes, no title, only the key (of constants above the
 # y range: drawn nowhere, and unlike NaN not an error)
-keystrip(y0) = sprintf("set origin 0, %g; set size 1, %g; unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale; set xrange [0:1]; set yrange [0:1]; set lmargin 0; set rmargin 0; set tmargin 0; set bmargin 0; set key inside center center horizontal box opaque font F9 samplen 2", y0, ROW1 - y0)
-eval keystrip(ROW1 - 0.14)
+keystrip(y0) = sprintf("set origin 0, %g; set size 1, %g; unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale; set xrange [0:1]; set yrange [0:1]; set lmargin 0; set rmargin 0; set tmargin 0; set bmargin 0; set key inside center center horizontal box opaque font F9 samplen 2", y0, ROW1 - y0) # key panel
+eval keystrip(ROW1 - 0.14) # key panel
 plot 2 with linespoints pt 7 ps 0.5 lw 2 lc rgb c_kept title 'XPBD, λ kept: |C + (α/h^2) λ|', \
      2 with lines lw 1 dt 2 lc rgb c_kept title 'λ kept: |C| (compliant stretch)', \
      2 with linespoints pt 5 ps 0.5 lw 2 lc rgb c_reset title 'λ reset: |C + (α/h^2) Σλ| (true)', \
@@ -95,8 +91,8 @@ do for [sc = 0:1] {
         set title '(d) tiers, cloth 8x6: total stretch (82 links)'
         set yrange [1e-3:10]
     }
-    set xlabel 'iterations per substep' offset 0, 0.5
-    set ylabel 'stretch, frames 300-600 (m)'
+    set xlabel 'iterations per substep [1]' offset 0, 0.5
+    set ylabel 'stretch, frames 300-600 [m]'
     plot tiers using (column("scene") == sc && column("alpha") > 5e-4 ? column("iterations") : NaN):"xpbd_kept" with linespoints pt 7 ps 0.8 lw 2 lc rgb c_kept, \
          '' using (column("scene") == sc && column("alpha") < 5e-4 ? column("iterations") : NaN):"xpbd_kept" with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb c_kept, \
          '' using (column("scene") == sc && column("alpha") > 5e-4 ? column("iterations") : NaN):"xpbd_reset" with linespoints pt 5 ps 0.8 lw 2 lc rgb c_reset, \
@@ -105,7 +101,7 @@ do for [sc = 0:1] {
          '' using (column("scene") == sc && column("alpha") > 5e-4 ? column("iterations") : NaN):"closed_form" with lines lw 1 lc rgb 'black', \
          '' using (column("scene") == sc && column("alpha") < 5e-4 ? column("iterations") : NaN):"closed_form" with lines lw 1 dt 2 lc rgb 'black'
 }
-eval keystrip(0)
+eval keystrip(0) # key panel
 set size 1, ROW2
 plot 2 with linespoints pt 7 ps 0.8 lw 2 lc rgb c_kept title 'XPBD λ kept, α = 10^{-3} m/N', \
      2 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb c_kept title 'XPBD λ kept, α = 10^{-4}', \

@@ -8,16 +8,16 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # the keys go below the panels: a taller PDF than common.gp's
-if (fmt eq 'pdf') { eval pdf_terminal(4.6); set output out }
+eval fig_terminal(4.6); set output out
 time = data[1:strlen(data) - 4] . '_time.tsv'
 
 g = 9.81; h = 1.0/60; floor = 10 * g * h * h
 
-set multiplot layout 1, 2 title "PBD with a stiffness k_s on the hanging chain (S1) (N = 6, L_0 = 0.1 m, m = 1 kg, h = 1/60 s), one top-down pass per frame" font F11
+set multiplot layout 1, 2 title "PBD with a stiffness k_s on the hanging chain (S1)\n(N = 6, L_0 = 0.1 m, m = 1 kg, h = 1/60 s), one top-down pass per frame" font F11
 
 set title 'stretch vs stiffness k_s'
-set xlabel 'PBD stiffness k_s'
-set ylabel 'total stretch (m)'
+set xlabel 'PBD stiffness k_s [1]'
+set ylabel 'total stretch [m]'
 set logscale xy
 set format x '10^{%L}'
 set format y '10^{%L}'
@@ -36,14 +36,14 @@ plot fall with lines dt 3 lw 1.5 lc rgb C4 title 'free fall in 5 s, g t^2/2 = 12
 
 unset label 1
 set title 'stretch vs time: small k_s keeps falling'
-set xlabel 'time t (s)'
-set ylabel 'total stretch (m)'
+set xlabel 'time t [s]'
+set ylabel 'total stretch [m]'
 unset logscale x
 set format x '%g'
 set xrange [0:5]
 set yrange [1e-3:1e3]
 set key below horizontal maxcols 2 font F9 samplen 2
-plot 0.5 * g * x * x with lines dt 3 lw 1.5 lc rgb 'black' title 'free fall, g t^2/2', \
+plot inr(0.5 * g * x * x, 1e-3, 1e3) with lines dt 3 lw 1.5 lc rgb 'black' title 'free fall, g t^2/2', \
      time using "t":"ks_1e-4" with lines lw 2 lc rgb C4 title 'k_s = 10^{-4}', \
      '' using "t":"ks_1e-3" with lines lw 2 lc rgb C2 title 'k_s = 10^{-3}', \
      '' using "t":"ks_1e-2" with lines lw 2 lc rgb C5 title 'k_s = 10^{-2}', \

@@ -19,11 +19,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # two rows of panels: taller than the page common.gp sets
-if (fmt eq 'pdf') {
-    eval pdf_terminal(5.25)
-} else {
-    set terminal pngcairo enhanced color font 'Sans,10' size 1500,1100 linewidth 1.3
-}
+eval fig_terminal(5.25)
 set output out
 
 stats data using "k_mh2" nooutput
@@ -61,13 +57,13 @@ set object 3 rect from dv_lo, graph 0 to dv_hi, graph 1 behind fc rgb c_dv fs so
 
 set multiplot layout 2, 2 title "Explicit springs on the hanging chain (S1), N = 6, h = 1/60 s: equilibrium, limit cycle, divergence" font F11
 # every key sits below its panel: none may cover data
-set key below horizontal maxcols 2 box opaque font F9 samplen 1.5
+set key below horizontal maxcols 2 nobox font F9 samplen 1.5
 
 
 # ---- (a) stretch vs k --------------------------------------------------
 set title '(a) total stretch vs spring constant'
-set xlabel 'k (N/m)'
-set ylabel 'total stretch (m)'
+set xlabel 'k [N/m]'
+set ylabel 'total stretch [m]'
 set logscale y
 set format y '10^{%L}'
 set ytics 1000
@@ -86,15 +82,16 @@ plot data using "k":"stretch_closed" with lines lw 2 lc rgb 'black' title 'close
 
 # ---- (b) peak |v| vs k ---------------------------------------------------
 set title '(b) peak particle speed'
-set ylabel 'peak |v| (m/s)'
+set ylabel 'peak |v| [m/s]'
 set yrange [0.1:1e5]
 plot data using "k":"v_peak" with linespoints pt 7 ps 0.5 lc rgb C1 title 'max |v| while |stretch| < 10^3 m'
 
 # ---- (c) zoom on the limit ---------------------------------------------
 set title sprintf('(c) zoom: k_b = %.1f (measured), k* = %.1f N/m', kb, klim)
-set xrange [3690:4110]
+ZLO = 3690; ZHI = 4110
+set xrange [ZLO:ZHI]
 set yrange [1e-3:1e4]
-set ylabel 'total stretch (m)'
+set ylabel 'total stretch [m]'
 set xtics 100
 set ytics 100
 unset arrow 2
@@ -106,31 +103,32 @@ set arrow 5 from kb, graph 0 to kb, graph 1 nohead front lw 1 lc rgb C1
 set label 3 'k* (c = 0.5)' at klim, graph 0.92 right offset -0.5, 0 front font F9 tc rgb C1
 set label 4 'k* undamped' at klim0, graph 0.80 left offset 0.5, 0 front font F9 tc rgb '#555555'
 set label 5 'k_b' at kb, graph 0.86 left offset 0.5, 0 front font F9 tc rgb C1
-plot data using "k":(NaN) with boxes fs solid 0.18 noborder lc rgb c_eq title 'equilibrium', \
-     '' using "k":(NaN) with boxes fs solid 0.28 noborder lc rgb c_lc title 'limit cycle', \
-     '' using "k":(NaN) with boxes fs solid 0.12 noborder lc rgb c_dv title 'divergence', \
-     '' using "k":"stretch_closed" with lines lw 2 lc rgb 'black' title 'closed form', \
-     '' using "k":(column("regime") < 2 ? clamp(column("stretch_mean")) : NaN):(clamp(column("stretch_min"))):(clamp(column("stretch_max"))) \
+plot data using (inr(column("k"), ZLO, ZHI)):(NaN) with boxes fs solid 0.18 noborder lc rgb c_eq title 'equilibrium', \
+     '' using (inr(column("k"), ZLO, ZHI)):(NaN) with boxes fs solid 0.28 noborder lc rgb c_lc title 'limit cycle', \
+     '' using (inr(column("k"), ZLO, ZHI)):(NaN) with boxes fs solid 0.12 noborder lc rgb c_dv title 'divergence', \
+     '' using (inr(column("k"), ZLO, ZHI)):"stretch_closed" with lines lw 2 lc rgb 'black' title 'closed form', \
+     '' using (inr(column("k"), ZLO, ZHI)):(column("regime") < 2 ? clamp(column("stretch_mean")) : NaN):(clamp(column("stretch_min"))):(clamp(column("stretch_max"))) \
         with yerrorbars pt 7 ps 0.6 lc rgb C1 title 'mean, min..max', \
-     '' using "k":(column("regime") == 2 ? BOUND : NaN) with points pt 9 ps 1.0 lc rgb c_dv title 'diverged'
+     '' using (inr(column("k"), ZLO, ZHI)):(column("regime") == 2 ? BOUND : NaN) with points pt 9 ps 1.0 lc rgb c_dv title 'diverged'
 unset arrow
 unset label
 unset object
 
 # ---- (d) time traces ---------------------------------------------------
 set title '(d) total stretch vs time, one run per regime'
-set xlabel 't (s)'
-set ylabel '|total stretch| (m)'
+set xlabel 't [s]'
+set ylabel '|total stretch| [m]'
 set xrange [0:60]
 set xtics auto
 set yrange [1e-2:1e4]
 # one data block per k (index 0 to 3: 3800, 3900, 4000, 10000); columns 2 t,
 # 3 stretch by number (checked by the report's tests): by name, gnuplot
 # reads these long traces several times slower
+set key below horizontal maxcols 2 nobox font F9 samplen 1.5
 set label 6 'closed form, k = 3800' at 1, 0.0387 offset 0, 0.6 front font F9
-plot trace index 0 using 2:(abs($3)) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium (= original measurement)', \
-     '' index 1 using 2:(abs($3)) with lines lw 1 lc rgb c_lc title 'k = 3900: limit cycle', \
-     '' index 2 using 2:(abs($3)) with lines lw 1 lc rgb C5 title 'k = 4000: diverges (original measurement: cycle)', \
-     '' index 3 using 2:(abs($3)) with linespoints pt 7 ps 0.4 lw 1.5 lc rgb c_dv title 'k = 10000: diverges', \
+plot trace index 0 using 2:(inr(abs($3), 1e-2, 1e4)) with lines lw 1 lc rgb c_eq title 'k = 3800: equilibrium', \
+     '' index 1 using 2:(inr(abs($3), 1e-2, 1e4)) with lines lw 1 lc rgb c_lc title 'k = 3900: limit cycle', \
+     '' index 2 using 2:(inr(abs($3), 1e-2, 1e4)) with lines lw 1 lc rgb C5 title 'k = 4000: diverges', \
+     '' index 3 using 2:(inr(abs($3), 1e-2, 1e4)) with linespoints pt 7 ps 0.4 lw 1.5 lc rgb c_dv title 'k = 10000: diverges', \
      0.0387 with lines dt 2 lc rgb 'black' notitle
 unset multiplot

@@ -15,7 +15,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # the keys go below the panels: a taller PDF than common.gp's
-if (fmt eq 'pdf') { eval pdf_terminal(4.4); set output out }
+eval fig_terminal(4.4); set output out
 
 stats data using (column("c") > 0 ? column("c") : NaN) nooutput
 cdamp = STATS_max
@@ -26,8 +26,8 @@ maxerr = (abs(STATS_min) > abs(STATS_max) ? abs(STATS_min) : abs(STATS_max))
 
 c0 = C1
 c1 = C4
-set multiplot layout 1, 2 title sprintf("Explicit springs on the hanging chain (S1): largest stable k, explicit springs + semi-implicit Euler (m = 1 kg),\nbisection vs closed form (max deviation %.1e)", maxerr) font F11
-set key box opaque font F9
+set multiplot layout 1, 2 title sprintf("Explicit springs on the hanging chain (S1): largest stable k,\nexplicit springs + semi-implicit Euler (m = 1 kg), bisection vs closed form (max deviation %.1e)", maxerr) font F11
+set key nobox font F9
 
 # Both panels plot how far the limit lies from the practical line m/h^2,
 # |k h^2/m - 1| on a log axis (a linear axis flattens N = 6, 20 and the
@@ -38,8 +38,8 @@ above(k, h) = (k * h**2 >= 1)
 
 # ---- (a) vs h ----------------------------------------------------------
 set title '(a) vs time step, N = 2, 6, 20'
-set xlabel 'h (s)'
-set ylabel '|largest stable k h^2/m - 1|'
+set xlabel 'h [s]'
+set ylabel '|largest stable k h^2/m - 1| [1]'
 set logscale xy
 set format y '10^{%L}'
 set xrange [1.0/300:1.0/25]
@@ -61,8 +61,8 @@ unset label
 
 # ---- (b) vs N ----------------------------------------------------------
 set title sprintf('(b) vs chain length, h = 1/%.0f s', 1.0 / hN)
-set xlabel 'N (particles, the top one anchored)'
-set ylabel '|largest stable k h^2/m - 1|'
+set xlabel 'N (particles, the top one anchored) [1]'
+set ylabel '|largest stable k h^2/m - 1| [1]'
 set xtics auto
 set xrange [1.8:22]
 set xtics (2, 3, 4, 5, 6, 8, 10, 14, 20)

@@ -8,13 +8,13 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # the keys go below the panels: a taller PDF than common.gp's
-if (fmt eq 'pdf') { eval pdf_terminal(4.4); set output out }
+eval fig_terminal(4.4); set output out
 
-set multiplot layout 1, 2 title "PBD with substeps on the hanging chain (S1): k_s = 0.5, one projection each, against XPBD (α = 10^{-3} m/N), N = 6" font F11
+set multiplot layout 1, 2 title "PBD with substeps on the hanging chain (S1):\nk_s = 0.5, one projection each, against XPBD (α = 10^{-3} m/N), N = 6" font F11
 
 set title 'settled stretch vs substeps'
-set xlabel 'substeps n_s per frame (h = 1/60 s)'
-set ylabel 'total stretch (m)'
+set xlabel 'substeps n_s per frame (h = 1/60 s) [1]'
+set ylabel 'total stretch [m]'
 set logscale xy 2
 set logscale y 10
 set format y '10^{%L}'
@@ -34,8 +34,8 @@ plot data using "n_s":"xpbd_closed" with lines dt 2 lw 1.5 lc rgb C7 title 'XPBD
 unset label 2
 unset label 3
 set title 'substepped PBD / its "equivalent" single pass'
-set xlabel 'substeps n_s per frame'
-set ylabel 'stretch ratio'
+set xlabel 'substeps n_s per frame [1]'
+set ylabel 'stretch ratio [1]'
 set yrange [0.002:2]
 set key below vertical maxcols 1 font F9 samplen 2
 set label 1 'original measurement: off by up to 18x' at 8, 1.0/18 offset -1.5, 0 right font F9

@@ -8,7 +8,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # the keys go below the panels: a taller PDF than common.gp's
-if (fmt eq 'pdf') { eval pdf_terminal(4.2); set output out }
+eval fig_terminal(4.2); set output out
 
 is(a) = abs(column("alpha") / a - 1) < 1e-9
 sel(a, c) = is(a) ? column(c) : NaN
@@ -19,8 +19,8 @@ lab(k) = sprintf('α = 10^{%d} m/N', -1 - k)
 set multiplot layout 1, 2 title "The XPBD chain (S1) (N = 6, 4 iterations per substep), settled stretch vs substeps" font F11
 
 set title '(a) α sets the target, substeps how close'
-set xlabel 'substeps n_s per frame (h = 1/60 s)'
-set ylabel 'total stretch (m)'
+set xlabel 'substeps n_s per frame (h = 1/60 s) [1]'
+set ylabel 'total stretch [m]'
 set logscale x 2
 set logscale y 10
 set format y '10^{%L}'
@@ -34,12 +34,12 @@ plot for [k=1:4] data using "n_s":(sel(alpha(k), "closed")) with lines dt 2 lw 1
      for [k=1:4] data using "n_s":(sel(alpha(k), "original_stretch")) with points pt 6 ps 2.5 lw 1.5 lc rgb col(k) title (k == 3 ? 'original, n_s = 1 (colour: its α)' : '')
 
 set title '(b) |stretch / closed form − 1| (< 10^{-6}: settling)'
-set ylabel '|stretch / closed form − 1|'
+set ylabel '|stretch / closed form − 1| [1]'
 set yrange [1e-10:30]
 set format y '10^{%L}'
 set key below horizontal maxcols 2 font F9 samplen 2
 set label 1 'dashed: 1 %, the check at n_s = 8' at 1.05, 3e-10 left font F9 tc rgb C4
-dev(c) = abs(c - 1)
+dev(c) = abs(c - 1) > 0 ? abs(c - 1) : NaN  # 0 has no place on the log axis
 plot 0.01 with lines dt 2 lw 1.5 lc rgb C4 notitle, \
      for [k=1:4] data using "n_s":(dev(sel(alpha(k), "ratio"))) with linespoints pt 7 ps 1 lw 2 lc rgb col(k) notitle, \
      for [k=1:4] data using "n_s":(dev(sel(alpha(k), "original_ratio"))) with points pt 6 ps 2.5 lw 1.5 lc rgb col(k) title (k == 1 ? 'original, n_s = 8 (colour of its α)' : ''), \

@@ -18,13 +18,13 @@ rows(c) = (column("table") == 1 ? column(c) : NaN)
 set multiplot layout 1, 2 title "Two balls (S2): upper m_1 = 1 kg, lower m_2 = μ kg (β = 1, e = 0.5, v_1 = −6 m/s, v_2 = 0)" font F11
 
 set title '(a) who backs out of the overlap (w = 1/m)'
-set xlabel 'mass ratio μ = m_2 / m_1'
-set ylabel 'share of the overlap'
+set xlabel 'mass ratio μ = m_2 / m_1 [1]'
+set ylabel 'share of the overlap [1]'
 set logscale x
 set xrange [0.09:11]
 set yrange [-0.62:1.05]
 set ytics 0, 0.2, 1
-set key bottom center font F9
+set key outside below center horizontal font F9
 plot data using (sweep("mu")):(sweep("share_up_closed")) with lines lw 1.5 dt 2 lc rgb C7 title 'μ/(μ+1) and 1/(μ+1)', \
      '' using (sweep("mu")):(sweep("share_down_closed")) with lines lw 1.5 dt 2 lc rgb C7 notitle, \
      '' using (sweep("mu")):(sweep("share_up")) with points pt 7 ps 0.6 lc rgb C1 title 'upper ball (kernel)', \
@@ -35,10 +35,10 @@ plot data using (sweep("mu")):(sweep("share_up_closed")) with lines lw 1.5 dt 2 
      '+' using (4):(0.2) every ::0::0 with points pt 4 ps 3 lw 1.5 lc rgb 'black' notitle
 
 set title '(b) velocities after one impulse (e = 0.5)'
-set ylabel 'velocity after the impulse (m/s)'
+set ylabel 'velocity after the impulse [m/s]'
 set yrange [-9:12.5]
 set ytics auto
-set key top left font F9 samplen 1.5
+set key outside below center horizontal font F9 samplen 1.5
 set arrow 1 from 2, -9 to 2, 3.8 nohead dt 3 lc rgb C7
 set label 1 "μ = 1/e = 2: v_1' = 0" at 1.9, -7 right font F9
 plot 0 with lines lw 1 lc rgb '#bbbbbb' notitle, \

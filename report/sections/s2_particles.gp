@@ -28,13 +28,13 @@ set origin 0, 0
 set size 0.4, 0.93
 set title '(a) final state, 0.3 < z < 0.5 m'
 set xtics 0.4
-set xlabel 'x (m)'
-set ylabel 'y (m)'
+set xlabel 'x [m]'
+set ylabel 'y [m]'
 set size ratio -1
 set xrange [-0.05:0.85]
 set yrange [-0.05:(top > 0.6 ? top + 0.1 : 0.7)]
 set palette defined (0 '#08306b', 1 '#2171b5', 2 '#6baed6', 3 '#fdae6b', 4 '#d94801')
-set cblabel 'z (m)'
+set cblabel 'z [m]'
 set cbrange [0.3:0.5]
 set style fill solid 0.85 noborder
 set object 1 rect from -0.02, -0.02 to 0.82, 0 fs solid 1.0 fc rgb '#555555'
@@ -53,26 +53,26 @@ set origin 0.42, 0
 set size 0.29, 0.93
 
 set title '(b) energy (from the floor)'
-set xlabel 'time t (s)'
-set ylabel 'E / E_0'
+set xlabel 'time t [s]'
+set ylabel 'E / E_0 [1]'
 set autoscale x
 # about four time tics whatever the run's length (1.5 s, or 4 s in full)
 tstep = tmax > 2 ? 1 : 0.5
 set xtics tstep
 set yrange [0:1.1]
-set key top right font F9
+set key outside below center horizontal font F9
 plot series using "t":"energy_ratio" with lines lw 2 lc rgb C1 title 'total', \
      '' using "t":(column("kinetic")/e0) with lines lw 2 lc rgb C4 title 'kinetic'
 
 set origin 0.7, 0
 set size 0.3, 0.93
 set title '(c) max penetration'
-set ylabel 'penetration (m)'
+set ylabel 'penetration [m]'
 set logscale y
 set format y '10^{%L}'
 set yrange [1e-9:10]
 set ytics 1e-8, 100, 1e-2
-set key top right font F9
+set key outside below center horizontal font F9
 plot series using "t":(pos(column("max_pair_pen"))) with lines lw 2 lc rgb C1 title 'ball–ball', \
      '' using "t":(pos(column("max_plane_pen"))) with lines lw 2 lc rgb C3 title 'ball–plane', \
      0.02 with lines dt 2 lw 1 lc rgb C7 title 'radius 2 cm'

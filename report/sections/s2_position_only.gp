@@ -17,11 +17,11 @@ sel(b, c) = (abs(column("beta") - b) < 1e-9 ? column(c) : NaN)
 set multiplot layout 1, 2 title "Position-only correction (S2): a ball dropped from 1.42 m onto the plate (h = 1/60 s)" font F11
 
 set title '(a) energy E/E_0 (from y = 0): nothing touches v'
-set xlabel 'time t (s)'
-set ylabel 'E / E_0'
+set xlabel 'time t [s]'
+set ylabel 'E / E_0 [1]'
 set xrange [0:1.02]
 set yrange [0.9:4.2]
-set key top left font F9
+set key outside below center horizontal font F9
 set object 1 rect from 0.965, 3.4 to 1.015, 3.9 fs solid 0.25 noborder fc rgb '#999999' behind
 set label 1 'original measurement: 3.4–3.9x' at 0.955, 4.02 right font F9
 plot for [k=1:5] data using (sel(k*0.2, "t")):(sel(k*0.2, "energy_ratio")) with lines lw 2 \
@@ -30,9 +30,9 @@ unset object 1
 unset label 1
 
 set title '(b) raw penetration, before the position pass'
-set ylabel 'penetration (m)'
+set ylabel 'penetration [m]'
 set yrange [0:0.9]
-set key top left font F9
+set key outside below center horizontal font F9
 plot for [k=1:5] data using (sel(k*0.2, "t")):(sel(k*0.2, "raw")) with lines lw 2 \
         lc rgb word(C1." ".C2." ".C3." ".C4." ".C5, k) notitle, \
      for [k=1:5] data using (sel(k*0.2, "t")):(sel(k*0.2, "raw") > 0 ? abs(sel(k*0.2, "v"))*h/(k*0.2) : NaN) \

@@ -19,34 +19,34 @@ col(k) = word(C1." ".C2." ".C3." ".C4." ".C5, k)
 set multiplot layout 1, 3 title "A ball on the infinite plate (S2) (w = 0), β = 1, restitution e" font F11
 
 set title "(a) v' after the pass, v = −6 m/s"
-set xlabel 'restitution e'
-set ylabel "v' (m/s)"
+set xlabel 'restitution e [1]'
+set ylabel "v' [m/s]"
 set xrange [-0.05:1.05]
 set yrange [-0.5:6.8]
-set key top left font F9 samplen 1.5
+set key outside below center vertical maxcols 1 font F9 samplen 1.5
 plot 6 * x with lines lw 1.5 dt 2 lc rgb C7 title "closed form v' = 6e", \
      data using "e":"v_after" with points pt 7 ps 1.6 lc rgb C1 title 'world step (plate w = 0)', \
      data using "e":"v_after_plane" with points pt 6 ps 2.6 lw 1.5 lc rgb C4 title 'against the plane y ≥ 0.34', \
      '+' using (0.5):(3.0) every ::0::0 with points pt 4 ps 3.2 lw 1.5 lc rgb 'black' title 'original measurement: e = 0.5 → +3.0'
 
 set title '(b) drop from 1.42 m: height'
-set xlabel 'time t (s)'
-set ylabel 'ball centre y (m)'
+set xlabel 'time t [s]'
+set ylabel 'ball centre y [m]'
 set xrange [0:3]
 set yrange [0.4:2.45]
-set key top center horizontal maxrows 3 font F9 samplen 1.5
+set key outside below center horizontal maxrows 3 font F9 samplen 1.5
 plot 0.52 with lines dt 3 lw 1 lc rgb C7 title 'rest, 0.52 m', \
      for [k=1:5] energy using (sel((k-1)*0.25, "t")):(sel((k-1)*0.25, "y")) with lines lw 2 \
         lc rgb col(k) title sprintf('e = %.2f', (k-1)*0.25)
 
 set title '(c) energy E/E_0 (colours of (b))'
-set ylabel 'E / E_0'
+set ylabel 'E / E_0 [1]'
 set yrange [0.3:1.75]
-set key top right font F9 samplen 1.5
+set key outside below center vertical maxcols 1 font F9 samplen 1.5
 set samples 400
-plot (x <= 1 ? 1.052 : NaN) with lines dt 2 lw 1.5 lc rgb C7 title 'bound, e < 1 (first s)', \
-     (x <= 1 ? 1.16 : NaN) with lines dt 4 lw 1.5 lc rgb C7 title 'bound, e = 1 (first s)', \
-     1.023 with lines dt 3 lw 1.5 lc rgb 'black' title 'original measurement: +2.3%', \
+plot (x <= 1 ? 1.052 : NaN) with lines dt 2 lw 1.5 lc rgb C7 title 'bound, e < 1, 1st s', \
+     (x <= 1 ? 1.16 : NaN) with lines dt 4 lw 1.5 lc rgb C7 title 'bound, e = 1, 1st s', \
+     1.023 with lines dt 3 lw 1.5 lc rgb 'black' title 'original: +2.3%', \
      for [k=1:5] energy using (sel((k-1)*0.25, "t")):(sel((k-1)*0.25, "energy_ratio")) with lines lw 2 \
         lc rgb col(k) notitle
 unset multiplot

@@ -50,7 +50,7 @@ unset key
 set pm3d depthorder border lc rgb '#6080a0' lw 0.4
 set palette defined (0 '#313695', 1 '#4575b4', 2 '#74add1', 3 '#fee090', 4 '#f46d43', 5 '#a50026')
 set cbrange [0:cbtop]
-set cblabel 'strain (largest of its edges)' font F9
+set cblabel 'strain (largest of its edges) [1]' font F9
 set colorbox vertical user origin 0.6, 0.2 size 0.01, 0.6
 
 set title sprintf('(a) with tethers (max strain %.3f)', smax_t)
@@ -69,11 +69,11 @@ set xtics nomirror
 set ytics nomirror
 set size ratio 0
 set title "(c) max stretch\nfrom the final positions"
-set xlabel 'iterations per frame'
-set ylabel 'max stretch'
+set xlabel 'iterations per frame [1]'
+set ylabel 'max stretch [1]'
 set xrange [1:21]
 set yrange [0:*]
-set key bottom left font F9
+set key outside below center horizontal font F9
 set origin 0.72, 0.0
 set size 0.28, 0.92
 plot data using "iterations":"stretch_free" with linespoints pt 5 lw 2 lc rgb C4 title 'no tethers', \

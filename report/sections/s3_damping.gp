@@ -15,11 +15,11 @@ dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
 set multiplot layout 1, 3 title "Damping a soft body (S3): a spinning tet cube thrown at (3, 4) m/s; damp relative motion only" font F11
-set key bottom left font F9
+set key outside below center horizontal font F9
 
 set title '(a) centre of mass trajectory'
-set xlabel 'x (m)'
-set ylabel 'y (m)'
+set xlabel 'x [m]'
+set ylabel 'y [m]'
 set xtics 1
 plot data using "ballistic_x":"ballistic_y" with lines lw 6 lc rgb '#cccccc' title 'ballistic (closed form)', \
      '' using "none_x":"none_y" with lines lw 2 lc rgb C7 title 'no damping', \
@@ -27,8 +27,8 @@ plot data using "ballistic_x":"ballistic_y" with lines lw 6 lc rgb '#cccccc' tit
      '' using "global_x":"global_y" with lines lw 2 lc rgb C4 title 'global 0.99/frame'
 
 set title '(b) speed of the centre of mass'
-set xlabel 't (s)'
-set ylabel 'speed (m/s)'
+set xlabel 't [s]'
+set ylabel 'speed [m/s]'
 set xtics 0.5
 unset key  # the colours of (a)
 plot data using "t":"none_speed" with lines lw 2 lc rgb C7 title 'no damping', \
@@ -36,7 +36,7 @@ plot data using "t":"none_speed" with lines lw 2 lc rgb C7 title 'no damping', \
      '' using "t":"global_speed" with lines lw 2 lc rgb C4 title 'global 0.99 per frame'
 
 set title '(c) spin |L| / |L_0|'
-set ylabel '|L| / |L_0|'
+set ylabel '|L| / |L_0| [1]'
 set yrange [0:1.05]
 set label 1 "no damping: PBD loses\nsome rotation itself" at 0.05, 0.15 left font F9 tc rgb C7
 plot data using "t":"none_spin" with lines lw 2 lc rgb C7 title 'no damping (PBD rotational loss)', \

@@ -19,10 +19,10 @@ stats data using (column("iterations") == 4 ? column("xpbd_sag") : NaN) nooutput
 x4 = STATS_max
 
 set multiplot layout 1, 2 title "Iteration tiers (S3): hanging tet cube (3x3x3 cells, 6.4 kg), sag vs iterations (1 substep)" font F11
-set xlabel 'iterations per frame'
-set ylabel 'sag (m)'
+set xlabel 'iterations per frame [1]'
+set ylabel 'sag [m]'
 set xrange [1:21]
-set key top right font F9
+set key outside below center horizontal font F9
 
 set title sprintf("(a) XPBD, α = 10^{-2} m/N:\n%.4f m at 4, %.4f m at 10 iterations", x4, x10)
 set yrange [0:*]

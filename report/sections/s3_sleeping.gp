@@ -15,24 +15,24 @@ dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 
 set multiplot layout 1, 3 title "Sleeping (S3): a soft cube dropped onto nine sleeping ones" font F11
-set xlabel 'frame'
+set xlabel 'frame [1]'
 set xrange [0:360]
 unset key
 
 set xtics 100
 set title '(a) bodies asleep'
-set ylabel 'bodies'
+set ylabel 'bodies [1]'
 set yrange [0:11]
 plot data using "frame":"asleep" with steps lw 2 lc rgb C1 notitle
 
 set title '(b) constraint solves per frame'
-set ylabel 'solves'
+set ylabel 'solves [1]'
 set yrange [0:*]
 plot data using "frame":"solves" with steps lw 2 lc rgb C4 notitle
 
 set title '(c) max kinetic energy per kg'
-set key top right font F9
-set ylabel 'J/kg'
+set key outside below center horizontal font F9
+set ylabel 'kinetic energy per mass [J/kg]'
 set logscale y
 set format y '10^{%L}'
 set yrange [1e-12:1e6]

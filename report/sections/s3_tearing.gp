@@ -23,7 +23,7 @@ dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # (a) across the top (two pieces far apart, drawn to scale), (b) and (c)
 # below it: a taller PDF than common.gp's
-if (fmt eq 'pdf') { eval pdf_terminal(4.6); set output out }
+eval fig_terminal(4.6); set output out
 
 # one frame for both shapes: the extents of the two together
 stats split using "x0" nooutput
@@ -37,7 +37,7 @@ ylo = STATS_min < ylo ? STATS_min : ylo; yhi = STATS_max > yhi ? STATS_max : yhi
 pad = 0.05
 set palette defined (0 '#313695', 1 '#4575b4', 2 '#74add1', 3 '#fee090', 4 '#f46d43', 5 '#a50026')
 set cbrange [0:0.3]
-set cblabel 'stretch |d|/rest - 1' font F9
+set cblabel 'stretch |d|/rest - 1 [1]' font F9
 
 set multiplot title "Tearing (S3): a 12x8 curtain pulled apart by its top row, torn beyond 30% stretch" font F11
 set origin 0, 0.6
@@ -48,8 +48,8 @@ stats split using "x0" nooutput
 set xrange [STATS_min - pad:STATS_max + pad]
 stats split using "y0" nooutput
 set yrange [STATS_min - pad:STATS_max + pad]
-set xlabel 'x (m)'
-set ylabel 'y (m)'
+set xlabel 'x [m]'
+set ylabel 'y [m]'
 unset key
 unset colorbox
 set title '(a) vertex splitting, at the end: two pieces pulled apart'
@@ -57,10 +57,17 @@ plot split using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column(
      with vectors nohead lw 1.5 lc palette, \
      points_split using "x":"y" with points pt 6 ps 2.5 lw 2 lc rgb C3
 set colorbox
-stats hinge using "x0" nooutput
-set xrange [STATS_min - pad:STATS_max + pad]
-stats hinge using "y0" nooutput
-set yrange [STATS_min - pad:STATS_max + pad]
+# the frame holds both ends of every edge and the circled vertices
+stats hinge using "x0":"y0" nooutput
+hx0 = STATS_min_x; hx1 = STATS_max_x; hy0 = STATS_min_y; hy1 = STATS_max_y
+stats hinge using "x1":"y1" nooutput
+hx0 = STATS_min_x < hx0 ? STATS_min_x : hx0; hx1 = STATS_max_x > hx1 ? STATS_max_x : hx1
+hy0 = STATS_min_y < hy0 ? STATS_min_y : hy0; hy1 = STATS_max_y > hy1 ? STATS_max_y : hy1
+stats points using (column("run") == 1 ? column("x") : NaN):"y" nooutput
+hx0 = STATS_min_x < hx0 ? STATS_min_x : hx0; hx1 = STATS_max_x > hx1 ? STATS_max_x : hx1
+hy0 = STATS_min_y < hy0 ? STATS_min_y : hy0; hy1 = STATS_max_y > hy1 ? STATS_max_y : hy1
+set xrange [hx0 - pad:hx1 + pad]
+set yrange [hy0 - pad:hy1 + pad]
 set origin 0, 0
 set size 0.45, 0.6
 set size ratio -1
@@ -71,22 +78,22 @@ plot hinge using "x0":"y0":(column("x1") - column("x0")):(column("y1") - column(
      points using (column("run") == 1 ? column("x") : NaN):"y" with points pt 6 ps 2.5 lw 2 lc rgb C4
 unset colorbox
 
-set origin 0.45, 0
-set size 0.55, 0.6
+set origin 0.52, 0
+set size 0.48, 0.6
 set size ratio 0
 set autoscale xy
 set xtics auto
 set title '(c) torn edges and hinge vertices'
-set xlabel 'frame'
-set ylabel 'edges torn (cumulative)'
-set y2label 'hinge vertices'
+set xlabel 'frame [1]'
+set ylabel 'edges torn, cumulative [1]'
+set y2label 'hinge vertices [1]'
 set y2tics 1
 set yrange [0:45]
 set y2range [0:4]
 set xrange [0:40]
-set key top left font F9 samplen 2
-plot data using "frame":"torn_split" with lines lw 2 lc rgb C1 title 'torn, vertex split', \
-     '' using "frame":"torn_hinge" with lines lw 2 dt 2 lc rgb C4 title 'torn, edges only', \
-     '' using "frame":"hinges_split" axes x1y2 with steps lw 1.5 lc rgb C2 title 'hinges, vertex split', \
-     '' using "frame":"hinges_hinge" axes x1y2 with steps lw 1.5 dt 3 lc rgb C3 title 'hinges, edges only'
+set key outside below center horizontal font F9 samplen 2
+plot data using (inr(column("frame"), 0, 40)):"torn_split" with lines lw 2 lc rgb C1 title 'torn, vertex split', \
+     '' using (inr(column("frame"), 0, 40)):"torn_hinge" with lines lw 2 dt 2 lc rgb C4 title 'torn, edges only', \
+     '' using (inr(column("frame"), 0, 40)):"hinges_split" axes x1y2 with steps lw 1.5 lc rgb C2 title 'hinges, vertex split', \
+     '' using (inr(column("frame"), 0, 40)):"hinges_hinge" axes x1y2 with steps lw 1.5 dt 3 lc rgb C3 title 'hinges, edges only'
 unset multiplot

@@ -18,24 +18,20 @@ shape = datadir . 's3_tet_cube_shape.tsv'
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
-if (fmt eq 'pdf') {
-    eval pdf_terminal(5.1)
-} else {
-    set terminal pngcairo enhanced color font 'Sans,10' size 1500,1000 linewidth 1.3
-}
+eval fig_terminal(5.1)
 set output out
 
 set multiplot layout 2, 2 title "A soft tet cube (S3) (3x3x3 cells x 6 tets, edge α = 10^{-2} m/N, 10 iterations): volume on vs edges only" font F11
-set xlabel 't (s)'
-set key top right font F9
+set xlabel 't [s]'
+set key outside below center horizontal font F9
 
 set title '(a) hanging from its top layer: sag'
-set ylabel 'sag (m)'
+set ylabel 'sag [m]'
 plot data using "t":"hang_sag_vol" with lines lw 2 lc rgb C1 title 'edges + tet volume', \
      '' using "t":"hang_sag_edges" with lines lw 2 dt 2 lc rgb C4 title 'edges only'
 
 set title '(b) dropped from 0.5 m: height of the cube'
-set ylabel 'height (m)'
+set ylabel 'height [m]'
 set yrange [0:0.5]
 plot data using "t":"drop_height_vol" with lines lw 2 lc rgb C1 title 'edges + tet volume', \
      '' using "t":"drop_height_edges" with lines lw 2 dt 2 lc rgb C4 title 'edges only (pancake)', \
@@ -43,7 +39,7 @@ plot data using "t":"drop_height_vol" with lines lw 2 lc rgb C1 title 'edges + t
 set autoscale y
 
 set title '(c) volume error |V/V_0 - 1|: tets hold it < 0.3 %'
-set ylabel '|V / V_0 - 1|'
+set ylabel '|V / V_0 - 1| [1]'
 set key below horizontal maxrows 2 font F9
 set logscale y
 set format y '10^{%L}'

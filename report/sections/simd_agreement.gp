@@ -14,7 +14,7 @@ stats data using "values_compared" nooutput
 total = STATS_sum
 
 set title sprintf("SIMD vs scalar reference: values that differ after 30 steps\n(%.0f values compared; expected 0 everywhere; cells: differing / compared)", total) font F11
-set xlabel 'SIMD path and precision'
+set xlabel 'SIMD path and precision (categories)'
 set ylabel ''
 set xrange [-0.6:ncol - 0.4]
 stats data using "kernel_id" nooutput

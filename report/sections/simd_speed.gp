@@ -19,13 +19,13 @@ pick(kern, prec, k) = (strcol("kernel") eq kern && strcol("precision") eq prec &
 # The two size sweeps side by side with one key strip below them (an empty
 # plot with only the key: constants above the y range, drawn nowhere), the
 # speed-up bars across the whole width below: every kernel's name readable.
-if (fmt eq 'pdf') { eval pdf_terminal(5.2); set output out }
+eval fig_terminal(5.2); set output out
 set multiplot title "Kernel throughput per SIMD path (one thread; best of several timed loops; not checked)" font F11
 set logscale xy
 set format x '2^{%L}'
 set format y '10^{%L}'
-set xlabel 'problem size n (items)' offset 0, 0.5
-set ylabel 'throughput (items/s)'
+set xlabel 'problem size n [1]' offset 0, 0.5
+set ylabel 'throughput [1/s]'
 unset key
 
 set origin 0, 0.6
@@ -45,13 +45,13 @@ set size 1, 0.1
 unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set lmargin 0; set rmargin 0; set tmargin 0; set bmargin 0
-set key inside center center horizontal box opaque font F9 samplen 2
+set key inside center center horizontal box opaque font F9 samplen 2 # key panel
 plot for [k=0:maxisa] 2 with linespoints pt 7 ps 0.8 lw 2 lc rgb col(k) title isaname(k) . ' f32', \
      for [k=0:maxisa] 2 with linespoints pt 6 ps 0.8 lw 2 dt 2 lc rgb col(k) title isaname(k) . ' f64'
 
 set origin 0, 0
 set size 1, 0.5
-set lmargin 9; set rmargin 2; set tmargin 2; set bmargin 6
+set lmargin 9; set rmargin 2; set tmargin 2; set bmargin 7
 set border 3
 set xtics out nomirror; set ytics out nomirror
 set grid ytics lc rgb '#e4e4e4' lw 0.8
@@ -59,11 +59,15 @@ set title '(c) speed-up over scalar at the smallest size (in cache), f32'
 set format x '%g'
 set logscale y 2
 set format y '%gx'
-set ylabel 'speed-up over scalar'
+set ylabel 'speed-up over scalar [1]'
 set xrange [-0.6:maxkernel + 0.6]
-set yrange [0.5:*]
+# from 0.5x down to the slowest bar (a debug build's SIMD path may be slower
+# than its scalar one): every bar inside the box
+stats data using (strcol("precision") eq "f32" && column("size_index") == 0 ? column("ratio_vs_scalar") : NaN) nooutput
+ylo = STATS_min < 0.5 ? STATS_min / 1.2 : 0.5  # (the scalar rows, 1x, are always there)
+set yrange [ylo:*]
 set xtics rotate by 30 right font F9 noenhanced
-set key inside top left horizontal font F9
+set key outside below center horizontal font F9
 set style fill solid 0.85 noborder
 bw = 0.8 / (maxisa > 0 ? maxisa : 1)   # a scalar-only build has no bars
 if (maxisa == 0) { set label 5 'no SIMD path in this build' at graph 0.5, graph 0.5 center }

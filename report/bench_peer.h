@@ -56,6 +56,10 @@ typedef struct xb_peer_row {
     double edge_solves_per_s;  /* link solves / seconds */
     double mean_y_peer;        /* mean particle height after the frames (m) */
     double mean_y_xpbd;        /* the same for xpbd (best ISA, one thread) */
+    double strain_peer;        /* mean |C| / rest over the links after the frames */
+    double strain_xpbd;        /* the same for xpbd */
+    double seconds_xpbd;       /* xpbd's best wall time for all frames, same repetitions */
+    uint64_t link_solves;      /* the peer's count: links x iterations x internal steps */
 } xb_peer_row;
 
 /* 1 if this xpbd-bench was built with a peer (XPBD_BENCH_BULLET), else 0. */

@@ -467,8 +467,16 @@ void xr_figure(xr_ctx *ctx, const char *name, const char *caption)
     f->caption = xr_strdup(caption ? caption : "");
 }
 
+void xr_skip_figures(xr_ctx *ctx, const char *why)
+{
+    ctx->figures_skipped = 1;
+    xr_md(ctx, "*Skipped:* %s\n\n", why);
+}
+
 void xr_check_figures(xr_ctx *ctx, size_t s)
 {
+    if (ctx->figures_skipped)
+        return;
     for (const char *const *g = xr_sections[s]->figures; g && *g; ++g) {
         int made = 0;
         for (size_t i = 0; i < ctx->nfigs && !made; ++i)

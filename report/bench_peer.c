@@ -75,9 +75,10 @@ static double xb_peer_strain(const float *xs, const float *ys, const float *zs, 
     return links ? s / (double)links : 0;
 }
 
-/* One xpbd run: mean height and strain after the frames. */
+/* One xpbd run: mean height and strain after the frames, and the wall
+ * time of the steps alone (as the peer's: not the building of the cloth). */
 static int xb_peer_xpbd_one(int side, int shear, const xb_cloth_mode *mode, int frames,
-                            double *mean_y, double *strain)
+                            double *mean_y, double *strain, double *seconds)
 {
     xs_world_f32 w;
     if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, shear, 1) != XPBD_OK)
@@ -90,11 +91,13 @@ static int xb_peer_xpbd_one(int side, int shear, const xb_cloth_mode *mode, int 
     cfg.gravity[2] = 0;
     cfg.measure_residual = 0;
     int ok = 1;
+    const double t0 = xb_now();
     for (int f = 0; f < frames && ok; ++f) {
         xpbd_step_counters k;
         ok = xpbd_step_f32(&cfg, 1.0 / 60.0, &w.p, &w.set, w.scratch, w.scratch_bytes, &k) ==
              XPBD_OK;
     }
+    *seconds = xb_now() - t0;
     *mean_y = xb_mean(w.p.y, w.p.count);
     *strain = 0;
     for (uint32_t slot = 0; slot < w.set.slots; ++slot) {
@@ -119,10 +122,8 @@ static int xb_peer_xpbd_run(int side, int shear, const xb_cloth_mode *mode, int 
     double best = INFINITY, total = 0;
     int rc = 0;
     for (int rep = 0; rc == 0 && rep < 5 && total <= (quick ? 0.02 : 0.5); ++rep) {
-        const double t0 = xb_now();
-        double mean_y = 0, strain = 0;
-        rc = xb_peer_xpbd_one(side, shear, mode, frames, &mean_y, &strain);
-        const double t = xb_now() - t0;
+        double mean_y = 0, strain = 0, t = 0;
+        rc = xb_peer_xpbd_one(side, shear, mode, frames, &mean_y, &strain, &t);
         total += t;
         best = t < best ? t : best;
         row->mean_y_xpbd = mean_y;
@@ -196,6 +197,23 @@ static int xb_peer_one(int side, int shear, const xb_cloth_mode *mode, int frame
 }
 #endif
 
+int xb_peer_cloth_row(int side, int shear, int mode, int frames, int quick, xb_peer_row *row)
+{
+    if (mode < 0 || mode >= XB_CLOTH_MODES || side < 2 || frames < 1)
+        return -1;
+    memset(row, 0, sizeof *row);
+    row->variant = shear ? "shear" : "structural";
+    row->n = side;
+    row->mode = xb_cloth_modes[mode].name;
+    row->frames = frames;
+#ifdef XPBD_BENCH_BULLET
+    return xb_peer_one(side, shear != 0, &xb_cloth_modes[mode], frames, quick, row);
+#else
+    (void)quick;
+    return -1;
+#endif
+}
+
 size_t xb_peer_cloth_rows(const xb_options *opt, xb_peer_row **rows)
 {
     *rows = NULL;
@@ -213,14 +231,10 @@ size_t xb_peer_cloth_rows(const xb_options *opt, xb_peer_row **rows)
         for (int s = 0; s < nsides; ++s)
             for (int m = 0; m < XB_CLOTH_MODES; ++m) {
                 xb_peer_row *row = &r[n];
-                row->variant = variants[v];
-                row->n = sides[s];
-                row->mode = xb_cloth_modes[m].name;
-                row->frames = frames;
                 if (opt->progress)
                     fprintf(stderr, "\rxpbd-bench: peer bullet %-10s %3dx%-3d %-6s          ",
                             variants[v], sides[s], sides[s], xb_cloth_modes[m].name);
-                if (xb_peer_one(sides[s], v, &xb_cloth_modes[m], frames, opt->quick, row) != 0) {
+                if (xb_peer_cloth_row(sides[s], v, m, frames, opt->quick, row) != 0) {
                     free(r);
                     return 0;
                 }

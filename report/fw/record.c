@@ -471,6 +471,18 @@ void xr_skip_figures(xr_ctx *ctx, const char *why)
 {
     ctx->figures_skipped = 1;
     xr_md(ctx, "*Skipped:* %s\n\n", why);
+    /* DIR/data/skipped.tsv names the section for the tools that check a
+     * run's output (its tables and figures are absent on purpose); one
+     * short line appended at a time, the header by whoever creates it */
+    char *path = xr_path(ctx->out, "/data/skipped.tsv", NULL);
+    FILE *f = path ? fopen(path, "a") : NULL;
+    if (f) {
+        if (ftell(f) == 0)
+            fputs("section\treason\n", f);
+        fprintf(f, "%s\t%s\n", xr_sections[ctx->cur]->name, why);
+        fclose(f);
+    }
+    free(path);
 }
 
 void xr_check_figures(xr_ctx *ctx, size_t s)

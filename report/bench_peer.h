@@ -56,7 +56,17 @@ typedef struct xb_peer_row {
     double edge_solves_per_s;  /* link solves / seconds */
     double mean_y_peer;        /* mean particle height after the frames (m) */
     double mean_y_xpbd;        /* the same for xpbd (best ISA, one thread) */
+    double strain_peer;        /* mean |C| / rest over the links after the frames */
+    double strain_xpbd;        /* the same for xpbd */
+    double seconds_xpbd;       /* xpbd's best wall time for all frames, same repetitions */
+    uint64_t link_solves;      /* the peer's count: links x iterations x internal steps */
 } xb_peer_row;
+
+/* One row of xb_peer_cloth_rows: the bench's cloth of side N (shear 0:
+ * structural links, 1: with both diagonals) in mode xb_cloth_modes[mode]
+ * for `frames` frames, timed as the bench times it (quick: fewer
+ * repetitions). Returns 0, or -1 (no peer in this build, a run failed). */
+int xb_peer_cloth_row(int side, int shear, int mode, int frames, int quick, xb_peer_row *row);
 
 /* 1 if this xpbd-bench was built with a peer (XPBD_BENCH_BULLET), else 0. */
 int xb_peer_available(void);

@@ -199,6 +199,7 @@ struct xr_ctx {
     int jobs;   /* sections run side by side (untimed ones) */
     int child;  /* 1 in a child process running one section */
     size_t cur; /* running section */
+    int figures_skipped; /* the running section made none of its figures, on purpose */
     xr_secrec sec[XR_NSECTIONS];
     xr_checkrec *checks;
     size_t nchecks, capchecks;

@@ -467,8 +467,28 @@ void xr_figure(xr_ctx *ctx, const char *name, const char *caption)
     f->caption = xr_strdup(caption ? caption : "");
 }
 
+void xr_skip_figures(xr_ctx *ctx, const char *why)
+{
+    ctx->figures_skipped = 1;
+    xr_md(ctx, "*Skipped:* %s\n\n", why);
+    /* DIR/data/skipped.tsv names the section for the tools that check a
+     * run's output (its tables and figures are absent on purpose); one
+     * short line appended at a time, the header by whoever creates it */
+    char *path = xr_path(ctx->out, "/data/skipped.tsv", NULL);
+    FILE *f = path ? fopen(path, "a") : NULL;
+    if (f) {
+        if (ftell(f) == 0)
+            fputs("section\treason\n", f);
+        fprintf(f, "%s\t%s\n", xr_sections[ctx->cur]->name, why);
+        fclose(f);
+    }
+    free(path);
+}
+
 void xr_check_figures(xr_ctx *ctx, size_t s)
 {
+    if (ctx->figures_skipped)
+        return;
     for (const char *const *g = xr_sections[s]->figures; g && *g; ++g) {
         int made = 0;
         for (size_t i = 0; i < ctx->nfigs && !made; ++i)

@@ -146,6 +146,13 @@ void xr_md(xr_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * numbers. The framework renders it and links it in report.md. */
 void xr_figure(xr_ctx *ctx, const char *name, const char *caption);
 
+/* The running section makes none of its declared figures (nor tables or
+ * checks) this run, and says why in its text ("*Skipped:* WHY") and in
+ * DIR/data/skipped.tsv (section, reason): a section that needs what this
+ * build lacks (a peer engine). Without it every declared figure must be
+ * made (a failed check otherwise). */
+void xr_skip_figures(xr_ctx *ctx, const char *why);
+
 /* Progress for long sweeps: shown on stderr only when it is a terminal. */
 void xr_progress(xr_ctx *ctx, const char *what, int done, int total);
 

@@ -41,6 +41,7 @@ static void xr_print_section_line(const xr_ctx *ctx, size_t s)
 static void xr_run_here(xr_ctx *ctx, size_t s)
 {
     ctx->cur = s;
+    ctx->figures_skipped = 0;
     ctx->sec[s].ran = 1;
     xr_tolerance_source(ctx, NULL);
     const double t = xr_now();

@@ -2,7 +2,8 @@
 /* Section s1_stability_map: explicit springs on the hanging chain (S1), the
  * largest stable k measured (bisection) as a function of h and of N, against
  * m/h^2, 4m/h^2 and the closed-form limit of the linearised scheme
- * (shared/s1_springs.h). */
+ * (shared/s1_springs.h); and the map of stable and unstable points in the
+ * (k, h) plane with the lines m/h^2, 4m/h^2 and k*. */
 #include "report.h"
 #include "shared/s1_springs.h"
 
@@ -163,6 +164,106 @@ static int sm_point(xr_ctx *ctx, int q, double *row, void *arg)
     return 0;
 }
 
+/* The (k, h) map: every point of a log grid in k and h run once (the
+ * trial of sp_stable, `steps` steps) and classified stable or unstable,
+ * beside the closed-form limit k*(h). Near k* the highest mode grows (or
+ * not) slowly: at k = (1 + eps) k*, undamped, the trace is -2 - 4 eps and
+ * the larger root has |z| ~ 1 + 2 sqrt(eps), so the 1e4-fold growth the
+ * trial needs (from a start whose projection on the highest mode is about
+ * 1/4 of eps: ln 4e4 = 10.6) takes 5.3 / sqrt(eps) steps. Below k* the
+ * roots stay on the unit circle and a stable trial never grows (the
+ * vertical chain is linear while no link folds). So the classification
+ * is exact away from the line: a point with eps > (5.3 / steps)^2 (2.8e-5
+ * at 1000 steps, 7.8e-5 at 600) must be unstable and one with k < k* stable; points
+ * within KH_MARGIN = 1e-3 of k* (relative) are drawn but not counted. */
+#define KH_MARGIN 1e-3
+
+typedef struct kh_state {
+    int nh, nk;
+    double h_lo, h_hi, k_lo, k_hi;
+    long steps;
+    int wrong[2], counted[2], unstable[2];
+} kh_state;
+
+static const int kh_n[2] = {2, SP_N};
+
+/* Sweep point q of the map: panel q / (nh nk), then h, then k. */
+static int kh_point(xr_ctx *ctx, int q, double *row, void *arg)
+{
+    kh_state *S = arg;
+    const int panel = q / (S->nh * S->nk), r = q % (S->nh * S->nk);
+    const int ih = r / S->nk, ik = r % S->nk;
+    const double h = S->h_lo * pow(S->h_hi / S->h_lo, ih / (S->nh - 1.0));
+    const double k = S->k_lo * pow(S->k_hi / S->k_lo, ik / (S->nk - 1.0));
+    const int np = kh_n[panel];
+    const int st = sp_stable(ctx, np, k, h, 0.0, S->steps);
+    if (st < 0)
+        return -1;
+    const double ks = sp_k_limit(np, h, 0.0);
+    const double eps = (k - ks) / ks;
+    const int counted = fabs(eps) > KH_MARGIN;
+    if (counted) {
+        S->counted[panel]++;
+        S->unstable[panel] += st == 0;
+        S->wrong[panel] += (st == 1) != (eps < 0);
+    }
+    const double v[7] = {(double)np, h, k, (double)st, ks, eps, (double)counted};
+    memcpy(row, v, sizeof v);
+    return 0;
+}
+
+/* The 2-D map, its checks and its figure. Returns 0 or -1. */
+static int sm_kh_map(xr_ctx *ctx)
+{
+    const int quick = xr_quick(ctx);
+    kh_state S = {quick ? 8 : 28, quick ? 10 : 36, 1.0 / 300, 1.0 / 20, 100.0, 1e6,
+                  quick ? 600 : 4000, {0, 0}, {0, 0}, {0, 0}};
+    const xr_sweep sweep = {"s1_stability_kh", "N\th\tk\tstable\tk_closed\trel_to_closed\tcounted",
+                            "stability map", 2 * S.nh * S.nk, 7, kh_point, &S};
+    if (xr_sweep_table(ctx, &sweep) != 0)
+        return -1;
+    const double eps_min = pow(5.3 / (double)S.steps, 2);
+    xr_md(ctx,
+          "**The (k, h) plane.** The same trial at every point of a %d x %d logarithmic grid, "
+          "h = 1/300 .. 1/20 s and k = 100 .. 1e6 N/m, undamped, for N = 2 and N = %d "
+          "(%ld steps per trial). Near the limit the highest mode grows as "
+          "|z| ~ 1 + 2 sqrt(eps) per step at k = (1 + eps) k*, so a trial of %ld steps sees "
+          "every eps > %.2g; below k* the roots stay on the unit circle. A point is therefore "
+          "classified by the closed form alone when |k/k* - 1| > %g; the %d + %d such points "
+          "hold %d + %d unstable ones, and %d + %d points disagree with k*.\n\n",
+          S.nh, S.nk, SP_N, S.steps, S.steps, eps_min, KH_MARGIN, S.counted[0], S.counted[1],
+          S.unstable[0], S.unstable[1], S.wrong[0], S.wrong[1]);
+    char from[400];
+    snprintf(from, sizeof from,
+             "closed form k* = 4m/(mu_max h^2); growth 1 + 2 sqrt(eps) per step shows past "
+             "eps = (5.3/%ld)^2 = %.1e < %g, and below k* nothing grows: no point off the "
+             "margin may disagree (counted exactly)",
+             S.steps, eps_min, KH_MARGIN);
+    xr_check(ctx, "(k, h) map, N = 2: points off the margin classified unlike k* = 4m/h^2",
+             (double)S.wrong[0], 0, xr_exact(), from);
+    xr_check(ctx, "(k, h) map, N = 6: points off the margin classified unlike k* = 1.086 m/h^2",
+             (double)S.wrong[1], 0, xr_exact(), from);
+    /* the grid straddles the line in both panels: a map that is all one
+     * colour would pass the count above vacuously */
+    xr_check(ctx, "(k, h) map, N = 2: unstable points (of those counted)", (double)S.unstable[0],
+             0.5 * S.counted[0], xr_bracket(1, S.counted[0] - 1),
+             "the grid spans k = 100 .. 1e6 N/m across k*(h) = 1600 .. 3.6e5 N/m: both sides "
+             "occupied");
+    xr_check(ctx, "(k, h) map, N = 6: unstable points (of those counted)", (double)S.unstable[1],
+             0.5 * S.counted[1], xr_bracket(1, S.counted[1] - 1),
+             "the grid spans k = 100 .. 1e6 N/m across k*(h) = 434 .. 9.8e4 N/m: both sides "
+             "occupied");
+    char cap[800];
+    snprintf(cap, sizeof cap,
+             "Explicit springs on the hanging chain: stability in the (k, h) plane, one trial "
+             "of %ld steps per point (filled: unstable), for N = 2 (a) and N = %d (b), "
+             "against m/h^2, 4m/h^2 and the closed form k* = 4m/(mu_max h^2). Every point "
+             "farther than %g from k* agrees with it.",
+             S.steps, SP_N, KH_MARGIN);
+    xr_figure(ctx, "s1_stability_kh", cap);
+    return 0;
+}
+
 static int s1_stability_map_run(xr_ctx *ctx)
 {
     xr_md(ctx, "**The scenario.** The explicit-spring chain of the previous section, asked one question: the largest spring constant k at which semi-implicit Euler stays stable, as the frame length h and the chain length N vary. A single spring is stable below 4m/h^2; a chain's highest mode lowers the line towards m/h^2, and the exact threshold depends on N. The closed form drawn beside the measurement is that of the linearised scheme.\n\n");
@@ -284,13 +385,14 @@ static int s1_stability_map_run(xr_ctx *ctx)
              "the limit falls toward m/h^2 as N grows (%.3f m/h^2 at N = %d).",
              SP_DAMP, max_err, k_nmax * SP_H * SP_H, n_last);
     xr_figure(ctx, "s1_stability_map", cap);
-    return 0;
+    return sm_kh_map(ctx);
 }
 
 const xr_section xr_section_s1_stability_map = {
     .name = "s1_stability_map",
     .title = "Measured largest stable k vs h and vs N against m/h^2 and 4m/h^2",
     .scenario = "S1: the hanging chain, explicit springs",
-    .figures = XR_FIGURES("s1_stability_map"),
-    .tables = XR_TABLES({"s1_stability_map", "measured stability limits"}),
+    .figures = XR_FIGURES("s1_stability_map", "s1_stability_kh"),
+    .tables = XR_TABLES({"s1_stability_map", "measured stability limits"},
+                        {"s1_stability_kh", "stable or not at every (k, h) of a grid"}),
     .run = s1_stability_map_run};

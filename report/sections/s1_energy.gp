@@ -17,8 +17,8 @@ if (fmt eq 'pdf') { eval pdf_terminal(4.0); set output out }
 stats data using "substeps" nooutput
 kmax = int(log(STATS_max) / log(2) + 0.5)
 set multiplot layout 1, 2 title "XPBD, {/Symbol a} = 10^{-3} m/N, 1 iteration per substep, undamped: total energy (0 at the start)" font F11
-set xlabel 't (s)' offset 0, 0.4
-set ylabel 'E(t) - E(0) (J)'
+set xlabel 't [s]' offset 0, 0.4
+set ylabel 'E(t) - E(0) [J]'
 set key below horizontal maxrows 1 font F9 samplen 2
 array col[6] = [C1, C2, C3, C4, C5, C6]
 sel(c, n) = (column("scene") == c && column("substeps") == n) ? column("t") : NaN

@@ -21,8 +21,8 @@ set multiplot layout 1, 2 title "Hanging chain and cloth ({/Symbol a} = 10^{-4} 
 set key below horizontal maxrows 2 font F9 samplen 2
 
 set title '(a) cloth 8 x 6: equilibrium positions'
-set xlabel "x (m)" offset 0, 0.6
-set ylabel 'y (m)'
+set xlabel "x [m]" offset 0, 0.6
+set ylabel 'y [m]'
 set size ratio -1
 cl(v) = column("scene") == 1 ? v : NaN
 plot data using (cl(column("x_newton"))):"y_newton" with points pt 6 ps 1.6 lc rgb C1 title 'Newton', \
@@ -30,8 +30,8 @@ plot data using (cl(column("x_newton"))):"y_newton" with points pt 6 ps 1.6 lc r
 set size noratio
 
 set title '(b) |XPBD - Newton| per particle'
-set xlabel 'particle index' offset 0, 0.4
-set ylabel '|x_{XPBD} - x_{Newton}| (m)'
+set xlabel 'particle index [1]' offset 0, 0.4
+set ylabel '|x_{XPBD} - x_{Newton}| [m]'
 set logscale y
 set format y '10^{%L}'
 lowcut(v) = v > 0 ? v : NaN  # pinned particles (0) are not drawn

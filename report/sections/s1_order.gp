@@ -27,13 +27,13 @@ hlo = STATS_min
 stats fit using "h_hi" nooutput
 hhi = STATS_max
 
-set title "XPBD trajectories, swinging chain and cloth (1 iteration per substep): error at T = 0.25 s" font F11
+set title "Trajectory error at T = 0.25 s, 1 iteration per substep" font F11
 set logscale xy
 set xrange [1e-5 : 3e-2]
 set format x '10^{%L}'
 set format y '10^{%L}'
-set xlabel 'substep h_s (s)'
-set ylabel 'max_i |x_i - x_{i,ref}| (m)'
+set xlabel 'substep h_s [s]'
+set ylabel 'max_i |x_i - x_{i,ref}| [m]'
 set key outside right top vertical font F9
 sel(c, f) = (column("scene") == c && (f < 0 || column("fitted") == f)) ? column("h_s") : NaN
 inr(x) = (x >= hlo / 1.01 && x <= hhi * 1.01) ? 1 : NaN

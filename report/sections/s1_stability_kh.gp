@@ -22,8 +22,8 @@ hmin = STATS_min; hmax = STATS_max
 set multiplot layout 1, 2 title "Explicit springs, semi-implicit Euler (m = 1 kg, undamped): stable and unstable (k, h)" font F11
 set logscale xy
 set format y '10^{%L}'
-set xlabel 'h (s)' offset 0, 0.4
-set ylabel 'k (N/m)'
+set xlabel 'h [s]' offset 0, 0.4
+set ylabel 'k [N/m]'
 set xrange [hmin / 1.15 : hmax * 1.15]
 set yrange [60 : 1.6e6]
 set xtics ('1/300' 1.0/300, '1/120' 1.0/120, '1/60' 1.0/60, '1/30' 1.0/30, '1/20' 1.0/20)

@@ -49,6 +49,7 @@ xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t particles, con
 #define distance_screen_task PREC(distance_screen_task_f32, distance_screen_task_f64)
 #define distance_check_set PREC(distance_check_set_f32, distance_check_set_f64)
 #define distance_check PREC(distance_check_f32, distance_check_f64)
+#define distance_report PREC(distance_report_f32, distance_report_f64)
 #define distance_pays PREC(distance_pays_f32, distance_pays_f64)
 #define distance_xpbd_task PREC(distance_xpbd_task_f32, distance_xpbd_task_f64)
 #define distance_pbd_task PREC(distance_pbd_task_f32, distance_pbd_task_f64)
@@ -120,7 +121,7 @@ static xpbd_status distance_check_set(step_run *s, uint32_t *stamp, size_t *bad)
 }
 
 /* The set, then the springs' rule (a spring needs a stiffness: compliance
- * > 0); the counters' colours and overflow describe this set. */
+ * > 0). */
 static xpbd_status distance_check(step_run *s, uint32_t *stamp, xpbd_step_counters *k)
 {
     const DS *c = s->w->constraints;
@@ -134,9 +135,15 @@ static xpbd_status distance_check(step_run *s, uint32_t *stamp, xpbd_step_counte
                 return xpbd__refuse(k, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE,
                                     XPBD_FIELD_NONE);
             }
+    return XPBD_OK;
+}
+
+/* The set's colours and overflow into the counters. */
+static void distance_report(const step_run *s, xpbd_step_counters *k)
+{
+    const DS *c = s->w->constraints;
     k->colours = c->colours;
     k->overflow = c->slots - c->overflow_begin;
-    return XPBD_OK;
 }
 
 static int distance_pays(const SFX(xpbd_world) *w)
@@ -261,6 +268,7 @@ const step_kind xpbd__kind_distance = {
     .present = distance_present,
     .lambda = distance_lambda,
     .check = distance_check,
+    .report = distance_report,
     .pays = distance_pays,
     .solve = distance_solve,
     .forces = distance_forces,

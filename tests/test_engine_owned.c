@@ -9,7 +9,8 @@
  * it was; the same corruption after a plain step is not looked at (the
  * world is read only to the host: that is the contract the skip rests
  * on). And the engine's steps give the low-level step's bits on the same
- * scene, whether a step checked everything or not. */
+ * scene, whether a step checked everything or not, and the counters'
+ * max stretch is xpbd_tear_flag's. */
 #include "test.h"
 #include "test_softbody.h"
 #include "scenes.h"
@@ -240,6 +241,11 @@ static void eo_same_bits(uint32_t threads)
                SAME_F64(p->vx, w.p.vx, n, "vx") && SAME_F64(p->vy, w.p.vy, n, "vy") &&
                SAME_F64(p->vz, w.p.vz, n, "vz") &&
                SAME_F64(c->lambda, w.set.lambda, c->slots, "lambda");
+        /* the counters' max stretch (its own pass, kinds/distance.c) is
+         * xpbd_tear_flag's on the same state, bit for bit */
+        double ms = -1;
+        (void)xpbd_tear_flag_f64(p, c, 0, NULL, &ms);
+        ENSURE_BITS_F64(SB_C(e)->max_stretch, ms);
         if (!same)
             fprintf(stderr, "    %u threads: frame %d differs\n", (unsigned)threads, f);
     }

@@ -14,6 +14,7 @@
 
 #include "bench_core.h"
 #include "bench_contacts.h"
+#include "bench_engine.h"
 #include "bench_peer.h"
 #include "bench_sleep.h"
 
@@ -46,7 +47,7 @@ static void usage(FILE *f)
             "usage: xpbd-bench [--quick] [--out FILE] [--cloth-out FILE] [--kernels a,b]\n"
             "                  [--isa a,b] [--precision f32,f64] [--max-log2 K]\n"
             "                  [--no-cloth | --cloth-only] [--no-sleep] [--threads LIST]\n"
-            "                  [--load LIST] [--peer bullet]\n"
+            "                  [--load LIST] [--peer bullet] [--no-engine]\n"
             "\n"
             "Times every kernel on every ISA path this CPU runs, both precisions, from\n"
             "in-cache (2^10 items) to out-of-cache (2^K items, default K = 23) sizes,\n"
@@ -100,6 +101,12 @@ static void usage(FILE *f)
             "  --no-cloth         skip the cloth scene\n"
             "  --cloth-only       only the cloth scene\n"
             "  --no-sleep         skip the sleeping measurement\n"
+            "  --no-engine        cloth: skip the engine rows (xpbd_engine_step_f32 beside\n"
+            "                     xpbd_step_f32 on the same shear cloth, sub10, best ISA or\n"
+            "                     the first --isa, each --threads; N = 64, 128, 256, quick\n"
+            "                     32, 64; state: final positions identical) and the\n"
+            "                     per-stage split of a frame (N = 64 and 256, quick 32\n"
+            "                     and 64; the public step beside the engine's path)\n"
             "  --threads LIST     cloth: the step's thread counts, e.g. 1,2 (default 1)\n"
             "  --load LIST        cloth: each row also under load, e.g. 0,1,all (default 0):\n"
             "                     0 quiet, 1 one busy thread pinned to the last CPU this\n"
@@ -891,7 +898,7 @@ int main(int argc, char **argv)
     xb_options opt;
     memset(&opt, 0, sizeof opt);
     const char *out = "bench.tsv", *cloth_out = "cloth.tsv";
-    int do_kernels = 1, do_cloth = 1, do_sleep = 1, peer = 0;
+    int do_kernels = 1, do_cloth = 1, do_sleep = 1, peer = 0, do_engine = 1;
     uint32_t threads[XB_MAX_THREAD_COUNTS] = {1};
     size_t nthreads = 1;
     xb_load loads[XB_MAX_LOADS] = {XB_LOAD_QUIET};
@@ -908,6 +915,8 @@ int main(int argc, char **argv)
             do_cloth = 0;
         } else if (strcmp(a, "--no-sleep") == 0) {
             do_sleep = 0;
+        } else if (strcmp(a, "--no-engine") == 0) {
+            do_engine = 0;
         } else if (strcmp(a, "--cloth-only") == 0) {
             do_kernels = 0;
         } else if (strcmp(a, "--out") == 0 && has_value) {
@@ -981,6 +990,12 @@ int main(int argc, char **argv)
     }
     if (do_cloth && bench_cloth(&opt, cloth_out, threads, nthreads, peer, &status) != 0)
         return 2;
+    if (do_cloth && do_engine) {
+        const int es = xb_engine_report(&opt);
+        if (es == 2)
+            return 2;
+        status = status ? status : es;
+    }
     if (do_sleep && do_kernels) {
         xb_sleep_result sr;
         if (xb_sleep(opt.quick, &sr) != 0) {

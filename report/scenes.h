@@ -76,6 +76,15 @@ xpbd_status xs_cloth_f32(xs_world_f32 *w, int nx, int ny, float d, float alpha, 
 xpbd_status xs_world_recolour_f64(xs_world_f64 *w, const xpbd_colouring_options *opt);
 xpbd_status xs_world_recolour_f32(xs_world_f32 *w, const xpbd_colouring_options *opt);
 
+/* The scene of a world for the engine (xpbd/engine.h): its particles
+ * (positions, previous positions, velocities, inverse masses) and its
+ * constraints in the builder's input order (from source[]), with their
+ * rest lengths and compliances, default colouring: the engine built from
+ * it holds the same set as the world and steps it bit for bit alike.
+ * out points into one block, *block (free() it). XPBD_ERR_NOMEM or OK. */
+xpbd_status xs_world_scene_f64(const xs_world_f64 *w, xpbd_scene_f64 *out, void **block);
+xpbd_status xs_world_scene_f32(const xs_world_f32 *w, xpbd_scene_f32 *out, void **block);
+
 /* ------------------------------------------------------------ soft bodies (S3) --- */
 
 /* A generated mesh (xpbd/mesh.h, double positions) owning every array the

@@ -140,6 +140,50 @@ double SFX(xs_chain_stretch)(const XS_W *w, R L0)
     return s;
 }
 
+xpbd_status SFX(xs_world_scene)(const XS_W *w, SFX(xpbd_scene) *out, void **block)
+{
+    const size_t n = w->p.count, m = w->set.count;
+    memset(out, 0, sizeof *out);
+    /* reals: xyz, prev, vel [3n] each, w [n], rest and compliance [m]
+     * each; then the edges [2m] */
+    const size_t reals = 10 * n + 2 * m;
+    *block = malloc(reals * sizeof(R) + 2 * m * sizeof(uint32_t) + 1);
+    if (!*block)
+        return XPBD_ERR_NOMEM;
+    R *xyz = *block, *prev = xyz + 3 * n, *vel = prev + 3 * n, *inv = vel + 3 * n;
+    R *rest = inv + n, *comp = rest + m;
+    uint32_t *edge = (uint32_t *)(void *)(comp + m);
+    const XS_P *p = &w->p;
+    for (size_t i = 0; i < n; ++i) {
+        const R a[3][3] = {{p->x[i], p->y[i], p->z[i]},
+                           {p->px[i], p->py[i], p->pz[i]},
+                           {p->vx[i], p->vy[i], p->vz[i]}};
+        memcpy(xyz + 3 * i, a[0], sizeof a[0]);
+        memcpy(prev + 3 * i, a[1], sizeof a[1]);
+        memcpy(vel + 3 * i, a[2], sizeof a[2]);
+        inv[i] = p->w[i];
+    }
+    for (uint32_t s = 0; s < w->set.slots; ++s) {
+        const uint32_t k = w->set.source[s];
+        if (k == XPBD_PAD)
+            continue;
+        edge[2 * (size_t)k] = w->set.i0[s];
+        edge[2 * (size_t)k + 1] = w->set.i1[s];
+        rest[k] = w->set.rest[s];
+        comp[k] = w->set.compliance[s];
+    }
+    out->particles = n;
+    out->xyz = xyz;
+    out->prev_xyz = prev;
+    out->vel = vel;
+    out->inv_mass = inv;
+    out->edges = m;
+    out->edge = edge;
+    out->edge_rest = rest;
+    out->edge_compliance = comp;
+    return XPBD_OK;
+}
+
 xpbd_status SFX(xs_cloth)(XS_W *w, int nx, int ny, R d, R alpha, int shear, int flat)
 {
     if (nx < 2 || ny < 2)

@@ -10,20 +10,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The "bowtie": hinge vertex 0, fan A = 1, 2, 3 (a unit square with 0),
- * fan B = 4, 5, 6 (the square below right), each square with its four
- * sides and two diagonals as edges, and a bridge 3-4 from A to B whose rest
- * length (0.5) is far below its length (sqrt 2), so the first stretch pass
- * tears it. Optional: a chain 7-8 (8 pinned, 7 tethered to it) as a second
- * body, a tet in each fan, and two bending stencils. */
-typedef struct sb_bowtie {
-    double xyz[3 * 10], w[10], rest[14], comp[14], tlen[10];
-    uint32_t edge[2 * 14], tet[8], bend[8], anchor[10];
-    size_t body[3];
-    xpbd_scene_f64 s;
-} sb_bowtie;
-
-static void sb_bowtie_make(sb_bowtie *b, int with_body, int with_tets)
+/* The bowtie of test_softbody.h. */
+void sb_bowtie_make(sb_bowtie *b, int with_body, int with_tets)
 {
     memset(b, 0, sizeof *b);
     const double xy[10][3] = {{0, 0, 0},  {-1, 0, 0}, {-1, 1, 0}, {0, 1, 0},  {1, 0, 0},

@@ -1328,6 +1328,8 @@ const xt_test xt_tests_softbody[] = {
     {"softbody.engine_first_body_later", engine_first_body_later},
     {"softbody.engine_apply_overflow", engine_apply_overflow},
     {"softbody.engine_threads", engine_threads},
+    {"softbody.engine_owned_recheck", engine_owned_recheck},
+    {"softbody.engine_owned_same_bits", engine_owned_same_bits},
     {"softbody_cross.tets_f32", softbody_cross_tets_f32},
     {"softbody_cross.tets_f64", softbody_cross_tets_f64},
     {"softbody_cross.bending_f32", softbody_cross_bending_f32},

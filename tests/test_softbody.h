@@ -78,12 +78,30 @@ void engine_apply_overflow(void);
 void engine_threads(void);
 void softbody_bad_input(void);
 
+/* test_engine_owned.c: the checks of the engine's own world */
+void engine_owned_recheck(void);
+void engine_owned_same_bits(void);
+
 /* test_engine_tearing.c: total mass and momentum of the moving particles */
 void sb_mass_momentum(const xpbd_particles_f64 *p, double out[4]);
 void softbody_tearing(void);
 void softbody_cross_tearing(void);
 
 /* test_engine_split.c */
+/* The "bowtie": hinge vertex 0, fan A = 1, 2, 3 (a unit square with 0),
+ * fan B = 4, 5, 6 (the square below right), each square with its four
+ * sides and two diagonals as edges, and a bridge 3-4 from A to B whose rest
+ * length (0.5) is far below its length (sqrt 2), so the first stretch pass
+ * tears it. Optional: a chain 7-8 (8 pinned, 7 tethered to it) as a second
+ * body, a tet in each fan, and two bending stencils. */
+typedef struct sb_bowtie {
+    double xyz[3 * 10], w[10], rest[14], comp[14], tlen[10];
+    uint32_t edge[2 * 14], tet[8], bend[8], anchor[10];
+    size_t body[3];
+    xpbd_scene_f64 s;
+} sb_bowtie;
+
+void sb_bowtie_make(sb_bowtie *b, int with_body, int with_tets);
 void softbody_vertex_split(void);
 void softbody_split_fuzz(void);
 

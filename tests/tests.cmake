@@ -43,6 +43,7 @@ add_executable(xpbd-tests
   test_engine_replay_fields.c
   test_engine_counters.c
   test_engine_order.c
+  test_engine_owned.c
   test_world.c
   test_contract.c
   test_catalogue.c

@@ -166,4 +166,37 @@ static inline int xpbd__lesson_refused(const xpbd_step_config *cfg, int constrai
            (constrained || cfg->solver != XPBD_SOLVER_XPBD);
 }
 
+/* ---- the step's internal entry (step/driver.c) ---------------------------- */
+
+/* The per-stage clock's slots: the validation first, then the driver's
+ * stages (slot 1 + stage, step/step.h: xpbd__stage, in its order). */
+#define XPBD__STAGE_TIMES 13u
+
+/* How an internal caller runs a step (xpbd__world_step_*); zeroed: as the
+ * public step. */
+typedef struct xpbd__step_how {
+    /* 1: the caller built every array of the world and nothing but a step
+     * that passed its checks has changed them since the last step that ran
+     * every check (the engine's sets and particles between its topology
+     * changes and host inputs): the per-element checks of the particles
+     * and the sets are skipped. The configuration, the time step, the
+     * scratch and the arrays' presence are still checked every call. */
+    int owned;
+    /* [XPBD__STAGE_TIMES] seconds added to each stage's slot (on the
+     * caller's clock, the team's waits included), or NULL: no clock is
+     * read. For the bench's per-stage split; the step prints nothing. */
+    double *stage_seconds;
+} xpbd__step_how;
+
+/* The step of xpbd_world_step_* run as how says (NULL: as the public step). */
+xpbd_status xpbd__world_step_f32(const xpbd_step_config *cfg, double h, xpbd_world_f32 *w,
+                                 void *scratch, size_t scratch_bytes,
+                                 xpbd_step_counters *counters, const xpbd__step_how *how);
+xpbd_status xpbd__world_step_f64(const xpbd_step_config *cfg, double h, xpbd_world_f64 *w,
+                                 void *scratch, size_t scratch_bytes,
+                                 xpbd_step_counters *counters, const xpbd__step_how *how);
+/* The name of clock slot i (< XPBD__STAGE_TIMES): "validate", "prepare",
+ * "snapshot", ... as xpbd__stage names the stages; NULL past the end. */
+const char *xpbd__stage_name(unsigned i);
+
 #endif

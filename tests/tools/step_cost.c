@@ -4,9 +4,12 @@
  * few frames, to count instructions under callgrind: how much of
  * xpbd_step_f32 its validators take.
  *
- *   step_cost [N] [frames] [isa] [substeps] [iterations] [threads] [runs]
- * (runs: the set built with xpbd_colouring_options.runs)
+ *   step_cost [N] [frames] [isa] [substeps] [iterations] [threads] [how]
+ * (how, comma-separated: runs, the set built with
+ * xpbd_colouring_options.runs; engine, the frames through
+ * xpbd_engine_step_f32 on an engine built from the same world)
  *   valgrind --tool=callgrind step_cost 64 20 avx2 10 1
+ *   valgrind --tool=callgrind step_cost 64 20 avx2 10 1 1 engine
  *   callgrind_annotate --inclusive=yes callgrind.out.* | grep -E 'xpbd_step_f32|validate'
  */
 #include <scenes.h>
@@ -35,17 +38,34 @@ int main(int argc, char **argv)
         return 2;
     }
     const xpbd_colouring_options runs = {.runs = 1};
-    if (argc > 7 && strcmp(argv[7], "runs") == 0 && xs_world_recolour_f32(&w, &runs) != XPBD_OK) {
+    if (argc > 7 && strstr(argv[7], "runs") && xs_world_recolour_f32(&w, &runs) != XPBD_OK) {
         xs_world_free_f32(&w);
         return 2;
     }
+    xpbd_engine_f32 *e = NULL;
+    if (argc > 7 && strstr(argv[7], "engine")) {
+        xpbd_scene_f32 sc;
+        void *block = NULL;
+        xpbd_status st = xs_world_scene_f32(&w, &sc, &block);
+        if (strstr(argv[7], "runs"))
+            sc.colouring = runs;
+        if (st == XPBD_OK)
+            st = xpbd_engine_create_f32(&e, &sc, &cfg, NULL, NULL);
+        free(block);
+        if (st != XPBD_OK) {
+            xs_world_free_f32(&w);
+            return 2;
+        }
+    }
     int rc = 0;
     for (int f = 0; f < frames && rc == 0; ++f)
-        if (xpbd_step_f32(&cfg, 1.0 / 60.0, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL) !=
-            XPBD_OK)
+        if ((e ? xpbd_engine_step_f32(e, 1.0 / 60.0)
+               : xpbd_step_f32(&cfg, 1.0 / 60.0, &w.p, &w.set, w.scratch, w.scratch_bytes,
+                               NULL)) != XPBD_OK)
             rc = 1;
-    printf("%d x %d cloth, %u constraints in %u colours, %d frames: %s\n", side, side,
-           w.set.count, w.set.colours, frames,
+    xpbd_engine_destroy_f32(e);
+    printf("%d x %d cloth, %u constraints in %u colours, %d frames%s: %s\n", side, side,
+           w.set.count, w.set.colours, frames, argc > 7 && strstr(argv[7], "engine") ? " (engine)" : "",
            rc ? "step failed" : "ok");
     xs_world_free_f32(&w);
     return rc;

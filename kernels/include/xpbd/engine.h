@@ -400,7 +400,15 @@ XPBD_API void xpbd_engine_destroy_f64(xpbd_engine_f64 *e);
  * sleep state kept, a body the host moved still asleep until the next step
  * wakes it and tries the rebuild again), and after it when constraints
  * tore (new topology and sets, new particle arrays when vertices split
- * without a capacity). A frame without either never allocates. */
+ * without a capacity). A frame without either never allocates.
+ * The world is the engine's own: every element of its particles and sets
+ * is checked (as xpbd_world_step_* checks them) by the first step after
+ * create and after each call that changes them (xpbd_engine_apply_*,
+ * xpbd_engine_couple_rigid_*, xpbd_engine_set_config_*), a sleep rebuild,
+ * a tear or a split; the steps in between check the configuration and the
+ * time step only. What xpbd_engine_world_* and xpbd_engine_particles_*
+ * hand out is read only: an element written through them behind the
+ * engine's back is not looked at by those steps. */
 XPBD_API xpbd_status xpbd_engine_step_f32(xpbd_engine_f32 *e, double h);
 XPBD_API xpbd_status xpbd_engine_step_f64(xpbd_engine_f64 *e, double h);
 

@@ -154,6 +154,11 @@ struct xpbd_engine_f32 {
     uint8_t *active_;               /* [bodies] sleep flags the sets were built for */
     uint8_t *asleep_undo_;          /* [bodies] sleep flags and calm counts at frame start, */
     uint32_t *calm_undo_;           /* put back when the frame fails (state unchanged) */
+    int checked_;                   /* 1: a step checked the world's every element and only
+                                       steps changed it since; cleared by every other path
+                                       that writes the particles, the sets or the sleep
+                                       flags (create, apply, couple, set_config, the sleep
+                                       rebuild, a tear or split): the next step checks all */
 };
 
 struct xpbd_engine_f64 {
@@ -178,6 +183,7 @@ struct xpbd_engine_f64 {
     uint8_t *active_;
     uint8_t *asleep_undo_;
     uint32_t *calm_undo_;
+    int checked_;
 };
 
 /* ---- per precision, defined by one feature and used by another ------- */

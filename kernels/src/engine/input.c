@@ -73,27 +73,36 @@ static xpbd_status engine_apply(E *e, const xpbd_input *in)
         if (in->begin >= e->sleep.body_count)
             return XPBD_ERR_ARGUMENT;
         xpbd_sleep_wake(&e->sleep, in->begin);
+        e->checked_ = 0; /* the next step checks what the host changed */
         return XPBD_OK;
     }
     if (in->begin > in->end || in->end > p->count)
         return XPBD_ERR_ARGUMENT;
     const size_t b = in->begin, end = in->end;
     R *const v[3] = {p->vx, p->vy, p->vz}, *const x[3] = {p->x, p->y, p->z};
+    xpbd_status st;
     switch (in->kind) {
     case XPBD_INPUT_ADD_VELOCITY:
-        return engine_apply_vec(v, in->value, 1, b, end, XPBD_ERR_VELOCITY);
+        st = engine_apply_vec(v, in->value, 1, b, end, XPBD_ERR_VELOCITY);
+        break;
     case XPBD_INPUT_SET_VELOCITY:
-        return engine_apply_vec(v, in->value, 0, b, end, XPBD_ERR_VELOCITY);
+        st = engine_apply_vec(v, in->value, 0, b, end, XPBD_ERR_VELOCITY);
+        break;
     case XPBD_INPUT_TRANSLATE:
-        return engine_apply_vec(x, in->value, 1, b, end, XPBD_ERR_POSITION);
+        st = engine_apply_vec(x, in->value, 1, b, end, XPBD_ERR_POSITION);
+        break;
     case XPBD_INPUT_SET_INV_MASS:
         if (!isfinite(in->value[0]) || in->value[0] < 0 || !isfinite((R)in->value[0]))
             return XPBD_ERR_INVERSE_MASS;
         engine_apply_write(p->w, (R)in->value[0], 0, b, end);
-        return XPBD_OK;
+        st = XPBD_OK;
+        break;
     default:
         return XPBD_ERR_ARGUMENT;
     }
+    if (st == XPBD_OK)
+        e->checked_ = 0; /* the next step checks what the host changed */
+    return st;
 }
 
 #undef E

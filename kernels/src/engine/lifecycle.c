@@ -744,6 +744,7 @@ static xpbd_status engine_set_config(E *e, const xpbd_step_config *cfg)
     if (st != XPBD_OK)
         return st;
     e->config = run;
+    e->checked_ = 0;
     return XPBD_OK;
 }
 

@@ -240,6 +240,7 @@ xpbd_status xpbd__engine_activate(E *e)
     e->scratch_bytes = t.scratch_bytes;
     free(e->active_);
     e->active_ = flags;
+    e->checked_ = 0;
     return XPBD_OK;
 }
 

@@ -83,15 +83,20 @@ static xpbd_status engine_step(E *e, double h)
             return as;
         }
     }
+    /* the engine's own world: every element checked by the first step after
+     * create and after each path that changes it (e->checked_), the steps
+     * between them check the configuration and arguments only */
     xpbd_step_counters k;
-    const xpbd_status st =
-        SFX(xpbd_world_step)(&e->config, h, &e->world, e->scratch, e->scratch_bytes, &k);
+    const xpbd__step_how how = {.owned = e->checked_, .stage_seconds = NULL};
+    const xpbd_status st = SFX(xpbd__world_step)(&e->config, h, &e->world, e->scratch,
+                                                 e->scratch_bytes, &k, &how);
     if (st < 0) {
         engine_sleep_undo(e, woke);
         SFX(xpbd__counters_fill)(&e->world, &k, NULL, &e->counters);
         e->counters.frame = e->frame;
         return st;
     }
+    e->checked_ = 1; /* until a tear, an input or a rebuild changes it */
     if (sleeping)
         (void)SFX(xpbd_sleep_update)(&e->sleep, &e->world, &fell, &woke2);
     e->frame++;
@@ -152,6 +157,7 @@ static xpbd_status engine_couple_rigid(E *e, const xpbd_rigid_f64 *body, double 
     const xpbd_status st = SFX(xpbd_couple_rigid)(q, p, e->radius, 0, n, body, h, out);
     if (st != XPBD_OK || out->contacts == 0)
         return st;
+    e->checked_ = 0; /* the next step checks the particles moved here */
     const R ih = (R)(1.0 / h);
     for (size_t i = 0; i < n; ++i) {
         const R dx = q[4 * i] - p->x[i], dy = q[4 * i + 1] - p->y[i], dz = q[4 * i + 2] - p->z[i];

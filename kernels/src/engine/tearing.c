@@ -263,6 +263,7 @@ static void engine_tear_commit(E *e, engine_tear_work *w, uint32_t *woke)
         }
     memset(e->torn, 0, edges + 1);
     w->built = w->grown = 0;
+    e->checked_ = 0; /* new sets (and particles after a split): the next step checks them */
 }
 
 /* Frees what the tear built and did not commit. */

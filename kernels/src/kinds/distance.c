@@ -49,6 +49,7 @@ xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t particles, con
 #define distance_screen_task PREC(distance_screen_task_f32, distance_screen_task_f64)
 #define distance_check_set PREC(distance_check_set_f32, distance_check_set_f64)
 #define distance_check PREC(distance_check_f32, distance_check_f64)
+#define distance_report PREC(distance_report_f32, distance_report_f64)
 #define distance_pays PREC(distance_pays_f32, distance_pays_f64)
 #define distance_xpbd_task PREC(distance_xpbd_task_f32, distance_xpbd_task_f64)
 #define distance_pbd_task PREC(distance_pbd_task_f32, distance_pbd_task_f64)
@@ -60,6 +61,7 @@ xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t particles, con
 #define distance_residual PREC(distance_residual_f32, distance_residual_f64)
 #define distance_counters PREC(distance_counters_f32, distance_counters_f64)
 #define distance_stretch PREC(distance_stretch_f32, distance_stretch_f64)
+#define distance_max_stretch PREC(distance_max_stretch_f32, distance_max_stretch_f64)
 #define distance_tear_remove PREC(distance_tear_remove_f32, distance_tear_remove_f64)
 #define xpbd__engine_kind_distance PREC(xpbd__engine_kind_distance_f32, xpbd__engine_kind_distance_f64)
 #define distance_rest PREC(distance_rest_f32, distance_rest_f64)
@@ -120,7 +122,7 @@ static xpbd_status distance_check_set(step_run *s, uint32_t *stamp, size_t *bad)
 }
 
 /* The set, then the springs' rule (a spring needs a stiffness: compliance
- * > 0); the counters' colours and overflow describe this set. */
+ * > 0). */
 static xpbd_status distance_check(step_run *s, uint32_t *stamp, xpbd_step_counters *k)
 {
     const DS *c = s->w->constraints;
@@ -134,9 +136,15 @@ static xpbd_status distance_check(step_run *s, uint32_t *stamp, xpbd_step_counte
                 return xpbd__refuse(k, XPBD_ERR_COMPLIANCE, XPBD_PART_DISTANCE,
                                     XPBD_FIELD_NONE);
             }
+    return XPBD_OK;
+}
+
+/* The set's colours and overflow into the counters. */
+static void distance_report(const step_run *s, xpbd_step_counters *k)
+{
+    const DS *c = s->w->constraints;
     k->colours = c->colours;
     k->overflow = c->slots - c->overflow_begin;
-    return XPBD_OK;
 }
 
 static int distance_pays(const SFX(xpbd_world) *w)
@@ -243,15 +251,45 @@ static R distance_residual(step_run *s)
 
 /* The engine's counters: the set's colours and constraints, its largest
  * stretch. */
+static double distance_max_stretch(const P *p, const DS *c);
+
 static void distance_counters(const SFX(xpbd_world) *w, const double *max_stretch,
                               xpbd_engine_counters *out)
 {
     out->colours_distance = w->constraints->colours;
     out->distance = w->constraints->count;
-    if (max_stretch)
-        out->max_stretch = *max_stretch;
-    else
-        (void)SFX(xpbd_tear_flag)(w->particles, w->constraints, 0, NULL, &out->max_stretch);
+    out->max_stretch = max_stretch ? *max_stretch
+                                   : distance_max_stretch(w->particles, w->constraints);
+}
+
+/* The max stretch xpbd_tear_flag gives (|d| / rest - 1 in double over the
+ * real slots), in a pass with nothing else to do: over each colour's real
+ * slots and the overflow (the slots in their order, padding skipped by
+ * the layout), the largest |d| / rest, then - 1. x - 1 rounds monotonically
+ * in x, so the largest of the differences is the difference of the
+ * largest; the first real slot starts the maximum as there (a NaN there
+ * stays, later ones are passed over): the same value, bit for bit. */
+static double distance_max_stretch(const P *p, const DS *c)
+{
+    if (!p || !c || c->count == 0)
+        return 0;
+    const R *x = p->x, *y = p->y, *z = p->z, *rest = c->rest;
+    const uint32_t *i0 = c->i0, *i1 = c->i1;
+    double top = 0;
+    int any = 0;
+    XPBD__EACH_COLOUR_RANGE(c, s0, s1)
+    {
+        for (uint32_t s = s0; s < s1; ++s) {
+            const uint32_t a = i0[s], b = i1[s];
+            const double dx = (double)x[b] - (double)x[a];
+            const double dy = (double)y[b] - (double)y[a];
+            const double dz = (double)z[b] - (double)z[a];
+            const double r = sqrt(dx * dx + dy * dy + dz * dz) / (double)rest[s];
+            top = !any || r > top ? r : top;
+            any = 1;
+        }
+    }
+    return top - 1;
 }
 
 const step_kind xpbd__kind_distance = {
@@ -261,6 +299,7 @@ const step_kind xpbd__kind_distance = {
     .present = distance_present,
     .lambda = distance_lambda,
     .check = distance_check,
+    .report = distance_report,
     .pays = distance_pays,
     .solve = distance_solve,
     .forces = distance_forces,

@@ -11,10 +11,10 @@
 /* The step of each precision, instantiated from this file below. */
 static xpbd_status step_world_step_f32(const xpbd_step_config *cfg, double h, xpbd_world_f32 *w,
                                        void *scratch, size_t scratch_bytes,
-                                       xpbd_step_counters *counters);
+                                       xpbd_step_counters *counters, const xpbd__step_how *how);
 static xpbd_status step_world_step_f64(const xpbd_step_config *cfg, double h, xpbd_world_f64 *w,
                                        void *scratch, size_t scratch_bytes,
-                                       xpbd_step_counters *counters);
+                                       xpbd_step_counters *counters, const xpbd__step_how *how);
 size_t xpbd__step_scratch_bytes_f32(size_t n, size_t slots, size_t max_contacts, int find);
 size_t xpbd__step_scratch_bytes_f64(size_t n, size_t slots, size_t max_contacts, int find);
 
@@ -28,7 +28,7 @@ xpbd_status xpbd_step_f32(const xpbd_step_config *cfg, double h, xpbd_particles_
     memset(&w, 0, sizeof w);
     w.particles = p;
     w.constraints = c; /* kinds: public entry */
-    return step_world_step_f32(cfg, h, &w, scratch, scratch_bytes, counters);
+    return step_world_step_f32(cfg, h, &w, scratch, scratch_bytes, counters, NULL);
 }
 
 xpbd_status xpbd_step_f64(const xpbd_step_config *cfg, double h, xpbd_particles_f64 *p,
@@ -39,19 +39,47 @@ xpbd_status xpbd_step_f64(const xpbd_step_config *cfg, double h, xpbd_particles_
     memset(&w, 0, sizeof w);
     w.particles = p;
     w.constraints = c; /* kinds: public entry */
-    return step_world_step_f64(cfg, h, &w, scratch, scratch_bytes, counters);
+    return step_world_step_f64(cfg, h, &w, scratch, scratch_bytes, counters, NULL);
 }
 
 xpbd_status xpbd_world_step_f32(const xpbd_step_config *cfg, double h, xpbd_world_f32 *w,
                                 void *scratch, size_t scratch_bytes, xpbd_step_counters *counters)
 {
-    return step_world_step_f32(cfg, h, w, scratch, scratch_bytes, counters);
+    return step_world_step_f32(cfg, h, w, scratch, scratch_bytes, counters, NULL);
 }
 
 xpbd_status xpbd_world_step_f64(const xpbd_step_config *cfg, double h, xpbd_world_f64 *w,
                                 void *scratch, size_t scratch_bytes, xpbd_step_counters *counters)
 {
-    return step_world_step_f64(cfg, h, w, scratch, scratch_bytes, counters);
+    return step_world_step_f64(cfg, h, w, scratch, scratch_bytes, counters, NULL);
+}
+
+/* The internal entry: the engine's steps of the sets it owns, the bench's
+ * per-stage clock (internal.h: xpbd__step_how). */
+xpbd_status xpbd__world_step_f32(const xpbd_step_config *cfg, double h, xpbd_world_f32 *w,
+                                 void *scratch, size_t scratch_bytes,
+                                 xpbd_step_counters *counters, const xpbd__step_how *how)
+{
+    return step_world_step_f32(cfg, h, w, scratch, scratch_bytes, counters, how);
+}
+
+xpbd_status xpbd__world_step_f64(const xpbd_step_config *cfg, double h, xpbd_world_f64 *w,
+                                 void *scratch, size_t scratch_bytes,
+                                 xpbd_step_counters *counters, const xpbd__step_how *how)
+{
+    return step_world_step_f64(cfg, h, w, scratch, scratch_bytes, counters, how);
+}
+
+const char *xpbd__stage_name(unsigned i)
+{
+    /* slot 0, then xpbd__stage's order (step/step.h) */
+    static const char *const names[XPBD__STAGE_TIMES] = {
+        "validate",        "prepare",          "snapshot",      "reset_lambda",
+        "predict",         "solve",            "spring_forces", "contacts",
+        "velocity_update", "velocity_predict", "velocity_pass", "relative_damping",
+        "finalize"};
+    _Static_assert(STAGE_FINALIZE + 2 == XPBD__STAGE_TIMES, "one clock slot per stage");
+    return i < XPBD__STAGE_TIMES ? names[i] : NULL;
 }
 
 size_t xpbd_world_scratch_bytes_f32(size_t n, size_t slots, size_t max_contacts)
@@ -220,7 +248,7 @@ typedef struct step_call {
  * on the caller: its reference passes are serial), else on the caller. */
 static xpbd_status step_world_step(const xpbd_step_config *cfg, double h, SFX(xpbd_world) *w,
                                    void *scratch, size_t scratch_bytes,
-                                   xpbd_step_counters *counters)
+                                   xpbd_step_counters *counters, const xpbd__step_how *how)
 {
     xpbd_step_counters k;
     memset(&k, 0, sizeof k);
@@ -231,6 +259,8 @@ static xpbd_status step_world_step(const xpbd_step_config *cfg, double h, SFX(xp
     k.bad_field = XPBD_FIELD_NONE;
     step_run s;
     memset(&s, 0, sizeof s);
+    s.owned = how && how->owned;
+    s.clock = how ? how->stage_seconds : NULL;
     step_call call = {&s, cfg, h, w, scratch, scratch_bytes, &k, XPBD_OK};
     /* an unusable executor leaves the run serial; xpbd__config_check names it */
     s.ex = xpbd__exec_serial();
@@ -278,7 +308,10 @@ static xpbd_status step_world_checked(step_run *s, const xpbd_step_config *cfg, 
                                       SFX(xpbd_world) *w, void *scratch, size_t scratch_bytes,
                                       xpbd_step_counters *k)
 {
+    const double t0 = s->clock ? xpbd__step_now() : 0;
     xpbd_status st = xpbd__step_validate(s, cfg, h, w, scratch, scratch_bytes, k);
+    if (s->clock)
+        s->clock[0] += xpbd__step_now() - t0;
     if (st != XPBD_OK)
         return st;
     s->status = XPBD_OK;

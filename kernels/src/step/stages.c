@@ -36,6 +36,7 @@ static void step_damping_task(uint32_t b, uint32_t e, uint32_t worker, void *ctx
  * prepare and finalize stages leave their status in s->status. */
 void xpbd__step_stage(step_run *s, xpbd__stage stage, xpbd_step_counters *k)
 {
+    const double t0 = s->clock ? xpbd__step_now() : 0;
     switch (stage) {
     case STAGE_PREPARE: step_stage_prepare(s, k); break;
     case STAGE_SNAPSHOT: xpbd__step_snapshot(s, COPY_SAVE); break;
@@ -52,6 +53,8 @@ void xpbd__step_stage(step_run *s, xpbd__stage stage, xpbd_step_counters *k)
         break;
     case STAGE_FINALIZE: s->status = xpbd__step_finalize(s, s->status, k); break;
     }
+    if (s->clock)
+        s->clock[1 + (unsigned)stage] += xpbd__step_now() - t0;
 }
 
 /* ---- a row's pass over a set's colours ---------------------------------------- */

@@ -54,6 +54,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #ifndef XPBD_STEP_STEP_H
 #define XPBD_STEP_STEP_H
@@ -139,6 +140,16 @@ static inline xpbd_status xpbd__refuse(xpbd_step_counters *k, xpbd_status st, xp
         k->bad_field = field;
     }
     return st;
+}
+
+/* Seconds on the clock the per-stage split reads (internal.h:
+ * xpbd__step_how.stage_seconds); read only when the caller asked for it. */
+static inline double xpbd__step_now(void)
+{
+    struct timespec t;
+    if (!timespec_get(&t, TIME_UTC))
+        return 0;
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* 1 if cfg asks for a teaching mode (the lesson contact order, the
@@ -254,6 +265,9 @@ typedef struct step_kind {
     /* its checks, refusing with its part (xpbd__refuse); stamp: n entries
      * of scratch for the repeat check */
     xpbd_status (*check)(struct step_run *s, uint32_t *stamp, xpbd_step_counters *k);
+    /* what the step's counters say of its set once it passed (or needs no)
+     * check: its colours and overflow; NULL: nothing */
+    void (*report)(const struct step_run *s, xpbd_step_counters *k);
     /* the pairs its broad phase may keep, or NULL / 0: none runs (the
      * scratch then holds no broad-phase workspace) */
     size_t (*found_pairs)(const SFX(xpbd_world) *w);
@@ -325,6 +339,9 @@ typedef struct step_run {
     const uint32_t *vsource, *vbegin, *vsize; /* indices, source, colour_begin, colour_size, */
     unsigned vk;                        /* and indices per slot */
     int predicted;                      /* the substep's predict ran with the last update */
+    int owned;                          /* the caller's own checked arrays (xpbd__step_how):
+                                           no per-element checks */
+    double *clock;                      /* per-stage seconds (xpbd__step_how), or NULL */
     xpbd__copy copy;
     xpbd__exec ex;
     step_partial part[XPBD__MAX_WORKERS];

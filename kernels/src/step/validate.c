@@ -193,22 +193,27 @@ static xpbd_status step_check_particles(step_run *s, size_t *bad)
     if (p->count == 0 || !p->x || !p->y || !p->z || !p->px || !p->py || !p->pz || !p->vx ||
         !p->vy || !p->vz || !p->w || p->count > (size_t)INT32_MAX)
         return SFX(xpbd_particles_validate)(p, bad);
+    if (s->owned) /* the caller's own, checked by an earlier step (xpbd__step_how) */
+        return XPBD_OK;
     return xpbd__step_scan_particles(s, step_particles_scan_task, bad);
 }
 
 /* ---- the rows ----------------------------------------------------------------- */
 
-/* Each row the world has, in the checks' order; the set validators' repeat
- * check stamps particles: the scratch is not in use yet and holds at least
- * 16n reals. */
+/* Each row the world has, in the checks' order, then what it reports of
+ * its set (the caller's own sets, s->owned, are not checked again: their
+ * reports only); the set validators' repeat check stamps particles: the
+ * scratch is not in use yet and holds at least 16n reals. */
 static xpbd_status step_check_rows(step_run *s, xpbd_step_counters *k)
 {
     uint32_t *stamp = (uint32_t *)(void *)s->sc.save;
     for (const step_kind *const *r = xpbd__kind_checks; *r; ++r)
         if ((*r)->present(s->w)) {
-            const xpbd_status st = (*r)->check(s, stamp, k);
+            const xpbd_status st = s->owned ? XPBD_OK : (*r)->check(s, stamp, k);
             if (st != XPBD_OK)
                 return st;
+            if ((*r)->report)
+                (*r)->report(s, k);
         }
     return XPBD_OK;
 }

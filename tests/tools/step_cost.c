@@ -4,8 +4,9 @@
  * few frames, to count instructions under callgrind: how much of
  * xpbd_step_f32 its validators take.
  *
- *   step_cost [N] [frames] [isa] [substeps] [iterations] [threads] [runs]
- * (runs: the set built with xpbd_colouring_options.runs)
+ *   step_cost [N] [frames] [isa] [substeps] [iterations] [threads] [runs|regionsK|runs+regionsK]
+ * (runs: the set built with xpbd_colouring_options.runs; regionsK: with
+ * K regions, xpbd_colouring_options.regions)
  *   valgrind --tool=callgrind step_cost 64 20 avx2 10 1
  *   callgrind_annotate --inclusive=yes callgrind.out.* | grep -E 'xpbd_step_f32|validate'
  */
@@ -34,8 +35,16 @@ int main(int argc, char **argv)
                         "[threads]\n");
         return 2;
     }
-    const xpbd_colouring_options runs = {.runs = 1};
-    if (argc > 7 && strcmp(argv[7], "runs") == 0 && xs_world_recolour_f32(&w, &runs) != XPBD_OK) {
+    xpbd_colouring_options opt = {0};
+    const char *layout = argc > 7 ? argv[7] : "";
+    if (strncmp(layout, "runs", 4) == 0) {
+        opt.runs = 1;
+        layout += layout[4] == '+' ? 5 : 4;
+    }
+    if (strncmp(layout, "regions", 7) == 0)
+        opt.regions = (uint32_t)atoi(layout + 7);
+    if ((opt.runs || opt.regions) && xs_world_recolour_f32(&w, &opt) != XPBD_OK) {
+        fprintf(stderr, "step_cost: the set cannot be built as '%s'\n", argv[7]);
         xs_world_free_f32(&w);
         return 2;
     }
@@ -44,8 +53,8 @@ int main(int argc, char **argv)
         if (xpbd_step_f32(&cfg, 1.0 / 60.0, &w.p, &w.set, w.scratch, w.scratch_bytes, NULL) !=
             XPBD_OK)
             rc = 1;
-    printf("%d x %d cloth, %u constraints in %u colours, %d frames: %s\n", side, side,
-           w.set.count, w.set.colours, frames,
+    printf("%d x %d cloth, %u constraints in %u colours (%u regions), %d frames: %s\n", side,
+           side, w.set.count, w.set.colours, w.set.regions, frames,
            rc ? "step failed" : "ok");
     xs_world_free_f32(&w);
     return rc;

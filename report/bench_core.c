@@ -272,9 +272,11 @@ double xb_stream_bandwidth(size_t bytes)
 
 /* ------------------------------------------------------------- cloth --- */
 
-/* The cloth variants: v = XB_STRUCTURAL, XB_SHEAR, or XB_SHEAR_RUNS (the
- * shear cloth's set built with xpbd_colouring_options.runs). */
-enum { XB_STRUCTURAL, XB_SHEAR, XB_SHEAR_RUNS, XB_VARIANTS };
+/* The cloth variants: v = XB_STRUCTURAL, XB_SHEAR, XB_SHEAR_RUNS (the
+ * shear cloth's set built with xpbd_colouring_options.runs) or
+ * XB_SHEAR_REGIONS (built with XB_REGIONS regions, input order). */
+enum { XB_STRUCTURAL, XB_SHEAR, XB_SHEAR_RUNS, XB_SHEAR_REGIONS, XB_VARIANTS };
+#define XB_REGIONS 4u
 
 static int xb_cloth_run(int side, int v, xpbd_isa isa, uint32_t threads, uint32_t substeps,
                         uint32_t iterations, int frames, double *seconds, uint64_t *solves,
@@ -283,8 +285,9 @@ static int xb_cloth_run(int side, int v, xpbd_isa isa, uint32_t threads, uint32_
     xs_world_f32 w;
     if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, v != XB_STRUCTURAL, 1) != XPBD_OK)
         return -1;
-    const xpbd_colouring_options runs = {.runs = 1};
-    if (v == XB_SHEAR_RUNS && xs_world_recolour_f32(&w, &runs) != XPBD_OK) {
+    const xpbd_colouring_options runs = {.runs = 1}, regions = {.regions = XB_REGIONS};
+    if ((v == XB_SHEAR_RUNS || v == XB_SHEAR_REGIONS) &&
+        xs_world_recolour_f32(&w, v == XB_SHEAR_RUNS ? &runs : &regions) != XPBD_OK) {
         xs_world_free_f32(&w);
         return -1;
     }
@@ -373,7 +376,8 @@ static int xb_cloth_config(const xb_plan *plan, const xb_options *opt, const uin
                            size_t nthreads, const xb_load *loads, size_t nloads, int v, int side,
                            const xb_cloth_mode *mode, int frames, xb_cloth_row *r, size_t *n)
 {
-    static const char *const variants[XB_VARIANTS] = {"structural", "shear", "shear_runs"};
+    static const char *const variants[XB_VARIANTS] = {"structural", "shear", "shear_runs",
+                                                      "shear_regions"};
     const size_t edges = (size_t)2 * side * (side - 1) +
                          (v != XB_STRUCTURAL ? (size_t)2 * (side - 1) * (side - 1) : 0);
     const size_t bytes = (size_t)side * side * 3 * sizeof(float);

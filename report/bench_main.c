@@ -67,7 +67,7 @@ static void usage(FILE *f)
             "                     kernel precision isa n ns_per_item ratio_vs_scalar\n"
             "  --cloth-out FILE   cloth table (default cloth.tsv), columns variant (structural,\n"
             "                     shear, shear_runs: the shear set built with the runs\n"
-            "                     colouring option) n edges\n"
+            "                     colouring option, shear_regions: with 4 regions) n edges\n"
             "                     isa threads mode edge_solves_per_s ratio_vs_scalar\n"
             "                     speedup_vs_1thread frames seconds bitwise_equal (final\n"
             "                     positions == the scalar one-thread run's); with --load\n"

@@ -1039,6 +1039,105 @@ static void FN(cross_step_kernels)(void)
         }
 }
 
+/* Regions (xpbd_colouring_options.regions): the step on the path under
+ * test, with three threads, is the sequence of the reference kernels over
+ * the set's colours in order (every region's interior colours, then the
+ * boundary's) and the overflow, as cross_step_kernels drives it: bit for
+ * bit, so every slot is solved exactly once per iteration in that order,
+ * whichever worker runs which region. Then PBD and springs on the path
+ * under test against the scalar step, bit for bit. */
+static void FN(cross_regions)(void)
+{
+    const FN(xcase) cases[] = {{XT_GRID, 2, 1, 0, "grid+coincident+static", 0},
+                               {XT_GRID, 2, 1, 0, "grid+coincident+static, runs", 1},
+                               {XT_RANDOM, 3, 2, 0, "random+coincident+static", 0}};
+    const uint32_t regions[] = {2, 5, 16};
+    const size_t sizes[] = {3000, 3000, 500};
+    const KT *S = XT_REF;
+    for (size_t ci = 0; ci < 3; ++ci)
+        for (size_t ri = 0; ri < 3; ++ri)
+            for (int v = 0; v < 4; ++v) {
+                FN(xrun) r;
+                const xpbd_colouring_options opt = {.runs = cases[ci].runs,
+                                                    .regions = regions[ri]};
+                int ok = FN(xrun_init)(&r, &cases[ci], sizes[ci], 0x6e61ull + ci, 1e-3);
+                if (ok) {
+                    SFX(xpbd_distance_set_free)(&r.ca);
+                    SFX(xpbd_distance_set_free)(&r.cb);
+                    ok = SFX(xt_graph_build)(&r.g, &opt, &r.ca) == XPBD_OK &&
+                         SFX(xt_graph_build)(&r.g, &opt, &r.cb) == XPBD_OK;
+                    ENSURE(ok);
+                }
+                if (!ok) {
+                    FN(xrun_free)(&r);
+                    continue;
+                }
+                ENSURE_INT(r.ca.regions, regions[ri]);
+                xpbd_step_config cfg = xpbd_step_config_default(), cs;
+                cfg.substeps = 4;
+                cfg.iterations = v == 1 ? 3 : 1;
+                cfg.damping = 0.01;
+                cfg.gravity[0] = 0.3;
+                cfg.solver = v < 2 ? XPBD_SOLVER_XPBD : v == 2 ? XPBD_SOLVER_PBD
+                                                              : XPBD_SOLVER_SPRINGS;
+                cfg.pbd_stiffness = 0.8;
+                cfg.spring_damping = v == 3 ? 0.05 : 0;
+                cfg.threads = 3;
+                cs = cfg;
+                cfg.isa = xt_isa;
+                cs.isa = XPBD_ISA_SCALAR;
+                cs.threads = 1;
+                if (v == 3)
+                    for (size_t i = 0; i < r.a.p.count; ++i)
+                        r.a.p.w[i] = r.b.p.w[i] = r.a.p.w[i] > 0 ? (R)0.5 : 0;
+                const size_t n = r.a.p.count;
+                const size_t bytes = SFX(xpbd_step_scratch_bytes)(n, r.ca.slots);
+                void *sa = malloc(bytes + 1), *sb = malloc(bytes + 1);
+                R *q = malloc((4 * n + 1) * sizeof *q);
+                REQUIRE(sa && sb && q);
+                const double frame = 1.0 / 60.0;
+                const R hs = (R)(frame / cfg.substeps), keep = (R)(1.0 - cfg.damping);
+                const R gx = (R)cfg.gravity[0], gy = (R)cfg.gravity[1], gz = (R)cfg.gravity[2];
+                DSET *c = &r.cb;
+                for (int f = 0; f < 3; ++f) {
+                    ENSURE_STATUS(SFX(xpbd_step)(&cfg, frame, &r.a.p, &r.ca, sa, bytes, NULL),
+                                  XPBD_OK);
+                    if (v >= 2) {
+                        ENSURE_STATUS(SFX(xpbd_step)(&cs, frame, &r.b.p, &r.cb, sb, bytes, NULL),
+                                      XPBD_OK);
+                    } else {
+                        for (uint32_t sub = 0; sub < cfg.substeps; ++sub) {
+                            S->predict_pack(&r.b.p, q, 0, n, hs, gx, gy, gz);
+                            for (uint32_t it = 0; it < cfg.iterations; ++it) {
+                                for (uint32_t col = 0; col < c->colours; ++col) {
+                                    const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
+                                    (void)(it == 0
+                                               ? XT_STEP_REF->distance_xpbd_packed_first(q, c, col,
+                                                                                         0, nb, hs)
+                                               : S->distance_xpbd_packed(q, c, col, 0, nb, hs));
+                                }
+                                if (it == 0)
+                                    for (uint32_t k = c->overflow_begin; k < c->slots; ++k)
+                                        c->lambda[k] = 0;
+                                (void)SFX(xpbd_serial_distance_xpbd_packed)(
+                                    q, c, c->overflow_begin, c->slots, hs);
+                            }
+                            S->unpack_velocity(q, &r.b.p, 0, n, hs, keep);
+                        }
+                    }
+                    char label[200];
+                    snprintf(label, sizeof label, "%s: %u regions, variant %d frame %d", r.label,
+                             (unsigned)regions[ri], v, f);
+                    SAMECL(&r.a, &r.b, label);
+                    SAMER(r.ca.lambda, r.cb.lambda, r.ca.slots, label);
+                }
+                free(sa);
+                free(sb);
+                free(q);
+                FN(xrun_free)(&r);
+            }
+}
+
 /* A finite compliance the validators accept must step: 3e38 (float) or
  * 1e308 (double) makes compliance/h^2 overflow, and an infinite alpha~
  * meeting lambda == 0 would give inf*0 = NaN. alpha~ is clamped to the

@@ -277,6 +277,180 @@ static void colour_runs(void)
     xt_graph_free(&g);
 }
 
+/* One regions set's promises (xpbd/soa.h) on a row-numbered nx-wide
+ * shear cloth of m constraints: the set's own checks (check_set: the
+ * validator, every constraint exactly once, colours without repeats); the
+ * interiors, tagged here by hand, share no particle and are ranges of
+ * increasing particle indices; for regions whose interiors cannot run out
+ * of colours (cap >= 16 > 15, greedy first-fit's bound for degree 8 at
+ * each end: 2*(8-1)+1), the boundary and the balance bounds derived in
+ * colour_regions. */
+static void colour_regions_check(const xpbd_distance_set_f64 *c, size_t n, uint32_t nx, size_t m,
+                                 uint32_t regions, const char *what)
+{
+    check_set_f64(c, n, NULL, XPBD_MAX_COLOURS, 0, what);
+    REQUIRE(c->regions == regions);
+    REQUIRE(c->region_colour != NULL);
+    ENSURE_INT(c->region_colour[0], 0);
+    uint32_t *owner = malloc(n * sizeof *owner);
+    REQUIRE(owner != NULL);
+    for (size_t p = 0; p < n; ++p)
+        owner[p] = UINT32_MAX;
+    size_t shared = 0, unordered = 0;
+    uint32_t last_max = 0;
+    int any = 0;
+    for (uint32_t r = 0; r < regions; ++r) {
+        ENSURE(c->region_colour[r + 1] >= c->region_colour[r]);
+        uint32_t lo = UINT32_MAX, hi = 0, interior = 0;
+        for (uint32_t k = c->region_colour[r]; k < c->region_colour[r + 1]; ++k)
+            for (uint32_t s = c->colour_begin[k]; s < c->colour_begin[k] + c->colour_size[k];
+                 ++s) {
+                const uint32_t a = c->i0[s], b = c->i1[s];
+                shared += (owner[a] != UINT32_MAX && owner[a] != r) +
+                          (owner[b] != UINT32_MAX && owner[b] != r);
+                owner[a] = owner[b] = r;
+                lo = a < lo ? a : lo;
+                lo = b < lo ? b : lo;
+                hi = a > hi ? a : hi;
+                hi = b > hi ? b : hi;
+                ++interior;
+            }
+        if (interior) {
+            unordered += any && lo <= last_max;
+            last_max = hi;
+            any = 1;
+        }
+        if (regions <= 3) /* each range's share of m, less what crosses up */
+            ENSURE((double)interior > (double)m / regions - 4.0 - 4.0 * (nx + 1));
+    }
+    ENSURE(c->region_colour[regions] <= c->colours);
+    ENSURE_INT(shared, 0);
+    ENSURE_INT(unordered, 0);
+    size_t boundary = c->slots - c->overflow_begin;
+    for (uint32_t k = c->region_colour[regions]; k < c->colours; ++k)
+        boundary += c->colour_size[k];
+    if (regions <= 3)
+        ENSURE(boundary <= (size_t)(regions - 1) * 4u * (nx + 1u));
+    free(owner);
+}
+
+/* Regions (xpbd_colouring_options.regions) on a 40 x 30 shear cloth
+ * numbered in rows (index j*40 + i): m = 39*30 + 40*29 + 2*39*29 = 4592
+ * constraints, at most 4 with a given lower particle (right, down, both
+ * diagonals of the quad below-right), none spanning more than nx + 1 = 41
+ * indices. A range of particles holds m/regions constraints by their lower
+ * particle to within 4 (one particle's worth at its first cut), and at
+ * most 4 * 41 of those cross its upper cut: an interior holds more than
+ * m/regions - 4 - 164; the boundary, at most 4 * 41 per cut. Then the
+ * options' rules, the validator's region rules and the step's refusal. */
+static void colour_regions(void)
+{
+    enum { NX = 40, NY = 30 };
+    xs_world_f64 w;
+    REQUIRE_STATUS(xs_cloth_f64(&w, NX, NY, 0.02, 1e-6, 1, 1), XPBD_OK);
+    const size_t n = w.p.count, m = w.set.count;
+    ENSURE_INT(m, 4592);
+    const uint32_t counts[] = {2, 3, 4, 7, 16};
+    for (int runs = 0; runs < 2; ++runs)
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; ++k) {
+            const xpbd_colouring_options opt = {.runs = runs, .regions = counts[k]};
+            REQUIRE_STATUS(xs_world_recolour_f64(&w, &opt), XPBD_OK);
+            char what[80];
+            snprintf(what, sizeof what, "cloth, %u regions%s", (unsigned)counts[k],
+                     runs ? ", runs" : "");
+            colour_regions_check(&w.set, n, NX, m, counts[k], what);
+            if (k == 1 && !runs)
+                printf("      %s: %u colours (%u interior), %u boundary slots\n", what,
+                       (unsigned)w.set.colours, (unsigned)w.set.region_colour[counts[k]],
+                       (unsigned)(w.set.overflow_begin -
+                                  w.set.colour_begin[w.set.region_colour[counts[k]]]));
+        }
+    /* the options: 1 and more than XPBD_MAX_REGIONS refused, *out zeroed;
+     * with serial ignored */
+    uint32_t i0[3] = {0, 1, 2}, i1[3] = {1, 2, 3};
+    double rest[3] = {1, 1, 1}, comp[3] = {0, 0, 0};
+    const uint32_t bad_counts[] = {1, XPBD_MAX_REGIONS + 1, UINT32_MAX};
+    for (size_t k = 0; k < 3; ++k) {
+        xpbd_distance_set_f64 c;
+        memset(&c, 0x5a, sizeof c);
+        const xpbd_colouring_options opt = {.regions = bad_counts[k]};
+        ENSURE_STATUS(xpbd_distance_set_build_f64(&c, 4, 3, i0, i1, rest, comp, &opt, NULL),
+                      XPBD_ERR_CONFIG);
+        ENSURE(c.block_ == NULL && c.regions == 0 && c.region_colour == NULL && c.slots == 0);
+    }
+    {
+        xpbd_distance_set_f64 c;
+        const xpbd_colouring_options serial = {.serial = 1, .regions = 2};
+        REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, 4, 3, i0, i1, rest, comp, &serial, NULL),
+                       XPBD_OK);
+        ENSURE_INT(c.regions, 0);
+        ENSURE(c.region_colour == NULL);
+        ENSURE_INT(c.overflow_begin, 0);
+        xpbd_distance_set_free_f64(&c);
+        /* the chain 0-1-2-3 in two regions of two particles: {0,1} and
+         * {2,3} hold one link each, the link 1-2 is the boundary */
+        const xpbd_colouring_options two = {.regions = 2};
+        REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, 4, 3, i0, i1, rest, comp, &two, NULL),
+                       XPBD_OK);
+        ENSURE_INT(c.regions, 2);
+        ENSURE_INT(c.colours, 3);
+        ENSURE_INT(c.region_colour[0], 0);
+        ENSURE_INT(c.region_colour[1], 1);
+        ENSURE_INT(c.region_colour[2], 2);
+        ENSURE_INT(c.source[c.colour_begin[0]], 0);
+        ENSURE_INT(c.source[c.colour_begin[1]], 2);
+        ENSURE_INT(c.source[c.colour_begin[2]], 1);
+        xpbd_distance_set_free_f64(&c);
+    }
+    /* the validator: region fields out of order, and two interiors sharing
+     * a particle (region 1's first slot moved onto a particle of region
+     * 0's interior: no repeat within its colour, so only the region rule
+     * sees it); the step refuses it naming that slot, on 1 and 2 threads,
+     * and writes nothing */
+    const xpbd_colouring_options four = {.regions = 4};
+    REQUIRE_STATUS(xs_world_recolour_f64(&w, &four), XPBD_OK);
+    xpbd_distance_set_f64 *c = &w.set;
+    uint32_t *stamp = malloc(n * sizeof *stamp);
+    REQUIRE(stamp != NULL);
+    size_t bad = 0;
+    const uint32_t keep = c->region_colour[2];
+    c->region_colour[2] = c->region_colour[1] - 1;
+    ENSURE_STATUS(xpbd_distance_set_validate_f64(c, n, stamp, &bad), XPBD_ERR_ARGUMENT);
+    c->region_colour[2] = keep;
+    c->regions = XPBD_MAX_REGIONS + 1;
+    ENSURE_STATUS(xpbd_distance_set_validate_f64(c, n, stamp, &bad), XPBD_ERR_ARGUMENT);
+    c->regions = 4;
+    uint32_t *const keep_rc = c->region_colour;
+    c->region_colour = NULL;
+    ENSURE_STATUS(xpbd_distance_set_validate_f64(c, n, stamp, &bad), XPBD_ERR_ARGUMENT);
+    c->region_colour = keep_rc;
+    ENSURE_STATUS(xpbd_distance_set_validate_f64(c, n, stamp, &bad), XPBD_OK);
+    const uint32_t s1 = c->colour_begin[c->region_colour[1]];
+    const uint32_t theirs = c->i0[c->colour_begin[0]]; /* region 0's */
+    const uint32_t was = c->i1[s1];
+    REQUIRE(theirs != c->i0[s1]);
+    c->i1[s1] = theirs;
+    ENSURE_STATUS(xpbd_distance_set_validate_f64(c, n, stamp, &bad), XPBD_ERR_INDEX);
+    ENSURE_INT(bad, s1);
+    double *before = malloc(10 * n * sizeof *before);
+    REQUIRE(before != NULL);
+    memcpy(before, w.p.x, n * sizeof *before);
+    for (uint32_t threads = 1; threads <= 2; ++threads) {
+        xpbd_step_config cfg = xpbd_step_config_default();
+        cfg.threads = threads;
+        xpbd_step_counters k;
+        ENSURE_STATUS(xpbd_step_f64(&cfg, 1.0 / 60, &w.p, c, w.scratch, w.scratch_bytes, &k),
+                      XPBD_ERR_INDEX);
+        ENSURE_INT(k.bad_index, s1);
+        ENSURE_INT(k.bad_part, XPBD_PART_DISTANCE);
+        SAME_BYTES(w.p.x, before, n * sizeof *before, "positions after a refused step");
+    }
+    c->i1[s1] = was;
+    free(before);
+    free(stamp);
+    xs_world_free_f64(&w);
+}
+
 const xt_test xt_tests_colour[] = {
     {"colour.random_f32", colour_random_f32},
     {"colour.random_f64", colour_random_f64},
@@ -287,5 +461,6 @@ const xt_test xt_tests_colour[] = {
     {"colour.cloth", colour_cloth},
     {"colour.options", colour_options},
     {"colour.runs", colour_runs},
+    {"colour.regions", colour_regions},
     {NULL, NULL},
 };

@@ -36,6 +36,8 @@ const xt_test xt_tests_cross[] = {
     {"cross.step_f64", cross_step_f64},
     {"cross.step_kernels_f32", cross_step_kernels_f32},
     {"cross.step_kernels_f64", cross_step_kernels_f64},
+    {"cross.regions_f32", cross_regions_f32},
+    {"cross.regions_f64", cross_regions_f64},
     {"cross.plain_f32", cross_plain_f32},
     {"cross.plain_f64", cross_plain_f64},
     {"cross.huge_compliance_f32", cross_huge_compliance_f32},

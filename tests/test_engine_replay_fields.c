@@ -166,7 +166,8 @@ static int SFX(rt_scene_make)(SFX(rt_scene) *t, int variant)
     s->plane = t->plane;
     s->max_contacts = 3000;
     s->colouring = variant ? (xpbd_colouring_options){.max_colours = 5, .serial = 1, .runs = 1}
-                           : (xpbd_colouring_options){.max_colours = 12, .serial = 0, .runs = 1};
+                           : (xpbd_colouring_options){.max_colours = 12, .serial = 0, .runs = 1,
+                                                        .regions = 3};
     s->prev_xyz = t->prev;
     s->asleep = t->asleep;
     s->calm = t->calm;
@@ -584,7 +585,8 @@ static void SFX(rt_check)(void)
 #define RT_COLOURING_FIELDS(X)                                  \
     X(uint32_t, max_colours, , VAL, 1)                          \
     X(int, serial, , VAL, 1)                                    \
-    X(int, runs, , VAL, 1)
+    X(int, runs, , VAL, 1)                                      \
+    X(uint32_t, regions, , VAL, 1)
 
 /* The mirrors: a struct of the listed fields, checked against the real one. */
 #define RT_MEMBER(type, name, dims, kind, n) type name dims;

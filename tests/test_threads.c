@@ -172,12 +172,16 @@ typedef enum tt_kind {
     TT_BOX,
     TT_DIVERGE,
     TT_CLOTH_RUNS,
+    TT_CLOTH_REGIONS,
+    TT_CLOTH_REGIONS_PBD,
     TT_KINDS
 } tt_kind;
 
 static const char *const tt_names[TT_KINDS] = {"cloth xpbd", "cloth pbd", "cloth springs",
                                                "pile",       "pile lesson", "tet box",
-                                               "diverging cloth", "cloth xpbd, runs"};
+                                               "diverging cloth", "cloth xpbd, runs",
+                                               "cloth xpbd, 4 regions",
+                                               "cloth pbd, runs, 7 regions"};
 
 /* A run's outcome as bytes: every array the step writes and the counters. */
 typedef struct tt_blob {
@@ -435,9 +439,10 @@ static void SFX(tt_free)(SFX(tt_scene) *s)
 }
 
 /* A 64 x 64 cloth of 2 cm hanging from two corners: stretch and shear
- * edges (with runs: coloured by xpbd_colouring_options.runs), bending,
- * tethers to the nearer pin, one body relative-damped. */
-static int SFX(tt_cloth)(SFX(tt_scene) *s, int springs, int runs)
+ * edges (with runs: coloured by xpbd_colouring_options.runs; regions: cut
+ * into that many regions), bending, tethers to the nearer pin, one body
+ * relative-damped. */
+static int SFX(tt_cloth)(SFX(tt_scene) *s, int springs, int runs, uint32_t regions)
 {
     const uint32_t N = 64;
     xs_mesh m;
@@ -475,7 +480,7 @@ static int SFX(tt_cloth)(SFX(tt_scene) *s, int springs, int runs)
             i0[e] = edges[2 * e];
             i1[e] = edges[2 * e + 1];
         }
-        const xpbd_colouring_options opt = {.runs = runs};
+        const xpbd_colouring_options opt = {.runs = runs, .regions = regions};
         ok = ok && SFX(xpbd_distance_set_build)(&s->dist, n, ne, i0, i1, rest, comp, &opt,
                                                  NULL) == XPBD_OK;
         free(i0);
@@ -589,19 +594,27 @@ static size_t SFX(tt_make)(SFX(tt_scene) *s, tt_kind kind, xpbd_step_config *cfg
     case TT_CLOTH_XPBD:
     case TT_DIVERGE:
     case TT_CLOTH_RUNS:
-        ok = SFX(tt_cloth)(s, 0, kind == TT_CLOTH_RUNS);
+        ok = SFX(tt_cloth)(s, 0, kind == TT_CLOTH_RUNS, 0);
         cfg->relative_damping = 0.05;
         cfg->damping = 0.01;
         if (ok && kind == TT_DIVERGE) /* a particle far out: the stretch overflows */
             s->p.x[2100] = (R)(R_F64 ? 1e200 : 1e30);
         break;
+    case TT_CLOTH_REGIONS:
+        ok = SFX(tt_cloth)(s, 0, 0, 4);
+        cfg->relative_damping = 0.05;
+        ok = ok && s->dist.regions == 4;
+        cfg->substeps = 3; /* one iteration: the lambdas nobody reads are not written */
+        cfg->iterations = 1;
+        break;
     case TT_CLOTH_PBD:
-        ok = SFX(tt_cloth)(s, 0, 0);
+    case TT_CLOTH_REGIONS_PBD:
+        ok = SFX(tt_cloth)(s, 0, kind == TT_CLOTH_REGIONS_PBD, kind == TT_CLOTH_PBD ? 0 : 7);
         cfg->solver = XPBD_SOLVER_PBD;
         cfg->pbd_stiffness = 0.9;
         break;
     case TT_CLOTH_SPRINGS:
-        ok = SFX(tt_cloth)(s, 1, 0);
+        ok = SFX(tt_cloth)(s, 1, 0, 0);
         cfg->solver = XPBD_SOLVER_SPRINGS;
         cfg->spring_damping = 0.01;
         break;

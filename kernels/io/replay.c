@@ -294,8 +294,12 @@ static void rp_write(FILE *f, const xpbd_replay_file *r)
     rp_key_real(f, pt, "sleep_energy", o->sleep_energy);
     fprintf(f, " sleep_steps %u keep_hinges %u max_particles %u threads %u\n", o->sleep_steps,
             o->keep_hinges, o->max_particles, o->threads);
-    fprintf(f, "colouring %u %d %d\n", r->colouring.max_colours, r->colouring.serial,
+    fprintf(f, "colouring %u %d %d", r->colouring.max_colours, r->colouring.serial,
             r->colouring.runs);
+    /* the regions only when set: a file without them reads as before */
+    if (r->colouring.regions)
+        fprintf(f, " %u", r->colouring.regions);
+    fputc('\n', f);
     const int hr = r->has_radius != 0, ht = r->has_tethers != 0;
     fprintf(f, "particles %zu %d %d\n", r->n, hr, ht);
     for (size_t i = 0; i < r->n; ++i) {
@@ -738,23 +742,26 @@ static xpbd_status rp_read_options(rp_reader *r, xpbd_replay_file *f)
 
 /* The 'colouring' line; *has_runs: it gives the runs (format 3 wrote no
  * runs; a third number there is the recording's value given by hand,
- * xpbd/replay.h), *line: its line. */
+ * xpbd/replay.h), *line: its line. A fourth number: the regions
+ * (xpbd_colouring_options.regions, written only when not 0). */
 static xpbd_status rp_read_colouring(rp_reader *r, xpbd_replay_file *f, int *has_runs,
                                      size_t *line)
 {
     const int old = f->format == 3;
-    uint32_t u;
+    uint32_t u, regions = 0;
     int serial, runs = 0;
     const int got = rp_next(r);
-    *has_runs = got && r->ntok == 4;
+    *has_runs = got && (r->ntok == 4 || r->ntok == 5);
     if (!got || (!*has_runs && !(old && r->ntok == 3)) || strcmp(r->tok[0], "colouring") != 0 ||
         !rp_u32(r->tok[1], &u) || !rp_int(r->tok[2], &serial) ||
-        (*has_runs && !rp_int(r->tok[3], &runs)))
-        return rp_bad(r, "expected 'colouring <max colours> <serial> <runs>'");
+        (*has_runs && !rp_int(r->tok[3], &runs)) ||
+        (r->ntok == 5 && (!rp_u32(r->tok[4], &regions) || regions == 0)))
+        return rp_bad(r, "expected 'colouring <max colours> <serial> <runs> [<regions>]'");
     *line = r->line;
     f->colouring.max_colours = u;
     f->colouring.serial = serial;
     f->colouring.runs = runs;
+    f->colouring.regions = regions;
     return XPBD_OK;
 }
 

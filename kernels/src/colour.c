@@ -294,3 +294,185 @@ uint32_t xpbd__colour_repeat(uint32_t colours, const uint32_t *colour_begin,
     return xpbd__colour_repeat_range(0, colours, colour_begin, colour_size, idx, k, source,
                                      stamp);
 }
+
+/* ---- regions (xpbd_colouring_options.regions) ------------------------------ */
+
+/* Colours each region's interior may use: the boundary keeps at least
+ * XPBD_MAX_COLOURS - XPBD__REGION_COLOURS of them. */
+#define XPBD__REGION_COLOURS 48u
+
+void xpbd__region_cut(size_t n, size_t m, const uint32_t *i0, const uint32_t *i1,
+                      uint32_t regions, uint32_t *region_of)
+{
+    /* constraints by their lower particle, then cut where the running
+     * count crosses each of regions equal shares of m */
+    memset(region_of, 0, (n ? n : 1) * sizeof *region_of);
+    for (size_t k = 0; k < m; ++k)
+        region_of[i0[k] < i1[k] ? i0[k] : i1[k]]++;
+    uint64_t before = 0;
+    for (size_t p = 0; p < n; ++p) {
+        const uint32_t here = region_of[p];
+        const uint64_t r = m ? before * regions / m : 0;
+        region_of[p] = (uint32_t)(r < regions ? r : regions - 1);
+        before += here;
+    }
+}
+
+/* One part of a regions colouring: the constraints list[0 .. *count) (input
+ * indices, increasing), in the runs order with runs, coloured with at most
+ * cap colours from colour base on: what is coloured goes to the sequence
+ * (order, colour_of at *seq), what is not stays in list (its new *count).
+ * The part's colour sizes go to out; returns its colours, or UINT32_MAX
+ * when out of memory. */
+static uint32_t region_part(size_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *list,
+                            size_t *count, uint32_t cap, uint32_t base, int runs,
+                            uint32_t *work, uint64_t *used, uint8_t *sub_colour,
+                            xpbd__layout *sub, uint32_t *order, uint8_t *colour_of, size_t *seq,
+                            xpbd__layout *out)
+{
+    const size_t m = *count;
+    uint32_t *a = work, *b = work + m;
+    if (runs && m > 0) {
+        uint32_t *perm = work + 2 * m;
+        for (size_t j = 0; j < m; ++j) {
+            a[j] = i0[list[j]];
+            b[j] = i1[list[j]];
+        }
+        if (!xpbd__runs_order(m, a, b, perm))
+            return UINT32_MAX;
+        for (size_t j = 0; j < m; ++j)
+            perm[j] = list[perm[j]];
+        memcpy(list, perm, m * sizeof *list);
+    }
+    for (size_t j = 0; j < m; ++j) {
+        a[j] = i0[list[j]];
+        b[j] = i1[list[j]];
+    }
+    if (runs) {
+        xpbd__colour_runs(n, m, a, b, cap, used, sub_colour, sub);
+    } else {
+        const uint32_t *const idx[4] = {a, b, a, b};
+        xpbd__colour(n, m, 2, idx, 1, cap, used, sub_colour, sub);
+    }
+    size_t left = 0;
+    for (size_t j = 0; j < m; ++j)
+        if (sub_colour[j] < cap) {
+            order[*seq] = list[j];
+            colour_of[(*seq)++] = (uint8_t)(base + sub_colour[j]);
+        } else {
+            list[left++] = list[j];
+        }
+    for (uint32_t c = 0; c < sub->colours; ++c)
+        out->size[base + c] = sub->size[c];
+    *count = left;
+    return sub->colours;
+}
+
+int xpbd__colour_regions(size_t n, size_t m, const uint32_t *i0, const uint32_t *i1,
+                         uint32_t regions, uint32_t max_colours, int runs, xpbd__layout *out,
+                         uint8_t *colour_of, uint32_t *order, uint32_t *region_colour)
+{
+    uint32_t *region_of = malloc((n ? n : 1) * sizeof *region_of);
+    uint32_t *list = malloc((2 * m + 1) * sizeof *list);
+    uint32_t *work = malloc((3 * m + 1) * sizeof *work);
+    uint64_t *used = malloc((n ? n : 1) * sizeof *used);
+    uint8_t *sub_colour = malloc(m ? m : 1);
+    xpbd__layout *sub = malloc(sizeof *sub);
+    int ok = region_of && list && work && used && sub_colour && sub;
+    memset(out, 0, sizeof *out);
+    if (ok) {
+        xpbd__region_cut(n, m, i0, i1, regions, region_of);
+        const uint32_t cap = max_colours < XPBD__REGION_COLOURS / regions
+                                 ? max_colours
+                                 : XPBD__REGION_COLOURS / regions;
+        /* list: the part being coloured; after it (from m on), in input
+         * order, the boundary and what no region's colours took */
+        uint32_t *rest = list + m;
+        size_t seq = 0, nrest = 0;
+        uint32_t base = 0;
+        uint8_t *is_left = sub_colour; /* marks, before the boundary uses it */
+        for (uint32_t r = 0; ok && r <= regions; ++r) {
+            size_t count = 0;
+            if (r < regions) {
+                for (size_t k = 0; k < m; ++k)
+                    if (region_of[i0[k]] == r && region_of[i1[k]] == r)
+                        list[count++] = (uint32_t)k;
+            } else {
+                /* the boundary and the leftovers, merged in input order */
+                memset(is_left, 0, m ? m : 1);
+                for (size_t j = 0; j < nrest; ++j)
+                    is_left[rest[j]] = 1;
+                for (size_t k = 0; k < m; ++k)
+                    if (is_left[k] || region_of[i0[k]] != region_of[i1[k]])
+                        list[count++] = (uint32_t)k;
+            }
+            region_colour[r] = base;
+            const uint32_t c = r < regions ? cap
+                               : max_colours < XPBD_MAX_COLOURS - base
+                                   ? max_colours
+                                   : XPBD_MAX_COLOURS - base;
+            const uint32_t got = region_part(n, i0, i1, list, &count, c, base, runs, work, used,
+                                             sub_colour, sub, order, colour_of, &seq, out);
+            if (got == UINT32_MAX) {
+                ok = 0;
+                break;
+            }
+            base += got;
+            if (r < regions) {
+                memcpy(rest + nrest, list, count * sizeof *list);
+                nrest += count;
+            } else {
+                /* the overflow, in the boundary's order */
+                for (size_t j = 0; j < count; ++j) {
+                    order[seq] = list[j];
+                    colour_of[seq++] = (uint8_t)XPBD_MAX_COLOURS;
+                }
+                out->size[XPBD_MAX_COLOURS] = (uint32_t)count;
+            }
+        }
+        out->colours = base;
+        if (ok)
+            layout_finish(XPBD_MAX_COLOURS, out);
+    }
+    free(region_of);
+    free(list);
+    free(work);
+    free(used);
+    free(sub_colour);
+    free(sub);
+    return ok;
+}
+
+int xpbd__regions_ok(uint32_t regions, const uint32_t *region_colour, uint32_t colours)
+{
+    if (regions == 0)
+        return 1;
+    if (regions > XPBD_MAX_REGIONS || !region_colour || region_colour[0] != 0)
+        return 0;
+    for (uint32_t r = 0; r < regions; ++r)
+        if (region_colour[r + 1] < region_colour[r])
+            return 0;
+    return region_colour[regions] <= colours;
+}
+
+uint32_t xpbd__region_overlap(uint32_t regions, const uint32_t *region_colour,
+                              const uint32_t *colour_begin, const uint32_t *colour_size,
+                              const uint32_t *i0, const uint32_t *i1, size_t n, uint32_t *stamp)
+{
+    /* stamp: the last region whose interior used the particle; the regions
+     * go in order, so a stamp below r is an earlier region's */
+    if (regions == 0)
+        return UINT32_MAX;
+    memset(stamp, 0xff, n * sizeof *stamp);
+    for (uint32_t r = 0; r < regions; ++r)
+        for (uint32_t c = region_colour[r]; c < region_colour[r + 1]; ++c) {
+            const uint32_t e = colour_begin[c] + colour_size[c];
+            for (uint32_t s = colour_begin[c]; s < e; ++s) {
+                const uint32_t a = i0[s], b = i1[s];
+                if (stamp[a] < r || stamp[b] < r)
+                    return s;
+                stamp[a] = stamp[b] = r;
+            }
+        }
+    return UINT32_MAX;
+}

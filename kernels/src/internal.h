@@ -62,6 +62,31 @@ int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t 
 #define XPBD_RUN_GROUP 4
 void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *perm);
 
+/* Regions of a distance set (xpbd_colouring_options.regions, colour.c).
+ * xpbd__region_cut: each particle's region (region_of[n]): particles in
+ * index order cut into regions ranges holding about m / regions
+ * constraints each, counted by their lower particle. xpbd__colour_regions:
+ * the regions colouring of m pair constraints: each region's interior on
+ * its own (at most min(max_colours, 48 / regions) colours, input order or
+ * the runs order), then the boundary with what fits in no interior colour
+ * (input order merged, at most the colours left); out gets the layout
+ * (overflow index XPBD_MAX_COLOURS), the sequence order[j] / colour_of[j]
+ * (input index, colour) the set is filled in, region_colour[regions + 1]
+ * the first colour of each region and of the boundary. Returns 0 when out
+ * of memory. xpbd__regions_ok: the set's region fields consistent.
+ * xpbd__region_overlap: the first interior slot using a particle an
+ * earlier region's interior uses, or UINT32_MAX (stamp: n entries of
+ * scratch). */
+void xpbd__region_cut(size_t n, size_t m, const uint32_t *i0, const uint32_t *i1,
+                      uint32_t regions, uint32_t *region_of);
+int xpbd__colour_regions(size_t n, size_t m, const uint32_t *i0, const uint32_t *i1,
+                         uint32_t regions, uint32_t max_colours, int runs, xpbd__layout *out,
+                         uint8_t *colour_of, uint32_t *order, uint32_t *region_colour);
+int xpbd__regions_ok(uint32_t regions, const uint32_t *region_colour, uint32_t colours);
+uint32_t xpbd__region_overlap(uint32_t regions, const uint32_t *region_colour,
+                              const uint32_t *colour_begin, const uint32_t *colour_size,
+                              const uint32_t *i0, const uint32_t *i1, size_t n, uint32_t *stamp);
+
 /* 1 if the layout fields of a coloured set are consistent: colour 0 starts
  * at slot 0, every colour is whole batches with fewer than XPBD_BATCH
  * padding slots, the overflow range follows the colours, and the real

@@ -109,6 +109,7 @@ xpbd_status xpbd_distance_set_build_f64(xpbd_distance_set_f64 *out, size_t parti
 #define soa_runs_pack_colours PREC(soa_runs_pack_colours_f32, soa_runs_pack_colours_f64)
 #define soa_distance_set_check PREC(soa_distance_set_check_f32, soa_distance_set_check_f64)
 #define soa_distance_set_colour PREC(soa_distance_set_colour_f32, soa_distance_set_colour_f64)
+#define soa_distance_set_regions PREC(soa_distance_set_regions_f32, soa_distance_set_regions_f64)
 #define soa_distance_set_alloc PREC(soa_distance_set_alloc_f32, soa_distance_set_alloc_f64)
 #define soa_distance_set_reals PREC(soa_distance_set_reals_f32, soa_distance_set_reals_f64)
 #define soa_distance_set_build PREC(soa_distance_set_build_f32, soa_distance_set_build_f64)
@@ -243,7 +244,8 @@ static xpbd_status soa_distance_set_fields(const DS *c, const uint32_t *stamp)
     if (!c->i0 || !c->i1 || !c->rest || !c->compliance || !c->lambda || !c->source ||
         (c->colours && !stamp) ||
         !xpbd__layout_ok(c->count, c->slots, c->colours, c->colour_begin, c->colour_size,
-                         c->overflow_begin))
+                         c->overflow_begin) ||
+        !xpbd__regions_ok(c->regions, c->region_colour, c->colours))
         return XPBD_ERR_ARGUMENT;
     return XPBD_OK;
 }
@@ -262,8 +264,11 @@ static xpbd_status soa_distance_set_validate(const DS *c, size_t n, uint32_t *st
             return st;
     }
     const uint32_t *const idx[4] = {c->i0, c->i1, NULL, NULL};
-    const uint32_t r = xpbd__colour_repeat(c->colours, c->colour_begin, c->colour_size, idx, 2,
-                                           c->source, n, stamp);
+    uint32_t r = xpbd__colour_repeat(c->colours, c->colour_begin, c->colour_size, idx, 2,
+                                     c->source, n, stamp);
+    if (r == UINT32_MAX)
+        r = xpbd__region_overlap(c->regions, c->region_colour, c->colour_begin, c->colour_size,
+                                 c->i0, c->i1, n, stamp);
     if (r != UINT32_MAX) {
         if (bad_index)
             *bad_index = r;
@@ -327,6 +332,8 @@ static xpbd_status soa_distance_set_check(size_t n, size_t count, const uint32_t
     *max_colours = options && options->max_colours ? options->max_colours : 32u;
     if (*max_colours > XPBD_MAX_COLOURS)
         return XPBD_ERR_CONFIG;
+    if (options && (options->regions == 1 || options->regions > XPBD_MAX_REGIONS))
+        return XPBD_ERR_CONFIG;
     for (size_t k = 0; k < count; ++k) {
         const xpbd_status st = soa_check_constraint(n, i0[k], i1[k], rest[k], compliance[k]);
         if (st != XPBD_OK) {
@@ -334,6 +341,28 @@ static xpbd_status soa_distance_set_check(size_t n, size_t count, const uint32_t
                 *bad_index = k;
             return st;
         }
+    }
+    return XPBD_OK;
+}
+
+/* The regions colouring (xpbd__colour_regions) for soa_distance_set_colour,
+ * which allocated used and *colour_of: *order is the sequence it gives,
+ * region_colour is left in *order's room after count entries. */
+static xpbd_status soa_distance_set_regions(size_t n, size_t count, const uint32_t *i0,
+                                            const uint32_t *i1,
+                                            const xpbd_colouring_options *options,
+                                            uint32_t max_colours, xpbd__layout *lay,
+                                            uint8_t **colour_of, uint32_t **order, uint64_t *used)
+{
+    free(used);
+    *order = malloc((count + XPBD_MAX_REGIONS + 1) * sizeof **order);
+    if (!*order || !xpbd__colour_regions(n, count, i0, i1, options->regions, max_colours,
+                                         options->runs, lay, *colour_of, *order,
+                                         *order + count)) {
+        free(*colour_of);
+        free(*order);
+        *order = NULL;
+        return XPBD_ERR_NOMEM;
     }
     return XPBD_OK;
 }
@@ -359,6 +388,9 @@ static xpbd_status soa_distance_set_colour(size_t n, size_t count, const uint32_
     }
     if (options && options->serial)
         max_colours = 0;
+    if (options && options->regions && !options->serial && count > 0)
+        return soa_distance_set_regions(n, count, i0, i1, options, max_colours, lay, colour_of,
+                                        order, used);
     uint32_t *oi = NULL;
     if (options && options->runs && !options->serial && count > 0) {
         *order = malloc(count * sizeof **order);
@@ -388,11 +420,12 @@ static xpbd_status soa_distance_set_colour(size_t n, size_t count, const uint32_
 
 /* The set's arrays in one block (reals first, 64-byte aligned, then the
  * index arrays) and its layout fields. Returns 0 when out of memory. */
-static int soa_distance_set_alloc(DS *out, const xpbd__layout *lay, size_t count)
+static int soa_distance_set_alloc(DS *out, const xpbd__layout *lay, size_t count,
+                                  uint32_t regions)
 {
     const uint32_t colours = lay->colours, slots = lay->slots;
     const size_t nreal = 3 * (size_t)slots;
-    const size_t nu32 = 3 * (size_t)slots + 2 * (size_t)colours + 1;
+    const size_t nu32 = 3 * (size_t)slots + 2 * (size_t)colours + 1 + (regions ? regions + 1 : 0);
     char *block = aligned_alloc(64, (nreal * sizeof(R) + nu32 * sizeof(uint32_t) + 63) / 64 * 64);
     if (!block)
         return 0;
@@ -406,6 +439,8 @@ static int soa_distance_set_alloc(DS *out, const xpbd__layout *lay, size_t count
     out->source = u32 + 2 * (size_t)slots;
     out->colour_begin = u32 + 3 * (size_t)slots;
     out->colour_size = out->colour_begin + colours + 1;
+    out->regions = regions;
+    out->region_colour = regions ? out->colour_size + colours : NULL;
     out->block_ = block;
     out->count = (uint32_t)count;
     out->slots = slots;
@@ -462,7 +497,8 @@ static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const
     if ((st = soa_distance_set_colour(n, count, i0, i1, options, max_colours, &lay, &colour_of,
                                       &order)) != XPBD_OK)
         return st;
-    if (!soa_distance_set_alloc(out, &lay, count)) {
+    const uint32_t regions = order && options->regions && !options->serial ? options->regions : 0;
+    if (!soa_distance_set_alloc(out, &lay, count, regions)) {
         free(colour_of);
         free(order);
         return XPBD_ERR_NOMEM;
@@ -477,7 +513,9 @@ static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const
         out->source[s] = (uint32_t)k;
     }
     free(colour_of);
-    if (order && !soa_runs_pack_colours(out)) {
+    if (regions)
+        memcpy(out->region_colour, order + count, (regions + 1) * sizeof *order);
+    if (order && (!regions || options->runs) && !soa_runs_pack_colours(out)) {
         free(order);
         soa_distance_set_free(out);
         return XPBD_ERR_NOMEM;

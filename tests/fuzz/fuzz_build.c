@@ -29,7 +29,8 @@
         const uint32_t opt_colours = fz_below(in, 70);                                        \
         const uint8_t opt_flags = fz_u8(in);                                                  \
         xpbd_colouring_options opt = {                                                        \
-            .max_colours = opt_colours, .serial = opt_flags > 240, .runs = opt_flags & 1};    \
+            .max_colours = opt_colours, .serial = opt_flags > 240, .runs = opt_flags & 1,     \
+            .regions = (uint32_t)(opt_flags >> 1) & 0x1fu};                                   \
         xpbd_distance_set_##SFX c;                                                            \
         memset(&c, 0xa5, sizeof c);                                                           \
         size_t bad = 0;                                                                       \
@@ -46,7 +47,9 @@
                 FZ_CHECK(bad < m && !(comp[bad] >= 0 && isfinite(comp[bad])), "COMP %zu",     \
                          bad);                                                                \
             else                                                                              \
-                FZ_CHECK(st == XPBD_ERR_CONFIG && opt.max_colours > XPBD_MAX_COLOURS,          \
+                FZ_CHECK(st == XPBD_ERR_CONFIG && (opt.max_colours > XPBD_MAX_COLOURS ||      \
+                                                   opt.regions == 1 ||                        \
+                                                   opt.regions > XPBD_MAX_REGIONS),           \
                          "unexpected status %d", st);                                         \
             return;                                                                           \
         }                                                                                     \
@@ -91,7 +94,8 @@ FZ_DISTANCE(double, f64)
         const uint32_t opt_colours = fz_below(in, 66);                                        \
         const uint8_t opt_flags = fz_u8(in);                                                  \
         const xpbd_colouring_options opt = {                                                  \
-            .max_colours = opt_colours, .serial = opt_flags > 240, .runs = opt_flags & 1};    \
+            .max_colours = opt_colours, .serial = opt_flags > 240, .runs = opt_flags & 1,     \
+            .regions = (uint32_t)(opt_flags >> 1) & 0x1fu};                                   \
         xpbd_quad_set_##SFX q;                                                                \
         memset(&q, 0x5a, sizeof q);                                                           \
         size_t bad = 0;                                                                       \

@@ -5,8 +5,9 @@
  * xpbd_step_f32 its validators take.
  *
  *   step_cost [N] [frames] [isa] [substeps] [iterations] [threads] [how]
- * (how, comma-separated: runs, the set built with
- * xpbd_colouring_options.runs; engine, the frames through
+ * (how, words joined by ',' or '+': runs, the set built with
+ * xpbd_colouring_options.runs; regionsK, with K regions,
+ * xpbd_colouring_options.regions; engine, the frames through
  * xpbd_engine_step_f32 on an engine built from the same world)
  *   valgrind --tool=callgrind step_cost 64 20 avx2 10 1
  *   valgrind --tool=callgrind step_cost 64 20 avx2 10 1 1 engine
@@ -37,18 +38,36 @@ int main(int argc, char **argv)
                         "[threads]\n");
         return 2;
     }
-    const xpbd_colouring_options runs = {.runs = 1};
-    if (argc > 7 && strstr(argv[7], "runs") && xs_world_recolour_f32(&w, &runs) != XPBD_OK) {
+    xpbd_colouring_options opt = {0};
+    int engine = 0;
+    if (argc > 7) {
+        char how[64];
+        snprintf(how, sizeof how, "%s", argv[7]);
+        for (char *word = strtok(how, ",+"); word; word = strtok(NULL, ",+")) {
+            if (strcmp(word, "runs") == 0)
+                opt.runs = 1;
+            else if (strncmp(word, "regions", 7) == 0)
+                opt.regions = (uint32_t)atoi(word + 7);
+            else if (strcmp(word, "engine") == 0)
+                engine = 1;
+            else {
+                fprintf(stderr, "step_cost: unknown '%s' in '%s'\n", word, argv[7]);
+                xs_world_free_f32(&w);
+                return 2;
+            }
+        }
+    }
+    if ((opt.runs || opt.regions) && xs_world_recolour_f32(&w, &opt) != XPBD_OK) {
+        fprintf(stderr, "step_cost: the set cannot be built as '%s'\n", argv[7]);
         xs_world_free_f32(&w);
         return 2;
     }
     xpbd_engine_f32 *e = NULL;
-    if (argc > 7 && strstr(argv[7], "engine")) {
+    if (engine) {
         xpbd_scene_f32 sc;
         void *block = NULL;
         xpbd_status st = xs_world_scene_f32(&w, &sc, &block);
-        if (strstr(argv[7], "runs"))
-            sc.colouring = runs;
+        sc.colouring = opt;
         if (st == XPBD_OK)
             st = xpbd_engine_create_f32(&e, &sc, &cfg, NULL, NULL);
         free(block);
@@ -64,8 +83,8 @@ int main(int argc, char **argv)
                                NULL)) != XPBD_OK)
             rc = 1;
     xpbd_engine_destroy_f32(e);
-    printf("%d x %d cloth, %u constraints in %u colours, %d frames%s: %s\n", side, side,
-           w.set.count, w.set.colours, frames, argc > 7 && strstr(argv[7], "engine") ? " (engine)" : "",
+    printf("%d x %d cloth, %u constraints in %u colours (%u regions), %d frames%s: %s\n", side,
+           side, w.set.count, w.set.colours, w.set.regions, frames, engine ? " (engine)" : "",
            rc ? "step failed" : "ok");
     xs_world_free_f32(&w);
     return rc;

@@ -40,6 +40,8 @@ extern "C" {
 #define XPBD_PAD UINT32_MAX
 /* Most colours a builder may use (one bit per colour per particle). */
 #define XPBD_MAX_COLOURS 64u
+/* Most regions a distance set may have (xpbd_colouring_options.regions). */
+#define XPBD_MAX_REGIONS 16u
 
 typedef struct xpbd_particles_f32 {
     size_t count;
@@ -74,6 +76,12 @@ typedef struct xpbd_distance_set_f32 {
     float *compliance;       /* [slots] compliance alpha = 1/k (m/N) */
     float *lambda;           /* [slots] accumulated multiplier */
     uint32_t *source;        /* [slots] index in the builder's input, XPBD_PAD for padding */
+    /* Regions (xpbd_colouring_options.regions; 0: none): colours
+     * [region_colour[r], region_colour[r + 1]) are region r's interior,
+     * colours from region_colour[regions] on the boundary. No particle of
+     * one region's interior is used by another region's interior. */
+    uint32_t regions;
+    uint32_t *region_colour; /* [regions + 1] colour offsets, NULL without regions */
     void *block_;            /* owned allocation */
 } xpbd_distance_set_f32;
 
@@ -89,6 +97,8 @@ typedef struct xpbd_distance_set_f64 {
     double *compliance;
     double *lambda;
     uint32_t *source;
+    uint32_t regions;
+    uint32_t *region_colour;
     void *block_;
 } xpbd_distance_set_f64;
 
@@ -116,6 +126,29 @@ typedef struct xpbd_colouring_options {
      * default build's (every ISA still equals the scalar reference on
      * the same set). Ignored with serial, and by the quad-set builders. */
     int runs;
+    /* 0: no regions (the layout above). 2 .. XPBD_MAX_REGIONS: the
+     * particles are cut into this many ranges of consecutive indices, each
+     * holding about as many constraints (cut by the mesh alone, never by
+     * the thread count); a constraint with both particles in range r is
+     * region r's interior, one that joins two ranges is the boundary. Each
+     * region's interior is coloured on its own (at most
+     * min(max_colours, 48 / regions) colours; what fits in none joins the
+     * boundary), then the boundary (at most the colours left of
+     * XPBD_MAX_COLOURS; what fits in none goes to the overflow). The
+     * colours are laid out region 0's first, then region 1's, ..., then
+     * the boundary's (region_colour in the set). A step solves the
+     * interiors as one stage whose items are whole regions (one worker
+     * solves a region colour after colour with no barrier between its
+     * colours), then the boundary colour by colour as ever. Since the
+     * interiors share no particle, this is exactly the sequential
+     * Gauss-Seidel pass in the set's colour order at any thread count.
+     * Another order than the default build's: results differ from it
+     * (every ISA and thread count still equals the scalar reference on
+     * the same set). Works with runs (each part in the runs order);
+     * ignored with serial; 1 or more than XPBD_MAX_REGIONS is refused
+     * (XPBD_ERR_CONFIG). Mesh numbering matters: a mesh numbered in rows
+     * (a grid cloth) gets strips with few boundary constraints. */
+    uint32_t regions;
 } xpbd_colouring_options;
 
 /* Builds a coloured set from count constraints between particles
@@ -129,7 +162,8 @@ typedef struct xpbd_colouring_options {
  *   XPBD_ERR_INDEX       i0 or i1 >= particle_count, or i0 == i1
  *   XPBD_ERR_REST        rest <= 0 or not finite
  *   XPBD_ERR_COMPLIANCE  compliance < 0 or not finite
- *   XPBD_ERR_CONFIG      options->max_colours > XPBD_MAX_COLOURS
+ *   XPBD_ERR_CONFIG      options->max_colours > XPBD_MAX_COLOURS, or
+ *                        options->regions 1 or > XPBD_MAX_REGIONS
  *   XPBD_ERR_NOMEM       allocation failed */
 XPBD_API xpbd_status xpbd_distance_set_build_f32(xpbd_distance_set_f32 *out, size_t particle_count,
                                                  size_t count, const uint32_t *i0,
@@ -177,7 +211,9 @@ XPBD_API xpbd_status xpbd_particles_validate_f64(const xpbd_particles_f64 *p, si
  * lambda finite, padding slots intact (XPBD_PAD source, one particle twice,
  * lambda 0), and no particle used by two slots of one colour (the SIMD paths
  * and threads solve a colour's slots at once: a repeat would make them
- * differ from the scalar reference). Run by the step driver every step, so a
+ * differ from the scalar reference), and with regions no particle used by
+ * the interiors of two regions (threads solve regions at once). Run by the
+ * step driver every step, so a
  * host may edit the per-slot arrays between steps safely.
  *
  * stamp: caller scratch of particle_count entries, contents ignored and
@@ -187,11 +223,15 @@ XPBD_API xpbd_status xpbd_particles_validate_f64(const xpbd_particles_f64 *p, si
  *
  * Returns XPBD_OK or, with *bad_index (if not NULL) naming the slot:
  *   XPBD_ERR_ARGUMENT    c or an array is NULL, stamp NULL with colours, or
- *                        the layout fields are inconsistent (bad_index unset)
+ *                        the layout fields are inconsistent (bad_index unset;
+ *                        regions: more than XPBD_MAX_REGIONS, region_colour
+ *                        NULL, not starting at 0, decreasing or past colours)
  *   XPBD_ERR_INDEX       an index >= particle_count, i0 == i1, a padding slot
  *                        changed, or a particle repeated within a colour (the
  *                        first slot of the colour using a particle an earlier
- *                        slot uses; checked after every other slot rule)
+ *                        slot uses; checked after every other slot rule), or
+ *                        last a region's interior slot using a particle that
+ *                        an earlier region's interior uses (the first such)
  *   XPBD_ERR_REST        rest <= 0 or not finite
  *   XPBD_ERR_COMPLIANCE  compliance < 0 or not finite
  *   XPBD_ERR_LAMBDA      lambda not finite */

@@ -51,8 +51,12 @@ xpbd_status xpbd_tear_remove_f64(xpbd_distance_set_f64 *c, size_t particles, con
 #define distance_check PREC(distance_check_f32, distance_check_f64)
 #define distance_report PREC(distance_report_f32, distance_report_f64)
 #define distance_pays PREC(distance_pays_f32, distance_pays_f64)
+#define distance_xpbd_batches PREC(distance_xpbd_batches_f32, distance_xpbd_batches_f64)
+#define distance_pbd_batches PREC(distance_pbd_batches_f32, distance_pbd_batches_f64)
 #define distance_xpbd_task PREC(distance_xpbd_task_f32, distance_xpbd_task_f64)
 #define distance_pbd_task PREC(distance_pbd_task_f32, distance_pbd_task_f64)
+#define distance_region_task PREC(distance_region_task_f32, distance_region_task_f64)
+#define distance_solve_regions PREC(distance_solve_regions_f32, distance_solve_regions_f64)
 #define distance_spring_task PREC(distance_spring_task_f32, distance_spring_task_f64)
 #define distance_residual_task PREC(distance_residual_task_f32, distance_residual_task_f64)
 #define distance_solve PREC(distance_solve_f32, distance_solve_f64)
@@ -117,8 +121,16 @@ static xpbd_status distance_check_set(step_run *s, uint32_t *stamp, size_t *bad)
     if (step_lowest_bad(s, &first) != XPBD_OK)
         return SFX(xpbd_distance_set_validate)(c, s->n, stamp, bad);
     const uint32_t *const idx[4] = {c->i0, c->i1, NULL, NULL};
-    return xpbd__step_check_repeats(s, idx, 2, c->source, c->colours, c->colour_begin,
-                                    c->colour_size, bad);
+    st = xpbd__step_check_repeats(s, idx, 2, c->source, c->colours, c->colour_begin,
+                                  c->colour_size, bad);
+    if (st != XPBD_OK || c->regions == 0)
+        return st;
+    const uint32_t r = xpbd__region_overlap(c->regions, c->region_colour, c->colour_begin,
+                                            c->colour_size, c->i0, c->i1, s->n, stamp);
+    if (r == UINT32_MAX)
+        return XPBD_OK;
+    *bad = r;
+    return XPBD_ERR_INDEX;
 }
 
 /* The set, then the springs' rule (a spring needs a stiffness: compliance
@@ -150,32 +162,79 @@ static void distance_report(const step_run *s, xpbd_step_counters *k)
 static int distance_pays(const SFX(xpbd_world) *w)
 {
     const size_t colour = 2 * (size_t)XPBD__MIN_BATCHES * XPBD_BATCH;
-    return w->constraints->slots >= colour * (w->constraints->colours + 1u);
+    const DS *c = w->constraints;
+    /* regions: one stage for the interiors, the boundary mostly inline */
+    if (c->regions > 1 && c->region_colour)
+        return c->slots >= colour * 2u;
+    return c->slots >= colour * (c->colours + 1u);
 }
 
 /* ---- the passes over a colour's batches [b0, b1) ------------------------- */
 
-/* XPBD. The reset of the lambdas rides on the first pass over them;
- * lambdas that the next pass resets again are not written at all. */
+/* XPBD on colour col's batches [b0, b1). The reset of the lambdas rides
+ * on the first pass over them; lambdas that the next pass resets again are
+ * not written at all. */
+static void distance_xpbd_batches(step_run *s, const DS *c, uint32_t col, uint32_t b0,
+                                  uint32_t b1, uint32_t worker)
+{
+    step_partial *pt = &s->part[worker];
+    if (!s->zero_lambda)
+        pt->skipped += s->kt->distance_xpbd_packed(s->sc.q, c, col, b0, b1, s->hs);
+    else if (s->lambda_dead)
+        pt->skipped += s->sk->distance_xpbd_packed_once(s->sc.q, c, col, b0, b1, s->hs);
+    else
+        pt->skipped += s->sk->distance_xpbd_packed_first(s->sc.q, c, col, b0, b1, s->hs);
+}
+
+/* PBD on colour col's batches [b0, b1), its lambdas reset first. */
+static void distance_pbd_batches(step_run *s, const DS *c, uint32_t col, uint32_t b0,
+                                 uint32_t b1, uint32_t worker)
+{
+    if (s->zero_lambda)
+        memset(c->lambda + c->colour_begin[col] + (size_t)b0 * XPBD_BATCH, 0,
+               (size_t)(b1 - b0) * XPBD_BATCH * sizeof(R));
+    s->part[worker].skipped += s->kt->distance_pbd_packed(s->sc.q, c, col, b0, b1, s->ks);
+}
+
 static void distance_xpbd_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
 {
     step_run *s = ctx;
-    const DS *c = s->set;
-    step_partial *pt = &s->part[worker];
-    if (!s->zero_lambda)
-        pt->skipped += s->kt->distance_xpbd_packed(s->sc.q, c, s->colour, b0, b1, s->hs);
-    else if (s->lambda_dead)
-        pt->skipped += s->sk->distance_xpbd_packed_once(s->sc.q, c, s->colour, b0, b1, s->hs);
-    else
-        pt->skipped += s->sk->distance_xpbd_packed_first(s->sc.q, c, s->colour, b0, b1, s->hs);
+    distance_xpbd_batches(s, s->set, s->colour, b0, b1, worker);
 }
 
 static void distance_pbd_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
 {
     step_run *s = ctx;
+    distance_pbd_batches(s, s->set, s->colour, b0, b1, worker);
+}
+
+/* Regions [r0, r1) of the set's interiors, each whole, colour after colour
+ * (xpbd_colouring_options.regions): no particle of one region's interior
+ * is another's, so regions run at once and in any order, and a region's
+ * colour padding reads only its own particles. */
+static void distance_region_task(uint32_t r0, uint32_t r1, uint32_t worker, void *ctx)
+{
+    step_run *s = ctx;
     const DS *c = s->set;
-    xpbd__step_zero_batches(s, c->lambda, c->colour_begin, b0, b1);
-    s->part[worker].skipped += s->kt->distance_pbd_packed(s->sc.q, c, s->colour, b0, b1, s->ks);
+    const int xpbd = s->cfg->solver == XPBD_SOLVER_XPBD;
+    for (uint32_t r = r0; r < r1; ++r)
+        for (uint32_t col = c->region_colour[r]; col < c->region_colour[r + 1]; ++col) {
+            const uint32_t nb = xpbd_colour_batches(c->colour_begin, col);
+            if (xpbd)
+                distance_xpbd_batches(s, c, col, 0, nb, worker);
+            else
+                distance_pbd_batches(s, c, col, 0, nb, worker);
+        }
+}
+
+/* A set with regions: the interiors as one stage of regions, then the
+ * boundary colours. */
+static void distance_solve_regions(step_run *s, const DS *c, xpbd_range_task *task)
+{
+    s->set = c;
+    xpbd__run(&s->ex, distance_region_task, c->regions, 1, s);
+    xpbd__step_run_colour_range(s, c, task, c->region_colour[c->regions], c->colours,
+                                c->colour_begin);
 }
 
 static void distance_spring_task(uint32_t b0, uint32_t b1, uint32_t worker, void *ctx)
@@ -200,7 +259,17 @@ static void distance_solve(step_run *s, xpbd_step_counters *k)
 {
     const DS *c = s->w->constraints;
     step_partial *pt = &s->part[0];
-    if (s->cfg->solver == XPBD_SOLVER_XPBD) {
+    if (c->regions) {
+        distance_solve_regions(s, c,
+                               s->cfg->solver == XPBD_SOLVER_XPBD ? distance_xpbd_task
+                                                                  : distance_pbd_task);
+        xpbd__step_zero_overflow(s, c->lambda, c->overflow_begin, c->slots);
+        pt->skipped += s->cfg->solver == XPBD_SOLVER_XPBD
+                           ? SFX(xpbd_serial_distance_xpbd_packed)(s->sc.q, c, c->overflow_begin,
+                                                                   c->slots, s->hs)
+                           : SFX(xpbd_serial_distance_pbd_packed)(s->sc.q, c, c->overflow_begin,
+                                                                  c->slots, s->ks);
+    } else if (s->cfg->solver == XPBD_SOLVER_XPBD) {
         xpbd__step_run_colours(s, c, distance_xpbd_task, c->colours, c->colour_begin);
         xpbd__step_zero_overflow(s, c->lambda, c->overflow_begin, c->slots);
         pt->skipped += SFX(xpbd_serial_distance_xpbd_packed)(s->sc.q, c, c->overflow_begin,

@@ -66,8 +66,15 @@ void xpbd__step_stage(step_run *s, xpbd__stage stage, xpbd_step_counters *k)
 void xpbd__step_run_colours(step_run *s, const void *set, xpbd_range_task *task,
                             uint32_t colours, const uint32_t *colour_begin)
 {
+    xpbd__step_run_colour_range(s, set, task, 0, colours, colour_begin);
+}
+
+/* xpbd__step_run_colours on colours [c0, c1) only. */
+void xpbd__step_run_colour_range(step_run *s, const void *set, xpbd_range_task *task,
+                                 uint32_t c0, uint32_t c1, const uint32_t *colour_begin)
+{
     s->set = set;
-    for (uint32_t col = 0; col < colours; ++col) {
+    for (uint32_t col = c0; col < c1; ++col) {
         const uint32_t nb = xpbd_colour_batches(colour_begin, col);
         s->colour = col;
         if (nb < 2 * XPBD__MIN_BATCHES || s->ex.workers < 2) {

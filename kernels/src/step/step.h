@@ -194,6 +194,7 @@ static inline int xpbd__step_teaching(const xpbd_step_config *cfg)
 #define xpbd__step_validate PREC(xpbd__step_validate_f32, xpbd__step_validate_f64)
 #define xpbd__step_stage PREC(xpbd__step_stage_f32, xpbd__step_stage_f64)
 #define xpbd__step_run_colours PREC(xpbd__step_run_colours_f32, xpbd__step_run_colours_f64)
+#define xpbd__step_run_colour_range PREC(xpbd__step_run_colour_range_f32, xpbd__step_run_colour_range_f64)
 #define xpbd__step_zero_batches PREC(xpbd__step_zero_batches_f32, xpbd__step_zero_batches_f64)
 #define xpbd__step_zero_overflow PREC(xpbd__step_zero_overflow_f32, xpbd__step_zero_overflow_f64)
 #define xpbd__step_checks_on_ranges PREC(xpbd__step_checks_on_ranges_f32, xpbd__step_checks_on_ranges_f64)
@@ -425,6 +426,8 @@ xpbd_status xpbd__step_scan_particles(step_run *s, xpbd_range_task *task, size_t
 void xpbd__step_stage(step_run *s, xpbd__stage stage, xpbd_step_counters *k);
 void xpbd__step_run_colours(step_run *s, const void *set, xpbd_range_task *task,
                             uint32_t colours, const uint32_t *colour_begin);
+void xpbd__step_run_colour_range(step_run *s, const void *set, xpbd_range_task *task,
+                                 uint32_t c0, uint32_t c1, const uint32_t *colour_begin);
 void xpbd__step_zero_batches(const step_run *s, R *lambda, const uint32_t *colour_begin,
                              uint32_t b0, uint32_t b1);
 void xpbd__step_zero_overflow(const step_run *s, R *lambda, uint32_t begin, uint32_t end);

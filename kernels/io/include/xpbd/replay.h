@@ -29,7 +29,8 @@
  *     frame <engine frame when the recording began>
  *     config <name> <value> ...          every xpbd_step_config field but the executor
  *     options <name> <value> ...         every xpbd_engine_options field but the executor
- *     colouring <max_colours> <serial> <runs>     xpbd_colouring_options
+ *     colouring <max_colours> <serial> <runs> [<regions>]  xpbd_colouring_options
+ *                                                 (regions written only when not 0)
  *     particles <n> <has radius> <has tethers>
  *     p x y z px py pz vx vy vz w rx ry rz origin [r] [anchor length]   n lines
  *     edges <count>      then  e i0 i1 rest compliance

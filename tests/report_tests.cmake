@@ -81,3 +81,11 @@ if(TARGET xpbd-report)
   set_tests_properties(report.figure_layout_bad PROPERTIES
     FIXTURES_REQUIRED xpbd_report_out SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "report")
 endif()
+# a data table cut short by a write error fails its section and the report
+# and leaves no truncated table or .part (tests/report_write_error.sh)
+if(TARGET xpbd-report)
+  add_test(NAME report.write_error
+    COMMAND ${XPBD_SH} ${CMAKE_CURRENT_SOURCE_DIR}/report_write_error.sh
+            $<TARGET_FILE:xpbd-report> ${CMAKE_CURRENT_BINARY_DIR}/report-write-error)
+  set_tests_properties(report.write_error PROPERTIES TIMEOUT 120 LABELS "report")
+endif()

@@ -65,6 +65,9 @@ typedef struct xr_buf {
 
 /* Prints "out of memory" and exits with XR_EXIT_CHECKS. */
 void xr_die_nomem(void);
+/* Tables of this process that xr_table_open or xr_table_close found not
+ * written whole (record.c); the runner fails the section they belong to. */
+int xr_tables_failed_count(void);
 void xr_buf_vprintf(xr_buf *b, const char *fmt, va_list ap);
 void xr_buf_printf(xr_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends n bytes of s. */

@@ -25,15 +25,37 @@ xpbd_isa xr_isa(const xr_ctx *ctx)
 
 /* ------------------------------------------------------------- tables --- */
 
+/* The tables open in this process: each is written as NAME.tsv.part and
+ * renamed to NAME.tsv when it closes whole (a section runs in its own
+ * process, one table or a few open at a time). */
+#define XR_TABLES_OPEN 32
+static struct {
+    FILE *f;
+    char *part, *full;
+} xr_tables[XR_TABLES_OPEN];
+static int xr_tables_failed; /* tables of this process not written whole */
+
 FILE *xr_table_open(xr_ctx *ctx, const char *name, const char *columns)
 {
+    int slot = 0;
+    while (slot < XR_TABLES_OPEN && xr_tables[slot].f)
+        ++slot;
     char *path = xr_path(ctx->out, "/data/", name);
     char *full = xr_path(path, ".tsv", NULL);
+    char *part = xr_path(full, ".part", NULL);
     free(path);
-    FILE *f = xr_create(full);
-    free(full);
-    if (!f)
+    FILE *f = slot < XR_TABLES_OPEN ? xr_create(part) : NULL;
+    if (!f) {
+        if (slot == XR_TABLES_OPEN)
+            fprintf(stderr, "xpbd-report: more than %d tables open at once\n", XR_TABLES_OPEN);
+        ++xr_tables_failed;
+        free(full);
+        free(part);
         return NULL;
+    }
+    xr_tables[slot].f = f;
+    xr_tables[slot].part = part;
+    xr_tables[slot].full = full;
     fprintf(f, "%s\n", columns);
     return f;
 }
@@ -47,10 +69,33 @@ void xr_row(FILE *f, int n, const double *v)
     fputc('\n', f);
 }
 
-void xr_table_close(FILE *f)
+int xr_table_close(FILE *f)
 {
-    if (f && fclose(f) != 0)
-        fprintf(stderr, "xpbd-report: error writing a data table: %s\n", strerror(errno));
+    if (!f)
+        return 0;
+    int slot = 0;
+    while (slot < XR_TABLES_OPEN && xr_tables[slot].f != f)
+        ++slot;
+    const int written = !ferror(f);
+    const int closed = fclose(f) == 0;
+    if (slot == XR_TABLES_OPEN)
+        return written && closed ? 0 : -1; /* not opened by xr_table_open */
+    int ok = written && closed && rename(xr_tables[slot].part, xr_tables[slot].full) == 0;
+    if (!ok) {
+        fprintf(stderr, "xpbd-report: error writing %s: %s\n", xr_tables[slot].full,
+                strerror(errno));
+        remove(xr_tables[slot].part);
+        ++xr_tables_failed;
+    }
+    free(xr_tables[slot].part);
+    free(xr_tables[slot].full);
+    xr_tables[slot].f = NULL;
+    return ok ? 0 : -1;
+}
+
+int xr_tables_failed_count(void)
+{
+    return xr_tables_failed;
 }
 
 /* ------------------------------------------------------------- checks --- */

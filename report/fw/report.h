@@ -28,13 +28,20 @@ int xr_quick(const xr_ctx *ctx);
 /* --isa NAME (XPBD_ISA_AUTO when not given): the path the scenes run on. */
 xpbd_isa xr_isa(const xr_ctx *ctx);
 
-/* Opens DIR/data/NAME.tsv and writes the header line: the column names
- * given as one tab-separated string. Returns NULL on I/O error (reported).
- * Write rows with xr_row (doubles as %.17g, tab-separated) or fprintf. */
+/* Opens DIR/data/NAME.tsv for writing and writes the header line: the
+ * column names given as one tab-separated string. The table is written as
+ * NAME.tsv.part and becomes NAME.tsv only when xr_table_close finds it
+ * written whole, so no half-written table is left. Returns NULL on I/O
+ * error (reported). Write rows with xr_row (doubles as %.17g,
+ * tab-separated) or fprintf. */
 FILE *xr_table_open(xr_ctx *ctx, const char *name, const char *columns);
 /* Writes n doubles as one row, %.17g, tab-separated, newline. */
 void xr_row(FILE *f, int n, const double *v);
-void xr_table_close(FILE *f);
+/* Closes a table of xr_table_open (NULL: nothing): 0 when it was written
+ * whole and is now NAME.tsv, -1 when a write failed (reported; the .part
+ * removed). Either way the framework fails the section for a table that
+ * was not written (it counts them). */
+int xr_table_close(FILE *f);
 
 /* A sweep table: `points` points run in order, point i by point(ctx, i,
  * row, arg), which fills row[0 .. cols) and returns 0 (the row is written

@@ -44,6 +44,7 @@ static void xr_run_here(xr_ctx *ctx, size_t s)
     ctx->figures_skipped = 0;
     ctx->sec[s].ran = 1;
     xr_tolerance_source(ctx, NULL);
+    const int tables_failed = xr_tables_failed_count();
     const double t = xr_now();
     const int st = xr_sections[s]->run(ctx);
     ctx->sec[s].seconds = xr_now() - t;
@@ -52,6 +53,10 @@ static void xr_run_here(xr_ctx *ctx, size_t s)
     if (st != 0)
         xr_check(ctx, "section ran to completion: run() status", st, 0, xr_exact(),
                  "framework: a section that could not run returns -1");
+    const int unwritten = xr_tables_failed_count() - tables_failed;
+    if (unwritten != 0)
+        xr_check(ctx, "data tables not written whole", unwritten, 0, xr_exact(),
+                 "framework: every table a section opens is written whole");
     xr_check_figures(ctx, s);
     xr_link_references(ctx, s);
 }

@@ -7,11 +7,13 @@
 
 int xr_sweep_table(xr_ctx *ctx, const xr_sweep *s)
 {
+    if (s->cols > XR_SWEEP_MAX_COLS)
+        return -1;
     FILE *f = NULL;
     if (s->table && !(f = xr_table_open(ctx, s->table, s->columns)))
         return -1;
     double row[XR_SWEEP_MAX_COLS];
-    int rc = s->cols > XR_SWEEP_MAX_COLS ? -1 : 0;
+    int rc = 0;
     for (int i = 0; i < s->points && rc == 0; ++i) {
         const int st = s->point(ctx, i, row, s->arg);
         if (st < 0)
@@ -21,6 +23,7 @@ int xr_sweep_table(xr_ctx *ctx, const xr_sweep *s)
         if (s->progress)
             xr_progress(ctx, s->progress, i + 1, s->points);
     }
-    xr_table_close(f);
+    if (xr_table_close(f) != 0)
+        rc = -1;
     return rc;
 }

@@ -873,18 +873,30 @@ static int bench_cloth(const xb_options *opt, const char *cloth_out, const uint3
                "`apt-get install libbullet-dev`), reconfigure and rebuild to run the same "
                "cloth in btSoftBody.\n");
     } else if (peer) {
+        /* like with like: the peer runs next to the same busy threads as
+         * the xpbd rows it is compared with (quiet when --load has 0) */
+        xb_load load = XB_LOAD_QUIET;
+        int quiet_listed = opt->load_count == 0;
+        for (size_t k = 0; k < opt->load_count; ++k)
+            quiet_listed |= opt->loads[k] == XB_LOAD_QUIET;
+        if (!quiet_listed)
+            load = opt->loads[0];
         xb_peer_row *prow = NULL;
         const double tp = now();
-        const size_t np = xb_peer_cloth_rows(opt, &prow);
+        int load_failed = 0;
+        xb_load_state *busy = load != XB_LOAD_QUIET ? xb_load_start(load, &load_failed) : NULL;
+        const size_t np = load_failed ? 0 : xb_peer_cloth_rows(opt, &prow);
+        xb_load_stop(busy);
         if (np == 0) {
-            fprintf(stderr, "xpbd-bench: the peer's cloth failed (out of memory?)\n");
+            fprintf(stderr, "xpbd-bench: the peer's cloth failed (out of memory, or its "
+                            "busy threads could not start)\n");
             *status = *status ? *status : 2;
         } else {
             uint32_t most = 1;
             for (size_t k = 0; k < nthreads; ++k)
                 if (threads[k] > most)
                     most = threads[k];
-            peer_report(prow, np, rows, n, most, opt->load_count ? opt->loads[0] : XB_LOAD_QUIET);
+            peer_report(prow, np, rows, n, most, load);
             printf("peer: %zu runs, %.1f s\n", np, now() - tp);
         }
         free(prow);

@@ -272,19 +272,23 @@ double xb_stream_bandwidth(size_t bytes)
 
 /* ------------------------------------------------------------- cloth --- */
 
-/* The cloth variants: v = XB_STRUCTURAL, XB_SHEAR, or XB_SHEAR_RUNS (the
- * shear cloth's set built with xpbd_colouring_options.runs). */
-enum { XB_STRUCTURAL, XB_SHEAR, XB_SHEAR_RUNS, XB_VARIANTS };
+/* The cloth variants: v = XB_STRUCTURAL, XB_SHEAR (the sets as the
+ * default layout builds them: the runs layout on a grid), XB_SHEAR_INPUT,
+ * XB_STRUCTURAL_INPUT (the same sets built with XPBD_LAYOUT_INPUT, the
+ * default of protocol 1). */
+enum { XB_STRUCTURAL, XB_SHEAR, XB_SHEAR_INPUT, XB_STRUCTURAL_INPUT, XB_VARIANTS };
 
 static int xb_cloth_run(int side, int v, xpbd_isa isa, uint32_t threads, uint32_t substeps,
                         uint32_t iterations, int frames, double *seconds, uint64_t *solves,
                         float **final_xyz)
 {
     xs_world_f32 w;
-    if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, v != XB_STRUCTURAL, 1) != XPBD_OK)
+    const int shear = v == XB_SHEAR || v == XB_SHEAR_INPUT;
+    if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, shear, 1) != XPBD_OK)
         return -1;
-    const xpbd_colouring_options runs = {.runs = 1};
-    if (v == XB_SHEAR_RUNS && xs_world_recolour_f32(&w, &runs) != XPBD_OK) {
+    const xpbd_colouring_options input = {.layout = XPBD_LAYOUT_INPUT};
+    if ((v == XB_SHEAR_INPUT || v == XB_STRUCTURAL_INPUT) &&
+        xs_world_recolour_f32(&w, &input) != XPBD_OK) {
         xs_world_free_f32(&w);
         return -1;
     }
@@ -373,9 +377,11 @@ static int xb_cloth_config(const xb_plan *plan, const xb_options *opt, const uin
                            size_t nthreads, const xb_load *loads, size_t nloads, int v, int side,
                            const xb_cloth_mode *mode, int frames, xb_cloth_row *r, size_t *n)
 {
-    static const char *const variants[XB_VARIANTS] = {"structural", "shear", "shear_runs"};
+    static const char *const variants[XB_VARIANTS] = {"structural", "shear", "shear_input",
+                                                      "structural_input"};
+    const int shear = v == XB_SHEAR || v == XB_SHEAR_INPUT;
     const size_t edges = (size_t)2 * side * (side - 1) +
-                         (v != XB_STRUCTURAL ? (size_t)2 * (side - 1) * (side - 1) : 0);
+                         (shear ? (size_t)2 * (side - 1) * (side - 1) : 0);
     const size_t bytes = (size_t)side * side * 3 * sizeof(float);
     double ref_sec = 0;
     uint64_t ref_solves = 0;

@@ -294,8 +294,8 @@ static void rp_write(FILE *f, const xpbd_replay_file *r)
     rp_key_real(f, pt, "sleep_energy", o->sleep_energy);
     fprintf(f, " sleep_steps %u keep_hinges %u max_particles %u threads %u\n", o->sleep_steps,
             o->keep_hinges, o->max_particles, o->threads);
-    fprintf(f, "colouring %u %d %d\n", r->colouring.max_colours, r->colouring.serial,
-            r->colouring.runs);
+    fprintf(f, "colouring %u %d %d %d\n", r->colouring.max_colours, r->colouring.serial,
+            r->colouring.runs, r->colouring.layout);
     const int hr = r->has_radius != 0, ht = r->has_tethers != 0;
     fprintf(f, "particles %zu %d %d\n", r->n, hr, ht);
     for (size_t i = 0; i < r->n; ++i) {
@@ -738,23 +738,27 @@ static xpbd_status rp_read_options(rp_reader *r, xpbd_replay_file *f)
 
 /* The 'colouring' line; *has_runs: it gives the runs (format 3 wrote no
  * runs; a third number there is the recording's value given by hand,
- * xpbd/replay.h), *line: its line. */
+ * xpbd/replay.h), *line: its line. Formats 3 and 4 have no layout: their
+ * recorders laid a set out in runs with runs = 1, else in input order. */
 static xpbd_status rp_read_colouring(rp_reader *r, xpbd_replay_file *f, int *has_runs,
                                      size_t *line)
 {
-    const int old = f->format == 3;
+    const int old = f->format == 3, layout = f->format >= 5;
     uint32_t u;
-    int serial, runs = 0;
+    int serial, runs = 0, lay = 0;
     const int got = rp_next(r);
-    *has_runs = got && r->ntok == 4;
-    if (!got || (!*has_runs && !(old && r->ntok == 3)) || strcmp(r->tok[0], "colouring") != 0 ||
-        !rp_u32(r->tok[1], &u) || !rp_int(r->tok[2], &serial) ||
-        (*has_runs && !rp_int(r->tok[3], &runs)))
-        return rp_bad(r, "expected 'colouring <max colours> <serial> <runs>'");
+    *has_runs = got && r->ntok >= 4;
+    if (!got || r->ntok != (old && !*has_runs ? 3 : 4 + layout) ||
+        strcmp(r->tok[0], "colouring") != 0 || !rp_u32(r->tok[1], &u) ||
+        !rp_int(r->tok[2], &serial) || (*has_runs && !rp_int(r->tok[3], &runs)) ||
+        (layout && !rp_int(r->tok[4], &lay)))
+        return rp_bad(r, layout ? "expected 'colouring <max colours> <serial> <runs> <layout>'"
+                                : "expected 'colouring <max colours> <serial> <runs>'");
     *line = r->line;
     f->colouring.max_colours = u;
     f->colouring.serial = serial;
     f->colouring.runs = runs;
+    f->colouring.layout = layout ? lay : runs ? XPBD_LAYOUT_RUNS : XPBD_LAYOUT_INPUT;
     return XPBD_OK;
 }
 

@@ -62,6 +62,13 @@ int xpbd__runs_order(size_t m, const uint32_t *i0, const uint32_t *i1, uint32_t 
 #define XPBD_RUN_GROUP 4
 void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_t *perm);
 
+/* The real slots of one colour of n slots (i0, i1 as laid out) that sit
+ * in runs: in whole XPBD_BATCH-slot vectors whose XPBD_RUN_GROUP-slot
+ * groups all step as a run of the widest path does (all i0 and i1 by 1,
+ * or all i0 by 2 with i1 = i0 + 1; simd/wide.h: wf_run_kind != 0). The
+ * measure of XPBD_LAYOUT_AUTO. */
+uint32_t xpbd__runs_share(uint32_t n, const uint32_t *i0, const uint32_t *i1);
+
 /* 1 if the layout fields of a coloured set are consistent: colour 0 starts
  * at slot 0, every colour is whole batches with fewer than XPBD_BATCH
  * padding slots, the overflow range follows the colours, and the real

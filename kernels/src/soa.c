@@ -112,6 +112,9 @@ xpbd_status xpbd_distance_set_build_f64(xpbd_distance_set_f64 *out, size_t parti
 #define soa_distance_set_alloc PREC(soa_distance_set_alloc_f32, soa_distance_set_alloc_f64)
 #define soa_distance_set_reals PREC(soa_distance_set_reals_f32, soa_distance_set_reals_f64)
 #define soa_distance_set_build PREC(soa_distance_set_build_f32, soa_distance_set_build_f64)
+#define soa_runs_in PREC(soa_runs_in_f32, soa_runs_in_f64)
+#define soa_sort_colours PREC(soa_sort_colours_f32, soa_sort_colours_f64)
+#define soa_distance_set_lay PREC(soa_distance_set_lay_f32, soa_distance_set_lay_f64)
 #include "screen_tmpl.h"
 
 static void soa_particles_bind(P *p, size_t n, R *base, size_t stride)
@@ -327,6 +330,9 @@ static xpbd_status soa_distance_set_check(size_t n, size_t count, const uint32_t
     *max_colours = options && options->max_colours ? options->max_colours : 32u;
     if (*max_colours > XPBD_MAX_COLOURS)
         return XPBD_ERR_CONFIG;
+    if (options && (options->layout < XPBD_LAYOUT_AUTO || options->layout > XPBD_LAYOUT_RUNS ||
+                    (options->runs && options->layout == XPBD_LAYOUT_INPUT)))
+        return XPBD_ERR_CONFIG;
     for (size_t k = 0; k < count; ++k) {
         const xpbd_status st = soa_check_constraint(n, i0[k], i1[k], rest[k], compliance[k]);
         if (st != XPBD_OK) {
@@ -340,14 +346,13 @@ static xpbd_status soa_distance_set_check(size_t n, size_t count, const uint32_t
 
 /* The colouring: the layout, each constraint's colour (*colour_of, in the
  * order they were coloured in) and that order (*order: order[j] is the
- * input index of the j-th, by offset then first particle with the runs
- * option, coloured by xpbd__colour_runs; NULL: input order). The caller
- * frees both. */
+ * input index of the j-th, by offset then first particle with runs,
+ * coloured by xpbd__colour_runs; NULL: input order). max_colours 0: all
+ * in the overflow. The caller frees both. */
 static xpbd_status soa_distance_set_colour(size_t n, size_t count, const uint32_t *i0,
-                                           const uint32_t *i1,
-                                           const xpbd_colouring_options *options,
-                                           uint32_t max_colours, xpbd__layout *lay,
-                                           uint8_t **colour_of, uint32_t **order)
+                                           const uint32_t *i1, int runs, uint32_t max_colours,
+                                           xpbd__layout *lay, uint8_t **colour_of,
+                                           uint32_t **order)
 {
     *order = NULL;
     uint64_t *used = malloc((n ? n : 1) * sizeof *used);
@@ -357,10 +362,8 @@ static xpbd_status soa_distance_set_colour(size_t n, size_t count, const uint32_
         free(*colour_of);
         return XPBD_ERR_NOMEM;
     }
-    if (options && options->serial)
-        max_colours = 0;
     uint32_t *oi = NULL;
-    if (options && options->runs && !options->serial && count > 0) {
+    if (runs && max_colours > 0 && count > 0) {
         *order = malloc(count * sizeof **order);
         oi = malloc(2 * count * sizeof *oi);
         if (!*order || !oi || !xpbd__runs_order(count, i0, i1, *order)) {
@@ -442,25 +445,78 @@ static void soa_distance_set_reals(DS *out, const R *rest, const R *compliance)
         }
 }
 
-static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const uint32_t *i0,
-                                         const uint32_t *i1, const R *rest, const R *compliance,
-                                         const xpbd_colouring_options *options, size_t *bad_index)
+/* The real slots of a set's colours that sit in runs (xpbd__runs_share). */
+static uint32_t soa_runs_in(const DS *c)
 {
-    if (bad_index)
-        *bad_index = SIZE_MAX;
-    if (!out)
-        return XPBD_ERR_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    uint32_t max_colours;
-    xpbd_status st = soa_distance_set_check(n, count, i0, i1, rest, compliance, options,
-                                            &max_colours, bad_index);
-    if (st != XPBD_OK)
-        return st;
+    uint32_t in = 0;
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b = c->colour_begin[k];
+        in += xpbd__runs_share(c->colour_size[k], c->i0 + b, c->i1 + b);
+    }
+    return in;
+}
+
+/* XPBD_LAYOUT_AUTO's sort within colours of a set in input order: each
+ * colour's i0, i1 and source by offset, then first particle, then input
+ * index (xpbd__runs_order), then in the runs layout (xpbd__runs_pack);
+ * kept when that puts XPBD_LAYOUT_RUNS_SHARE of the constraints in runs,
+ * else the set is left as it was. A colour's slots share no particle, so
+ * their order changes nothing the solve computes. Returns 0 when out of
+ * memory (the set unchanged). */
+static int soa_sort_colours(DS *c)
+{
+    uint32_t most = 0;
+    for (uint32_t k = 0; k < c->colours; ++k)
+        most = c->colour_size[k] > most ? c->colour_size[k] : most;
+    const size_t real = c->overflow_begin;
+    uint32_t *t = malloc((3 * real + 5 * (size_t)most + 1) * sizeof *t);
+    if (!t)
+        return 0;
+    /* t: the new i0, i1, source of every colour; s: one colour's sorted */
+    uint32_t *const tv[3] = {t, t + real, t + 2 * real};
+    uint32_t *const sv[3] = {t + 3 * real, t + 3 * real + most, t + 3 * real + 2 * (size_t)most};
+    uint32_t *const order = sv[2] + most, *const perm = order + most;
+    uint32_t in = 0;
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b = c->colour_begin[k], n = c->colour_size[k];
+        const uint32_t *const cv[3] = {c->i0 + b, c->i1 + b, c->source + b};
+        if (!xpbd__runs_order(n, cv[0], cv[1], order)) {
+            free(t);
+            return 0;
+        }
+        for (int a = 0; a < 3; ++a)
+            for (uint32_t j = 0; j < n; ++j)
+                sv[a][j] = cv[a][order[j]];
+        xpbd__runs_pack(n, sv[0], sv[1], perm);
+        for (int a = 0; a < 3; ++a)
+            for (uint32_t j = 0; j < n; ++j)
+                tv[a][b + j] = sv[a][perm[j]];
+        in += xpbd__runs_share(n, tv[0] + b, tv[1] + b);
+    }
+    if (c->count > 0 && in >= XPBD_LAYOUT_RUNS_SHARE * c->count)
+        for (uint32_t k = 0; k < c->colours; ++k) {
+            const uint32_t b = c->colour_begin[k], n = c->colour_size[k];
+            memcpy(c->i0 + b, tv[0] + b, n * sizeof *t);
+            memcpy(c->i1 + b, tv[1] + b, n * sizeof *t);
+            memcpy(c->source + b, tv[2] + b, n * sizeof *t);
+        }
+    free(t);
+    return 1;
+}
+
+/* The set in the runs layout (runs 1) or in input order (runs 0; sort 1:
+ * with soa_sort_colours), max_colours 0: all in the overflow. On error
+ * *out is zeroed. */
+static xpbd_status soa_distance_set_lay(DS *out, size_t n, size_t count, const uint32_t *i0,
+                                        const uint32_t *i1, const R *rest, const R *compliance,
+                                        uint32_t max_colours, int runs, int sort)
+{
     xpbd__layout lay;
     uint8_t *colour_of;
     uint32_t *order;
-    if ((st = soa_distance_set_colour(n, count, i0, i1, options, max_colours, &lay, &colour_of,
-                                      &order)) != XPBD_OK)
+    xpbd_status st = soa_distance_set_colour(n, count, i0, i1, runs, max_colours, &lay,
+                                             &colour_of, &order);
+    if (st != XPBD_OK)
         return st;
     if (!soa_distance_set_alloc(out, &lay, count)) {
         free(colour_of);
@@ -477,14 +533,44 @@ static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const
         out->source[s] = (uint32_t)k;
     }
     free(colour_of);
-    if (order && !soa_runs_pack_colours(out)) {
-        free(order);
+    const int ok = order ? soa_runs_pack_colours(out) : !sort || soa_sort_colours(out);
+    free(order);
+    if (!ok) {
         soa_distance_set_free(out);
         return XPBD_ERR_NOMEM;
     }
-    free(order);
     soa_distance_set_reals(out, rest, compliance);
     return XPBD_OK;
+}
+
+static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const uint32_t *i0,
+                                         const uint32_t *i1, const R *rest, const R *compliance,
+                                         const xpbd_colouring_options *options, size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!out)
+        return XPBD_ERR_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    uint32_t max_colours;
+    xpbd_status st = soa_distance_set_check(n, count, i0, i1, rest, compliance, options,
+                                            &max_colours, bad_index);
+    if (st != XPBD_OK)
+        return st;
+    if (options && options->serial)
+        return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, 0, 0, 0);
+    const int layout = !options ? XPBD_LAYOUT_AUTO
+                       : options->runs ? XPBD_LAYOUT_RUNS
+                                       : options->layout;
+    if (layout == XPBD_LAYOUT_INPUT)
+        return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 0, 0);
+    st = soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 1, 0);
+    if (st != XPBD_OK || layout == XPBD_LAYOUT_RUNS ||
+        (count > 0 && soa_runs_in(out) >= XPBD_LAYOUT_RUNS_SHARE * count))
+        return st;
+    /* XPBD_LAYOUT_AUTO, too few runs: input order */
+    soa_distance_set_free(out);
+    return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 0, 1);
 }
 
 #endif /* XPBD_SELF */

@@ -113,7 +113,6 @@ xpbd_status xpbd_distance_set_build_f64(xpbd_distance_set_f64 *out, size_t parti
 #define soa_distance_set_reals PREC(soa_distance_set_reals_f32, soa_distance_set_reals_f64)
 #define soa_distance_set_build PREC(soa_distance_set_build_f32, soa_distance_set_build_f64)
 #define soa_runs_in PREC(soa_runs_in_f32, soa_runs_in_f64)
-#define soa_sort_colours PREC(soa_sort_colours_f32, soa_sort_colours_f64)
 #define soa_distance_set_lay PREC(soa_distance_set_lay_f32, soa_distance_set_lay_f64)
 #include "screen_tmpl.h"
 
@@ -456,60 +455,11 @@ static uint32_t soa_runs_in(const DS *c)
     return in;
 }
 
-/* XPBD_LAYOUT_AUTO's sort within colours of a set in input order: each
- * colour's i0, i1 and source by offset, then first particle, then input
- * index (xpbd__runs_order), then in the runs layout (xpbd__runs_pack);
- * kept when that puts XPBD_LAYOUT_RUNS_SHARE of the constraints in runs,
- * else the set is left as it was. A colour's slots share no particle, so
- * their order changes nothing the solve computes. Returns 0 when out of
- * memory (the set unchanged). */
-static int soa_sort_colours(DS *c)
-{
-    uint32_t most = 0;
-    for (uint32_t k = 0; k < c->colours; ++k)
-        most = c->colour_size[k] > most ? c->colour_size[k] : most;
-    const size_t real = c->overflow_begin;
-    uint32_t *t = malloc((3 * real + 5 * (size_t)most + 1) * sizeof *t);
-    if (!t)
-        return 0;
-    /* t: the new i0, i1, source of every colour; s: one colour's sorted */
-    uint32_t *const tv[3] = {t, t + real, t + 2 * real};
-    uint32_t *const sv[3] = {t + 3 * real, t + 3 * real + most, t + 3 * real + 2 * (size_t)most};
-    uint32_t *const order = sv[2] + most, *const perm = order + most;
-    uint32_t in = 0;
-    for (uint32_t k = 0; k < c->colours; ++k) {
-        const uint32_t b = c->colour_begin[k], n = c->colour_size[k];
-        const uint32_t *const cv[3] = {c->i0 + b, c->i1 + b, c->source + b};
-        if (!xpbd__runs_order(n, cv[0], cv[1], order)) {
-            free(t);
-            return 0;
-        }
-        for (int a = 0; a < 3; ++a)
-            for (uint32_t j = 0; j < n; ++j)
-                sv[a][j] = cv[a][order[j]];
-        xpbd__runs_pack(n, sv[0], sv[1], perm);
-        for (int a = 0; a < 3; ++a)
-            for (uint32_t j = 0; j < n; ++j)
-                tv[a][b + j] = sv[a][perm[j]];
-        in += xpbd__runs_share(n, tv[0] + b, tv[1] + b);
-    }
-    if (c->count > 0 && in >= XPBD_LAYOUT_RUNS_SHARE * c->count)
-        for (uint32_t k = 0; k < c->colours; ++k) {
-            const uint32_t b = c->colour_begin[k], n = c->colour_size[k];
-            memcpy(c->i0 + b, tv[0] + b, n * sizeof *t);
-            memcpy(c->i1 + b, tv[1] + b, n * sizeof *t);
-            memcpy(c->source + b, tv[2] + b, n * sizeof *t);
-        }
-    free(t);
-    return 1;
-}
-
-/* The set in the runs layout (runs 1) or in input order (runs 0; sort 1:
- * with soa_sort_colours), max_colours 0: all in the overflow. On error
- * *out is zeroed. */
+/* The set in the runs layout (runs 1) or in input order (runs 0),
+ * max_colours 0: all in the overflow. On error *out is zeroed. */
 static xpbd_status soa_distance_set_lay(DS *out, size_t n, size_t count, const uint32_t *i0,
                                         const uint32_t *i1, const R *rest, const R *compliance,
-                                        uint32_t max_colours, int runs, int sort)
+                                        uint32_t max_colours, int runs)
 {
     xpbd__layout lay;
     uint8_t *colour_of;
@@ -533,7 +483,7 @@ static xpbd_status soa_distance_set_lay(DS *out, size_t n, size_t count, const u
         out->source[s] = (uint32_t)k;
     }
     free(colour_of);
-    const int ok = order ? soa_runs_pack_colours(out) : !sort || soa_sort_colours(out);
+    const int ok = !order || soa_runs_pack_colours(out);
     free(order);
     if (!ok) {
         soa_distance_set_free(out);
@@ -558,19 +508,19 @@ static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const
     if (st != XPBD_OK)
         return st;
     if (options && options->serial)
-        return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, 0, 0, 0);
+        return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, 0, 0);
     const int layout = !options ? XPBD_LAYOUT_AUTO
                        : options->runs ? XPBD_LAYOUT_RUNS
                                        : options->layout;
     if (layout == XPBD_LAYOUT_INPUT)
-        return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 0, 0);
-    st = soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 1, 0);
+        return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 0);
+    st = soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 1);
     if (st != XPBD_OK || layout == XPBD_LAYOUT_RUNS ||
         (count > 0 && soa_runs_in(out) >= XPBD_LAYOUT_RUNS_SHARE * count))
         return st;
     /* XPBD_LAYOUT_AUTO, too few runs: input order */
     soa_distance_set_free(out);
-    return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 0, 1);
+    return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 0);
 }
 
 #endif /* XPBD_SELF */

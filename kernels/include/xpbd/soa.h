@@ -96,9 +96,7 @@ typedef struct xpbd_distance_set_f64 {
  * (xpbd_colouring_options.layout). */
 typedef enum xpbd_layout {
     /* The default: the runs layout where it puts at least half of the
-     * constraints (XPBD_LAYOUT_RUNS_SHARE) in runs, else input order with
-     * each colour sorted by offset and first particle and laid out in runs
-     * where that puts at least half of them in runs, else input order as
+     * constraints (XPBD_LAYOUT_RUNS_SHARE) in runs, else input order as
      * XPBD_LAYOUT_INPUT has it. Decided by the constraints alone (their
      * particle indices, in input order): the same input builds the same
      * set. A constraint is "in a run" when its slot lies in a whole
@@ -106,10 +104,9 @@ typedef enum xpbd_layout {
      * step as the widest SIMD path's runs do (all with i0 and i1 stepping
      * by 1, or all with i0 stepping by 2 and i1 = i0 + 1): the vectors
      * that path loads as whole rows. On a regular mesh (grid cloth, chain, lattice) this is
-     * the runs layout; on an irregular one (a tet mesh's edges, a shuffled
-     * input) input order, so the same Gauss-Seidel order as
-     * XPBD_LAYOUT_INPUT (the sort within a colour changes which slot holds
-     * a constraint, never a result). Costs up to two colourings at build. */
+     * the runs layout; on an irregular one (random links, a mesh numbered
+     * without order) input order, the same set as XPBD_LAYOUT_INPUT.
+     * Costs up to two colourings at build. */
     XPBD_LAYOUT_AUTO = 0,
     /* Input order: colours first-fit in input order, each colour in input
      * order (the default before protocol 2). */

@@ -272,10 +272,19 @@ double xb_stream_bandwidth(size_t bytes)
 
 /* ------------------------------------------------------------- cloth --- */
 
-/* The cloth variants: v = XB_STRUCTURAL, XB_SHEAR, XB_SHEAR_RUNS (the
- * shear cloth's set built with xpbd_colouring_options.runs) or
- * XB_SHEAR_REGIONS (built with XB_REGIONS regions, input order). */
-enum { XB_STRUCTURAL, XB_SHEAR, XB_SHEAR_RUNS, XB_SHEAR_REGIONS, XB_VARIANTS };
+/* The cloth variants: v = XB_STRUCTURAL, XB_SHEAR (the sets as the
+ * default layout builds them: the runs layout on a grid), XB_SHEAR_INPUT,
+ * XB_STRUCTURAL_INPUT (the same sets built with XPBD_LAYOUT_INPUT, the
+ * default of protocol 1), XB_SHEAR_REGIONS (the shear set cut into
+ * XB_REGIONS regions, default layout). */
+enum {
+    XB_STRUCTURAL,
+    XB_SHEAR,
+    XB_SHEAR_INPUT,
+    XB_STRUCTURAL_INPUT,
+    XB_SHEAR_REGIONS,
+    XB_VARIANTS
+};
 #define XB_REGIONS 4u
 
 static int xb_cloth_run(int side, int v, xpbd_isa isa, uint32_t threads, uint32_t substeps,
@@ -283,11 +292,13 @@ static int xb_cloth_run(int side, int v, xpbd_isa isa, uint32_t threads, uint32_
                         float **final_xyz)
 {
     xs_world_f32 w;
-    if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, v != XB_STRUCTURAL, 1) != XPBD_OK)
+    const int shear = v == XB_SHEAR || v == XB_SHEAR_INPUT || v == XB_SHEAR_REGIONS;
+    if (xs_cloth_f32(&w, side, side, 0.25f, 1e-5f, shear, 1) != XPBD_OK)
         return -1;
-    const xpbd_colouring_options runs = {.runs = 1}, regions = {.regions = XB_REGIONS};
-    if ((v == XB_SHEAR_RUNS || v == XB_SHEAR_REGIONS) &&
-        xs_world_recolour_f32(&w, v == XB_SHEAR_RUNS ? &runs : &regions) != XPBD_OK) {
+    const xpbd_colouring_options input = {.layout = XPBD_LAYOUT_INPUT},
+                                 regions = {.regions = XB_REGIONS};
+    if ((v == XB_SHEAR_INPUT || v == XB_STRUCTURAL_INPUT || v == XB_SHEAR_REGIONS) &&
+        xs_world_recolour_f32(&w, v == XB_SHEAR_REGIONS ? &regions : &input) != XPBD_OK) {
         xs_world_free_f32(&w);
         return -1;
     }
@@ -376,10 +387,11 @@ static int xb_cloth_config(const xb_plan *plan, const xb_options *opt, const uin
                            size_t nthreads, const xb_load *loads, size_t nloads, int v, int side,
                            const xb_cloth_mode *mode, int frames, xb_cloth_row *r, size_t *n)
 {
-    static const char *const variants[XB_VARIANTS] = {"structural", "shear", "shear_runs",
-                                                      "shear_regions"};
+    static const char *const variants[XB_VARIANTS] = {"structural", "shear", "shear_input",
+                                                      "structural_input", "shear_regions"};
+    const int shear = v == XB_SHEAR || v == XB_SHEAR_INPUT || v == XB_SHEAR_REGIONS;
     const size_t edges = (size_t)2 * side * (side - 1) +
-                         (v != XB_STRUCTURAL ? (size_t)2 * (side - 1) * (side - 1) : 0);
+                         (shear ? (size_t)2 * (side - 1) * (side - 1) : 0);
     const size_t bytes = (size_t)side * side * 3 * sizeof(float);
     double ref_sec = 0;
     uint64_t ref_solves = 0;

@@ -103,8 +103,10 @@ double xb_footprint_per_item(const char *kernel, const char *precision);
  * plane, spacing 0.25 m, w = 1 except two pinned corners of one side,
  * compliance 1e-5, gravity -9.81, 1/60 s frames, f32 through xpbd_step_f32
  * with measure_residual = 0. Variants: "structural" (rows and columns),
- * "shear" (plus both diagonals of every quad), "shear_runs" (that set built
- * with xpbd_colouring_options.runs) and "shear_regions" (with 4 regions).
+ * "shear" (plus both diagonals of every quad), both in the default layout
+ * (the runs layout on these grids), "shear_input" and "structural_input"
+ * (the same sets built with XPBD_LAYOUT_INPUT) and "shear_regions" (the
+ * shear set cut into 4 regions).
  * Modes (xb_cloth_modes):
  * "sub10" (10 substeps x 1 iteration, what engines that substep call "10
  * iterations": the like-for-like mode) and "iter10" (1 substep x 10
@@ -119,7 +121,8 @@ typedef struct xb_cloth_mode {
 extern const xb_cloth_mode xb_cloth_modes[XB_CLOTH_MODES];
 
 typedef struct xb_cloth_row {
-    const char *variant;       /* "structural", "shear", "shear_runs", "shear_regions" */
+    const char *variant;       /* "structural", "shear", "shear_input", "structural_input",
+                                  "shear_regions" */
     int n;                     /* grid side N */
     size_t edges;              /* constraints */
     xpbd_isa isa;

@@ -66,8 +66,10 @@ static void usage(FILE *f)
             "  --out FILE         kernel table (default bench.tsv), columns\n"
             "                     kernel precision isa n ns_per_item ratio_vs_scalar\n"
             "  --cloth-out FILE   cloth table (default cloth.tsv), columns variant (structural,\n"
-            "                     shear, shear_runs: the shear set built with the runs\n"
-            "                     colouring option, shear_regions: with 4 regions) n edges\n"
+            "                     shear: the default layout, the runs layout on these\n"
+            "                     grids; shear_input, structural_input: the sets built\n"
+            "                     with XPBD_LAYOUT_INPUT; shear_regions: cut into 4\n"
+            "                     regions) n edges\n"
             "                     isa threads mode edge_solves_per_s ratio_vs_scalar\n"
             "                     speedup_vs_1thread frames seconds bitwise_equal (final\n"
             "                     positions == the scalar one-thread run's); with --load\n"
@@ -550,18 +552,18 @@ static int show_loads(const xb_load *loads, size_t nloads)
     return !(nloads == 1 && loads[0] == XB_LOAD_QUIET);
 }
 
-/* The headline: sub10 (the like-for-like mode), shear in input order and
- * with the runs colouring, best path, per load and thread count, against
+/* The headline: sub10 (the like-for-like mode), shear in the default
+ * layout and in input order, best path, per load and thread count, against
  * the targets (those of a quiet machine: loaded rows give their ratio to
  * one thread under the same load, and a loaded thread its ratio to the
  * quiet one). */
 static void cloth_headline(const xb_cloth_row *r, size_t n, const uint32_t *threads,
                            size_t nthreads, const xb_load *loads, size_t nloads)
 {
-    printf("\nHeadline: sub10 (10 substeps x 1 iteration), shear (shear_runs: the set built\n"
-           "with xpbd_colouring_options.runs), best path\n");
+    printf("\nHeadline: sub10 (10 substeps x 1 iteration), shear (the default layout: runs on\n"
+           "this grid; shear_input: the set built with XPBD_LAYOUT_INPUT), best path\n");
     static const int sides[2] = {64, 256};
-    static const char *const variants[2] = {"shear", "shear_runs"};
+    static const char *const variants[2] = {"shear", "shear_input"};
     const int with_load = show_loads(loads, nloads);
     for (int vs = 0; vs < 4; ++vs) {
         const int v = vs / 2, s = vs % 2;
@@ -575,7 +577,7 @@ static void cloth_headline(const xb_cloth_row *r, size_t n, const uint32_t *thre
                     cloth_best(r, n, variants[v], sides[s], "sub10", threads[k], load);
                 if (!b)
                     continue;
-                printf("  %-10s %3dx%-3d %u thread%s ", variants[v], sides[s], sides[s],
+                printf("  %-11s %3dx%-3d %u thread%s ", variants[v], sides[s], sides[s],
                        (unsigned)threads[k], threads[k] == 1 ? " " : "s");
                 if (with_load)
                     printf("load %-3s ", xb_load_name(load));
@@ -622,14 +624,14 @@ static int cloth_report(const char *path, const xb_cloth_row *r, size_t n,
         printf("load: busy threads next to the row (0 none, 1 one pinned to the last CPU,\n"
                "all one pinned to each CPU); x and state against the quiet scalar run, x1t\n"
                "against one thread under the same load.\n");
-    printf("\n%-10s %4s %7s %-6s %-6s %3s", "variant", "N", "edges", "mode", "isa", "thr");
+    printf("\n%-16s %4s %7s %-6s %-6s %3s", "variant", "N", "edges", "mode", "isa", "thr");
     if (with_load)
         printf(" %-4s", "load");
     printf(" %6s %9s %11s %7s %6s %s\n", "frames", "seconds", "M solves/s", "x", "x1t",
            "state");
     int mismatches = 0;
     for (size_t i = 0; i < n; ++i) {
-        printf("%-10s %4d %7zu %-6s %-6s %3u", r[i].variant, r[i].n, r[i].edges, r[i].mode,
+        printf("%-16s %4d %7zu %-6s %-6s %3u", r[i].variant, r[i].n, r[i].edges, r[i].mode,
                xpbd_isa_name(r[i].isa), (unsigned)r[i].threads);
         if (with_load)
             printf(" %-4s", xb_load_name(r[i].load));

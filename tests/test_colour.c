@@ -197,7 +197,9 @@ static void colour_runs(void)
         }
     check_set_f64(&c, N, NULL, 0, 0, "backwards chain, runs");
     xpbd_distance_set_free_f64(&c);
-    REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, N, M, i0, i1, rest, comp, NULL, &bad), XPBD_OK);
+    const xpbd_colouring_options input = {.layout = XPBD_LAYOUT_INPUT};
+    REQUIRE_STATUS(xpbd_distance_set_build_f64(&c, N, M, i0, i1, rest, comp, &input, &bad),
+                   XPBD_OK);
     ENSURE_INT(c.i0[0], M - 1);
     ENSURE_INT(c.i0[1], M - 3);
     xpbd_distance_set_free_f64(&c);
@@ -449,6 +451,108 @@ static void colour_regions(void)
     free(before);
     free(stamp);
     xs_world_free_f64(&w);
+/* Two sets built from the same input hold the same slots. */
+static int same_set(const xpbd_distance_set_f64 *a, const xpbd_distance_set_f64 *b)
+{
+    if (a->slots != b->slots || a->colours != b->colours || a->count != b->count)
+        return 0;
+    for (uint32_t k = 0; k <= a->colours; ++k)
+        if (a->colour_begin[k] != b->colour_begin[k])
+            return 0;
+    for (uint32_t s = 0; s < a->slots; ++s)
+        if (a->i0[s] != b->i0[s] || a->i1[s] != b->i1[s] || a->source[s] != b->source[s])
+            return 0;
+    return 1;
+}
+
+/* Real slots in run vectors over a set's colours (run_vectors). */
+static uint32_t set_run_slots(const xpbd_distance_set_f64 *c)
+{
+    uint32_t v = 0;
+    for (uint32_t k = 0; k < c->colours; ++k)
+        v += run_vectors(c->i0 + c->colour_begin[k], c->i1 + c->colour_begin[k],
+                         c->colour_size[k]);
+    return 16 * v;
+}
+
+/* The default layout (XPBD_LAYOUT_AUTO, xpbd/soa.h): the runs layout on a
+ * regular mesh (a grid, with or without its diagonals, in any input
+ * order), where it puts at least half of the constraints in run vectors;
+ * on an irregular graph, where the runs layout does not, input order as
+ * XPBD_LAYOUT_INPUT builds it; the same input always builds the same set;
+ * the bad options refused. */
+static void colour_layout(void)
+{
+    const xpbd_colouring_options automatic = {0}, runs = {.runs = 1},
+                                 runs2 = {.layout = XPBD_LAYOUT_RUNS},
+                                 input = {.layout = XPBD_LAYOUT_INPUT};
+    xpbd_distance_set_f64 a, b;
+    size_t bad = 0;
+    xt_rng rng = {0x1a7ull};
+    for (int kind = 0; kind < 3; ++kind) {
+        xt_graph g;
+        xt_graph_make(&g, &rng, kind == 2 ? XT_RANDOM : XT_GRID, 3000, 0, 0);
+        if (kind == 0) { /* a chain 0-1-...-3000, its links in a shuffled order */
+            g.particles = g.count + 1;
+            for (size_t k = 0; k < g.count; ++k) {
+                const size_t j = (k * 1237 + 11) % g.count; /* 1237 is prime to 3000 */
+                g.i0[k] = (uint32_t)j;
+                g.i1[k] = (uint32_t)j + 1;
+            }
+        }
+        REQUIRE_STATUS(xpbd_distance_set_build_f64(&a, g.particles, g.count, g.i0, g.i1, g.rest,
+                                                   g.compliance, &automatic, &bad),
+                       XPBD_OK);
+        check_set_f64(&a, g.particles, &g, 0, 0, "auto layout");
+        const xpbd_colouring_options *want = kind < 2 ? &runs : &input;
+        REQUIRE_STATUS(xpbd_distance_set_build_f64(&b, g.particles, g.count, g.i0, g.i1, g.rest,
+                                                   g.compliance, want, &bad),
+                       XPBD_OK);
+        const uint32_t in = set_run_slots(&b);
+        printf("      %s, %zu edges: %u in run vectors with the %s layout\n",
+               kind == 0 ? "shuffled chain" : kind == 1 ? "grid" : "random graph", g.count,
+               (unsigned)in, kind < 2 ? "runs" : "input");
+        if (kind < 2) {
+            /* regular: the runs layout, slot for slot */
+            ENSURE(2 * (size_t)in >= g.count);
+            ENSURE(same_set(&a, &b));
+            xpbd_distance_set_free_f64(&b);
+            REQUIRE_STATUS(xpbd_distance_set_build_f64(&b, g.particles, g.count, g.i0, g.i1,
+                                                       g.rest, g.compliance, &runs2, &bad),
+                           XPBD_OK);
+            ENSURE(same_set(&a, &b));
+        } else {
+            /* irregular: fewer than half in runs, input order slot for slot */
+            ENSURE(2 * (size_t)in < g.count);
+            ENSURE(same_set(&a, &b));
+            xpbd_distance_set_free_f64(&b);
+            REQUIRE_STATUS(xpbd_distance_set_build_f64(&b, g.particles, g.count, g.i0, g.i1,
+                                                       g.rest, g.compliance, &runs, &bad),
+                           XPBD_OK);
+            ENSURE(2 * (size_t)set_run_slots(&b) < g.count);
+        }
+        xpbd_distance_set_free_f64(&b);
+        /* the same input, the same set */
+        REQUIRE_STATUS(xpbd_distance_set_build_f64(&b, g.particles, g.count, g.i0, g.i1, g.rest,
+                                                   g.compliance, NULL, &bad),
+                       XPBD_OK);
+        ENSURE(same_set(&a, &b));
+        xpbd_distance_set_free_f64(&a);
+        xpbd_distance_set_free_f64(&b);
+        xt_graph_free(&g);
+    }
+    /* bad options: not a layout, runs against input order */
+    const uint32_t i0[1] = {0}, i1[1] = {1};
+    const double r[1] = {1}, k0[1] = {0};
+    const xpbd_colouring_options bad3 = {.layout = 3}, badm = {.layout = -1},
+                                 clash = {.runs = 1, .layout = XPBD_LAYOUT_INPUT};
+    ENSURE_STATUS(xpbd_distance_set_build_f64(&a, 2, 1, i0, i1, r, k0, &bad3, &bad),
+                  XPBD_ERR_CONFIG);
+    ENSURE(a.block_ == NULL && a.count == 0);
+    ENSURE_STATUS(xpbd_distance_set_build_f64(&a, 2, 1, i0, i1, r, k0, &badm, &bad),
+                  XPBD_ERR_CONFIG);
+    ENSURE_STATUS(xpbd_distance_set_build_f64(&a, 2, 1, i0, i1, r, k0, &clash, &bad),
+                  XPBD_ERR_CONFIG);
 }
 
 const xt_test xt_tests_colour[] = {
@@ -462,5 +566,6 @@ const xt_test xt_tests_colour[] = {
     {"colour.options", colour_options},
     {"colour.runs", colour_runs},
     {"colour.regions", colour_regions},
+    {"colour.layout", colour_layout},
     {NULL, NULL},
 };

@@ -165,9 +165,10 @@ static int SFX(rt_scene_make)(SFX(rt_scene) *t, int variant)
     s->planes = 2;
     s->plane = t->plane;
     s->max_contacts = 3000;
-    s->colouring = variant ? (xpbd_colouring_options){.max_colours = 5, .serial = 1, .runs = 1}
+    s->colouring = variant ? (xpbd_colouring_options){.max_colours = 5, .serial = 1, .runs = 1,
+                                                      .layout = XPBD_LAYOUT_RUNS}
                            : (xpbd_colouring_options){.max_colours = 12, .serial = 0, .runs = 1,
-                                                        .regions = 3};
+                                                      .layout = XPBD_LAYOUT_RUNS, .regions = 3};
     s->prev_xyz = t->prev;
     s->asleep = t->asleep;
     s->calm = t->calm;
@@ -302,6 +303,7 @@ static void SFX(rt_every_field)(int variant)
     ENSURE_INT(SFX(xpbd_engine_config)(b)->threads, 3); /* the options' threads */
     ENSURE_INT(SFX(xpbd_engine_config)(b)->solver, t.cfg.solver);
     ENSURE_INT(SB_V(b).colouring.runs, 1);
+    ENSURE_INT(SB_V(b).colouring.layout, XPBD_LAYOUT_RUNS);
     ENSURE_INT(SB_V(b).frame, 1000);
     SFX(xpbd_engine_destroy)(b);
     xpbd_replay_free(&fl);
@@ -586,6 +588,7 @@ static void SFX(rt_check)(void)
     X(uint32_t, max_colours, , VAL, 1)                          \
     X(int, serial, , VAL, 1)                                    \
     X(int, runs, , VAL, 1)                                      \
+    X(int, layout, , VAL, 1)                                    \
     X(uint32_t, regions, , VAL, 1)
 
 /* The mirrors: a struct of the listed fields, checked against the real one. */
@@ -697,18 +700,23 @@ void softbody_replay_check(void)
     rt_check_f64();
 }
 
-/* Rewrites a format-4 file as the format-3 writer wrote it: header 3, no
+/* Rewrites a format-5 file as the format-3 writer wrote it: header 3, no
  * threads in the config and options lines, the colouring line without runs
- * (or, runs >= 0, with that value written by hand as its third number). */
+ * and layout (or, runs >= 0, with that value written by hand as its third
+ * number). */
 static int rt_as_format3(const char *from, const char *to, int runs)
 {
     FILE *f = fopen(from, "rb"), *g = fopen(to, "wb");
     int ok = f && g;
     char line[8192];
     while (ok && fgets(line, sizeof line, f)) {
-        if (strcmp(line, "xpbd-replay 4\n") == 0) {
+        if (strcmp(line, "xpbd-replay 5\n") == 0) {
             strcpy(line, "xpbd-replay 3\n");
-        } else if (strncmp(line, "config ", 7) == 0 || strncmp(line, "options ", 8) == 0) {
+        } else if (strncmp(line, "colouring ", 10) == 0) {
+            *strrchr(line, ' ') = '\0'; /* no regions */
+            *strrchr(line, ' ') = '\0'; /* no layout */
+        }
+        if (strncmp(line, "config ", 7) == 0 || strncmp(line, "options ", 8) == 0) {
             char *t = strstr(line, " threads ");
             ok = t != NULL && strchr(t + 9, ' ') == NULL; /* the last field */
             if (ok)
@@ -721,6 +729,36 @@ static int rt_as_format3(const char *from, const char *to, int runs)
                 strcpy(t, "\n");
         }
         ok = ok && fputs(line, g) >= 0;
+    }
+    if (f)
+        fclose(f);
+    if (g && fclose(g) != 0)
+        ok = 0;
+    return ok;
+}
+
+/* Rewrites a format-5 file as the format-4 writer wrote it (the colouring
+ * line without its layout and regions), at protocol p (header and configuration). */
+static int rt_as_format4(const char *from, const char *to, unsigned p)
+{
+    FILE *f = fopen(from, "rb"), *g = fopen(to, "wb");
+    int ok = f && g;
+    char line[8192], was[40];
+    snprintf(was, sizeof was, "config version %u ", (unsigned)XPBD_PROTOCOL_VERSION);
+    while (ok && fgets(line, sizeof line, f)) {
+        if (strcmp(line, "xpbd-replay 5\n") == 0)
+            strcpy(line, "xpbd-replay 4\n");
+        else if (strncmp(line, "protocol ", 9) == 0)
+            snprintf(line, sizeof line, "protocol %u\n", p);
+        else if (strncmp(line, "colouring ", 10) == 0) {
+            *strrchr(line, ' ') = '\0'; /* no regions */
+            strcpy(strrchr(line, ' '), "\n"); /* no layout */
+        }
+        if (strncmp(line, was, strlen(was)) == 0)
+            ok = ok && fprintf(g, "config version %u ", p) > 0 &&
+                 fputs(line + strlen(was), g) >= 0;
+        else
+            ok = ok && fputs(line, g) >= 0;
     }
     if (f)
         fclose(f);
@@ -786,7 +824,8 @@ void softbody_replay_format3(void)
     const char *p4 = "replay_format3_new.xpbdr", *p3 = "replay_format3_old.xpbdr";
     xpbd_replay_error err;
     xpbd_replay_file f;
-    const xpbd_colouring_options plain = {0}, runs = {.runs = 1}, serial = {.serial = 1};
+    const xpbd_colouring_options plain = {.layout = XPBD_LAYOUT_INPUT}, runs = {.runs = 1},
+                                 serial = {.serial = 1};
     /* edges coloured without serial: which runs the engine had is unknown */
     REQUIRE(rt_record_chain(p4, &runs, 1));
     REQUIRE(rt_reproduces(p4, &f));
@@ -836,6 +875,45 @@ void softbody_replay_format3(void)
     ENSURE_STATUS(xpbd_replay_load(p3, &f, &err), XPBD_ERR_FILE);
     remove(p3);
     remove(p4);
+}
+
+/* Format 4 (protocol 1: no layout) is refused for its protocol, with a
+ * message naming both; hand-set to this protocol, its layout is what its
+ * recorder did: runs with runs = 1, input order without. */
+void softbody_replay_format4(void)
+{
+    const char *p5 = "replay_format4_new.xpbdr", *p4 = "replay_format4_old.xpbdr";
+    xpbd_replay_error err;
+    xpbd_replay_file f;
+    const xpbd_colouring_options input = {.layout = XPBD_LAYOUT_INPUT}, runs = {.runs = 1};
+    REQUIRE(rt_record_chain(p5, &input, 1));
+    REQUIRE(rt_as_format4(p5, p4, 1));
+    ENSURE_STATUS(xpbd_replay_load(p4, &f, &err), XPBD_ERR_VERSION);
+    ENSURE(strstr(err.what, "step protocol 1") && strstr(err.what, "protocol 2") &&
+           strstr(err.what, "refused"));
+    ENSURE_INT(err.line, 2);
+    ENSURE(f.particle == NULL);
+    REQUIRE(rt_as_format4(p5, p4, XPBD_PROTOCOL_VERSION));
+    ENSURE(rt_reproduces(p4, &f));
+    ENSURE_INT(f.format, 4);
+    ENSURE_INT(f.colouring.layout, XPBD_LAYOUT_INPUT);
+    xpbd_replay_free(&f);
+    REQUIRE(rt_record_chain(p5, &runs, 1));
+    REQUIRE(rt_as_format4(p5, p4, XPBD_PROTOCOL_VERSION));
+    ENSURE(rt_reproduces(p4, &f));
+    ENSURE_INT(f.colouring.runs, 1);
+    ENSURE_INT(f.colouring.layout, XPBD_LAYOUT_RUNS);
+    xpbd_replay_free(&f);
+    /* format 5 needs the layout */
+    REQUIRE(rt_as_format4(p5, p4, XPBD_PROTOCOL_VERSION));
+    FILE *g = fopen(p4, "r+b");
+    REQUIRE(g != NULL);
+    ENSURE(fputs("xpbd-replay 5\n", g) >= 0);
+    fclose(g);
+    ENSURE_STATUS(xpbd_replay_load(p4, &f, &err), XPBD_ERR_FILE);
+    ENSURE(strstr(err.what, "<layout>") != NULL);
+    remove(p4);
+    remove(p5);
 }
 
 #endif /* XPBD_REAL_F32 or XPBD_REAL_F64 */

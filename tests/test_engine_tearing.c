@@ -99,16 +99,21 @@ void softbody_tearing(void)
     SB_NOTE("torn %u edges in %u frames (first %d), %u vertices split, components %zu, bottom "
             "corners %.4g m apart, bends %zu of %zu\n", torn, frames_torn, first, split,
             xs_components(cu.e), SB_P(cu.e)->x[n - 1] - SB_P(cu.e)->x[n - 12], SB_V(cu.e).bends, b0);
-    /* measured: the tear runs down the middle, 1 to 3 edges per frame,
-     * 25 edges in 13 frames, 3 vertices split where the crack ran through
-     * them; the curtain is in exactly two pieces; 39 of 213 bending
-     * stencils went with the torn edges */
+    /* measured: 1 to 3 edges torn per frame, 25 edges in 13 frames, 3
+     * vertices split where the crack ran through them; 39 of 213 bending
+     * stencils went with the torn edges (in input order, protocol 1).
+     * Where the crack runs depends on the Gauss-Seidel order: in input
+     * order (XPBD_LAYOUT_INPUT) it ran down the middle, two pieces of 48
+     * and 51 particles; in the runs layout, the default on this grid since
+     * protocol 2, it leaves pieces of 62 and 35 particles and a sliver of 2
+     * (one edge) cut off at the crack: three components (both measured
+     * with xs_components and a count of each piece's particles). */
     ENSURE_INT(first, 0);
     ENSURE(torn >= 8 && torn <= 60);
     ENSURE(frames_torn >= 5);
     ENSURE_INT(SB_V(cu.e).edges, e0 - torn);
     ENSURE(SB_V(cu.e).bends < b0); /* stencils across torn edges went too */
-    ENSURE_INT(xs_components(cu.e), 2);
+    ENSURE_INT(xs_components(cu.e), 3);
     ENSURE(split >= 1);
     /* after the tear nothing is over the threshold any more */
     ENSURE(SB_C(cu.e)->max_stretch <= 0.3);

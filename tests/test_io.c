@@ -463,16 +463,16 @@ typedef struct io_row {
  * RPH 1-5, RPC 6, RPO 7, RPK 8, RPP 9-11, RPE 12-13, RPT 14-18 (tets,
  * bends, bodies, planes, contacts), RPI 19, RPN 20. Two particles, one
  * edge, one input, two frames. */
-#define RPH "xpbd-replay 4\nprotocol 1\nreal f64\nh 0x1p-6\nframe 0\n"
+#define RPH "xpbd-replay 5\nprotocol 2\nreal f64\nh 0x1p-6\nframe 0\n"
 #define RPC_FIELDS                                                                                \
     " substeps 1 iterations 1 gravity 0 -9.8 0 damping 0 pbd_stiffness 1 spring_damping 0"       \
     " solver 0 lambda_reset 0 isa -1 measure_residual 0 contact_beta 1 restitution 0"           \
     " contact_slop 0 friction_static 0 friction_dynamic 0 contact_skin 0 contact_weighted 0"    \
     " contact_velocity_pass 0 contact_order 0 relative_damping 0"
-#define RPC "config version 1" RPC_FIELDS " threads 1\n"
+#define RPC "config version 2" RPC_FIELDS " threads 1\n"
 #define RPO_FIELDS "options tear_stretch 0 sleep_energy 0 sleep_steps 0 keep_hinges 0"
 #define RPO RPO_FIELDS " max_particles 0 threads 0\n"
-#define RPK "colouring 0 0 0\n"
+#define RPK "colouring 0 0 0 0 0\n"
 #define RPP0 "p 0 0 0 0 0 0 0 0 0 1 0 0 0 0\n"
 #define RPP1 "p 1 0 0 1 0 0 0 0 0 1 1 0 0 1\n"
 #define RPP "particles 2 0 0\n" RPP0 RPP1
@@ -589,27 +589,27 @@ static const io_row io_rows[] = {
     {'b', {NULL}, XPBD_ERR_FILE, "element type 99: node count not known", 0, IO_BIN_TYPE, 0, 4},
     {'b', {NULL}, XPBD_ERR_FILE, "hold 4 nodes, the header says 5", 0, IO_BIN_BLOCKS, 1, 8},
     /* replay (xpbd/replay.h): cut short, versions, counts, reals, indices, keywords, inputs */
-    {'r', {"@xpbd-replay 5\nprotocol 1\n"}, XPBD_ERR_VERSION, "replay file format 5", 0, 0, 0, 0},
-    {'r', {"@xpbd-replay 2\nprotocol 1\n"}, XPBD_ERR_VERSION, "reads formats 3 to 4", 0, 0, 0, 0},
-    {'r', {"xpbd-replay 4\n@protocol 2\nreal f64\n"}, XPBD_ERR_VERSION,
-     "recorded with step protocol 2", 0, 0, 0, 0},
-    {'r', {RPH "@config version 2" RPC_FIELDS " threads 1\n" RPO}, XPBD_ERR_VERSION,
-     "step configuration of protocol 2", 0, 0, 0, 0},
-    {'r', {"xpbd-replay 3\nprotocol 1\nreal f64\nh 0x1p-6\nframe 0\nconfig version 1" RPC_FIELDS
+    {'r', {"@xpbd-replay 6\nprotocol 2\n"}, XPBD_ERR_VERSION, "replay file format 6", 0, 0, 0, 0},
+    {'r', {"@xpbd-replay 2\nprotocol 1\n"}, XPBD_ERR_VERSION, "reads formats 3 to 5", 0, 0, 0, 0},
+    {'r', {"xpbd-replay 5\n@protocol 1\nreal f64\n"}, XPBD_ERR_VERSION,
+     "recorded with step protocol 1, but this build of xpbd speaks protocol 2", 0, 0, 0, 0},
+    {'r', {RPH "@config version 1" RPC_FIELDS " threads 1\n" RPO}, XPBD_ERR_VERSION,
+     "step configuration of protocol 1, this build speaks 2", 0, 0, 0, 0},
+    {'r', {"xpbd-replay 3\nprotocol 2\nreal f64\nh 0x1p-6\nframe 0\nconfig version 2" RPC_FIELDS
            "\n" RPO_FIELDS " max_particles 0\n@colouring 0 0\n" RPP RPE RPT RPN},
      XPBD_ERR_VERSION, "format 3 does not record colouring.runs", 0, 0, 0, 0},
     {'r', {"@solid box\nfacet\n"}, XPBD_ERR_FILE, "not an xpbd replay file", 0, 0, 0, 0},
     {'r', {"\n\n@"}, XPBD_ERR_FILE, "not an xpbd replay file", 0, 0, 0, 0},
-    {'r', {"xpbd-replay 4\nprotocol 1\n@"}, XPBD_ERR_FILE, "expected 'real f32' or 'real f64'",
+    {'r', {"xpbd-replay 5\nprotocol 2\n@"}, XPBD_ERR_FILE, "expected 'real f32' or 'real f64'",
      0, 0, 0, 0},
-    {'r', {"xpbd-replay 4\nprotocol 1\n@real f16\n"}, XPBD_ERR_FILE,
+    {'r', {"xpbd-replay 5\nprotocol 2\n@real f16\n"}, XPBD_ERR_FILE,
      "expected 'real f32' or 'real f64'", 0, 0, 0, 0},
     {'r', {RP_TOP "particles 2 0 0\n" RPP0 "@"}, XPBD_ERR_FILE, "expected a particle line", 0,
      0, 0, 0},
     {'r', {RP_TOP RPP RPE RPT RPI "@"}, XPBD_ERR_FILE, "no 'end' line", 0, 0, 0, 0},
-    {'r', {RPH "@config version 1" RPC_FIELDS "\n" RPO}, XPBD_ERR_FILE,
+    {'r', {RPH "@config version 2" RPC_FIELDS "\n" RPO}, XPBD_ERR_FILE,
      "the 'config' line misses a field", 0, 0, 0, 0},
-    {'r', {RPH "@config version 1" RPC_FIELDS " threads 1 colour 2\n" RPO}, XPBD_ERR_FILE,
+    {'r', {RPH "@config version 2" RPC_FIELDS " threads 1 colour 2\n" RPO}, XPBD_ERR_FILE,
      "unknown or incomplete field in the 'config' line", 0, 0, 0, 0},
     {'r', {RP_TOP "@particles 99999 0 0\n" RPP0 RPP1 RPE RPT RPN}, XPBD_ERR_FILE,
      "more particles than the file's lines", 0, 0, 0, 0},
@@ -627,7 +627,7 @@ static const io_row io_rows[] = {
      "more frames than a replay may hold", 0, 0, 0, 0},
     {'r', {RP_TOP "particles 2 0 0\n@p nan 0 0 0 0 0 0 0 0 1 0 0 0 0\n" RPP1 RPE RPT RPN},
      XPBD_ERR_FILE, "'nan' is not a finite real", 0, 0, 0, 0},
-    {'r', {"xpbd-replay 4\nprotocol 1\nreal f64\n@h inf\nframe 0\n" RPC}, XPBD_ERR_FILE,
+    {'r', {"xpbd-replay 5\nprotocol 2\nreal f64\n@h inf\nframe 0\n" RPC}, XPBD_ERR_FILE,
      "'inf' is not a finite real", 0, 0, 0, 0},
     {'r', {RP_TOP RPP RPE RPT "@input 0 1 0 2 0 -nan 0\n" RPN}, XPBD_ERR_FILE,
      "'-nan' is not a finite real", 0, 0, 0, 0},

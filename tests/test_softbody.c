@@ -1319,6 +1319,7 @@ const xt_test xt_tests_softbody[] = {
     {"softbody.replay_fields", softbody_replay_fields},
     {"softbody.replay_check", softbody_replay_check},
     {"softbody.replay_format3", softbody_replay_format3},
+    {"softbody.replay_format4", softbody_replay_format4},
     {"softbody.counters", softbody_counters},
     {"softbody.order_check", softbody_order_check},
     {"softbody.bad_input", softbody_bad_input},

@@ -121,6 +121,7 @@ void softbody_replay_bounds(void);
 void softbody_replay_fields(void);
 void softbody_replay_check(void);
 void softbody_replay_format3(void);
+void softbody_replay_format4(void);
 
 /* test_engine_counters.c */
 void softbody_counters(void);

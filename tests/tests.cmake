@@ -261,6 +261,8 @@ if(TARGET xpbd-replay)
     COMMAND ${CMAKE_COMMAND} -DREPLAY=$<TARGET_FILE:xpbd-replay>
       -DWORK=${CMAKE_CURRENT_BINARY_DIR}/replay-work
       -DHEADER=${PROJECT_SOURCE_DIR}/kernels/io/include/xpbd/replay.h
+      -DPROJECT_HEADER=${PROJECT_SOURCE_DIR}/kernels/include/xpbd/base.h
+      -DOLD=${CMAKE_CURRENT_SOURCE_DIR}/data/replay/protocol1_cloth3x2_f64.xpbdr
       -P ${CMAKE_CURRENT_SOURCE_DIR}/replay_refuse.cmake)
   set_tests_properties(replay.refuse PROPERTIES LABELS "unit")
   # --- xpbd-replay --check: a recorded cloth and tet box equal on every path

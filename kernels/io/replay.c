@@ -294,12 +294,8 @@ static void rp_write(FILE *f, const xpbd_replay_file *r)
     rp_key_real(f, pt, "sleep_energy", o->sleep_energy);
     fprintf(f, " sleep_steps %u keep_hinges %u max_particles %u threads %u\n", o->sleep_steps,
             o->keep_hinges, o->max_particles, o->threads);
-    fprintf(f, "colouring %u %d %d", r->colouring.max_colours, r->colouring.serial,
-            r->colouring.runs);
-    /* the regions only when set: a file without them reads as before */
-    if (r->colouring.regions)
-        fprintf(f, " %u", r->colouring.regions);
-    fputc('\n', f);
+    fprintf(f, "colouring %u %d %d %d %u\n", r->colouring.max_colours, r->colouring.serial,
+            r->colouring.runs, r->colouring.layout, r->colouring.regions);
     const int hr = r->has_radius != 0, ht = r->has_tethers != 0;
     fprintf(f, "particles %zu %d %d\n", r->n, hr, ht);
     for (size_t i = 0; i < r->n; ++i) {
@@ -742,25 +738,29 @@ static xpbd_status rp_read_options(rp_reader *r, xpbd_replay_file *f)
 
 /* The 'colouring' line; *has_runs: it gives the runs (format 3 wrote no
  * runs; a third number there is the recording's value given by hand,
- * xpbd/replay.h), *line: its line. A fourth number: the regions
- * (xpbd_colouring_options.regions, written only when not 0). */
+ * xpbd/replay.h), *line: its line. Formats 3 and 4 have no layout and no
+ * regions: their recorders laid a set out in runs with runs = 1, else in
+ * input order, never in regions. */
 static xpbd_status rp_read_colouring(rp_reader *r, xpbd_replay_file *f, int *has_runs,
                                      size_t *line)
 {
-    const int old = f->format == 3;
+    const int old = f->format == 3, layout = f->format >= 5;
     uint32_t u, regions = 0;
-    int serial, runs = 0;
+    int serial, runs = 0, lay = 0;
     const int got = rp_next(r);
-    *has_runs = got && (r->ntok == 4 || r->ntok == 5);
-    if (!got || (!*has_runs && !(old && r->ntok == 3)) || strcmp(r->tok[0], "colouring") != 0 ||
-        !rp_u32(r->tok[1], &u) || !rp_int(r->tok[2], &serial) ||
-        (*has_runs && !rp_int(r->tok[3], &runs)) ||
-        (r->ntok == 5 && (!rp_u32(r->tok[4], &regions) || regions == 0)))
-        return rp_bad(r, "expected 'colouring <max colours> <serial> <runs> [<regions>]'");
+    *has_runs = got && r->ntok >= 4;
+    if (!got || r->ntok != (old && !*has_runs ? 3 : 4 + 2 * layout) ||
+        strcmp(r->tok[0], "colouring") != 0 || !rp_u32(r->tok[1], &u) ||
+        !rp_int(r->tok[2], &serial) || (*has_runs && !rp_int(r->tok[3], &runs)) ||
+        (layout && (!rp_int(r->tok[4], &lay) || !rp_u32(r->tok[5], &regions))))
+        return rp_bad(r, layout ? "expected 'colouring <max colours> <serial> <runs> <layout> "
+                                  "<regions>'"
+                                : "expected 'colouring <max colours> <serial> <runs>'");
     *line = r->line;
     f->colouring.max_colours = u;
     f->colouring.serial = serial;
     f->colouring.runs = runs;
+    f->colouring.layout = layout ? lay : runs ? XPBD_LAYOUT_RUNS : XPBD_LAYOUT_INPUT;
     f->colouring.regions = regions;
     return XPBD_OK;
 }

@@ -221,6 +221,22 @@ void xpbd__runs_pack(uint32_t n, const uint32_t *i0, const uint32_t *i1, uint32_
     }
 }
 
+uint32_t xpbd__runs_share(uint32_t n, const uint32_t *i0, const uint32_t *i1)
+{
+    uint32_t in = 0;
+    for (uint32_t v = 0; v + XPBD_BATCH <= n; v += XPBD_BATCH) {
+        /* every group stepping by 1 at both ends, or every group of pairs */
+        int by1 = 1, pairs = 1;
+        for (uint32_t s = v; s < v + XPBD_BATCH; ++s) {
+            const uint32_t g = s - (s - v) % XPBD_RUN_GROUP, m = s - g;
+            by1 &= i0[s] == i0[g] + m && i1[s] == i1[g] + m;
+            pairs &= i0[s] == i0[g] + 2 * m && i1[s] == i0[s] + 1;
+        }
+        in += by1 || pairs ? XPBD_BATCH : 0;
+    }
+    return in;
+}
+
 int xpbd__layout_ok(uint32_t count, uint32_t slots, uint32_t colours, const uint32_t *colour_begin,
                     const uint32_t *colour_size, uint32_t overflow_begin)
 {

@@ -86,6 +86,12 @@ int xpbd__regions_ok(uint32_t regions, const uint32_t *region_colour, uint32_t c
 uint32_t xpbd__region_overlap(uint32_t regions, const uint32_t *region_colour,
                               const uint32_t *colour_begin, const uint32_t *colour_size,
                               const uint32_t *i0, const uint32_t *i1, size_t n, uint32_t *stamp);
+/* The real slots of one colour of n slots (i0, i1 as laid out) that sit
+ * in runs: in whole XPBD_BATCH-slot vectors whose XPBD_RUN_GROUP-slot
+ * groups all step as a run of the widest path does (all i0 and i1 by 1,
+ * or all i0 by 2 with i1 = i0 + 1; simd/wide.h: wf_run_kind != 0). The
+ * measure of XPBD_LAYOUT_AUTO. */
+uint32_t xpbd__runs_share(uint32_t n, const uint32_t *i0, const uint32_t *i1);
 
 /* 1 if the layout fields of a coloured set are consistent: colour 0 starts
  * at slot 0, every colour is whole batches with fewer than XPBD_BATCH

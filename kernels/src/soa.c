@@ -113,6 +113,8 @@ xpbd_status xpbd_distance_set_build_f64(xpbd_distance_set_f64 *out, size_t parti
 #define soa_distance_set_alloc PREC(soa_distance_set_alloc_f32, soa_distance_set_alloc_f64)
 #define soa_distance_set_reals PREC(soa_distance_set_reals_f32, soa_distance_set_reals_f64)
 #define soa_distance_set_build PREC(soa_distance_set_build_f32, soa_distance_set_build_f64)
+#define soa_runs_in PREC(soa_runs_in_f32, soa_runs_in_f64)
+#define soa_distance_set_lay PREC(soa_distance_set_lay_f32, soa_distance_set_lay_f64)
 #include "screen_tmpl.h"
 
 static void soa_particles_bind(P *p, size_t n, R *base, size_t stride)
@@ -332,6 +334,9 @@ static xpbd_status soa_distance_set_check(size_t n, size_t count, const uint32_t
     *max_colours = options && options->max_colours ? options->max_colours : 32u;
     if (*max_colours > XPBD_MAX_COLOURS)
         return XPBD_ERR_CONFIG;
+    if (options && (options->layout < XPBD_LAYOUT_AUTO || options->layout > XPBD_LAYOUT_RUNS ||
+                    (options->runs && options->layout == XPBD_LAYOUT_INPUT)))
+        return XPBD_ERR_CONFIG;
     if (options && (options->regions == 1 || options->regions > XPBD_MAX_REGIONS))
         return XPBD_ERR_CONFIG;
     for (size_t k = 0; k < count; ++k) {
@@ -349,16 +354,14 @@ static xpbd_status soa_distance_set_check(size_t n, size_t count, const uint32_t
  * which allocated used and *colour_of: *order is the sequence it gives,
  * region_colour is left in *order's room after count entries. */
 static xpbd_status soa_distance_set_regions(size_t n, size_t count, const uint32_t *i0,
-                                            const uint32_t *i1,
-                                            const xpbd_colouring_options *options,
+                                            const uint32_t *i1, int runs, uint32_t regions,
                                             uint32_t max_colours, xpbd__layout *lay,
                                             uint8_t **colour_of, uint32_t **order, uint64_t *used)
 {
     free(used);
     *order = malloc((count + XPBD_MAX_REGIONS + 1) * sizeof **order);
-    if (!*order || !xpbd__colour_regions(n, count, i0, i1, options->regions, max_colours,
-                                         options->runs, lay, *colour_of, *order,
-                                         *order + count)) {
+    if (!*order || !xpbd__colour_regions(n, count, i0, i1, regions, max_colours, runs, lay,
+                                         *colour_of, *order, *order + count)) {
         free(*colour_of);
         free(*order);
         *order = NULL;
@@ -369,12 +372,12 @@ static xpbd_status soa_distance_set_regions(size_t n, size_t count, const uint32
 
 /* The colouring: the layout, each constraint's colour (*colour_of, in the
  * order they were coloured in) and that order (*order: order[j] is the
- * input index of the j-th, by offset then first particle with the runs
- * option, coloured by xpbd__colour_runs; NULL: input order). The caller
- * frees both. */
+ * input index of the j-th, by offset then first particle with runs,
+ * coloured by xpbd__colour_runs, or the regions colouring's sequence
+ * followed by its region_colour; NULL: input order). max_colours 0: all
+ * in the overflow (regions then ignored). The caller frees both. */
 static xpbd_status soa_distance_set_colour(size_t n, size_t count, const uint32_t *i0,
-                                           const uint32_t *i1,
-                                           const xpbd_colouring_options *options,
+                                           const uint32_t *i1, int runs, uint32_t regions,
                                            uint32_t max_colours, xpbd__layout *lay,
                                            uint8_t **colour_of, uint32_t **order)
 {
@@ -386,13 +389,11 @@ static xpbd_status soa_distance_set_colour(size_t n, size_t count, const uint32_
         free(*colour_of);
         return XPBD_ERR_NOMEM;
     }
-    if (options && options->serial)
-        max_colours = 0;
-    if (options && options->regions && !options->serial && count > 0)
-        return soa_distance_set_regions(n, count, i0, i1, options, max_colours, lay, colour_of,
-                                        order, used);
+    if (regions && max_colours > 0 && count > 0)
+        return soa_distance_set_regions(n, count, i0, i1, runs, regions, max_colours, lay,
+                                        colour_of, order, used);
     uint32_t *oi = NULL;
-    if (options && options->runs && !options->serial && count > 0) {
+    if (runs && max_colours > 0 && count > 0) {
         *order = malloc(count * sizeof **order);
         oi = malloc(2 * count * sizeof *oi);
         if (!*order || !oi || !xpbd__runs_order(count, i0, i1, *order)) {
@@ -477,27 +478,33 @@ static void soa_distance_set_reals(DS *out, const R *rest, const R *compliance)
         }
 }
 
-static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const uint32_t *i0,
-                                         const uint32_t *i1, const R *rest, const R *compliance,
-                                         const xpbd_colouring_options *options, size_t *bad_index)
+/* The real slots of a set's colours that sit in runs (xpbd__runs_share). */
+static uint32_t soa_runs_in(const DS *c)
 {
-    if (bad_index)
-        *bad_index = SIZE_MAX;
-    if (!out)
-        return XPBD_ERR_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    uint32_t max_colours;
-    xpbd_status st = soa_distance_set_check(n, count, i0, i1, rest, compliance, options,
-                                            &max_colours, bad_index);
-    if (st != XPBD_OK)
-        return st;
+    uint32_t in = 0;
+    for (uint32_t k = 0; k < c->colours; ++k) {
+        const uint32_t b = c->colour_begin[k];
+        in += xpbd__runs_share(c->colour_size[k], c->i0 + b, c->i1 + b);
+    }
+    return in;
+}
+
+/* The set in the runs layout (runs 1) or in input order (runs 0), cut
+ * into `regions` regions (0: none), max_colours 0: all in the overflow
+ * (no regions). On error *out is zeroed. */
+static xpbd_status soa_distance_set_lay(DS *out, size_t n, size_t count, const uint32_t *i0,
+                                        const uint32_t *i1, const R *rest, const R *compliance,
+                                        uint32_t max_colours, int runs, uint32_t regions)
+{
     xpbd__layout lay;
     uint8_t *colour_of;
     uint32_t *order;
-    if ((st = soa_distance_set_colour(n, count, i0, i1, options, max_colours, &lay, &colour_of,
-                                      &order)) != XPBD_OK)
+    if (max_colours == 0 || count == 0)
+        regions = 0;
+    xpbd_status st = soa_distance_set_colour(n, count, i0, i1, runs, regions, max_colours, &lay,
+                                             &colour_of, &order);
+    if (st != XPBD_OK)
         return st;
-    const uint32_t regions = order && options->regions && !options->serial ? options->regions : 0;
     if (!soa_distance_set_alloc(out, &lay, count, regions)) {
         free(colour_of);
         free(order);
@@ -515,14 +522,47 @@ static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const
     free(colour_of);
     if (regions)
         memcpy(out->region_colour, order + count, (regions + 1) * sizeof *order);
-    if (order && (!regions || options->runs) && !soa_runs_pack_colours(out)) {
-        free(order);
+    const int ok = !order || (regions && !runs) || soa_runs_pack_colours(out);
+    free(order);
+    if (!ok) {
         soa_distance_set_free(out);
         return XPBD_ERR_NOMEM;
     }
-    free(order);
     soa_distance_set_reals(out, rest, compliance);
     return XPBD_OK;
+}
+
+static xpbd_status soa_distance_set_build(DS *out, size_t n, size_t count, const uint32_t *i0,
+                                         const uint32_t *i1, const R *rest, const R *compliance,
+                                         const xpbd_colouring_options *options, size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = SIZE_MAX;
+    if (!out)
+        return XPBD_ERR_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    uint32_t max_colours;
+    xpbd_status st = soa_distance_set_check(n, count, i0, i1, rest, compliance, options,
+                                            &max_colours, bad_index);
+    if (st != XPBD_OK)
+        return st;
+    if (options && options->serial)
+        return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, 0, 0, 0);
+    const int layout = !options ? XPBD_LAYOUT_AUTO
+                       : options->runs ? XPBD_LAYOUT_RUNS
+                                       : options->layout;
+    const uint32_t regions = options ? options->regions : 0u;
+    if (layout == XPBD_LAYOUT_INPUT)
+        return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 0,
+                                    regions);
+    st = soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 1, regions);
+    if (st != XPBD_OK || layout == XPBD_LAYOUT_RUNS ||
+        (count > 0 && soa_runs_in(out) >= XPBD_LAYOUT_RUNS_SHARE * count))
+        return st;
+    /* XPBD_LAYOUT_AUTO, too few runs: input order */
+    soa_distance_set_free(out);
+    return soa_distance_set_lay(out, n, count, i0, i1, rest, compliance, max_colours, 0,
+                                regions);
 }
 
 #endif /* XPBD_SELF */

@@ -28,9 +28,12 @@
         }                                                                                     \
         const uint32_t opt_colours = fz_below(in, 70);                                        \
         const uint8_t opt_flags = fz_u8(in);                                                  \
-        xpbd_colouring_options opt = {                                                        \
-            .max_colours = opt_colours, .serial = opt_flags > 240, .runs = opt_flags & 1,     \
-            .regions = (uint32_t)(opt_flags >> 1) & 0x1fu};                                   \
+        xpbd_colouring_options opt = {.max_colours = opt_colours,                             \
+                                      .serial = opt_flags > 240,                              \
+                                      .runs = opt_flags & 1,                                  \
+                                      .layout = (opt_flags >> 1) % 4 /* 3: not a layout */,   \
+                                      .regions = (uint32_t)(opt_flags >> 3)};                 \
+        const int bad_layout = opt.layout == 3 || (opt.runs && opt.layout == XPBD_LAYOUT_INPUT); \
         xpbd_distance_set_##SFX c;                                                            \
         memset(&c, 0xa5, sizeof c);                                                           \
         size_t bad = 0;                                                                       \
@@ -47,12 +50,13 @@
                 FZ_CHECK(bad < m && !(comp[bad] >= 0 && isfinite(comp[bad])), "COMP %zu",     \
                          bad);                                                                \
             else                                                                              \
-                FZ_CHECK(st == XPBD_ERR_CONFIG && (opt.max_colours > XPBD_MAX_COLOURS ||      \
-                                                   opt.regions == 1 ||                        \
-                                                   opt.regions > XPBD_MAX_REGIONS),           \
+                FZ_CHECK(st == XPBD_ERR_CONFIG &&                                             \
+                             (opt.max_colours > XPBD_MAX_COLOURS || bad_layout ||             \
+                              opt.regions == 1 || opt.regions > XPBD_MAX_REGIONS),            \
                          "unexpected status %d", st);                                         \
             return;                                                                           \
         }                                                                                     \
+        FZ_CHECK(!bad_layout, "layout %d with runs %d accepted", opt.layout, opt.runs);       \
         uint32_t stamp[FZ_MAX_N + 1];                                                         \
         FZ_CHECK(xpbd_distance_set_validate_##SFX(&c, n, stamp, &bad) == XPBD_OK,             \
                  "built set refused at slot %zu", bad);                                       \

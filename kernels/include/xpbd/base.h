@@ -46,7 +46,10 @@ extern "C" {
  * project(VERSION) into xpbd/version.h */
 /* Version of the step protocol: the meaning of xpbd_step_config's fields and
  * defaults. Scene/replay files carry it; a mismatch is refused. */
-#define XPBD_PROTOCOL_VERSION 1u
+/* 2: distance sets are built with xpbd_colouring_options.layout =
+ * XPBD_LAYOUT_AUTO by default (the runs layout on regular meshes: another
+ * Gauss-Seidel order than protocol 1's input order). */
+#define XPBD_PROTOCOL_VERSION 2u
 
 /* Run-time library version, MAJOR*10000 + MINOR*100 + PATCH. */
 XPBD_API unsigned xpbd_version(void);

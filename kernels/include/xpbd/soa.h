@@ -102,6 +102,34 @@ typedef struct xpbd_distance_set_f64 {
     void *block_;
 } xpbd_distance_set_f64;
 
+/* How a distance set's builder orders and lays out its constraints
+ * (xpbd_colouring_options.layout). */
+typedef enum xpbd_layout {
+    /* The default: the runs layout where it puts at least half of the
+     * constraints (XPBD_LAYOUT_RUNS_SHARE) in runs, else input order as
+     * XPBD_LAYOUT_INPUT has it. Decided by the constraints alone (their
+     * particle indices, in input order): the same input builds the same
+     * set. A constraint is "in a run" when its slot lies in a whole
+     * XPBD_BATCH-slot vector of real slots whose four 4-slot groups all
+     * step as the widest SIMD path's runs do (all with i0 and i1 stepping
+     * by 1, or all with i0 stepping by 2 and i1 = i0 + 1): the vectors
+     * that path loads as whole rows. On a regular mesh (grid cloth, chain, lattice) this is
+     * the runs layout; on an irregular one (random links, a mesh numbered
+     * without order) input order, the same set as XPBD_LAYOUT_INPUT.
+     * Costs up to two colourings at build. */
+    XPBD_LAYOUT_AUTO = 0,
+    /* Input order: colours first-fit in input order, each colour in input
+     * order (the default before protocol 2). */
+    XPBD_LAYOUT_INPUT = 1,
+    /* The runs layout (xpbd_colouring_options.runs = 1). */
+    XPBD_LAYOUT_RUNS = 2
+} xpbd_layout;
+
+/* XPBD_LAYOUT_AUTO takes a layout when at least this share of the
+ * constraints sits in runs (1/2: from there the run vectors' faster loads
+ * are the larger part of the colour passes). */
+#define XPBD_LAYOUT_RUNS_SHARE 0.5
+
 /* Builder options. A zeroed struct means the defaults. */
 typedef struct xpbd_colouring_options {
     /* Colours to try before a constraint goes to the serial overflow range:
@@ -124,8 +152,15 @@ typedef struct xpbd_colouring_options {
      * consecutive particles instead of one particle at a time. Another
      * Gauss-Seidel order than input order: results differ from the
      * default build's (every ISA still equals the scalar reference on
-     * the same set). Ignored with serial, and by the quad-set builders. */
+     * the same set). Ignored with serial, and by the quad-set builders.
+     * The same as layout = XPBD_LAYOUT_RUNS (kept for source
+     * compatibility); with layout = XPBD_LAYOUT_INPUT it is a conflict
+     * (XPBD_ERR_CONFIG). */
     int runs;
+    /* xpbd_layout: XPBD_LAYOUT_AUTO (0, the default), _INPUT or _RUNS.
+     * Ignored with serial, and by the quad-set builders (which colour in
+     * input order). Another value: XPBD_ERR_CONFIG. */
+    int layout;
     /* 0: no regions (the layout above). 2 .. XPBD_MAX_REGIONS: the
      * particles are cut into this many ranges of consecutive indices, each
      * holding about as many constraints (cut by the mesh alone, never by
@@ -162,7 +197,8 @@ typedef struct xpbd_colouring_options {
  *   XPBD_ERR_INDEX       i0 or i1 >= particle_count, or i0 == i1
  *   XPBD_ERR_REST        rest <= 0 or not finite
  *   XPBD_ERR_COMPLIANCE  compliance < 0 or not finite
- *   XPBD_ERR_CONFIG      options->max_colours > XPBD_MAX_COLOURS, or
+ *   XPBD_ERR_CONFIG      options->max_colours > XPBD_MAX_COLOURS, layout not
+ *                        an xpbd_layout, runs = 1 with XPBD_LAYOUT_INPUT, or
  *                        options->regions 1 or > XPBD_MAX_REGIONS
  *   XPBD_ERR_NOMEM       allocation failed */
 XPBD_API xpbd_status xpbd_distance_set_build_f32(xpbd_distance_set_f32 *out, size_t particle_count,

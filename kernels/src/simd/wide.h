@@ -619,7 +619,7 @@ WIDE_INLINE wf wf_run_order(wf v)
 /* each kind with a call of its own: a run of 16 addresses its rows from
  * ia[0] alone, with nothing of the groups' addressing on its path (one
  * call on rows chosen per kind costs more kernel time with runs: compare
- * the shear_runs rows of `xpbd-bench --cloth-only` on avx512) */
+ * the shear rows of `xpbd-bench --cloth-only` on avx512) */
 WIDE_INLINE void wf_load_run(const float *q, const uint32_t *ia, unsigned kind, wf *x, wf *y,
                              wf *z, wf *w)
 {

@@ -22,15 +22,14 @@
  * The file is text, one record per line; every real is written with %a
  * (and '.' whatever the C locale), so it reads back bit for bit:
  *
- *     xpbd-replay 4                      file format (XPBD_REPLAY_FORMAT)
- *     protocol 1                         XPBD_PROTOCOL_VERSION of the recorder
+ *     xpbd-replay 5                      file format (XPBD_REPLAY_FORMAT)
+ *     protocol 2                         XPBD_PROTOCOL_VERSION of the recorder
  *     real f64                           engine precision (f32 or f64)
  *     h <frame length>
  *     frame <engine frame when the recording began>
  *     config <name> <value> ...          every xpbd_step_config field but the executor
  *     options <name> <value> ...         every xpbd_engine_options field but the executor
- *     colouring <max_colours> <serial> <runs> [<regions>]  xpbd_colouring_options
- *                                                 (regions written only when not 0)
+ *     colouring <max_colours> <serial> <runs> <layout> <regions>   xpbd_colouring_options
  *     particles <n> <has radius> <has tethers>
  *     p x y z px py pz vx vy vz w rx ry rz origin [r] [anchor length]   n lines
  *     edges <count>      then  e i0 i1 rest compliance
@@ -65,7 +64,12 @@
  * Versions. A file whose protocol differs from this build's is refused
  * (XPBD_ERR_VERSION) with a message saying which and why (its defaults
  * would replay differently), never replayed; so is a format other than 3
- * or 4. Format 3 (xpbd 0.3.0) had no threads in its config and options
+ * to 5. Protocol 2 (xpbd_colouring_options.layout, XPBD_LAYOUT_AUTO by
+ * default: regular meshes in the runs layout) came with format 5, whose
+ * colouring line gives the layout and the regions; every file of formats 3 and 4 was
+ * recorded with protocol 1 and is refused for it. Read by hand-edited
+ * protocol, such a file's layout is what its recorder did: XPBD_LAYOUT_RUNS
+ * with runs = 1, else XPBD_LAYOUT_INPUT. Format 3 (xpbd 0.3.0) had no threads in its config and options
  * lines and no runs in its colouring line ('colouring <max_colours>
  * <serial>'). It is read as the format-3 reader read it, threads 0 (the
  * results do not depend on it), when that is unambiguous: runs orders a
@@ -75,7 +79,7 @@
  * replays differently): it is refused (XPBD_ERR_VERSION) with a message
  * saying so, unless its colouring line was given the recording's value by
  * hand as a third number ('colouring <max_colours> <serial> <runs>').
- * Saving always writes format 4.
+ * Saving always writes format 5.
  *
  * Memory: an xpbd_replay_file owns its arrays (malloc'd by the recorder or
  * the loader, or by the caller who fills one in); xpbd_replay_free releases
@@ -92,7 +96,7 @@ extern "C" {
 #endif
 
 /* The file format written (the layout above) and the oldest one read. */
-#define XPBD_REPLAY_FORMAT 4
+#define XPBD_REPLAY_FORMAT 5
 #define XPBD_REPLAY_FORMAT_OLDEST 3
 
 /* The most frames a replay may hold (about 78 hours at 60 Hz): a larger

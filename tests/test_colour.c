@@ -451,6 +451,8 @@ static void colour_regions(void)
     free(before);
     free(stamp);
     xs_world_free_f64(&w);
+}
+
 /* Two sets built from the same input hold the same slots. */
 static int same_set(const xpbd_distance_set_f64 *a, const xpbd_distance_set_f64 *b)
 {

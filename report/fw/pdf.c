@@ -53,7 +53,7 @@ typedef struct xr_page_ref {
 /* A section's table longer than this many rows (header included) is
  * printed in appendix C, the section keeping a line that points to it: the
  * text and figures of a part stay together, the long listings at the end. */
-#define XR_INLINE_ROWS 8
+#define XR_INLINE_ROWS 5
 
 struct xr_table;
 typedef struct xr_doc {
@@ -649,17 +649,17 @@ static void xr_emit_figure(xr_doc *d, size_t i)
         }
         const double off = (XR_LINE_IN - dw) / 2;
         xr_buf_printf(b,
-                      ".LP\n.ne %.3fi+4v\n.br\n\\h'%.0fu'\\X'pdf: pdfpic %s -L %.0fz %.0fz'\n"
+                      ".LP\n.KF\n.ne %.3fi+4v\n.br\n\\h'%.0fu'\\X'pdf: pdfpic %s -L %.0fz %.0fz'\n"
                       ".br\n.sp %.3fi\n",
                       dh, off * XR_RES, dstpdf, dw * XR_RES, dh * XR_RES, dh);
     } else {
-        xr_buf_printf(b, ".LP\n\\&\\fI(figure %s not rendered)\\f[R]\n", g->name);
+        xr_buf_printf(b, ".LP\n.KF\n\\&\\fI(figure %s not rendered)\\f[R]\n", g->name);
     }
     xr_buf_printf(b, ".LP\n.ps -1\n.vs -1p\n\\&\\f[B]Figure %zu (\\f[CB]", i + 1);
     xr_roff_plain(b, g->name, strlen(g->name));
     xr_buf_printf(b, "\\f[B]).\\f[R] ");
     xr_roff_inline_str(b, g->caption);
-    xr_buf_printf(b, "\n.ps\n.vs\n.LP\n");
+    xr_buf_printf(b, "\n.ps\n.vs\n.KE\n.LP\n");
     free(src);
     free(srcpdf);
     free(dst);
@@ -918,7 +918,9 @@ static void xr_emit_summary(xr_doc *d)
 {
     const xr_ctx *ctx = d->ctx;
     xr_buf *b = &d->b;
-    xr_buf_printf(b, ".bp\n");
+    /* after How to read this, on a new page only when less than a fifth
+     * of this one is left (as a part) */
+    xr_buf_printf(b, ".sp 1v\n.ne %.2fi\n", XR_PAGE_H_IN / 5);
     xr_heading(d, 1, "summary", "Summary", 7);
     size_t nv, nt, np, nm, passed, failed;
     xr_count_references(ctx, &nv, &nt, &np, &nm);
@@ -1049,11 +1051,11 @@ static void xr_emit_document(xr_doc *d)
         const xr_section *x = xr_sections[s];
         if (xr_part_of(x) != part) {
             /* a part, with its scenario's description: on a new page
-             * when less than a third of this one is left */
+             * when less than a fifth of this one is left */
             part = xr_part_of(x);
             char ptag[32];
             snprintf(ptag, sizeof ptag, "part-%zu", part);
-            xr_buf_printf(b, ".sp 1v\n.ne %.2fi\n", XR_PAGE_H_IN / 3);
+            xr_buf_printf(b, ".sp 1v\n.ne %.2fi\n", XR_PAGE_H_IN / 5);
             xr_heading(d, 1, ptag, xr_parts[part].title, strlen(xr_parts[part].title));
             xr_md_to_roff(d, xr_parts[part].intro);
         }
@@ -1086,7 +1088,7 @@ static void xr_emit_document(xr_doc *d)
     }
     xr_buf concl = {0};
     xr_conclusions(&concl, ctx);
-    xr_buf_printf(b, ".sp 1v\n.ne %.2fi\n", XR_PAGE_H_IN / 3);
+    xr_buf_printf(b, ".sp 1v\n.ne %.2fi\n", XR_PAGE_H_IN / 5);
     xr_heading(d, 1, "conclusions", "Conclusions and limitations",
                strlen("Conclusions and limitations"));
     xr_md_to_roff(d, concl.s);

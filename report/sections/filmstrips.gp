@@ -13,7 +13,7 @@ if (!exists("datadir")) datadir = data[1:strlen(data) - strlen('filmstrips.tsv')
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
-eval fig_terminal(5.2)
+eval fig_terminal(4.8)
 set output out
 
 scenes = "cloth cube curtain pile"

@@ -19,7 +19,7 @@ dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
 # two rows of panels: taller than the page common.gp sets
-eval fig_terminal(5.25)
+eval fig_terminal(4.7)
 set output out
 
 stats data using "k_mh2" nooutput

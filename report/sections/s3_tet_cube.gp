@@ -18,7 +18,7 @@ shape = datadir . 's3_tet_cube_shape.tsv'
 dir = ARG0; i = strlen(dir); while (i > 0 && dir[i:i] ne '/') { i = i - 1 }
 dir = (i > 0) ? dir[1:i] : ''
 load dir . 'common.gp'
-eval fig_terminal(5.1)
+eval fig_terminal(4.7)
 set output out
 
 set multiplot layout 2, 2 title "A soft tet cube (S3) (3x3x3 cells x 6 tets, edge α = 10^{-2} m/N, 10 iterations): volume on vs edges only" font F11

@@ -19,7 +19,7 @@ pick(kern, prec, k) = (strcol("kernel") eq kern && strcol("precision") eq prec &
 # The two size sweeps side by side with one key strip below them (an empty
 # plot with only the key: constants above the y range, drawn nowhere), the
 # speed-up bars across the whole width below: every kernel's name readable.
-eval fig_terminal(5.2); set output out
+eval fig_terminal(4.4); set output out
 set multiplot title "Kernel throughput per SIMD path (one thread; best of several timed loops; not checked)" font F11
 set logscale xy
 set format x '2^{%L}'

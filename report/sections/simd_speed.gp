@@ -51,7 +51,7 @@ plot for [k=0:maxisa] 2 with linespoints pt 7 ps 0.8 lw 2 lc rgb col(k) title is
 
 set origin 0, 0
 set size 1, 0.5
-set lmargin 9; set rmargin 2; set tmargin 2; set bmargin 7
+set lmargin 11; set rmargin 2; set tmargin 2; set bmargin 7
 set border 3
 set xtics out nomirror; set ytics out nomirror
 set grid ytics lc rgb '#e4e4e4' lw 0.8
